@@ -1,0 +1,49 @@
+# Hearth — `make run` sets everything up and starts a chat; `make test` sets up and runs every test.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+HEARTH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hearth
+HEARTH_LLAMA_PREFIX ?= $(HEARTH_CACHE)/llama.cpp-0.3.36
+HEARTH_MODELS_CACHE ?= $(HEARTH_CACHE)/models
+export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_MODELS_CACHE
+export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# Tests find the models here.
+export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
+
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests
+
+.PHONY: all setup build run test lint format bench clean
+
+all: build
+
+## setup: llama.cpp (library and tools) and the models, cached outside the clone
+setup:
+	scripts/setup-llama.sh
+	scripts/setup-models.sh
+
+## build: set-up, then a release build of hearth with the default model installed
+build: setup
+	swift build -c release --product hearth
+	scripts/install-default-model.sh
+
+## run: build, then chat with the default model
+run: build
+	.build/release/hearth chat
+
+## test: set-up, format check, then the whole test suite (real models, real llama.cpp)
+test: setup lint
+	swift build --build-tests
+	swift test --skip-build
+
+lint:
+	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
+
+format:
+	swift format --in-place --recursive $(SWIFT_FORMAT_PATHS)
+
+## bench: compare Hearth with llama-bench and llama-completion on the default model
+bench: build
+	.build/release/hearth bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,100 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// llama.cpp is built by `scripts/setup-llama.sh` into a cache prefix; the loader must find its shared
+// libraries there at run time, and SwiftPM drops the rpath that pkg-config reports.
+let llamaPrefix =
+  ProcessInfo.processInfo.environment["HEARTH_LLAMA_PREFIX"]
+  ?? "\(FileManager.default.homeDirectoryForCurrentUser.path)/.cache/hearth/llama.cpp-0.3.36"
+let llamaRpath: [LinkerSetting] = [
+  .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(llamaPrefix)/lib"])
+]
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Hearth",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "hearth", targets: ["hearth"]),
+    .library(name: "LlamaKit", targets: ["LlamaKit"]),
+    .library(name: "HearthCore", targets: ["HearthCore"]),
+    .library(name: "HearthEngine", targets: ["HearthEngine"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+  ],
+  targets: [
+    .systemLibrary(name: "CLlama", pkgConfig: "llama"),
+    .target(
+      name: "HearthCore",
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "LlamaKit",
+      dependencies: [
+        "CLlama",
+        "HearthCore",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .target(
+      name: "HearthEngine",
+      dependencies: [
+        "HearthCore",
+        "LlamaKit",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "hearth",
+      dependencies: [
+        "HearthCore",
+        "HearthEngine",
+        "LlamaKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .target(
+      name: "HearthTestSupport",
+      path: "Tests/HearthTestSupport",
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "HearthCoreTests",
+      dependencies: ["HearthCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "LlamaKitTests",
+      dependencies: ["LlamaKit", "HearthCore", "HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .testTarget(
+      name: "HearthEngineTests",
+      dependencies: ["HearthEngine", "LlamaKit", "HearthCore", "HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .testTarget(
+      name: "HearthCLITests",
+      dependencies: ["HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

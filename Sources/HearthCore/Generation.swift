@@ -1,0 +1,124 @@
+/// What a generation is asked to do besides the prompt.
+public struct GenerationOptions: Sendable, Hashable {
+  /// The most tokens to generate.
+  public var maxNewTokens: Int
+  /// How tokens are chosen.
+  public var sampling: SamplingParameters
+  /// Wall-clock limit for the whole generation; the partial answer is kept when it runs out.
+  public var timeout: Duration?
+  /// Keep generating past end-of-generation tokens until `maxNewTokens`; for benchmarks that need a fixed
+  /// number of tokens whatever the model says.
+  public var ignoresEndOfGeneration: Bool
+
+  /// Creates options.
+  public init(
+    maxNewTokens: Int = 512, sampling: SamplingParameters = .init(), timeout: Duration? = nil,
+    ignoresEndOfGeneration: Bool = false
+  ) {
+    self.maxNewTokens = maxNewTokens
+    self.sampling = sampling
+    self.timeout = timeout
+    self.ignoresEndOfGeneration = ignoresEndOfGeneration
+  }
+
+  /// Checks every value is in its range.
+  public func validate() throws(InvalidParameterError) {
+    guard maxNewTokens > 0 else {
+      throw .init(name: "max new tokens", value: "\(maxNewTokens)", expected: "a positive count")
+    }
+    if let timeout, timeout <= .zero {
+      throw .init(name: "timeout", value: "\(timeout)", expected: "a positive duration")
+    }
+    try sampling.validate()
+  }
+}
+
+/// Why a generation ended without an error.
+public enum StopReason: String, Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The model produced its end-of-generation token.
+  case endOfGeneration = "end_of_generation"
+  /// The requested number of new tokens was reached.
+  case maxTokens = "max_tokens"
+  /// The context window has no room for another token.
+  case contextFull = "context_full"
+  /// The consumer stopped listening or its task was cancelled; the partial answer stands.
+  case cancelled
+  /// The time limit ran out; the partial answer stands.
+  case timeout
+
+  public var description: String { rawValue }
+}
+
+/// Token counts and timings of one generation.
+public struct GenerationUsage: Sendable, Hashable, Codable {
+  /// Tokens in the prompt.
+  public var promptTokens: Int
+  /// Prompt tokens whose cached state was reused from an earlier turn.
+  public var reusedPromptTokens: Int
+  /// Prompt tokens that had to be evaluated (`promptTokens - reusedPromptTokens`).
+  public var prefilledTokens: Int
+  /// Tokens generated.
+  public var generatedTokens: Int
+  /// Time spent evaluating the prompt.
+  public var prefillDuration: Duration
+  /// Time from the request to the first generated token (`nil` when none was generated).
+  public var timeToFirstToken: Duration?
+  /// Time from the first generated token to the last: `generatedTokens - 1` steps of decoding the
+  /// previous token and sampling the next.
+  public var generationDuration: Duration
+
+  /// Creates usage figures.
+  public init(
+    promptTokens: Int,
+    reusedPromptTokens: Int,
+    prefilledTokens: Int,
+    generatedTokens: Int,
+    prefillDuration: Duration,
+    timeToFirstToken: Duration?,
+    generationDuration: Duration
+  ) {
+    self.promptTokens = promptTokens
+    self.reusedPromptTokens = reusedPromptTokens
+    self.prefilledTokens = prefilledTokens
+    self.generatedTokens = generatedTokens
+    self.prefillDuration = prefillDuration
+    self.timeToFirstToken = timeToFirstToken
+    self.generationDuration = generationDuration
+  }
+
+  /// Prompt evaluation speed in tokens per second (0 when nothing was evaluated).
+  public var prefillTokensPerSecond: Double {
+    Self.rate(prefilledTokens, prefillDuration)
+  }
+
+  /// Generation speed in tokens per second after the first token (0 with fewer than two tokens).
+  public var generationTokensPerSecond: Double {
+    Self.rate(generatedTokens - 1, generationDuration)
+  }
+
+  private static func rate(_ count: Int, _ duration: Duration) -> Double {
+    let seconds = duration.seconds
+    return count > 0 && seconds > 0 ? Double(count) / seconds : 0
+  }
+}
+
+/// One event of a streamed generation.
+public enum GenerationEvent: Sendable, Hashable {
+  /// Newly generated text; always whole UTF-8 characters.
+  case token(String)
+  /// Counts and timings, sent once just before `done`.
+  case usage(GenerationUsage)
+  /// The generation ended for this reason; nothing follows.
+  case done(StopReason)
+}
+
+extension Duration {
+  /// The duration in seconds as a floating-point number.
+  public var seconds: Double {
+    let parts = components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+
+  /// The duration in milliseconds as a floating-point number.
+  public var milliseconds: Double { seconds * 1000 }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+
+/// Where Hearth keeps its data: `$HEARTH_HOME`, by default `~/.local/share/hearth`.
+public struct HearthPaths: Sendable, Hashable {
+  /// The data directory.
+  public var home: URL
+
+  /// Reads `HEARTH_HOME` from `environment`, falling back to `~/.local/share/hearth`.
+  public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    if let home = environment["HEARTH_HOME"], !home.isEmpty {
+      self.home = URL(fileURLWithPath: home, isDirectory: true)
+    } else {
+      let base =
+        environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        ?? FileManager.default.homeDirectoryForCurrentUser
+      self.home = base.appendingPathComponent(".local/share/hearth", isDirectory: true)
+    }
+  }
+
+  /// Creates paths rooted at `home`.
+  public init(home: URL) {
+    self.home = home
+  }
+
+  /// Where models are installed.
+  public var models: URL { home.appendingPathComponent("models", isDirectory: true) }
+}
+
+/// Picks the model file a command runs: an explicit path, else `$HEARTH_MODEL`, else the default model
+/// installed in the data directory.
+public struct ModelResolver: Sendable {
+  /// File name of the default chat model (SmolLM2-135M-Instruct), installed by the set-up.
+  public static let defaultModelFileName = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+  /// Data directory.
+  public var paths: HearthPaths
+  /// Environment to read `HEARTH_MODEL` from.
+  public var environment: [String: String]
+
+  /// Creates a resolver.
+  public init(paths: HearthPaths, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    self.paths = paths
+    self.environment = environment
+  }
+
+  /// The model path to use.
+  /// - Throws: ``ModelResolutionError`` when no model was named and the default is not installed.
+  public func resolve(explicit: String?) throws(ModelResolutionError) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    if let configured = environment["HEARTH_MODEL"], !configured.isEmpty { return configured }
+    let fallback = paths.models.appendingPathComponent(Self.defaultModelFileName).path
+    guard FileManager.default.fileExists(atPath: fallback) else {
+      throw ModelResolutionError(searched: fallback)
+    }
+    return fallback
+  }
+}
+
+/// No model was named and the default model is not installed.
+public struct ModelResolutionError: Error, Sendable, CustomStringConvertible {
+  /// Where the default model was looked for.
+  public var searched: String
+
+  public var description: String {
+    "no model given and the default model is not installed at \(searched); pass --model PATH, set HEARTH_MODEL, or run `make build`"
+  }
+}

@@ -1,0 +1,52 @@
+internal import CLlama
+import Foundation
+import Synchronization
+
+/// The process-wide llama.cpp backend: initialised once, before the first model is loaded, and never torn
+/// down while a model could still be alive. llama.cpp's own log lines are kept out of the user's terminal;
+/// errors are captured so that a failed load can say why.
+enum LlamaBackend {
+  private static let initialised: Void = {
+    llama_log_set(llamaLogCallback, nil)
+    llama_backend_init()
+  }()
+
+  /// Makes sure the backend is ready. Cheap after the first call.
+  static func ensureInitialised() {
+    _ = initialised
+  }
+
+  /// The llama.cpp version this binary is linked against.
+  static var systemInfo: String {
+    ensureInitialised()
+    return String(cString: llama_print_system_info())
+  }
+}
+
+/// Error lines llama.cpp logged, kept while a caller is interested in them (a model load).
+enum LlamaLogCapture {
+  private static let lines = Mutex<[String]?>(nil)
+
+  /// Runs `body` and returns its result together with the error lines llama.cpp logged meanwhile.
+  /// Loads are serialised by the caller, so one capture runs at a time.
+  static func capturingErrors<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
+    lines.withLock { $0 = [] }
+    defer { lines.withLock { $0 = nil } }
+    let result = try body()
+    return (result, lines.withLock { $0 ?? [] })
+  }
+
+  static func record(level: ggml_log_level, text: String) {
+    guard level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN else { return }
+    let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !line.isEmpty else { return }
+    lines.withLock { captured in
+      if captured != nil { captured!.append(line) }
+    }
+  }
+}
+
+private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
+  guard let text else { return }
+  LlamaLogCapture.record(level: level, text: String(cString: text))
+}

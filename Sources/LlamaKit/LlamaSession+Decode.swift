@@ -1,0 +1,54 @@
+internal import CLlama
+
+/// Decode-thread helpers: filling the batch, evaluating it and keeping `cachedTokens` in step with the KV
+/// cache.
+extension LlamaSession {
+  /// Evaluates `tokens` at positions starting from `position`; logits only for the last one when asked.
+  /// - Throws: ``LlamaError/decodeFailed(code:position:)``.
+  func decode(_ tokens: ArraySlice<Int32>, at position: Int, wantLogits: Bool) throws(LlamaError) {
+    precondition(!tokens.isEmpty && tokens.count <= batchSize)
+    batch.n_tokens = Int32(tokens.count)
+    for (offset, token) in tokens.enumerated() {
+      batch.token[offset] = token
+      batch.pos[offset] = Int32(position + offset)
+      batch.n_seq_id[offset] = 1
+      batch.seq_id[offset]![0] = 0
+      batch.logits[offset] = 0
+    }
+    if wantLogits { batch.logits[tokens.count - 1] = 1 }
+    let code = llama_decode(context, batch)
+    guard code == 0 else { throw .decodeFailed(code: code, position: position) }
+  }
+
+  func decode(_ tokens: [Int32], at position: Int, wantLogits: Bool) throws(LlamaError) {
+    try decode(tokens[...], at: position, wantLogits: wantLogits)
+  }
+
+  /// Drops cached state that `prompt` cannot reuse and returns how many leading prompt tokens are kept.
+  /// At least the last prompt token is always left to evaluate, because its logits start the answer.
+  func reusablePrefix(for prompt: [Int32]) -> Int {
+    var common = zip(cachedTokens, prompt).prefix { $0 == $1 }.count
+    common = min(common, prompt.count - 1)
+    let memory = llama_get_memory(context)
+    if common < cachedTokens.count {
+      if !llama_memory_seq_rm(memory, 0, Int32(common), -1) {
+        common = 0
+      }
+    }
+    // Sliding-window layers only keep recent positions; if what the suffix needs is gone, start over.
+    let window = model.slidingWindow
+    if common > 0, window > 0, Int(llama_memory_seq_pos_min(memory, 0)) > max(0, common - window) {
+      common = 0
+    }
+    if common == 0 {
+      llama_memory_clear(memory, true)
+    }
+    cachedTokens.removeLast(cachedTokens.count - common)
+    return common
+  }
+
+  /// Samples a token from the logits of the last evaluated position.
+  func sample(with sampler: SamplerChain) -> Int32 {
+    sampler.sample(from: context)
+  }
+}

@@ -1,0 +1,196 @@
+internal import CLlama
+import Foundation
+public import HearthCore
+import Synchronization
+
+/// An inference context on a model: a context window whose cached state (the KV cache) carries over from
+/// one generation to the next, so a prompt that extends the previous one only evaluates what is new.
+///
+/// All llama.cpp work of a session runs on the shared ``DecodeExecutor``; the session's mutable decode
+/// state is touched only there. One generation runs at a time per session.
+public final class LlamaSession: @unchecked Sendable {
+  /// The model this session runs.
+  public let model: LlamaModel
+  /// Size of the context window in tokens.
+  public let contextSize: Int
+  /// CPU threads used for evaluation.
+  public let threads: Int
+  /// Most tokens evaluated per decode call.
+  public let batchSize: Int
+
+  let context: OpaquePointer
+  private let threadpool: OpaquePointer?
+  private let executor: DecodeExecutor
+  // Decode-thread state.
+  var batch: llama_batch
+  /// Tokens whose state is in the KV cache, in order from position 0.
+  var cachedTokens: [Int32] = []
+
+  private let status = Mutex(Status())
+
+  private struct Status {
+    var isGenerating = false
+    var lastRecord: GenerationRecord?
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  /// Creates a context on `model`.
+  /// - Throws: ``LlamaError/invalidContextSize(requested:trainedMaximum:)`` for a size of zero or beyond
+  ///   what the model was trained on; ``LlamaError/contextCreationFailed(reason:)`` when llama.cpp refuses.
+  public static func create(
+    model: LlamaModel, options: ContextOptions = .init()
+  ) async throws(LlamaError)
+    -> LlamaSession
+  {
+    let trained = model.metadata.trainedContextLength
+    let size = options.contextSize ?? ContextOptions.defaultContextSize(trained: trained)
+    guard size > 0, size <= trained else {
+      throw .invalidContextSize(requested: size, trainedMaximum: trained)
+    }
+    let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
+    guard threads > 0, threads <= 512 else {
+      throw .invalidParameter(.init(name: "threads", value: "\(threads)", expected: "1 to 512"))
+    }
+    guard options.batchSize > 0 else {
+      throw .invalidParameter(.init(name: "batch size", value: "\(options.batchSize)", expected: "a positive count"))
+    }
+    let executor = DecodeExecutor.shared
+    return try await executor.perform { () throws(LlamaError) -> LlamaSession in
+      try LlamaSession(
+        model: model, contextSize: size, threads: threads, batchSize: min(options.batchSize, size),
+        warmUp: options.warmUp, executor: executor)
+    }
+  }
+
+  private init(
+    model: LlamaModel, contextSize: Int, threads: Int, batchSize: Int, warmUp: Bool, executor: DecodeExecutor
+  )
+    throws(LlamaError)
+  {
+    var params = llama_context_default_params()
+    params.n_ctx = UInt32(contextSize)
+    params.n_batch = UInt32(batchSize)
+    params.n_ubatch = UInt32(min(batchSize, 512))
+    params.n_seq_max = 1
+    params.n_threads = Int32(threads)
+    params.n_threads_batch = Int32(threads)
+    params.no_perf = true
+    let (created, errors) = LlamaLogCapture.capturingErrors { llama_init_from_model(model.pointer, params) }
+    guard let created else {
+      throw .contextCreationFailed(reason: errors.last ?? "llama.cpp gave no reason")
+    }
+    self.model = model
+    self.contextSize = contextSize
+    self.threads = threads
+    self.batchSize = batchSize
+    self.context = created
+    self.executor = executor
+    self.batch = llama_batch_init(Int32(batchSize), 0, 1)
+    // A persistent pool keeps worker threads alive between tokens instead of starting them per graph.
+    self.threadpool = hearth_cpu_threadpool_new(Int32(threads))
+    if let threadpool {
+      llama_attach_threadpool(created, threadpool, nil)
+    }
+    if warmUp {
+      try decode([model.warmUpToken], at: 0, wantLogits: true)
+      llama_memory_clear(llama_get_memory(created), true)
+    }
+  }
+
+  deinit {
+    llama_batch_free(batch)
+    llama_free(context)
+    hearth_cpu_threadpool_free(threadpool)
+  }
+
+  /// Streams a continuation of `prompt` (already tokenized, including any special tokens).
+  ///
+  /// The prompt's longest prefix still in the KV cache is reused; only the rest is evaluated. Stopping the
+  /// iteration or cancelling the consuming task stops generation before the next token.
+  public func generate(prompt: [Int32], options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, throwing: (any Error).self)
+    do {
+      try options.validate()
+    } catch {
+      continuation.finish(throwing: LlamaError.invalidParameter(error))
+      return stream
+    }
+    let acquired = status.withLock { state in
+      guard !state.isGenerating else { return false }
+      state.isGenerating = true
+      return true
+    }
+    guard acquired else {
+      continuation.finish(throwing: LlamaError.sessionBusy)
+      return stream
+    }
+    let run = GenerationRun(session: self, prompt: prompt, options: options, continuation: continuation)
+    continuation.onTermination = { termination in
+      if case .cancelled = termination { run.cancel() }
+    }
+    executor.enqueue { run.step() }
+    return stream
+  }
+
+  /// Streams the assistant's answer to `messages`, formatted with the model's chat template.
+  public func respond(
+    to messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<
+    GenerationEvent, any Error
+  > {
+    do {
+      return generate(prompt: try chatPromptTokens(messages), options: options)
+    } catch {
+      return AsyncThrowingStream { $0.finish(throwing: error) }
+    }
+  }
+
+  /// The tokens of `messages` as formatted for the model, ready for ``generate(prompt:options:)``.
+  public func chatPromptTokens(_ messages: [ChatMessage]) throws(LlamaError) -> [Int32] {
+    let text = try model.formatChat(messages)
+    return try model.tokenize(text, addSpecial: true, parseSpecial: true)
+  }
+
+  /// Counts and stop reason of the most recent finished generation, including one whose consumer left.
+  public var lastRecord: GenerationRecord? { status.withLock { $0.lastRecord } }
+
+  /// Returns once no generation is running on this session.
+  public func waitUntilIdle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = status.withLock { state in
+        if state.isGenerating { state.idleWaiters.append(continuation) }
+        return !state.isGenerating
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  /// Forgets the cached state, so the next prompt is evaluated from scratch.
+  public func clearCache() async {
+    await executor.perform { [self] in
+      llama_memory_clear(llama_get_memory(context), true)
+      cachedTokens.removeAll()
+    }
+  }
+
+  /// Called by a run on the decode thread when it ends.
+  func runFinished(_ record: GenerationRecord) {
+    let waiters = status.withLock { state in
+      state.isGenerating = false
+      state.lastRecord = record
+      defer { state.idleWaiters.removeAll() }
+      return state.idleWaiters
+    }
+    waiters.forEach { $0.resume() }
+  }
+}
+
+/// How a generation ended.
+public struct GenerationRecord: Sendable, Hashable {
+  /// Why it stopped, or `nil` when it failed with an error.
+  public var stopReason: StopReason?
+  /// Its counts and timings.
+  public var usage: GenerationUsage
+  /// Tokens generated after cancellation was requested (`nil` when it was not); at most 1.
+  public var tokensAfterCancellation: Int?
+}

@@ -1,0 +1,75 @@
+/// How a model file is loaded.
+public struct ModelLoadOptions: Sendable, Hashable {
+  /// Layers to offload to a GPU; -1 offloads all that the backend supports, 0 keeps the model on the CPU.
+  public var gpuLayers: Int
+  /// Map the file into memory instead of reading it.
+  public var useMmap: Bool
+  /// Lock the weights in RAM so they are never swapped out.
+  public var useMlock: Bool
+  /// A chat template to use instead of the model's own: a template name llama.cpp knows (`chatml`,
+  /// `llama3`, `gemma`, …) or a template text.
+  public var chatTemplateOverride: String?
+
+  /// Creates load options.
+  public init(gpuLayers: Int = -1, useMmap: Bool = true, useMlock: Bool = false, chatTemplateOverride: String? = nil) {
+    self.gpuLayers = gpuLayers
+    self.useMmap = useMmap
+    self.useMlock = useMlock
+    self.chatTemplateOverride = chatTemplateOverride
+  }
+}
+
+/// How an inference context for a model is set up.
+public struct ContextOptions: Sendable, Hashable {
+  /// Context window in tokens; `nil` picks the smaller of 4096 and the model's trained context.
+  public var contextSize: Int?
+  /// Most tokens evaluated in one decode call while reading a prompt.
+  public var batchSize: Int
+  /// CPU threads; `nil` uses one per available core.
+  public var threads: Int?
+  /// Evaluate a tiny batch once after creation so the first real request does not pay for set-up.
+  public var warmUp: Bool
+
+  /// Creates context options.
+  public init(contextSize: Int? = nil, batchSize: Int = 512, threads: Int? = nil, warmUp: Bool = true) {
+    self.contextSize = contextSize
+    self.batchSize = batchSize
+    self.threads = threads
+    self.warmUp = warmUp
+  }
+
+  /// The default context window for a model trained on `trained` tokens.
+  static func defaultContextSize(trained: Int) -> Int { min(4096, trained) }
+}
+
+/// What llama.cpp reports about a loaded model.
+public struct ModelMetadata: Sendable, Hashable {
+  /// `general.architecture`.
+  public var architecture: String
+  /// `general.name`, or the file name.
+  public var name: String
+  /// Number of weights.
+  public var parameterCount: UInt64
+  /// Size of the weights in bytes.
+  public var weightBytes: UInt64
+  /// Size of the file in bytes.
+  public var fileBytes: UInt64
+  /// The context length the model was trained with.
+  public var trainedContextLength: Int
+  /// Width of the embedding.
+  public var embeddingLength: Int
+  /// Number of layers.
+  public var layerCount: Int
+  /// Tokens in the vocabulary.
+  public var vocabularySize: Int
+  /// The model's own chat template, if it has one.
+  public var chatTemplate: String?
+  /// Text of the beginning-of-sequence token, if any.
+  public var bosToken: String?
+  /// Text of the end-of-sequence token, if any.
+  public var eosToken: String?
+  /// Text of the end-of-turn token, if any.
+  public var eotToken: String?
+  /// llama.cpp's one-line description (architecture, size, quantization).
+  public var summary: String
+}

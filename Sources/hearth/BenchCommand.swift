@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthEngine
+
+struct BenchCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Measure Hearth against llama.cpp's own tools on the same model, in the same run.",
+    discussion: """
+      Prompt processing and generation are compared with llama-bench (-p 512 -n 128 by default); time to \
+      first token of `hearth ask` with llama-completion on the same prompt. Ratios are Hearth ÷ llama.cpp.
+      """
+  )
+
+  @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
+  var model: String?
+
+  @Option(name: .long, help: "CPU threads for both sides (default: one per core).")
+  var threads: Int?
+
+  @Option(name: .long, help: "Prompt tokens of the prompt-processing test.")
+  var promptTokens = 512
+
+  @Option(name: .long, help: "Tokens of the generation test.")
+  var genTokens = 128
+
+  @Option(name: .long, help: "Repetitions of each test per round (two rounds).")
+  var repetitions = 5
+
+  @Option(name: .long, help: "Launches of each tool in the time-to-first-token test (0 skips it).")
+  var launches = 3
+
+  @Flag(name: .long, help: "Print one JSON object.")
+  var json = false
+
+  func validate() throws {
+    guard promptTokens > 0, genTokens > 0, repetitions > 0, launches >= 0 else {
+      throw ValidationError("token counts and repetitions must be positive")
+    }
+    if let threads, threads <= 0 { throw ValidationError("threads must be positive") }
+  }
+
+  func run() async throws {
+    try await reportingFailures {
+      let path = try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
+      var config = Benchmark.Configuration(
+        modelPath: path, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        hearthExecutable: Self.ownExecutable())
+      config.promptTokens = promptTokens
+      config.generatedTokens = genTokens
+      config.repetitions = repetitions
+      config.firstTokenLaunches = launches
+      let report = try await Benchmark(configuration: config).run { line in
+        Terminal.writeError(Terminal.dim("· \(line)") + "\n")
+      }
+      Terminal.write(json ? try BenchJSON(report).encoded() + "\n" : Self.table(report))
+    }
+  }
+
+  private static func ownExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+  }
+
+  private static func table(_ r: BenchmarkReport) -> String {
+    func cell(_ m: Samples) -> String { String(format: "%8.1f ± %5.1f", m.mean, m.standardDeviation) }
+    var lines = [
+      "model: \(r.modelName) (\(r.model)), threads: \(r.threads)",
+      "",
+      "| test    | Hearth t/s        | llama-bench t/s   | ratio |",
+      "|---------|-------------------|-------------------|-------|",
+      "| pp\(r.promptTokens)".padding(toLength: 9, withPad: " ", startingAt: 0)
+        + " | \(cell(r.hearthPrompt)) | \(cell(r.llamaBenchPrompt)) | \(String(format: "%.3f", r.promptRatio)) |",
+      "| tg\(r.generatedTokens)".padding(toLength: 9, withPad: " ", startingAt: 0)
+        + " | \(cell(r.hearthGeneration)) | \(cell(r.llamaBenchGeneration)) | \(String(format: "%.3f", r.generationRatio)) |",
+    ]
+    if let ttft = r.firstToken {
+      lines += [
+        "",
+        "| time to first token (launch → first byte, median) | ms |",
+        "|---------------------------------------------------|----|",
+        "| hearth ask       | \(String(format: "%.1f", ttft.hearth.median)) |",
+        "| llama-completion | \(String(format: "%.1f", ttft.llamaCompletion.median)) |",
+        "| ratio (Hearth ÷ llama-completion) | \(String(format: "%.3f", ttft.ratio)) |",
+      ]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// The `--json` output of `hearth bench`.
+struct BenchJSON: Encodable {
+  var model: String
+  var threads: Int
+  var promptTokens: Int
+  var generatedTokens: Int
+  var hearthPromptTps: Double
+  var llamaBenchPromptTps: Double
+  var hearthGenerationTps: Double
+  var llamaBenchGenerationTps: Double
+  var promptRatio: Double
+  var generationRatio: Double
+  var hearthAskFirstTokenMs: Double?
+  var llamaCompletionFirstTokenMs: Double?
+  var firstTokenRatio: Double?
+
+  init(_ r: BenchmarkReport) {
+    model = r.model
+    threads = r.threads
+    promptTokens = r.promptTokens
+    generatedTokens = r.generatedTokens
+    hearthPromptTps = r.hearthPrompt.mean
+    llamaBenchPromptTps = r.llamaBenchPrompt.mean
+    hearthGenerationTps = r.hearthGeneration.mean
+    llamaBenchGenerationTps = r.llamaBenchGeneration.mean
+    promptRatio = r.promptRatio
+    generationRatio = r.generationRatio
+    hearthAskFirstTokenMs = r.firstToken?.hearth.median
+    llamaCompletionFirstTokenMs = r.firstToken?.llamaCompletion.median
+    firstTokenRatio = r.firstToken?.ratio
+  }
+
+  func encoded() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+}

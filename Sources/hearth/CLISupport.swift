@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthEngine
+import LlamaKit
+
+/// Writes straight to the file descriptors, unbuffered, so streamed tokens appear as they are generated.
+enum Terminal {
+  static func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
+  static func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  static let isInteractive = isatty(STDOUT_FILENO) == 1
+  static func dim(_ text: String) -> String { isInteractive ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+}
+
+/// Runs a command body, turning any failure into one readable line on stderr and exit status 1.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+  do {
+    try await body()
+  } catch let exit as ExitCode {
+    throw exit
+  } catch is CancellationError {
+    throw ExitCode(130)
+  } catch {
+    Terminal.writeError("hearth: \(error)\n")
+    throw ExitCode.failure
+  }
+}
+
+/// Options every command that runs a model shares.
+struct ModelOptionGroup: ParsableArguments {
+  @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
+  var model: String?
+
+  @Option(name: .long, help: "Context window in tokens (default: min(4096, the model's trained context)).")
+  var context: Int?
+
+  @Option(name: .long, help: "CPU threads (default: one per core).")
+  var threads: Int?
+
+  @Option(
+    name: .long,
+    help: "Chat template to use instead of the model's own (a llama.cpp template name such as chatml, or a template).")
+  var chatTemplate: String?
+
+  func resolvedModelPath() throws -> String {
+    try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
+  }
+
+  /// Loads the model and creates a session on it; returns the load time too.
+  func loadSession() async throws -> (LlamaSession, Duration) {
+    let path = try resolvedModelPath()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let model = try await LlamaModel.load(path: path, options: ModelLoadOptions(chatTemplateOverride: chatTemplate))
+    let session = try await LlamaSession.create(
+      model: model, options: ContextOptions(contextSize: context, threads: threads))
+    return (session, clock.now - start)
+  }
+}
+
+/// Sampling and length options.
+struct SamplingOptionGroup: ParsableArguments {
+  @Option(name: .long, help: "Most tokens to generate.")
+  var maxTokens: Int = 512
+
+  @Option(name: .long, help: "Sampling temperature; 0 is greedy (deterministic).")
+  var temperature: Double = 0.7
+
+  @Option(name: .long, help: "Top-k filter; 0 disables it.")
+  var topK: Int = 40
+
+  @Option(name: .long, help: "Top-p (nucleus) filter; 1 disables it.")
+  var topP: Double = 0.95
+
+  @Option(name: .long, help: "Min-p filter; 0 disables it.")
+  var minP: Double = 0.05
+
+  @Option(name: .long, help: "Repeat penalty; 1 disables it.")
+  var repeatPenalty: Double = 1.1
+
+  @Option(name: .long, help: "Random seed (default: a fresh one each time).")
+  var seed: UInt32?
+
+  @Option(name: .long, help: "Give up after this many seconds, keeping the partial answer.")
+  var timeout: Double?
+
+  func generationOptions() throws -> GenerationOptions {
+    let sampling = SamplingParameters(
+      temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty, seed: seed)
+    if let timeout, !(timeout.isFinite && timeout > 0) {
+      throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "a positive number of seconds")
+    }
+    let options = GenerationOptions(
+      maxNewTokens: maxTokens, sampling: sampling, timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
+    try options.validate()
+    return options
+  }
+}
+
+extension StopReason {
+  /// A short notice for the user when the answer did not end naturally.
+  var notice: String? {
+    switch self {
+    case .endOfGeneration: nil
+    case .maxTokens: "[stopped: reached the maximum number of new tokens]"
+    case .contextFull: "[stopped: the context window is full]"
+    case .cancelled: "[stopped]"
+    case .timeout: "[stopped: time limit reached]"
+    }
+  }
+}

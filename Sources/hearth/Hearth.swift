@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Hearth: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hearth",
+    abstract: "A local-first personal assistant running GGUF models on this machine.",
+    subcommands: [AskCommand.self, ChatCommand.self, ModelsCommand.self, BenchCommand.self]
+  )
+}

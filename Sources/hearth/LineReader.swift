@@ -1,0 +1,35 @@
+import Foundation
+
+/// Reads standard input line by line on a thread of its own, so waiting for the user never blocks Swift's
+/// cooperative threads.
+enum LineReader {
+  static func lines() -> AsyncStream<String> {
+    AsyncStream { continuation in
+      let thread = Thread {
+        while let line = readLine(strippingNewline: true) {
+          continuation.yield(line)
+        }
+        continuation.finish()
+      }
+      thread.name = "hearth.stdin"
+      thread.start()
+    }
+  }
+}
+
+/// Turns Ctrl-C into a callback instead of ending the process.
+final class InterruptHandler: @unchecked Sendable {
+  private let source: any DispatchSourceSignal
+
+  init(_ handler: @escaping @Sendable () -> Void) {
+    signal(SIGINT, SIG_IGN)
+    source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler(handler: handler)
+    source.resume()
+  }
+
+  deinit {
+    source.cancel()
+    signal(SIGINT, SIG_DFL)
+  }
+}

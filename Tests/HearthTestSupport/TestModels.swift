@@ -1,0 +1,32 @@
+public import Foundation
+
+/// The real models the tests run, installed by `make setup` (`$HEARTH_TEST_MODELS`, else the default cache).
+public enum TestModels {
+  /// Folder holding the test models.
+  public static var directory: String {
+    let environment = ProcessInfo.processInfo.environment
+    if let folder = environment["HEARTH_TEST_MODELS"], !folder.isEmpty { return folder }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let cache = environment["XDG_CACHE_HOME"] ?? "\(home)/.cache"
+    return "\(cache)/hearth/models"
+  }
+
+  /// SmolLM2-135M-Instruct (llama architecture, chatml template): the tiny chat model.
+  public static var smolLM2: String { "\(directory)/SmolLM2-135M-Instruct.Q4_1.gguf" }
+
+  /// gemma-3-270m (gemma3 architecture, base model without a chat template).
+  public static var gemma3: String { "\(directory)/gemma-3-270m-Q4_K_M.gguf" }
+
+  /// The package root, for finding built products.
+  public static var packageRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+  }
+
+  /// A fresh temporary folder.
+  public static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}

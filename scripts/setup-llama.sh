@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds llama.cpp (library + the tools used for side-by-side benchmarks) from the source vendored
+# by a pinned PyPI sdist, into a cache prefix outside the clone. A prefix is reused only when its
+# stamp records the same pinned version; a half-built prefix never carries a stamp.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=scripts/pins.sh
+source "$here/pins.sh"
+
+prefix="$HEARTH_LLAMA_PREFIX"
+stamp="$prefix/.hearth-stamp"
+want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 tools=1"
+
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+  echo "llama.cpp: cached at $prefix"
+  exit 0
+fi
+
+need_cmd() { command -v "$1" >/dev/null 2>&1; }
+if ! need_cmd cmake || ! need_cmd pkg-config || ! need_cmd patchelf; then
+  echo "llama.cpp: installing cmake, pkg-config and patchelf from Debian"
+  if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake pkg-config patchelf >/dev/null
+fi
+
+work="$HEARTH_CACHE/llama-build"
+rm -rf "$work" "$prefix"
+mkdir -p "$work"
+
+echo "llama.cpp: fetching llama-cpp-python $LLAMA_CPP_PYTHON_VERSION sdist"
+pip download --quiet --no-deps --no-binary llama-cpp-python "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$work/dl"
+sdist="$work/dl/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz"
+got="$(sha256sum "$sdist" | cut -d' ' -f1)"
+if [[ "$got" != "$LLAMA_CPP_PYTHON_SHA256" ]]; then
+  echo "llama.cpp: sdist checksum mismatch (got $got, want $LLAMA_CPP_PYTHON_SHA256)" >&2
+  exit 1
+fi
+tar -xzf "$sdist" -C "$work"
+src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
+
+jobs="$(nproc)"
+common=(
+  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DGGML_NATIVE=ON
+  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_RPATH='$ORIGIN'
+  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_MTMD=ON
+  -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DGGML_CCACHE=OFF -DLLAMA_CURL=OFF
+)
+
+echo "llama.cpp: building the library ($jobs jobs)"
+cmake -S "$src" -B "$work/build" "${common[@]}" \
+  -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
+  >"$work/configure.log"
+cmake --build "$work/build" -j "$jobs" >"$work/build.log"
+cmake --install "$work/build" >"$work/install.log"
+
+echo "llama.cpp: building llama-bench, llama-completion, llama-cli, llama-server, llama-embedding"
+cmake -S "$src" -B "$work/build" "${common[@]}" \
+  -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=ON -DLLAMA_BUILD_SERVER=ON \
+  -DLLAMA_TOOLS_INSTALL=OFF >>"$work/configure.log"
+cmake --build "$work/build" -j "$jobs" \
+  --target llama-bench llama-completion llama-cli llama-server llama-embedding >>"$work/build.log"
+mkdir -p "$prefix/bin"
+for tool in llama-bench llama-completion llama-cli llama-server llama-embedding; do
+  cp "$work/build/bin/$tool" "$prefix/bin/"
+done
+# The tools link the freshly installed shared libraries through the prefix's lib directory.
+for tool in "$prefix"/bin/llama-*; do patchelf --set-rpath '$ORIGIN/../lib' "$tool"; done
+# Keep the vendored gguf-py for model conversion.
+rm -rf "$prefix/gguf-py"
+cp -r "$src/gguf-py" "$prefix/gguf-py"
+
+rm -rf "$work"
+echo "$want" >"$stamp"
+echo "llama.cpp: installed to $prefix"
