@@ -10,7 +10,8 @@ source "$here/pins.sh"
 
 prefix="$HEARTH_LLAMA_PREFIX"
 stamp="$prefix/.hearth-stamp"
-want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 tools=1"
+# Bump `recipe` whenever this script changes what it builds, so older prefixes are rebuilt.
+want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=2"
 
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
   echo "llama.cpp: cached at $prefix"
@@ -64,9 +65,24 @@ cmake --build "$work/build" -j "$jobs" \
 mkdir -p "$prefix/bin"
 for tool in llama-bench llama-completion llama-cli llama-server llama-embedding; do
   cp "$work/build/bin/$tool" "$prefix/bin/"
+  patchelf --set-rpath '$ORIGIN/../lib' "$prefix/bin/$tool"
 done
-# The tools link the freshly installed shared libraries through the prefix's lib directory.
-for tool in "$prefix"/bin/llama-*; do patchelf --set-rpath '$ORIGIN/../lib' "$tool"; done
+# The tools also link helper libraries (common code, per-tool implementations) that the library-only
+# install does not contain.
+for lib in "$work"/build/bin/lib*.so*; do
+  name="$(basename "$lib")"
+  if [[ ! -e "$prefix/lib/$name" ]]; then
+    cp -P "$lib" "$prefix/lib/"
+    if [[ ! -L "$prefix/lib/$name" ]]; then patchelf --set-rpath '$ORIGIN' "$prefix/lib/$name"; fi
+  fi
+done
+for tool in "$prefix"/bin/llama-*; do
+  if ldd "$tool" | grep -q "not found"; then
+    echo "llama.cpp: $(basename "$tool") has unresolved libraries:" >&2
+    ldd "$tool" | grep "not found" >&2
+    exit 1
+  fi
+done
 # Keep the vendored gguf-py for model conversion.
 rm -rf "$prefix/gguf-py"
 cp -r "$src/gguf-py" "$prefix/gguf-py"

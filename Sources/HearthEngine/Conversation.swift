@@ -27,7 +27,7 @@ public final class Conversation: Sendable {
   }
 
   /// Sends a user message and streams the answer. The answer is added to the history as it was received,
-  /// including a partial one when the stream is cancelled.
+  /// including a partial one when the stream is cancelled; a turn that fails before any text is dropped.
   public func send(_ text: String, options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let messages = state.withLock { history in
       history.append(.user(text))
@@ -37,14 +37,18 @@ public final class Conversation: Sendable {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, throwing: (any Error).self)
     let relay = Task { [self] in
       var answer = ""
-      defer { state.withLock { $0.append(.assistant(answer)) } }
       do {
         for try await event in upstream {
           if case .token(let piece) = event { answer += piece }
           continuation.yield(event)
         }
+        state.withLock { $0.append(.assistant(answer)) }
         continuation.finish()
       } catch {
+        // A turn that failed before saying anything leaves the history as it was.
+        state.withLock { history in
+          if answer.isEmpty { history.removeLast() } else { history.append(.assistant(answer)) }
+        }
         continuation.finish(throwing: error)
       }
     }

@@ -15,12 +15,6 @@ enum LlamaBackend {
   static func ensureInitialised() {
     _ = initialised
   }
-
-  /// The llama.cpp version this binary is linked against.
-  static var systemInfo: String {
-    ensureInitialised()
-    return String(cString: llama_print_system_info())
-  }
 }
 
 /// Error lines llama.cpp logged, kept while a caller is interested in them (a model load).

@@ -22,6 +22,11 @@ final class InterruptHandler: @unchecked Sendable {
   private let source: any DispatchSourceSignal
 
   init(_ handler: @escaping @Sendable () -> Void) {
+    // A parent may have started us with SIGINT blocked; the signal source needs it delivered.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
     signal(SIGINT, SIG_IGN)
     source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     source.setEventHandler(handler: handler)

@@ -1,0 +1,82 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+@Suite("hearth ask, models info and bench, run as a user would")
+struct AskCommandTests {
+  private let hearth = CommandRunner()
+
+  @Test func answersWithTheDefaultModelFromTheDataDirectory() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let models = home.appendingPathComponent("models")
+    try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: models.appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf").path,
+      withDestinationPath: TestModels.smolLM2)
+    let runner = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": ""])
+    let result = try await runner.run(["ask", "What is the capital of France?", "--temperature", "0"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("Paris"))
+  }
+
+  @Test func printsJSONWithUsageAndTimings() async throws {
+    let result = try await hearth.run([
+      "ask", "What is the capital of France?", "--temperature", "0", "--model", TestModels.smolLM2, "--json",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect((object["text"] as? String)?.contains("Paris") == true)
+    #expect(object["stop_reason"] as? String == "end_of_generation")
+    #expect((object["prompt_tokens"] as? Int ?? 0) > 0)
+    #expect((object["generated_tokens"] as? Int ?? 0) > 0)
+    #expect((object["time_to_first_token_ms"] as? Double ?? 0) > 0)
+    #expect((object["prompt_tokens_per_second"] as? Double ?? 0) > 0)
+    #expect((object["generation_tokens_per_second"] as? Double ?? 0) > 0)
+    #expect(object["model"] as? String == TestModels.smolLM2)
+  }
+
+  @Test func readsThePromptFromStandardInput() async throws {
+    let result = try await hearth.run(
+      ["ask", "--temperature", "0", "--model", TestModels.smolLM2], input: "What is the capital of France?\n")
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("Paris"))
+  }
+
+  @Test func saysWhenTheAnswerWasCutShort() async throws {
+    let result = try await hearth.run([
+      "ask", "Tell me a long story.", "--model", TestModels.smolLM2, "--max-tokens", "3", "--seed", "1",
+    ])
+    #expect(result.status == 0)
+    #expect(result.standardError.contains("maximum number of new tokens"))
+  }
+
+  @Test func describesAModelFile() async throws {
+    let text = try await hearth.run(["models", "info", TestModels.smolLM2])
+    #expect(text.status == 0)
+    #expect(text.standardOutput.contains("architecture      llama"))
+    #expect(text.standardOutput.contains("context length    8192"))
+    let json = try await hearth.run(["models", "info", TestModels.gemma3, "--json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(object["architecture"] as? String == "gemma3")
+    #expect(object["has_chat_template"] as? Bool == false)
+  }
+
+  @Test func benchmarksAgainstLlamaCppTools() async throws {
+    let result = try await hearth.run(
+      [
+        "bench", "--model", TestModels.smolLM2, "--prompt-tokens", "64", "--gen-tokens", "16", "--repetitions",
+        "1", "--launches", "1", "--json",
+      ], timeout: .seconds(600))
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    for key in [
+      "prompt_ratio", "generation_ratio", "hearth_prompt_tps", "llama_bench_prompt_tps", "hearth_generation_tps",
+      "llama_bench_generation_tps", "hearth_ask_first_token_ms", "llama_completion_first_token_ms",
+    ] {
+      #expect((object[key] as? Double ?? 0) > 0, "\(key)")
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+@Suite("hearth chat")
+struct ChatCommandTests {
+  @Test func answersTurnsAndReusesTheConversation() async throws {
+    let input = """
+      What is the capital of France?
+      /stats
+      And what is the capital of Italy?
+      /stats
+      /new
+      /quit
+
+      """
+    let result = try await CommandRunner().run(
+      ["chat", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "40"], input: input)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("Paris"))
+    #expect(result.standardOutput.contains("(new conversation)"))
+    // The second turn reuses the cached first turn: its stats line reports reused tokens.
+    let stats = result.standardOutput.split(separator: "\n").filter { $0.contains("reused") }
+    #expect(stats.count == 2)
+    let reused = stats.map { line -> Int in
+      let match = line.firstMatch(of: /\((\d+) reused/)
+      return match.flatMap { Int($0.1) } ?? -1
+    }
+    #expect(reused.first == 0)
+    #expect(reused.last ?? 0 > 10)
+  }
+}

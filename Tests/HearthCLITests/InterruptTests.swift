@@ -1,0 +1,52 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+@Suite("Ctrl-C in hearth chat")
+struct InterruptTests {
+  @Test func stopsTheAnswerButNotTheProgram() async throws {
+    let process = Process()
+    process.executableURL = CommandRunner().executable
+    process.arguments = ["chat", "--model", TestModels.smolLM2, "--max-tokens", "2000", "--seed", "7"]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    let output = OutputBuffer()
+    stdout.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    func waitFor(_ text: String, occurrences: Int = 1) async throws {
+      for _ in 0..<600 {
+        if output.text.components(separatedBy: text).count > occurrences { return }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      Issue.record("timed out waiting for \(text); got: \(output.text)")
+    }
+
+    try await waitFor("> ")
+    stdin.fileHandleForWriting.write(Data("Write a very long story about a lighthouse keeper.\n".utf8))
+    // Wait until the answer is streaming, then press Ctrl-C.
+    let before = output.text.count
+    for _ in 0..<600 where output.text.count < before + 40 { try await Task.sleep(for: .milliseconds(20)) }
+    kill(process.processIdentifier, SIGINT)
+    try await waitFor("[stopped]")
+    try await waitFor("> ", occurrences: 2)
+    stdin.fileHandleForWriting.write(Data("/stats\n/quit\n".utf8))
+    for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+    #expect(!process.isRunning)
+    #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    #expect(output.text.contains("generated"))
+  }
+}
+
+private final class OutputBuffer: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+
+  func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
