@@ -30,10 +30,11 @@ build: setup
 run: build
 	.build/release/hearth chat
 
-## test: set-up, format check, then the whole test suite (real models, real llama.cpp)
+## test: set-up, format check, then the whole test suite (real models, real llama.cpp). Tests run one at
+## a time: they are CPU-bound on the same cores, and timing behaviour (time limits) must not depend on load.
 test: setup lint
 	swift build --build-tests
-	swift test --skip-build
+	swift test --skip-build --no-parallel
 
 lint:
 	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)

@@ -24,11 +24,13 @@ let package = Package(
     .executable(name: "hearth", targets: ["hearth"]),
     .library(name: "LlamaKit", targets: ["LlamaKit"]),
     .library(name: "HearthCore", targets: ["HearthCore"]),
+    .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -47,9 +49,18 @@ let package = Package(
       linkerSettings: llamaRpath
     ),
     .target(
+      name: "HearthStore",
+      dependencies: [
+        "HearthCore",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .target(
       name: "HearthEngine",
       dependencies: [
         "HearthCore",
+        "HearthStore",
         "LlamaKit",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -60,6 +71,7 @@ let package = Package(
       dependencies: [
         "HearthCore",
         "HearthEngine",
+        "HearthStore",
         "LlamaKit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -82,6 +94,13 @@ let package = Package(
       dependencies: ["LlamaKit", "HearthCore", "HearthTestSupport"],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
+    ),
+    .testTarget(
+      name: "HearthStoreTests",
+      dependencies: [
+        "HearthStore", "HearthCore", "HearthTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: strictSettings
     ),
     .testTarget(
       name: "HearthEngineTests",

@@ -25,8 +25,8 @@ struct BenchCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Tokens of the generation test.")
   var genTokens = 128
 
-  @Option(name: .long, help: "Repetitions of each test per round (two rounds).")
-  var repetitions = 5
+  @Option(name: .long, help: "Rounds; each runs llama-bench and Hearth once, in alternating order.")
+  var rounds = 12
 
   @Option(name: .long, help: "Launches of each tool in the time-to-first-token test (0 skips it).")
   var launches = 3
@@ -35,7 +35,7 @@ struct BenchCommand: AsyncParsableCommand {
   var json = false
 
   func validate() throws {
-    guard promptTokens > 0, genTokens > 0, repetitions > 0, launches >= 0 else {
+    guard promptTokens > 0, genTokens > 0, rounds > 0, launches >= 0 else {
       throw ValidationError("token counts and repetitions must be positive")
     }
     if let threads, threads <= 0 { throw ValidationError("threads must be positive") }
@@ -49,7 +49,7 @@ struct BenchCommand: AsyncParsableCommand {
         hearthExecutable: Self.ownExecutable())
       config.promptTokens = promptTokens
       config.generatedTokens = genTokens
-      config.repetitions = repetitions
+      config.rounds = rounds
       config.firstTokenLaunches = launches
       let report = try await Benchmark(configuration: config).run { line in
         Terminal.writeError(Terminal.dim("· \(line)") + "\n")
@@ -64,12 +64,14 @@ struct BenchCommand: AsyncParsableCommand {
   }
 
   private static func table(_ r: BenchmarkReport) -> String {
-    func cell(_ m: Samples) -> String { String(format: "%8.1f ± %5.1f", m.mean, m.standardDeviation) }
+    func cell(_ m: Samples) -> String {
+      String(format: "%8.1f  (%6.1f ± %5.1f)", m.median, m.mean, m.standardDeviation)
+    }
     var lines = [
       "model: \(r.modelName) (\(r.model)), threads: \(r.threads)",
       "",
-      "| test    | Hearth t/s        | llama-bench t/s   | ratio |",
-      "|---------|-------------------|-------------------|-------|",
+      "| test    | Hearth t/s: median (mean ± sd) | llama-bench t/s: median (mean ± sd) | ratio (median of rounds) |",
+      "|---------|--------------------------------|-------------------------------------|--------------------------|",
       "| pp\(r.promptTokens)".padding(toLength: 9, withPad: " ", startingAt: 0)
         + " | \(cell(r.hearthPrompt)) | \(cell(r.llamaBenchPrompt)) | \(String(format: "%.3f", r.promptRatio)) |",
       "| tg\(r.generatedTokens)".padding(toLength: 9, withPad: " ", startingAt: 0)

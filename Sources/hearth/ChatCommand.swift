@@ -90,6 +90,11 @@ struct ChatCommand: AsyncParsableCommand {
     }
     Terminal.write("\n")
     if let notice = stopReason.notice { Terminal.write(Terminal.dim(notice) + "\n") }
+    if usage == nil {
+      // A stopped answer ends before its figures arrive; the session still recorded them.
+      await conversation.session.waitUntilIdle()
+      usage = conversation.session.lastRecord?.usage
+    }
     return usage
   }
 

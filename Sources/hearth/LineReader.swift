@@ -34,7 +34,7 @@ final class InterruptHandler: @unchecked Sendable {
   }
 
   deinit {
+    // SIGINT stays ignored: restoring the default action could let a late Ctrl-C kill a clean exit.
     source.cancel()
-    signal(SIGINT, SIG_DFL)
   }
 }

@@ -66,8 +66,8 @@ struct AskCommandTests {
   @Test func benchmarksAgainstLlamaCppTools() async throws {
     let result = try await hearth.run(
       [
-        "bench", "--model", TestModels.smolLM2, "--prompt-tokens", "64", "--gen-tokens", "16", "--repetitions",
-        "1", "--launches", "1", "--json",
+        "bench", "--model", TestModels.smolLM2, "--prompt-tokens", "64", "--gen-tokens", "16", "--rounds",
+        "2", "--launches", "1", "--json",
       ], timeout: .seconds(600))
     #expect(result.status == 0, "\(result.standardError)")
     let object = try #require(

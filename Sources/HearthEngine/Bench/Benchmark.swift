@@ -3,9 +3,11 @@ import LlamaKit
 
 /// Compares Hearth with llama.cpp's own tools on the same model, threads and token counts, in one run.
 ///
-/// Throughput: llama-bench and Hearth alternate in two rounds (llama-bench, Hearth, Hearth, llama-bench) so
-/// that drift in the machine's speed affects both alike. Time to first token: `hearth ask` and
-/// `llama-completion` are launched alternately on the same prompt, timing launch to first output byte.
+/// Throughput: llama-bench and Hearth alternate over many short rounds, one repetition each, the order
+/// flipping every round, so that drift in the machine's speed affects both alike. Each round gives one
+/// Hearth ÷ llama-bench ratio from measurements taken seconds apart; the reported ratio is the median of
+/// those, which a stray slow repetition on either side does not move. Time to first token: `hearth ask` and `llama-completion`
+/// are launched alternately on the same prompt, timing launch to first output byte.
 public struct Benchmark: Sendable {
   /// What to measure.
   public struct Configuration: Sendable {
@@ -17,8 +19,8 @@ public struct Benchmark: Sendable {
     public var promptTokens: Int = 512
     /// Tokens of the generation test.
     public var generatedTokens: Int = 128
-    /// Repetitions per round of each test.
-    public var repetitions: Int = 5
+    /// Rounds; each measures both sides once.
+    public var rounds: Int = 12
     /// Launches per side of the time-to-first-token test (0 skips it).
     public var firstTokenLaunches: Int = 3
     /// The prompt of the time-to-first-token test.
@@ -66,25 +68,19 @@ public struct Benchmark: Sendable {
     var llamaGeneration = Samples(samples: [])
     var hearthPrompt = Samples(samples: [])
     var hearthGeneration = Samples(samples: [])
-    for round in 1...2 {
-      let llamaFirst = round == 1
-      for side in llamaFirst ? ["llama", "hearth"] : ["hearth", "llama"] {
-        progress("round \(round): \(side == "llama" ? "llama-bench" : "Hearth")")
-        if side == "llama" {
+    for round in 1...config.rounds {
+      progress("round \(round) of \(config.rounds)")
+      for measuresLlamaNow in round % 2 == 1 ? [true, false] : [false, true] {
+        if measuresLlamaNow {
           let result = try await llamaBench.run(
             model: config.modelPath, threads: config.threads, promptTokens: config.promptTokens,
-            generatedTokens: config.generatedTokens, repetitions: config.repetitions)
+            generatedTokens: config.generatedTokens, repetitions: 1)
           llamaPrompt = llamaPrompt + result.prompt
           llamaGeneration = llamaGeneration + result.generation
         } else {
-          hearthPrompt =
-            hearthPrompt
-            + (try await hearth.promptThroughput(
-              tokens: config.promptTokens, repetitions: config.repetitions))
+          hearthPrompt = hearthPrompt + (try await hearth.promptThroughput(tokens: config.promptTokens, repetitions: 1))
           hearthGeneration =
-            hearthGeneration
-            + (try await hearth.generationThroughput(
-              tokens: config.generatedTokens, repetitions: config.repetitions))
+            hearthGeneration + (try await hearth.generationThroughput(tokens: config.generatedTokens, repetitions: 1))
         }
       }
     }
@@ -119,10 +115,12 @@ public struct BenchmarkReport: Sendable {
   public var llamaBenchGeneration: Samples
   public var firstToken: FirstTokenComparison?
 
-  /// Hearth's mean prompt throughput ÷ llama-bench's.
-  public var promptRatio: Double { ratio(hearthPrompt.mean, llamaBenchPrompt.mean) }
-  /// Hearth's mean generation throughput ÷ llama-bench's.
-  public var generationRatio: Double { ratio(hearthGeneration.mean, llamaBenchGeneration.mean) }
+  /// Median over rounds of Hearth's prompt throughput ÷ llama-bench's in the same round.
+  public var promptRatio: Double { Self.pairedRatio(hearthPrompt, llamaBenchPrompt) }
+  /// Median over rounds of Hearth's generation throughput ÷ llama-bench's in the same round.
+  public var generationRatio: Double { Self.pairedRatio(hearthGeneration, llamaBenchGeneration) }
 
-  private func ratio(_ a: Double, _ b: Double) -> Double { b > 0 ? a / b : 0 }
+  static func pairedRatio(_ hearth: Samples, _ llama: Samples) -> Double {
+    Samples(samples: zip(hearth.samples, llama.samples).compactMap { $1 > 0 ? $0 / $1 : nil }).median
+  }
 }

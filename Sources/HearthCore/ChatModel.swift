@@ -1,0 +1,15 @@
+/// A model a conversation can be sent to: a local GGUF model now, a remote server later.
+public protocol ChatModel: Sendable {
+  /// A short name for the model (its file name for a local model).
+  var name: String { get }
+  /// The context window in tokens.
+  var contextSize: Int { get }
+  /// Tokens of the prompt `messages` render to, counted with the model's own tokenizer and template.
+  func countTokens(_ messages: [ChatMessage]) throws -> Int
+  /// Streams the assistant's answer to `messages`; stopping the iteration cancels the generation.
+  func generate(
+    messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<
+    GenerationEvent, any Error
+  >
+}

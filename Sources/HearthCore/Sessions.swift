@@ -1,0 +1,158 @@
+public import Foundation
+
+/// A conversation the user keeps: its title, flags and, once older turns stop fitting the context, the
+/// summary that stands in for them.
+public struct ChatSession: Sendable, Hashable, Codable, Identifiable {
+  public var id: UUID
+  public var title: String
+  public var createdAt: Date
+  public var updatedAt: Date
+  public var isPinned: Bool
+  public var isArchived: Bool
+  /// The model that answered last, by file name.
+  public var model: String?
+  /// How many leading messages no longer go to the model.
+  public var droppedMessageCount: Int
+  /// What replaces them in the prompt.
+  public var summary: String?
+
+  /// Creates a session.
+  public init(
+    id: UUID = UUID(), title: String, createdAt: Date = Date(), updatedAt: Date? = nil, isPinned: Bool = false,
+    isArchived: Bool = false, model: String? = nil, droppedMessageCount: Int = 0, summary: String? = nil
+  ) {
+    self.id = id
+    self.title = title
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt ?? createdAt
+    self.isPinned = isPinned
+    self.isArchived = isArchived
+    self.model = model
+    self.droppedMessageCount = droppedMessageCount
+    self.summary = summary
+  }
+}
+
+/// Where a message is in its life.
+public enum MessageState: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Being generated right now.
+  case generating
+  /// Finished normally (end of generation, token limit or full context).
+  case complete
+  /// Stopped by the user; the partial text stands.
+  case cancelled
+  /// Stopped by the time limit; the partial text stands.
+  case timedOut = "timed_out"
+  /// Generation failed; see the message's error.
+  case failed
+  /// The process ended while it was being generated.
+  case interrupted
+}
+
+/// A message as stored: what was said plus how it was produced.
+public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
+  public var id: UUID
+  public var sessionID: UUID
+  /// Position in the session, from 0.
+  public var index: Int
+  public var role: ChatMessage.Role
+  public var content: String
+  /// The model's reasoning, when it thought aloud.
+  public var thinking: String
+  public var state: MessageState
+  public var stopReason: StopReason?
+  /// What went wrong, for a failed message.
+  public var error: String?
+  public var promptTokens: Int?
+  public var generatedTokens: Int?
+  public var timeToFirstTokenMs: Double?
+  public var generationTokensPerSecond: Double?
+  /// Descriptions of attached files (name, type, size), never their content.
+  public var attachments: [Attachment]
+  public var createdAt: Date
+  public var updatedAt: Date
+
+  /// Creates a message.
+  public init(
+    id: UUID = UUID(), sessionID: UUID, index: Int, role: ChatMessage.Role, content: String, thinking: String = "",
+    state: MessageState = .complete, stopReason: StopReason? = nil, error: String? = nil, promptTokens: Int? = nil,
+    generatedTokens: Int? = nil, timeToFirstTokenMs: Double? = nil, generationTokensPerSecond: Double? = nil,
+    attachments: [Attachment] = [], createdAt: Date = Date(), updatedAt: Date? = nil
+  ) {
+    self.id = id
+    self.sessionID = sessionID
+    self.index = index
+    self.role = role
+    self.content = content
+    self.thinking = thinking
+    self.state = state
+    self.stopReason = stopReason
+    self.error = error
+    self.promptTokens = promptTokens
+    self.generatedTokens = generatedTokens
+    self.timeToFirstTokenMs = timeToFirstTokenMs
+    self.generationTokensPerSecond = generationTokensPerSecond
+    self.attachments = attachments
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt ?? createdAt
+  }
+
+  /// The message as the model sees it.
+  public var chatMessage: ChatMessage { ChatMessage(role: role, content: content) }
+}
+
+/// Metadata of a file attached to a message.
+public struct Attachment: Sendable, Hashable, Codable {
+  public var name: String
+  public var mediaType: String
+  public var byteCount: Int
+
+  public init(name: String, mediaType: String, byteCount: Int) {
+    self.name = name
+    self.mediaType = mediaType
+    self.byteCount = byteCount
+  }
+}
+
+/// Which part of the history a search looks at.
+public enum SearchScope: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Titles and message bodies.
+  case all
+  /// Session titles only.
+  case titles
+  /// Message bodies only.
+  case bodies
+  /// Titles and bodies of pinned sessions.
+  case pinned
+}
+
+/// One search result: a session, and the best matching message when the match was in a body.
+public struct SearchHit: Sendable, Hashable, Codable {
+  public var session: ChatSession
+  public var messageID: UUID?
+  /// A short excerpt around the match, with the matched words in `[` `]`.
+  public var snippet: String
+  /// Lower is better (SQLite FTS5 bm25).
+  public var rank: Double
+
+  public init(session: ChatSession, messageID: UUID?, snippet: String, rank: Double) {
+    self.session = session
+    self.messageID = messageID
+    self.snippet = snippet
+    self.rank = rank
+  }
+}
+
+/// A session and its messages in a portable form (`hearth sessions export --format json`).
+public struct SessionExport: Sendable, Hashable, Codable {
+  /// Format version of the export.
+  public var format: Int
+  public var session: ChatSession
+  public var messages: [StoredMessage]
+
+  public init(session: ChatSession, messages: [StoredMessage]) {
+    self.format = 1
+    self.session = session
+    self.messages = messages
+  }
+}

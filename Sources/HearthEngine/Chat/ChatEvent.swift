@@ -1,0 +1,52 @@
+public import Foundation
+public import HearthCore
+
+/// What happens during one turn, in order, for any front end to render.
+public enum ChatEvent: Sendable, Hashable {
+  /// The user's message was saved and the answer's placeholder created.
+  case started(user: StoredMessage, assistant: StoredMessage)
+  /// Older messages no longer fit the context and were replaced by a summary.
+  case trimmed(droppedMessages: Int)
+  /// Answer text.
+  case answer(String)
+  /// Thinking text.
+  case thinking(String)
+  /// The turn ended; the final stored message (state, stop reason, figures).
+  case finished(StoredMessage)
+}
+
+/// Why a turn could not start.
+public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Nothing to send.
+  case emptyMessage
+  /// The session is already answering.
+  case alreadyGenerating(sessionID: UUID)
+  /// No model is loaded yet.
+  case modelNotReady
+
+  public var description: String {
+    switch self {
+    case .emptyMessage: "the message is empty"
+    case .alreadyGenerating: "this session is already answering; wait for it or stop it first"
+    case .modelNotReady: "no model is loaded yet"
+    }
+  }
+}
+
+/// How the chat service behaves.
+public struct ChatConfiguration: Sendable, Hashable {
+  /// Generation settings for answers.
+  public var generation: GenerationOptions
+  /// Show thinking to the user (it is stored either way).
+  public var showsThinking: Bool
+  /// How often a streaming answer is saved.
+  public var persistInterval: Duration
+
+  public init(
+    generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250)
+  ) {
+    self.generation = generation
+    self.showsThinking = showsThinking
+    self.persistInterval = persistInterval
+  }
+}

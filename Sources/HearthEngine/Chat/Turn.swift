@@ -1,0 +1,116 @@
+import Foundation
+import HearthCore
+import HearthStore
+
+/// One answer being produced: fits the history into the context, streams the model's output through the
+/// thinking splitter, and keeps the stored message up to date.
+struct Turn: Sendable {
+  let database: HearthDatabase
+  let model: any ChatModel
+  let session: ChatSession
+  let assistant: StoredMessage
+  let systemPrompt: String?
+  let options: GenerationOptions
+  let configuration: ChatConfiguration
+  let now: @Sendable () -> Date
+  let events: AsyncStream<ChatEvent>.Continuation
+
+  /// Produces the answer and returns it as finally stored; the caller announces the end.
+  func run() async -> StoredMessage {
+    var message = assistant
+    do {
+      let prompt = try fitPrompt()
+      try await stream(prompt, into: &message)
+    } catch {
+      message.state = Task.isCancelled ? .cancelled : .failed
+      message.error = Task.isCancelled ? nil : "\(error)"
+      if Task.isCancelled { message.stopReason = .cancelled }
+    }
+    message.updatedAt = now()
+    do {
+      try database.updateMessage(message)
+    } catch {
+      message.state = .failed
+      message.error = "the answer could not be saved: \(error)"
+    }
+    return message
+  }
+
+  /// The messages to send: system prompt and summary, then as much recent history as fits.
+  private func fitPrompt() throws -> [ChatMessage] {
+    let history = try database.messages(in: session.id).filter { stored in
+      stored.id != assistant.id && stored.role != .system && stored.state != .generating
+        && !(stored.state == .failed && stored.content.isEmpty)
+    }.map(\.chatMessage)
+    // A long answer limit must not starve the history: at most half the window is held back for it; an
+    // answer that needs more stops with a full context.
+    let reserve = min(options.maxNewTokens, model.contextSize / 2)
+    let budget = ContextBudget(contextSize: model.contextSize, maxNewTokens: reserve)
+    let cached = session
+    let fitted = try budget.fit(
+      system: systemPrompt, history: history, previousCut: cached.droppedMessageCount,
+      summarize: { dropped, limit in
+        if dropped.count == cached.droppedMessageCount, let summary = cached.summary { return summary }
+        return ExtractiveSummary.summarize(dropped, limit: limit)
+      },
+      countTokens: model.countTokens)
+    if fitted.trimmed {
+      let dropped = Array(history.prefix(fitted.droppedCount))
+      let summary = ExtractiveSummary.summarize(dropped, limit: max(60, budget.promptBudget / 2))
+      try database.modifySession(session.id) { session in
+        session.droppedMessageCount = fitted.droppedCount
+        session.summary = summary
+      }
+      events.yield(.trimmed(droppedMessages: fitted.droppedCount))
+    }
+    return fitted.messages
+  }
+
+  private func stream(_ prompt: [ChatMessage], into message: inout StoredMessage) async throws {
+    var splitter = ThinkSplitter()
+    var lastSaved = ContinuousClock.now
+    var stopReason: StopReason?
+
+    func route(_ segments: [ThinkSplitter.Segment]) {
+      for segment in segments {
+        switch segment {
+        case .answer(let text):
+          message.content += text
+          events.yield(.answer(text))
+        case .thinking(let text):
+          message.thinking += text
+          if configuration.showsThinking { events.yield(.thinking(text)) }
+        }
+      }
+    }
+
+    for try await event in model.generate(messages: prompt, options: options) {
+      switch event {
+      case .token(let piece):
+        route(splitter.feed(piece))
+        if ContinuousClock.now - lastSaved >= configuration.persistInterval {
+          message.updatedAt = now()
+          // A failed intermediate save is retried at the next interval and when the turn ends.
+          try? database.updateMessage(message)
+          lastSaved = .now
+        }
+      case .usage(let usage):
+        message.promptTokens = usage.promptTokens
+        message.generatedTokens = usage.generatedTokens
+        message.timeToFirstTokenMs = usage.timeToFirstToken?.milliseconds
+        message.generationTokensPerSecond = usage.generationTokensPerSecond
+      case .done(let reason):
+        stopReason = reason
+      }
+    }
+    route(splitter.finish())
+    let reason = stopReason ?? .cancelled
+    message.stopReason = reason
+    message.state =
+      switch reason {
+      case .endOfGeneration, .maxTokens, .contextFull: .complete
+      case .cancelled: .cancelled
+      case .timeout: .timedOut
+      }
+  }
+}

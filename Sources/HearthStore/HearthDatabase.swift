@@ -1,0 +1,82 @@
+public import Foundation
+import GRDB
+
+/// The user's database: one SQLite file per profile, in WAL mode with full synchronous writes, migrated
+/// when opened. Several processes may open the same file; writers wait for each other (busy timeout).
+public final class HearthDatabase: Sendable {
+  /// The file path.
+  public let path: String
+  let writer: DatabasePool
+
+  /// Opens (creating if needed) the database at `path`.
+  /// - Throws: ``StoreError`` — a damaged file is reported, never reset.
+  public init(path: String, busyTimeout: TimeInterval = 5) throws(StoreError) {
+    self.path = path
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(busyTimeout)
+    configuration.foreignKeysEnabled = true
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      writer = try DatabasePool(path: path, configuration: configuration)
+      try Self.migrate(writer, path: path)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw Self.translate(error, path: path)
+    }
+  }
+
+  private static func migrate(_ writer: DatabasePool, path: String) throws {
+    let migrator = Schema.migrator
+    let (superseded, unknown) = try writer.read { db in
+      let known = Set(migrator.migrations)
+      let applied = try migrator.appliedIdentifiers(db)
+      return (try migrator.hasBeenSuperseded(db), applied.subtracting(known))
+    }
+    if superseded { throw StoreError.newerVersion(path: path, unknownMigrations: Array(unknown)) }
+    try migrator.migrate(writer)
+  }
+
+  /// Maps SQLite failures to what the user needs to know.
+  static func translate(_ error: any Error, path: String) -> StoreError {
+    guard let error = error as? DatabaseError else {
+      return .unavailable(path: path, detail: "\(error)")
+    }
+    switch error.resultCode {
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
+    case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path)
+    default: return .unavailable(path: path, detail: error.message ?? "\(error)")
+    }
+  }
+
+  /// Runs a read, translating errors.
+  func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try writer.read(body)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw Self.translate(error, path: path)
+    }
+  }
+
+  /// Runs a write transaction, translating errors.
+  func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try writer.write(body)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw Self.translate(error, path: path)
+    }
+  }
+
+  /// SQLite's own consistency check; `["ok"]` when the file is sound.
+  public func integrityCheck() throws(StoreError) -> [String] {
+    try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+  }
+}

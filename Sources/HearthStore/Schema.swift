@@ -1,0 +1,53 @@
+import GRDB
+
+/// The database schema. Migrations are append-only: once shipped, one is never edited; changes go in a new
+/// migration with a new name.
+enum Schema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1-sessions-messages") { db in
+      try db.create(table: "session") { t in
+        t.primaryKey("id", .text)
+        t.column("title", .text).notNull()
+        t.column("createdAt", .double).notNull()
+        t.column("updatedAt", .double).notNull().indexed()
+        t.column("isPinned", .boolean).notNull().defaults(to: false)
+        t.column("isArchived", .boolean).notNull().defaults(to: false)
+        t.column("model", .text)
+        t.column("droppedMessageCount", .integer).notNull().defaults(to: 0)
+        t.column("summary", .text)
+      }
+      try db.create(table: "message") { t in
+        t.primaryKey("id", .text)
+        t.column("sessionID", .text).notNull().references("session", onDelete: .cascade)
+        t.column("position", .integer).notNull()
+        t.column("role", .text).notNull()
+        t.column("content", .text).notNull()
+        t.column("thinking", .text).notNull().defaults(to: "")
+        t.column("state", .text).notNull()
+        t.column("stopReason", .text)
+        t.column("error", .text)
+        t.column("promptTokens", .integer)
+        t.column("generatedTokens", .integer)
+        t.column("timeToFirstTokenMs", .double)
+        t.column("generationTokensPerSecond", .double)
+        t.column("attachments", .text).notNull().defaults(to: "[]")
+        t.column("createdAt", .double).notNull()
+        t.column("updatedAt", .double).notNull()
+        t.uniqueKey(["sessionID", "position"])
+      }
+      try db.create(index: "message_state", on: "message", columns: ["state"])
+      try db.create(virtualTable: "session_fts", using: FTS5()) { t in
+        t.synchronize(withTable: "session")
+        t.tokenizer = .porter(wrapping: .unicode61())
+        t.column("title")
+      }
+      try db.create(virtualTable: "message_fts", using: FTS5()) { t in
+        t.synchronize(withTable: "message")
+        t.tokenizer = .porter(wrapping: .unicode61())
+        t.column("content")
+      }
+    }
+    return migrator
+  }
+}

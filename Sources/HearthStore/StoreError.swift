@@ -1,0 +1,33 @@
+/// Why the database could not be used.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+  /// The file is not a SQLite database, or is damaged.
+  case corrupt(path: String, detail: String)
+  /// Another process holds the database longer than the busy timeout.
+  case locked(path: String)
+  /// A newer version of Hearth has migrated this database.
+  case newerVersion(path: String, unknownMigrations: [String])
+  /// The database could not be opened or written.
+  case unavailable(path: String, detail: String)
+  /// A session does not exist.
+  case sessionNotFound(String)
+  /// A message does not exist.
+  case messageNotFound(String)
+  /// An import file is not a valid export.
+  case invalidImport(String)
+
+  public var description: String {
+    switch self {
+    case .corrupt(let path, let detail):
+      "the database \(path) is damaged or not a Hearth database (\(detail)); it was left untouched"
+    case .locked(let path):
+      "the database \(path) is locked by another process; try again"
+    case .newerVersion(let path, let migrations):
+      "the database \(path) was written by a newer version of Hearth (\(migrations.sorted().joined(separator: ", "))); upgrade Hearth to open it"
+    case .unavailable(let path, let detail):
+      "cannot use the database \(path): \(detail)"
+    case .sessionNotFound(let id): "no session \(id)"
+    case .messageNotFound(let id): "no message \(id)"
+    case .invalidImport(let detail): "cannot import: \(detail)"
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthStore
+import HearthTestSupport
+import LlamaKit
+import Testing
+
+@Suite("Chat turns through the real model and database")
+struct ChatServiceTests {
+  private static let model = Task { try await LlamaModel.load(path: TestModels.smolLM2) }
+
+  private func localModel(contextSize: Int = 2048) async throws -> LocalChatModel {
+    LocalChatModel(
+      session: try await LlamaSession.create(
+        model: try await Self.model.value, options: .init(contextSize: contextSize)))
+  }
+
+  private func databasePath() throws -> String {
+    try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path
+  }
+
+  /// Runs a turn to its end and returns the final message.
+  @discardableResult
+  private func turn(
+    _ service: ChatService, _ text: String, in session: UUID, options: GenerationOptions? = nil
+  ) async throws -> (StoredMessage, [ChatEvent]) {
+    var events: [ChatEvent] = []
+    for await event in try await service.send(text, to: session, options: options) { events.append(event) }
+    guard case .finished(let message)? = events.last else { throw TestFailure("turn did not finish") }
+    return (message, events)
+  }
+
+  @Test func aConversationSurvivesARestart() async throws {
+    let path = try databasePath()
+    let options = GenerationOptions(maxNewTokens: 40, sampling: .greedy)
+    let sessionID: UUID
+    do {
+      let service = ChatService(database: try HearthDatabase(path: path), model: try await localModel())
+      let session = try await service.newSession()
+      sessionID = session.id
+      for question in ["What is the capital of France?", "And of Spain?", "And of Italy?"] {
+        let (answer, _) = try await turn(service, question, in: sessionID, options: options)
+        #expect(answer.state == .complete)
+        #expect(!answer.content.isEmpty)
+      }
+    }
+    // A new process: database reopened, model reloaded, nothing cached.
+    let database = try HearthDatabase(path: path)
+    let stored = try database.messages(in: sessionID)
+    #expect(stored.count == 6)
+    #expect(stored.map(\.role) == [.user, .assistant, .user, .assistant, .user, .assistant])
+    #expect(stored[1].content.contains("Paris"))
+    #expect(try database.session(sessionID).title == "What is the capital of France?")
+    let service = ChatService(database: database, model: try await localModel())
+    let (fourth, _) = try await turn(
+      service, "Which of these cities did I ask about first?", in: sessionID, options: options)
+    #expect(fourth.state == .complete)
+    #expect(fourth.promptTokens ?? 0 > 60)  // the whole history went to the model
+    #expect(try database.messages(in: sessionID).count == 8)
+  }
+
+  @Test func stoppingKeepsThePartialAnswer() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let service = ChatService(database: database, model: try await localModel())
+    let session = try await service.newSession()
+    let options = GenerationOptions(maxNewTokens: 400, sampling: .greedy, ignoresEndOfGeneration: true)
+    var received = ""
+    var final: StoredMessage?
+    for await event in try await service.send("Write a long story about a fox.", to: session.id, options: options) {
+      switch event {
+      case .answer(let text):
+        received += text
+        if received.count > 30 { await service.stop(session.id) }
+      case .finished(let message): final = message
+      default: break
+      }
+    }
+    let message = try #require(final)
+    #expect(message.state == .cancelled)
+    #expect(message.stopReason == .cancelled)
+    #expect(message.content.hasPrefix(received))
+    #expect(!message.content.isEmpty)
+    let stored = try database.messages(in: session.id)
+    #expect(stored.last?.content == message.content)
+    #expect(stored.last?.state == .cancelled)
+    #expect(await !service.isGenerating(session.id))
+  }
+
+  @Test func aTimeoutKeepsThePartialAnswer() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let service = ChatService(database: database, model: try await localModel())
+    let session = try await service.newSession()
+    let options = GenerationOptions(
+      maxNewTokens: 1500, sampling: .greedy, timeout: .seconds(5), ignoresEndOfGeneration: true)
+    let (message, events) = try await turn(service, "What is the capital of France?", in: session.id, options: options)
+    #expect(message.state == .timedOut)
+    #expect(message.content.contains("Paris"))
+    #expect(message.content == events.compactMap { if case .answer(let text) = $0 { text } else { nil } }.joined())
+    #expect(try database.messages(in: session.id).last?.state == .timedOut)
+  }
+
+  @Test func guardsAgainstBadTurns() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let unready = ChatService(database: database, model: nil)
+    let session = try await unready.newSession()
+    await #expect(throws: ChatError.modelNotReady) { try await unready.send("Hi", to: session.id) }
+    let service = ChatService(database: database, model: try await localModel())
+    await #expect(throws: ChatError.emptyMessage) { try await service.send("  \n", to: session.id) }
+    await #expect(throws: StoreError.self) { try await service.send("Hi", to: UUID()) }
+    let options = GenerationOptions(maxNewTokens: 300, sampling: .greedy, ignoresEndOfGeneration: true)
+    let first = try await service.send("Count to a hundred.", to: session.id, options: options)
+    await #expect(throws: ChatError.alreadyGenerating(sessionID: session.id)) {
+      try await service.send("Hi again", to: session.id)
+    }
+    await service.stop(session.id)
+    for await _ in first {}
+    // Nothing of the refused turns was stored: one user message and one answer.
+    #expect(try database.messages(in: session.id).count == 2)
+  }
+
+  @Test func storesErrorsOnTheMessage() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let service = ChatService(database: database, model: try await localModel(contextSize: 128))
+    let session = try await service.newSession()
+    let long = String(repeating: "Please remember all of this text carefully. ", count: 40)
+    let (message, _) = try await turn(
+      service, long, in: session.id, options: GenerationOptions(maxNewTokens: 32, sampling: .greedy))
+    #expect(message.state == .failed)
+    #expect(message.error?.contains("tokens") == true)
+    let stored = try database.messages(in: session.id)
+    #expect(stored.map(\.state) == [.complete, .failed])
+  }
+
+  @Test func trimsLongConversationsWithinTheWindow() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let contextSize = 384
+    let service = ChatService(database: database, model: try await localModel(contextSize: contextSize))
+    let session = try await service.newSession()
+    let options = GenerationOptions(maxNewTokens: 32, sampling: .greedy)
+    var trimmedTurns = 0
+    for index in 1...10 {
+      let (message, events) = try await turn(
+        service, "Fact number \(index): my favourite colour today is shade \(index). Say something about it.",
+        in: session.id, options: options)
+      #expect(message.state == .complete)
+      #expect((message.promptTokens ?? .max) + options.maxNewTokens <= contextSize)
+      if events.contains(where: { if case .trimmed = $0 { true } else { false } }) { trimmedTurns += 1 }
+    }
+    #expect(trimmedTurns > 0)
+    let stored = try database.session(session.id)
+    #expect(stored.droppedMessageCount > 0)
+    #expect(stored.summary?.contains("Fact number") == true)
+    // Every message is still kept; only the prompt was trimmed.
+    #expect(try database.messages(in: session.id).count == 20)
+  }
+
+  @Test func routesThinkingApartFromTheAnswer() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let thinker = ScriptedModel(pieces: ["<thi", "nk>The user ", "greets.</th", "ink>Hello", " there!"])
+    let service = ChatService(database: database, model: thinker)
+    let session = try await service.newSession()
+    let (message, events) = try await turn(service, "Hi", in: session.id)
+    #expect(message.thinking == "The user greets.")
+    #expect(message.content == "Hello there!")
+    let thinking = events.compactMap { if case .thinking(let text) = $0 { text } else { nil } }.joined()
+    #expect(thinking == "The user greets.")
+
+    let hidden = ChatService(
+      database: database, model: thinker, configuration: ChatConfiguration(showsThinking: false))
+    let other = try await hidden.newSession()
+    let (_, quiet) = try await turn(hidden, "Hi", in: other.id)
+    #expect(!quiet.contains { if case .thinking = $0 { true } else { false } })
+  }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A model that replays fixed pieces: stands in for a thinking model, which no installable package ships.
+struct ScriptedModel: ChatModel {
+  var pieces: [String]
+  var name: String { "scripted" }
+  var contextSize: Int { 4096 }
+  func countTokens(_ messages: [ChatMessage]) throws -> Int {
+    messages.reduce(0) { $0 + $1.content.count / 4 + 4 }
+  }
+  func generate(
+    messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<
+    GenerationEvent, any Error
+  > {
+    AsyncThrowingStream { continuation in
+      for piece in pieces { continuation.yield(.token(piece)) }
+      continuation.yield(.done(.endOfGeneration))
+      continuation.finish()
+    }
+  }
+}

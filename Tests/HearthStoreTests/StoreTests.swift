@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+import HearthCore
+import HearthStore
+import HearthTestSupport
+import Testing
+
+@Suite("The SQLite store")
+struct StoreTests {
+  private func freshDatabase() throws -> HearthDatabase {
+    try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)
+  }
+
+  private func message(_ session: ChatSession, _ role: ChatMessage.Role, _ text: String) -> StoredMessage {
+    StoredMessage(sessionID: session.id, index: 0, role: role, content: text)
+  }
+
+  @Test func usesWriteAheadLoggingAndFullSync() throws {
+    let database = try freshDatabase()
+    let queue = try DatabaseQueue(path: database.path)
+    #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    #expect(try database.integrityCheck() == ["ok"])
+  }
+
+  @Test func storesSessionsAndMessagesInOrder() throws {
+    let database = try freshDatabase()
+    let session = try database.createSession(ChatSession(title: "Trip"))
+    let first = try database.appendMessage(message(session, .user, "Plan a trip"))
+    let second = try database.appendMessage(message(session, .assistant, "Where to?"))
+    #expect(first.index == 0 && second.index == 1)
+    var edited = second
+    edited.content = "Where would you like to go?"
+    edited.state = .cancelled
+    edited.stopReason = .cancelled
+    edited.thinking = "they did not say"
+    edited.attachments = [Attachment(name: "map.png", mediaType: "image/png", byteCount: 1200)]
+    try database.updateMessage(edited)
+    let stored = try database.messages(in: session.id)
+    #expect(stored.map(\.content) == ["Plan a trip", "Where would you like to go?"])
+    #expect(stored[1].state == .cancelled && stored[1].stopReason == .cancelled)
+    #expect(stored[1].attachments.first?.name == "map.png")
+    #expect(try database.session(session.id).updatedAt >= session.updatedAt)
+  }
+
+  @Test func listsPinnedFirstAndHidesArchived() throws {
+    let database = try freshDatabase()
+    let old = try database.createSession(ChatSession(title: "old", createdAt: Date(timeIntervalSince1970: 1)))
+    let new = try database.createSession(ChatSession(title: "new", createdAt: Date(timeIntervalSince1970: 2)))
+    let gone = try database.createSession(ChatSession(title: "gone", createdAt: Date(timeIntervalSince1970: 3)))
+    try database.modifySession(old.id) { $0.isPinned = true }
+    try database.modifySession(gone.id) { $0.isArchived = true }
+    #expect(try database.sessions().map(\.title) == ["old", "new"])
+    #expect(try database.sessions(includeArchived: true).map(\.title) == ["old", "gone", "new"])
+    #expect(try database.session(matching: String(new.id.uuidString.prefix(8)).lowercased()).id == new.id)
+  }
+
+  @Test func deletingASessionDeletesItsMessages() throws {
+    let database = try freshDatabase()
+    let session = try database.createSession(ChatSession(title: "x"))
+    try database.appendMessage(message(session, .user, "hello"))
+    try database.deleteSession(session.id)
+    #expect(try database.messageCount() == 0)
+    #expect(throws: StoreError.self) { try database.session(session.id) }
+    #expect(try database.search("hello").isEmpty)
+  }
+
+  @Test func findsAWordFromTheFirstOfAThousandMessagesWithRanking() throws {
+    let database = try freshDatabase()
+    let session = try database.createSession(ChatSession(title: "Long chat"))
+    try database.appendMessage(message(session, .user, "Remember the zeppelin museum in Friedrichshafen"))
+    for index in 1..<1000 {
+      try database.appendMessage(
+        message(session, index % 2 == 0 ? .user : .assistant, "Filler message number \(index)"))
+    }
+    let other = try database.createSession(ChatSession(title: "Zeppelin zeppelin facts"))
+    try database.appendMessage(message(other, .user, "Zeppelins and more zeppelins: the zeppelin story"))
+
+    let hits = try database.search("zeppelin")
+    #expect(hits.count == 2)
+    #expect(Set(hits.map(\.session.id)) == [session.id, other.id])
+    #expect(hits.first?.session.id == other.id)
+    #expect(hits.map(\.rank) == hits.map(\.rank).sorted())
+    let bodies = try database.search("Friedrichshafen", scope: .bodies)
+    #expect(bodies.first?.messageID != nil)
+    #expect(bodies.first?.snippet.contains("[Friedrichshafen]") == true)
+    #expect(try database.search("zeppelin", scope: .titles).map(\.session.id) == [other.id])
+    #expect(try database.search("zeppelin", scope: .pinned).isEmpty)
+    try database.modifySession(session.id) { $0.isPinned = true }
+    #expect(try database.search("zeppelin", scope: .pinned).map(\.session.id) == [session.id])
+    #expect(try database.search("   ").isEmpty)
+    #expect(try database.search("\"unbalanced AND (").isEmpty)
+  }
+
+  @Test func exportAndImportRoundTripLosslessly() throws {
+    let source = try freshDatabase()
+    let session = try source.createSession(ChatSession(title: "Round trip", isPinned: true, model: "m.gguf"))
+    try source.appendMessage(message(session, .system, "Be brief."))
+    try source.appendMessage(message(session, .user, "Hi 🦙"))
+    var answer = message(session, .assistant, "Hello!")
+    answer.thinking = "greet back"
+    answer.stopReason = .endOfGeneration
+    answer.generatedTokens = 3
+    answer.timeToFirstTokenMs = 12.5
+    try source.appendMessage(answer)
+    let export = try source.export(session.id)
+    let data = try JSONEncoder().encode(export)
+
+    let target = try freshDatabase()
+    let imported = try target.importSession(try JSONDecoder().decode(SessionExport.self, from: data))
+    #expect(try target.export(imported.id) == export)
+
+    // Importing again into the same database makes a copy with fresh ids.
+    let copy = try target.importSession(export)
+    #expect(copy.id != session.id)
+    #expect(try target.messages(in: copy.id).map(\.content) == export.messages.map(\.content))
+  }
+
+  @Test func rejectsAMalformedImportWithoutStoringAnything() throws {
+    let database = try freshDatabase()
+    let session = ChatSession(title: "bad")
+    var broken = SessionExport(
+      session: session,
+      messages: [
+        StoredMessage(sessionID: session.id, index: 0, role: .user, content: "a"),
+        StoredMessage(sessionID: session.id, index: 2, role: .assistant, content: "b"),
+      ])
+    #expect(throws: StoreError.self) { try database.importSession(broken) }
+    broken.messages[1].index = 1
+    broken.messages[1].sessionID = UUID()
+    #expect(throws: StoreError.self) { try database.importSession(broken) }
+    #expect(try database.sessionCount() == 0)
+    #expect(try database.messageCount() == 0)
+  }
+
+  @Test func reportsACorruptFileAndLeavesItAlone() throws {
+    let path = try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path
+    let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    try garbage.write(to: URL(fileURLWithPath: path))
+    let error = #expect(throws: StoreError.self) { try HearthDatabase(path: path) }
+    guard case .corrupt = error else {
+      Issue.record("expected .corrupt, got \(String(describing: error))")
+      return
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+  }
+
+  @Test func refusesADatabaseFromANewerVersion() throws {
+    let database = try freshDatabase()
+    let queue = try DatabaseQueue(path: database.path)
+    try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+    let error = #expect(throws: StoreError.self) { try HearthDatabase(path: database.path) }
+    guard case .newerVersion(_, let unknown) = error else {
+      Issue.record("expected .newerVersion, got \(String(describing: error))")
+      return
+    }
+    #expect(unknown == ["v99-from-the-future"])
+  }
+
+  @Test func reportsALockedDatabase() throws {
+    let path = try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path
+    let database = try HearthDatabase(path: path, busyTimeout: 0.2)
+    let holder = try DatabaseQueue(path: path)
+    try holder.inDatabase { db in
+      try db.execute(sql: "BEGIN EXCLUSIVE")
+      let error = #expect(throws: StoreError.self) { try database.createSession(ChatSession(title: "x")) }
+      guard case .locked = error else {
+        Issue.record("expected .locked, got \(String(describing: error))")
+        return
+      }
+      try db.execute(sql: "ROLLBACK")
+    }
+    try database.createSession(ChatSession(title: "after"))
+  }
+
+  @Test func repairsWhatACrashLeftBehind() throws {
+    let database = try freshDatabase()
+    let session = try database.createSession(ChatSession(title: "x"))
+    try database.appendMessage(message(session, .user, "Tell me a story"))
+    var partial = message(session, .assistant, "Once upon a")
+    partial.state = .generating
+    try database.appendMessage(partial)
+    var empty = message(session, .assistant, "")
+    empty.state = .generating
+    try database.appendMessage(empty)
+    let report = try database.repairAfterCrash()
+    #expect(report == RepairReport(interrupted: 1, removedPlaceholders: 1))
+    let stored = try database.messages(in: session.id)
+    #expect(stored.map(\.state) == [.complete, .interrupted])
+    #expect(stored[1].content == "Once upon a")
+  }
+
+  @Test func prunesOldSessionsButNeverPinnedOrArchivedOnes() throws {
+    let database = try freshDatabase()
+    for index in 0..<10 {
+      let session = try database.createSession(
+        ChatSession(title: "s\(index)", createdAt: Date(timeIntervalSince1970: Double(index) * 86_400)))
+      if index == 0 { try database.modifySession(session.id) { $0.isPinned = true } }
+      if index == 1 { try database.modifySession(session.id) { $0.isArchived = true } }
+    }
+    let deleted = try database.prune(HistoryPolicy(maximumSessions: 5))
+    #expect(deleted == 3)
+    let titles = Set(try database.sessions(includeArchived: true).map(\.title))
+    #expect(titles == ["s0", "s1", "s5", "s6", "s7", "s8", "s9"])
+    let aged = try database.prune(
+      HistoryPolicy(maximumAge: 2.5 * 86_400), now: Date(timeIntervalSince1970: 9 * 86_400))
+    #expect(aged == 2)
+    #expect(Set(try database.sessions(includeArchived: true).map(\.title)) == ["s0", "s1", "s7", "s8", "s9"])
+  }
+}
