@@ -110,7 +110,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HearthCLITests",
-      dependencies: ["HearthTestSupport"],
+      dependencies: ["HearthTestSupport", "HearthStore", "HearthCore"],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),

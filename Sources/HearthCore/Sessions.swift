@@ -3,6 +3,18 @@ public import Foundation
 /// A conversation the user keeps: its title, flags and, once older turns stop fitting the context, the
 /// summary that stands in for them.
 public struct ChatSession: Sendable, Hashable, Codable, Identifiable {
+  enum CodingKeys: String, CodingKey {
+    case id
+    case title
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+    case isPinned = "is_pinned"
+    case isArchived = "is_archived"
+    case model
+    case droppedMessageCount = "dropped_message_count"
+    case summary
+  }
+
   public var id: UUID
   public var title: String
   public var createdAt: Date
@@ -51,6 +63,25 @@ public enum MessageState: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A message as stored: what was said plus how it was produced.
 public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
+  enum CodingKeys: String, CodingKey {
+    case id
+    case sessionID = "session_id"
+    case index
+    case role
+    case content
+    case thinking
+    case state
+    case stopReason = "stop_reason"
+    case error
+    case promptTokens = "prompt_tokens"
+    case generatedTokens = "generated_tokens"
+    case timeToFirstTokenMs = "time_to_first_token_ms"
+    case generationTokensPerSecond = "generation_tokens_per_second"
+    case attachments
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+  }
+
   public var id: UUID
   public var sessionID: UUID
   /// Position in the session, from 0.
@@ -103,6 +134,12 @@ public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
 
 /// Metadata of a file attached to a message.
 public struct Attachment: Sendable, Hashable, Codable {
+  enum CodingKeys: String, CodingKey {
+    case name
+    case mediaType = "media_type"
+    case byteCount = "byte_count"
+  }
+
   public var name: String
   public var mediaType: String
   public var byteCount: Int
@@ -128,6 +165,13 @@ public enum SearchScope: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// One search result: a session, and the best matching message when the match was in a body.
 public struct SearchHit: Sendable, Hashable, Codable {
+  enum CodingKeys: String, CodingKey {
+    case session
+    case messageID = "message_id"
+    case snippet
+    case rank
+  }
+
   public var session: ChatSession
   public var messageID: UUID?
   /// A short excerpt around the match, with the matched words in `[` `]`.

@@ -24,6 +24,12 @@ public struct HearthPaths: Sendable, Hashable {
 
   /// Where models are installed.
   public var models: URL { home.appendingPathComponent("models", isDirectory: true) }
+
+  /// The profile's database.
+  public var database: URL { home.appendingPathComponent("hearth.sqlite") }
+
+  /// Held (shared) by every process that may be generating into the database.
+  public var generationLock: URL { home.appendingPathComponent("generation.lock") }
 }
 
 /// Picks the model file a command runs: an explicit path, else `$HEARTH_MODEL`, else the default model

@@ -21,12 +21,32 @@ public final class HearthDatabase: Sendable {
     do {
       try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      writer = try DatabasePool(path: path, configuration: configuration)
-      try Self.migrate(writer, path: path)
-    } catch let error as StoreError {
-      throw error
     } catch {
-      throw Self.translate(error, path: path)
+      throw .unavailable(path: path, detail: "\(error)")
+    }
+    writer = try Self.open(path: path, configuration: configuration, patience: busyTimeout)
+  }
+
+  /// Opens and migrates, retrying while another process holds the file: switching to WAL and migrating
+  /// need exclusive moments that SQLite reports as busy at once instead of waiting.
+  private static func open(
+    path: String, configuration: Configuration, patience: TimeInterval
+  ) throws(StoreError)
+    -> DatabasePool
+  {
+    let deadline = Date().addingTimeInterval(patience)
+    while true {
+      do {
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try migrate(pool, path: path)
+        return pool
+      } catch let error as StoreError {
+        throw error
+      } catch {
+        let translated = translate(error, path: path)
+        guard case .locked = translated, Date() < deadline else { throw translated }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
     }
   }
 

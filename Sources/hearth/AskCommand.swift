@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthStore
 import LlamaKit
 
 struct AskCommand: AsyncParsableCommand {
@@ -20,38 +21,79 @@ struct AskCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Print one JSON object with the answer, usage and timings instead of streaming.")
   var json = false
 
+  @Option(name: .long, help: "Continue this session (id or unique id prefix) instead of starting a new one.")
+  var session: String?
+
+  @Flag(name: .long, help: "Do not save the exchange as a session.")
+  var noSave = false
+
   @OptionGroup var modelOptions: ModelOptionGroup
   @OptionGroup var samplingOptions: SamplingOptionGroup
+
+  func validate() throws {
+    if noSave, session != nil { throw ValidationError("--no-save and --session cannot be combined") }
+  }
 
   func run() async throws {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
       let text = try promptText()
-      let (session, loadTime) = try await modelOptions.loadSession()
-      var messages: [ChatMessage] = []
-      if let system { messages.append(.system(system)) }
-      messages.append(.user(text))
-
-      var answer = ""
-      var usage: GenerationUsage?
-      var stopReason = StopReason.endOfGeneration
-      for try await event in session.respond(to: messages, options: options) {
-        switch event {
-        case .token(let piece):
-          answer += piece
-          if !json { Terminal.write(piece) }
-        case .usage(let figures): usage = figures
-        case .done(let reason): stopReason = reason
-        }
+      if noSave {
+        try await answerWithoutSaving(text, options: options)
+        return
       }
+      let runtime = try await ChatRuntime.start(modelOptions, generation: options)
+      let target: ChatSession
+      if let session {
+        target = try runtime.profile.database.session(matching: session)
+      } else {
+        target = try await runtime.service.newSession()
+      }
+      let events = try await runtime.service.send(
+        text, to: target.id, systemPrompt: ChatRuntime.systemPrompt(system, model: runtime.model), options: options)
+      guard let message = await TurnPrinter.print(events, quiet: json) else { return }
+      await runtime.model.session.waitUntilIdle()
+      let usage = runtime.model.session.lastRecord?.usage
       if json {
-        let report = AskReport(
-          text: answer, stopReason: stopReason, usage: usage, model: session.model.path, loadTime: loadTime)
+        var report = AskReport(
+          text: message.content, stopReason: message.stopReason ?? .cancelled, usage: usage,
+          model: runtime.model.session.model.path, loadTime: runtime.loadTime)
+        report.sessionId = target.id.uuidString
+        report.thinking = message.thinking
+        report.state = message.state.rawValue
         Terminal.write(try report.encoded() + "\n")
       } else {
         Terminal.write("\n")
-        if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
       }
+      if message.state == .failed { throw AskFailure(message: message.error ?? "the answer failed") }
+      if !json, let notice = TurnPrinter.notice(for: message) { Terminal.writeError(notice + "\n") }
+    }
+  }
+
+  private func answerWithoutSaving(_ text: String, options: GenerationOptions) async throws {
+    let (session, loadTime) = try await modelOptions.loadSession()
+    var messages: [ChatMessage] = []
+    if let system { messages.append(.system(system)) }
+    messages.append(.user(text))
+    var answer = ""
+    var usage: GenerationUsage?
+    var stopReason = StopReason.endOfGeneration
+    for try await event in session.respond(to: messages, options: options) {
+      switch event {
+      case .token(let piece):
+        answer += piece
+        if !json { Terminal.write(piece) }
+      case .usage(let figures): usage = figures
+      case .done(let reason): stopReason = reason
+      }
+    }
+    if json {
+      let report = AskReport(
+        text: answer, stopReason: stopReason, usage: usage, model: session.model.path, loadTime: loadTime)
+      Terminal.write(try report.encoded() + "\n")
+    } else {
+      Terminal.write("\n")
+      if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
     }
   }
 
@@ -63,6 +105,12 @@ struct AskCommand: AsyncParsableCommand {
     guard !text.isEmpty else { throw ValidationError("the prompt on standard input is empty") }
     return text
   }
+}
+
+/// An answer that failed after it was saved; its error is the message.
+struct AskFailure: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
 }
 
 /// The `--json` output of `hearth ask`.
@@ -77,6 +125,9 @@ struct AskReport: Encodable {
   var generationTokensPerSecond: Double
   var loadMs: Double
   var model: String
+  var sessionId: String?
+  var thinking: String?
+  var state: String?
 
   init(text: String, stopReason: StopReason, usage: GenerationUsage?, model: String, loadTime: Duration) {
     self.text = text

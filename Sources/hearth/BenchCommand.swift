@@ -6,7 +6,16 @@ import HearthEngine
 struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
-    abstract: "Measure Hearth against llama.cpp's own tools on the same model, in the same run.",
+    abstract: "Measure Hearth; compare it with llama.cpp's own tools in the same run.",
+    subcommands: [BenchLlamaCommand.self, BenchChatCommand.self],
+    defaultSubcommand: BenchLlamaCommand.self
+  )
+}
+
+struct BenchLlamaCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "llama",
+    abstract: "Prompt processing, generation and time to first token against llama-bench and llama-completion.",
     discussion: """
       Prompt processing and generation are compared with llama-bench (-p 512 -n 128 by default); time to \
       first token of `hearth ask` with llama-completion on the same prompt. Ratios are Hearth ÷ llama.cpp.
@@ -58,7 +67,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
   }
 
-  private static func ownExecutable() -> String {
+  static func ownExecutable() -> String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthStore
 import LlamaKit
 import Synchronization
 
@@ -9,56 +10,109 @@ struct ChatCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "chat",
     abstract: "Chat interactively; Ctrl-C stops the current answer, /quit leaves.",
-    discussion: "Commands: /new (forget the conversation), /stats (last answer's figures), /help, /quit."
+    discussion: """
+      Continues the most recent session unless --new or --session is given. Commands:
+        /new               start a new session
+        /sessions          list recent sessions
+        /switch ID         continue another session (id or unique prefix)
+        /rename TITLE      rename this session
+        /pin               pin or unpin this session
+        /stats             figures of the last answer
+        /help, /quit
+      """
   )
 
   @Option(name: .long, help: "System prompt.")
   var system: String?
 
+  @Option(name: .long, help: "Continue this session (id or unique id prefix).")
+  var session: String?
+
+  @Flag(name: .long, help: "Start a new session.")
+  var new = false
+
+  @Flag(name: .long, help: "Hide the model's thinking.")
+  var hideThinking = false
+
   @OptionGroup var modelOptions: ModelOptionGroup
   @OptionGroup var samplingOptions: SamplingOptionGroup
+
+  func validate() throws {
+    if new, session != nil { throw ValidationError("--new and --session cannot be combined") }
+  }
 
   func run() async throws {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
-      let (session, loadTime) = try await modelOptions.loadSession()
-      let conversation = Conversation(session: session, systemPrompt: system)
-      let meta = session.model.metadata
+      let runtime = try await ChatRuntime.start(modelOptions, generation: options, showsThinking: !hideThinking)
+      let database = runtime.profile.database
+      var current = try await startingSession(runtime)
+      let meta = runtime.model.session.model.metadata
       Terminal.write(
         Terminal.dim(
-          "\(meta.name) · \(meta.architecture) · context \(session.contextSize) · loaded in \(Int(loadTime.milliseconds)) ms\n"
-            + "Type a message; /help for commands.\n"))
-      let current = Mutex<Task<GenerationUsage?, Never>?>(nil)
+          "\(meta.name) · context \(runtime.model.contextSize) · loaded in \(Int(runtime.loadTime.milliseconds)) ms\n"
+            + "Session “\(current.title)” (\(current.id.uuidString.prefix(8))); /help for commands.\n"))
+      for message in try database.messages(in: current.id).suffix(4) {
+        Terminal.write(Terminal.dim("\(message.role.rawValue): \(message.content.prefix(200))") + "\n")
+      }
+      let systemPrompt = ChatRuntime.systemPrompt(system, model: runtime.model)
+      // The session answering right now, if any: Ctrl-C stops its answer, otherwise leaves.
+      let answering = Mutex<UUID?>(nil)
+      let service = runtime.service
       let interrupts = InterruptHandler {
-        let running = current.withLock { $0 }
-        if let running {
-          running.cancel()
-        } else {
+        guard let sessionID = answering.withLock({ $0 }) else {
           Terminal.write("\n")
           Foundation.exit(0)
         }
+        Task { await service.stop(sessionID) }
       }
       defer { withExtendedLifetime(interrupts) {} }
-      var lastUsage: GenerationUsage?
+      var last: StoredMessage?
 
       Terminal.write("> ")
       for await line in LineReader.lines() {
         let input = line.trimmingCharacters(in: .whitespaces)
-        switch input {
+        let (command, argument) = Self.split(input)
+        switch command {
         case "": break
         case "/quit", "/exit": return
         case "/help": Terminal.write(Self.configuration.discussion + "\n")
         case "/new":
-          conversation.reset()
-          Terminal.write(Terminal.dim("(new conversation)\n"))
-        case "/stats": Terminal.write(Self.describe(lastUsage, session: session) + "\n")
-        default:
-          let turn = Task {
-            await Self.answer(input, conversation: conversation, options: options)
+          current = try await runtime.service.newSession()
+          Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")
+        case "/sessions":
+          for listed in try database.sessions(limit: 15) {
+            let mark = listed.id == current.id ? "*" : " "
+            Terminal.write("\(mark) \(listed.id.uuidString.prefix(8))  \(listed.isPinned ? "📌 " : "")\(listed.title)\n")
           }
-          current.withLock { $0 = turn }
-          lastUsage = await turn.value
-          current.withLock { $0 = nil }
+        case "/switch":
+          do {
+            current = try database.session(matching: argument)
+            Terminal.write(Terminal.dim("(switched to “\(current.title)”)") + "\n")
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/rename":
+          guard !argument.isEmpty else {
+            Terminal.writeError("hearth: /rename needs a title\n")
+            break
+          }
+          current = try database.modifySession(current.id) { $0.title = argument }
+          Terminal.write(Terminal.dim("(renamed to “\(current.title)”)") + "\n")
+        case "/pin":
+          current = try database.modifySession(current.id) { $0.isPinned.toggle() }
+          Terminal.write(Terminal.dim(current.isPinned ? "(pinned)" : "(unpinned)") + "\n")
+        case "/stats": Terminal.write(Self.describe(last, runtime: runtime) + "\n")
+        case let unknown where unknown.hasPrefix("/"):
+          Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
+        default:
+          let events = try await runtime.service.send(
+            input, to: current.id, systemPrompt: systemPrompt, options: options)
+          answering.withLock { $0 = current.id }
+          last = await TurnPrinter.print(events)
+          answering.withLock { $0 = nil }
+          Terminal.write("\n")
+          if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }
         }
         Terminal.write("> ")
       }
@@ -66,46 +120,30 @@ struct ChatCommand: AsyncParsableCommand {
     }
   }
 
-  private static func answer(
-    _ input: String, conversation: Conversation, options: GenerationOptions
-  ) async
-    -> GenerationUsage?
-  {
-    var usage: GenerationUsage?
-    var stopReason = StopReason.cancelled
-    do {
-      for try await event in conversation.send(input, options: options) {
-        switch event {
-        case .token(let piece): Terminal.write(piece)
-        case .usage(let figures): usage = figures
-        case .done(let reason): stopReason = reason
-        }
-      }
-    } catch is CancellationError {
-      stopReason = .cancelled
-    } catch {
-      Terminal.write("\n")
-      Terminal.writeError("hearth: \(error)\n")
-      return nil
-    }
-    Terminal.write("\n")
-    if let notice = stopReason.notice { Terminal.write(Terminal.dim(notice) + "\n") }
-    if usage == nil {
-      // A stopped answer ends before its figures arrive; the session still recorded them.
-      await conversation.session.waitUntilIdle()
-      usage = conversation.session.lastRecord?.usage
-    }
-    return usage
+  private func startingSession(_ runtime: ChatRuntime) async throws -> ChatSession {
+    if let session { return try runtime.profile.database.session(matching: session) }
+    if !new, let recent = try runtime.profile.database.sessions(limit: 1).first { return recent }
+    return try await runtime.service.newSession()
   }
 
-  private static func describe(_ usage: GenerationUsage?, session: LlamaSession) -> String {
-    guard let usage else { return "no answer yet" }
-    let ttft = usage.timeToFirstToken.map { String(format: "%.0f ms", $0.milliseconds) } ?? "-"
-    let prompt = String(
-      format: "prompt %d tokens (%d reused, %d evaluated, %.0f t/s)", usage.promptTokens,
-      usage.reusedPromptTokens, usage.prefilledTokens, usage.prefillTokensPerSecond)
+  private static func split(_ input: String) -> (String, String) {
+    guard input.hasPrefix("/") else { return (input.isEmpty ? "" : "say", input) }
+    let parts = input.split(separator: " ", maxSplits: 1)
+    return (String(parts[0]), parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+  }
+
+  private static func describe(_ message: StoredMessage?, runtime: ChatRuntime) -> String {
+    guard let message else { return "no answer yet" }
+    let usage = runtime.model.session.lastRecord?.usage
+    let ttft = message.timeToFirstTokenMs.map { String(format: "%.0f ms", $0) } ?? "-"
+    let prompt = usage.map {
+      String(
+        format: "prompt %d tokens (%d reused, %d evaluated, %.0f t/s)", $0.promptTokens, $0.reusedPromptTokens,
+        $0.prefilledTokens, $0.prefillTokensPerSecond)
+    }
     let generation = String(
-      format: "generated %d tokens (%.1f t/s)", usage.generatedTokens, usage.generationTokensPerSecond)
-    return "\(prompt) · \(generation) · first token \(ttft) · context \(session.contextSize)"
+      format: "generated %d tokens (%.1f t/s)", message.generatedTokens ?? 0, message.generationTokensPerSecond ?? 0)
+    return [prompt, generation, "first token \(ttft)", "state \(message.state.rawValue)"].compactMap { $0 }
+      .joined(separator: " · ")
   }
 }

@@ -79,7 +79,7 @@ struct BadInputTests {
   @Test func promptLongerThanTheContext() async throws {
     let long = String(repeating: "All work and no play makes a dull assistant. ", count: 40)
     try await expectFailure(
-      ["ask", long, "--model", TestModels.smolLM2, "--context", "128"], mentioning: "the prompt is")
+      ["ask", long, "--model", TestModels.smolLM2, "--context", "128"], mentioning: "tokens but only")
   }
 
   @Test func modelWithoutChatTemplate() async throws {

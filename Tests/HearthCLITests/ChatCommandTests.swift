@@ -18,7 +18,7 @@ struct ChatCommandTests {
       ["chat", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "40"], input: input)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Paris"))
-    #expect(result.standardOutput.contains("(new conversation)"))
+    #expect(result.standardOutput.contains("(new session "))
     // The second turn reuses the cached first turn: its stats line reports reused tokens.
     let stats = result.standardOutput.split(separator: "\n").filter { $0.contains("reused") }
     #expect(stats.count == 2)

@@ -6,7 +6,9 @@ import Testing
 struct InterruptTests {
   @Test func stopsTheAnswerButNotTheProgram() async throws {
     let process = Process()
-    process.executableURL = CommandRunner().executable
+    let runner = CommandRunner()
+    process.executableURL = runner.executable
+    process.environment = runner.processEnvironment
     process.arguments = ["chat", "--model", TestModels.smolLM2, "--max-tokens", "2000", "--seed", "7"]
     let stdin = Pipe()
     let stdout = Pipe()

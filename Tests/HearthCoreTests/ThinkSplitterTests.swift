@@ -59,7 +59,7 @@ struct ThinkSplitterTests {
   /// Random transcripts cut into random pieces always split the same way as when fed whole.
   @Test(arguments: 0..<200)
   func randomSplitsAgreeWithTheWholeTranscript(seed: Int) {
-    var generator = SeededGenerator(seed: UInt64(seed))
+    var generator = SeededRandom(seed: UInt64(seed))
     let words = ["Paris", "is", "<", "think", "é", "🦙", "<b>", "a<t", "\n", "</", ">", "日本"]
     func sentence() -> String {
       (0..<Int.random(in: 0...6, using: &generator)).map { _ in words.randomElement(using: &generator)! }
@@ -79,18 +79,5 @@ struct ThinkSplitterTests {
     #expect(run(pieces) == whole)
     #expect(whole.answer == answer)
     #expect(whole.thinking == (thought ?? ""))
-  }
-}
-
-/// A small deterministic generator (SplitMix64) so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

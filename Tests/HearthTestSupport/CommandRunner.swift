@@ -15,10 +15,20 @@ public struct CommandRunner: Sendable {
   /// Extra environment variables.
   public var environment: [String: String]
 
-  /// Uses the debug build of `hearth` in this package.
+  /// Uses the debug build of `hearth` in this package, with a fresh data directory unless `environment`
+  /// names one, so that tests never touch the user's own data.
   public init(environment: [String: String] = [:]) {
     executable = TestModels.packageRoot.appendingPathComponent(".build/debug/hearth")
+    var environment = environment
+    if environment["HEARTH_HOME"] == nil {
+      environment["HEARTH_HOME"] = (try? TestModels.temporaryDirectory().path) ?? NSTemporaryDirectory()
+    }
     self.environment = environment
+  }
+
+  /// The process environment with this runner's variables applied.
+  public var processEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
   }
 
   /// Runs `hearth` with `arguments`, feeding `input` on standard input, killing it after `timeout`.
@@ -30,9 +40,7 @@ public struct CommandRunner: Sendable {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    env.merge(environment) { _, new in new }
-    process.environment = env
+    process.environment = processEnvironment
     let stdout = Pipe()
     let stderr = Pipe()
     let stdin = Pipe()

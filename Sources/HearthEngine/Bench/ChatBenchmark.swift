@@ -1,0 +1,128 @@
+public import Foundation
+import HearthCore
+import HearthStore
+import LlamaKit
+
+/// `hearth bench chat`: what the KV cache saves on a long chat, and how fast the store is at scale.
+///
+/// A 10-turn conversation is run for real (greedy, so it is reproducible). Its last turn is then answered
+/// again, alternately from an empty cache and with the history cached, with the same prompt each time.
+/// The store is measured on a scratch database: loading a 10,000-message session and a full-text search
+/// over 100,000 messages.
+public struct ChatBenchmark: Sendable {
+  /// What to measure.
+  public struct Configuration: Sendable {
+    public var modelPath: String
+    public var threads: Int
+    public var turns = 10
+    public var answerTokens = 96
+    public var repetitions = 3
+    public var sessionMessages = 10_000
+    public var searchMessages = 100_000
+    /// Scratch folder for the databases (removed afterwards).
+    public var workDirectory: URL
+
+    public init(modelPath: String, threads: Int, workDirectory: URL) {
+      self.modelPath = modelPath
+      self.threads = threads
+      self.workDirectory = workDirectory
+    }
+  }
+
+  private let configuration: Configuration
+
+  public init(configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  public func run(progress: Benchmark.Progress) async throws -> ChatBenchmarkReport {
+    let config = configuration
+    try FileManager.default.createDirectory(at: config.workDirectory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: config.workDirectory) }
+
+    progress("loading \(config.modelPath)")
+    let model = try await LlamaModel.load(path: config.modelPath)
+    let session = try await LlamaSession.create(
+      model: model, options: ContextOptions(contextSize: 4096, threads: config.threads))
+    let database = try HearthDatabase(path: config.workDirectory.appendingPathComponent("chat.sqlite").path)
+    let service = ChatService(database: database, model: LocalChatModel(session: session))
+    let chat = try await service.newSession()
+    let options = GenerationOptions(maxNewTokens: config.answerTokens, sampling: .greedy)
+    let questions = ChatScript.questions(count: config.turns)
+
+    for (index, question) in questions.dropLast().enumerated() {
+      progress("turn \(index + 1) of \(config.turns)")
+      _ = try await Self.answer(service, session, question, chat.id, options)
+    }
+    var withReuse: [Double] = []
+    var withoutReuse: [Double] = []
+    var historyTokens = 0
+    for repetition in 0..<config.repetitions {
+      for reuses in repetition % 2 == 0 ? [false, true] : [true, false] {
+        progress("turn \(config.turns): \(reuses ? "with" : "without") cache reuse")
+        if !reuses { await session.clearCache() }
+        let (answer, usage) = try await Self.answer(service, session, questions.last!, chat.id, options)
+        guard let usage, let ttft = usage.timeToFirstToken else {
+          throw BenchmarkError.measurementFailed("turn \(config.turns) produced no token")
+        }
+        historyTokens = usage.promptTokens
+        if reuses {
+          guard usage.reusedPromptTokens > 0 else { throw BenchmarkError.measurementFailed("nothing was reused") }
+          withReuse.append(ttft.milliseconds)
+        } else {
+          withoutReuse.append(ttft.milliseconds)
+        }
+        // Take the turn back so the next repetition sends the very same prompt.
+        try database.deleteMessage(answer.id)
+        try database.deleteMessage(try database.messages(in: chat.id).last!.id)
+      }
+    }
+
+    progress("store: loading a \(config.sessionMessages)-message session")
+    let loadMs = try StoreBenchmark.sessionLoad(
+      in: config.workDirectory.appendingPathComponent("load.sqlite"), messages: config.sessionMessages)
+    progress("store: searching \(config.searchMessages) messages")
+    let searchMs = try StoreBenchmark.search(
+      in: config.workDirectory.appendingPathComponent("search.sqlite"), messages: config.searchMessages)
+    return ChatBenchmarkReport(
+      turn: config.turns, historyTokens: historyTokens, firstTokenWithReuse: Samples(samples: withReuse),
+      firstTokenWithoutReuse: Samples(samples: withoutReuse), sessionMessages: config.sessionMessages,
+      sessionLoadMs: loadMs, searchMessages: config.searchMessages, searchMs: searchMs)
+  }
+
+  private static func answer(
+    _ service: ChatService, _ session: LlamaSession, _ text: String, _ id: UUID, _ options: GenerationOptions
+  ) async throws -> (StoredMessage, GenerationUsage?) {
+    var final: StoredMessage?
+    for await event in try await service.send(text, to: id, options: options) {
+      if case .finished(let message) = event { final = message }
+    }
+    guard let final, final.state == .complete else {
+      throw BenchmarkError.measurementFailed(
+        "a turn ended as \(final?.state.rawValue ?? "nothing"): \(final?.error ?? "")")
+    }
+    await session.waitUntilIdle()
+    return (final, session.lastRecord?.usage)
+  }
+}
+
+/// What `hearth bench chat` measured.
+public struct ChatBenchmarkReport: Sendable {
+  public var turn: Int
+  /// Prompt tokens of the measured turn.
+  public var historyTokens: Int
+  /// Milliseconds to the first token of the measured turn.
+  public var firstTokenWithReuse: Samples
+  public var firstTokenWithoutReuse: Samples
+  public var sessionMessages: Int
+  /// Milliseconds to load every message of the large session.
+  public var sessionLoadMs: Samples
+  public var searchMessages: Int
+  /// Milliseconds per full-text search.
+  public var searchMs: Samples
+
+  /// Median time to first token with reuse ÷ without.
+  public var reuseRatio: Double {
+    firstTokenWithoutReuse.median > 0 ? firstTokenWithReuse.median / firstTokenWithoutReuse.median : 0
+  }
+}

@@ -1,0 +1,36 @@
+public import Foundation
+
+/// An advisory lock on the profile, held for as long as a process may write answers into the database.
+///
+/// Every such process holds it shared. Start-up repair (marking answers left "generating" as interrupted)
+/// is only safe when no other live process is generating, so it runs only if the lock can be taken
+/// exclusively first. The system releases the lock when a process dies, even by `kill -9`.
+public final class ProfileLock: Sendable {
+  private let descriptor: Int32
+
+  /// Opens (creating) the lock file and takes the lock shared.
+  /// - Parameter repair: called while the lock is held exclusively, i.e. only when no other process holds it.
+  public init(path: URL, repairIfAlone repair: () throws -> Void) throws {
+    try FileManager.default.createDirectory(
+      at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    descriptor = open(path.path, O_RDWR | O_CREAT, 0o644)
+    guard descriptor >= 0 else {
+      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path])
+    }
+    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+      do {
+        try repair()
+      } catch {
+        close(descriptor)
+        throw error
+      }
+    }
+    // Converting (or taking) the shared lock waits only while another process repairs.
+    flock(descriptor, LOCK_SH)
+  }
+
+  deinit {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

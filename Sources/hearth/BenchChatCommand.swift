@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthEngine
+
+struct BenchChatCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chat",
+    abstract: "Time to first token on turn 10 with and without KV-cache reuse; store load and search times."
+  )
+
+  @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
+  var model: String?
+
+  @Option(name: .long, help: "CPU threads (default: one per core).")
+  var threads: Int?
+
+  @Option(name: .long, help: "Turns of the conversation; the last one is measured.")
+  var turns = 10
+
+  @Option(name: .long, help: "Repetitions of the measured turn in each mode.")
+  var repetitions = 3
+
+  @Option(name: .long, help: "Messages in the large session whose loading is timed.")
+  var sessionMessages = 10_000
+
+  @Option(name: .long, help: "Messages the timed search runs over.")
+  var searchMessages = 100_000
+
+  @Flag(name: .long, help: "Print one JSON object.")
+  var json = false
+
+  func validate() throws {
+    guard turns >= 2, repetitions > 0, sessionMessages > 0, searchMessages >= 100 else {
+      throw ValidationError("need at least 2 turns, 1 repetition, 1 session message and 100 search messages")
+    }
+  }
+
+  func run() async throws {
+    try await reportingFailures {
+      let path = try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
+      var config = ChatBenchmark.Configuration(
+        modelPath: path, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID())"))
+      config.turns = turns
+      config.repetitions = repetitions
+      config.sessionMessages = sessionMessages
+      config.searchMessages = searchMessages
+      let report = try await ChatBenchmark(configuration: config).run { line in
+        Terminal.writeError(Terminal.dim("· \(line)") + "\n")
+      }
+      Terminal.write(json ? try JSONOutput.encode(ChatBenchJSON(report)) + "\n" : Self.table(report))
+    }
+  }
+
+  private static func table(_ r: ChatBenchmarkReport) -> String {
+    func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+    return """
+      | measurement | median ms |
+      |---|---|
+      | time to first token, turn \(r.turn) (\(r.historyTokens) prompt tokens), cache reused | \(ms(r.firstTokenWithReuse.median)) |
+      | time to first token, turn \(r.turn), cache cleared | \(ms(r.firstTokenWithoutReuse.median)) |
+      | ratio (reused ÷ cleared) | \(String(format: "%.3f", r.reuseRatio)) |
+      | load a \(r.sessionMessages)-message session | \(ms(r.sessionLoadMs.median)) |
+      | full-text search over \(r.searchMessages) messages | \(ms(r.searchMs.median)) |
+
+      """
+  }
+}
+
+/// The `--json` output of `hearth bench chat`.
+struct ChatBenchJSON: Encodable {
+  var turn: Int
+  var historyTokens: Int
+  var firstTokenWithReuseMs: Double
+  var firstTokenWithoutReuseMs: Double
+  var reuseRatio: Double
+  var sessionMessages: Int
+  var sessionLoadMs: Double
+  var searchMessages: Int
+  var searchMs: Double
+
+  init(_ r: ChatBenchmarkReport) {
+    turn = r.turn
+    historyTokens = r.historyTokens
+    firstTokenWithReuseMs = r.firstTokenWithReuse.median
+    firstTokenWithoutReuseMs = r.firstTokenWithoutReuse.median
+    reuseRatio = r.reuseRatio
+    sessionMessages = r.sessionMessages
+    sessionLoadMs = r.sessionLoadMs.median
+    searchMessages = r.searchMessages
+    searchMs = r.searchMs.median
+  }
+}

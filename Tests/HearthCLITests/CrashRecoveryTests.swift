@@ -1,0 +1,77 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthTestSupport
+import Testing
+
+@Suite("Crashes and concurrent processes on one profile")
+struct CrashRecoveryTests {
+  private func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+
+  @Test func killNineWhileStreamingNeverLosesCommittedMessages() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let environment = ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2]
+    let hearth = CommandRunner(environment: environment)
+    let first = try await hearth.run(["ask", "Say hello.", "--temperature", "0", "--max-tokens", "8", "--json"])
+    #expect(first.status == 0, "\(first.standardError)")
+    let sessionID = try #require(UUID(uuidString: try json(first.standardOutput)["session_id"] as? String ?? ""))
+    let databasePath = home.appendingPathComponent("hearth.sqlite").path
+
+    var committed: [UUID: StoredMessage] = [:]
+    var generator = SeededRandom(seed: 20_261_122)
+    var interruptedSeen = 0
+    for round in 0..<20 {
+      let process = Process()
+      process.executableURL = hearth.executable
+      process.arguments = [
+        "ask", "--session", sessionID.uuidString, "--max-tokens", "400", "--temperature", "0",
+        "Write a long story about a lighthouse, part \(round).",
+      ]
+      process.environment = hearth.processEnvironment
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      try await Task.sleep(for: .milliseconds(Int.random(in: 150...2_500, using: &generator)))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+
+      let database = try HearthDatabase(path: databasePath)
+      #expect(try database.integrityCheck() == ["ok"])
+      let messages = try database.messages(in: sessionID)
+      let byID = Dictionary(uniqueKeysWithValues: messages.map { ($0.id, $0) })
+      for (id, message) in committed {
+        #expect(byID[id] == message, "message \(message.index) changed or vanished after round \(round)")
+      }
+      for message in messages where message.state == .complete { committed[message.id] = message }
+      interruptedSeen += messages.filter { $0.state == .generating }.count
+    }
+    #expect(committed.count >= 2)
+
+    // The next start repairs what the kills left: nothing is still "generating"; partial answers are kept.
+    let after = try await hearth.run([
+      "ask", "--session", sessionID.uuidString, "--max-tokens", "4", "--temperature", "0", "Thanks!",
+    ])
+    #expect(after.status == 0, "\(after.standardError)")
+    let database = try HearthDatabase(path: databasePath)
+    let messages = try database.messages(in: sessionID)
+    #expect(!messages.contains { $0.state == .generating })
+    #expect(messages.filter { $0.state == .interrupted }.allSatisfy { !$0.content.isEmpty || !$0.thinking.isEmpty })
+    #expect(messages.filter { $0.state == .interrupted }.count <= interruptedSeen)
+    #expect(messages.map(\.index) == Array(0..<messages.count))
+  }
+
+  @Test func twoProcessesShareAProfile() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2])
+    async let one = hearth.run(["ask", "Name a fruit.", "--temperature", "0", "--max-tokens", "24", "--json"])
+    async let two = hearth.run(["ask", "Name a colour.", "--temperature", "0", "--max-tokens", "24", "--json"])
+    let results = try await [one, two]
+    for result in results { #expect(result.status == 0, "\(result.standardError)") }
+    let database = try HearthDatabase(path: home.appendingPathComponent("hearth.sqlite").path)
+    #expect(try database.integrityCheck() == ["ok"])
+    #expect(try database.sessionCount() == 2)
+    #expect(try database.messageCount() == 4)
+  }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import HearthEngine
+import HearthTestSupport
+import Testing
+
+@Suite("Configuration: data directory and model resolution")
+struct ConfigurationTests {
+  @Test func resolvesModelsFromFlagEnvironmentAndDataDirectory() throws {
+    let home = try TestModels.temporaryDirectory()
+    let paths = HearthPaths(home: home)
+    #expect(try ModelResolver(paths: paths, environment: [:]).resolve(explicit: "/a.gguf") == "/a.gguf")
+    #expect(
+      try ModelResolver(paths: paths, environment: ["HEARTH_MODEL": "/b.gguf"]).resolve(explicit: nil) == "/b.gguf")
+    #expect(throws: ModelResolutionError.self) {
+      try ModelResolver(paths: paths, environment: [:]).resolve(explicit: nil)
+    }
+    try FileManager.default.createDirectory(at: paths.models, withIntermediateDirectories: true)
+    let installed = paths.models.appendingPathComponent(ModelResolver.defaultModelFileName).path
+    #expect(FileManager.default.createFile(atPath: installed, contents: Data([1])))
+    #expect(try ModelResolver(paths: paths, environment: [:]).resolve(explicit: nil) == installed)
+  }
+
+  @Test func readsTheDataDirectoryFromTheEnvironment() {
+    #expect(HearthPaths(environment: ["HEARTH_HOME": "/data/h"]).home.path == "/data/h")
+    #expect(HearthPaths(environment: ["HOME": "/home/u"]).home.path == "/home/u/.local/share/hearth")
+  }
+}
