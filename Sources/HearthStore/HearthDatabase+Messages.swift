@@ -6,8 +6,17 @@ extension HearthDatabase {
   /// The messages of a session, in order.
   public func messages(in sessionID: UUID) throws(StoreError) -> [StoredMessage] {
     try read { db in
-      try MessageRow.filter(Column("sessionID") == sessionID.uuidString).order(Column("position")).fetchAll(db)
-        .map(\.message)
+      let rows = try Row.fetchCursor(
+        db,
+        MessageRow.select(MessageRow.orderedColumns).filter(Column("sessionID") == sessionID.uuidString)
+          .order(Column("position")))
+      var messages: [StoredMessage] = []
+      messages.reserveCapacity(
+        try MessageRow.filter(Column("sessionID") == sessionID.uuidString).fetchCount(db))
+      while let row = try rows.next() {
+        messages.append(MessageRow.message(fromOrderedRow: row, sessionID: sessionID))
+      }
+      return messages
     }
   }
 

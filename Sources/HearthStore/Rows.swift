@@ -69,7 +69,9 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord {
     generatedTokens = message.generatedTokens
     timeToFirstTokenMs = message.timeToFirstTokenMs
     generationTokensPerSecond = message.generationTokensPerSecond
-    attachments = (try? String(decoding: JSONEncoder().encode(message.attachments), as: UTF8.self)) ?? "[]"
+    attachments =
+      message.attachments.isEmpty
+      ? "[]" : (try? String(decoding: JSONEncoder().encode(message.attachments), as: UTF8.self)) ?? "[]"
     createdAt = message.createdAt.timeIntervalSince1970
     updatedAt = message.updatedAt.timeIntervalSince1970
   }
@@ -81,7 +83,35 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord {
       state: MessageState(rawValue: state) ?? .interrupted, stopReason: stopReason.flatMap(StopReason.init(rawValue:)),
       error: error, promptTokens: promptTokens, generatedTokens: generatedTokens,
       timeToFirstTokenMs: timeToFirstTokenMs, generationTokensPerSecond: generationTokensPerSecond,
-      attachments: (try? JSONDecoder().decode([Attachment].self, from: Data(attachments.utf8))) ?? [],
+      attachments: Self.decodeAttachments(attachments),
       createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
   }
+
+  /// Most messages have no attachments; skip the JSON decoder for them.
+  static func decodeAttachments(_ text: String) -> [Attachment] {
+    guard text != "[]" else { return [] }
+    return (try? JSONDecoder().decode([Attachment].self, from: Data(text.utf8))) ?? []
+  }
+}
+
+extension MessageRow {
+  /// Reads a message straight from a row selected with ``orderedColumns``, skipping the intermediate row
+  /// struct: loading a long session is dominated by this.
+  static func message(fromOrderedRow row: Row, sessionID: UUID) -> StoredMessage {
+    let id: String = row[0]
+    let stopReason: String? = row[7]
+    return StoredMessage(
+      id: UUID(storedString: id) ?? UUID(), sessionID: sessionID, index: row[2],
+      role: ChatMessage.Role(rawValue: row[3]) ?? .user, content: row[4], thinking: row[5],
+      state: MessageState(rawValue: row[6]) ?? .interrupted, stopReason: stopReason.flatMap(StopReason.init(rawValue:)),
+      error: row[8], promptTokens: row[9], generatedTokens: row[10], timeToFirstTokenMs: row[11],
+      generationTokensPerSecond: row[12], attachments: decodeAttachments(row[13]),
+      createdAt: Date(timeIntervalSince1970: row[14]), updatedAt: Date(timeIntervalSince1970: row[15]))
+  }
+
+  /// The columns in the order `init(orderedRow:)` reads them.
+  static let orderedColumns = [
+    "id", "sessionID", "position", "role", "content", "thinking", "state", "stopReason", "error", "promptTokens",
+    "generatedTokens", "timeToFirstTokenMs", "generationTokensPerSecond", "attachments", "createdAt", "updatedAt",
+  ].map { Column($0) }
 }

@@ -27,6 +27,9 @@ struct BenchChatCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Messages the timed search runs over.")
   var searchMessages = 100_000
 
+  @Flag(name: .long, help: "Measure only the store (no model).")
+  var storeOnly = false
+
   @Flag(name: .long, help: "Print one JSON object.")
   var json = false
 
@@ -38,7 +41,7 @@ struct BenchChatCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let path = try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
+      let path = storeOnly ? "" : try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
       var config = ChatBenchmark.Configuration(
         modelPath: path, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
         workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID())"))
@@ -46,6 +49,7 @@ struct BenchChatCommand: AsyncParsableCommand {
       config.repetitions = repetitions
       config.sessionMessages = sessionMessages
       config.searchMessages = searchMessages
+      config.measuresChat = !storeOnly
       let report = try await ChatBenchmark(configuration: config).run { line in
         Terminal.writeError(Terminal.dim("· \(line)") + "\n")
       }
@@ -55,16 +59,19 @@ struct BenchChatCommand: AsyncParsableCommand {
 
   private static func table(_ r: ChatBenchmarkReport) -> String {
     func ms(_ value: Double) -> String { String(format: "%.1f", value) }
-    return """
-      | measurement | median ms |
-      |---|---|
-      | time to first token, turn \(r.turn) (\(r.historyTokens) prompt tokens), cache reused | \(ms(r.firstTokenWithReuse.median)) |
-      | time to first token, turn \(r.turn), cache cleared | \(ms(r.firstTokenWithoutReuse.median)) |
-      | ratio (reused ÷ cleared) | \(String(format: "%.3f", r.reuseRatio)) |
-      | load a \(r.sessionMessages)-message session | \(ms(r.sessionLoadMs.median)) |
-      | full-text search over \(r.searchMessages) messages | \(ms(r.searchMs.median)) |
-
-      """
+    var rows = ["| measurement | median ms |", "|---|---|"]
+    if !r.firstTokenWithReuse.samples.isEmpty {
+      rows += [
+        "| time to first token, turn \(r.turn) (\(r.historyTokens) prompt tokens), cache reused | \(ms(r.firstTokenWithReuse.median)) |",
+        "| time to first token, turn \(r.turn), cache cleared | \(ms(r.firstTokenWithoutReuse.median)) |",
+        "| ratio (reused ÷ cleared) | \(String(format: "%.3f", r.reuseRatio)) |",
+      ]
+    }
+    rows += [
+      "| load a \(r.sessionMessages)-message session | \(ms(r.sessionLoadMs.median)) |",
+      "| full-text search over \(r.searchMessages) messages | \(ms(r.searchMs.median)) |",
+    ]
+    return rows.joined(separator: "\n") + "\n"
   }
 }
 

@@ -207,3 +207,28 @@ struct StoreTests {
     #expect(Set(try database.sessions(includeArchived: true).map(\.title)) == ["s0", "s1", "s7", "s8", "s9"])
   }
 }
+
+@Suite("Loading large sessions")
+struct LargeSessionTests {
+  @Test func loadsTenThousandMessagesIntact() throws {
+    let database = try HearthDatabase(
+      path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)
+    let session = ChatSession(title: "big")
+    let messages = (0..<10_000).map { index in
+      StoredMessage(
+        sessionID: session.id, index: index, role: index % 2 == 0 ? .user : .assistant, content: "message \(index)",
+        state: index == 9_999 ? .cancelled : .complete, stopReason: index == 9_999 ? .cancelled : nil,
+        attachments: index == 5 ? [Attachment(name: "a.txt", mediaType: "text/plain", byteCount: 3)] : [])
+    }
+    try database.importSession(SessionExport(session: session, messages: messages))
+    let loaded = try database.messages(in: session.id)
+    #expect(
+      loaded
+        == messages.map { message in
+          var rounded = message
+          rounded.createdAt = Date(timeIntervalSince1970: message.createdAt.timeIntervalSince1970)
+          rounded.updatedAt = Date(timeIntervalSince1970: message.updatedAt.timeIntervalSince1970)
+          return rounded
+        })
+  }
+}

@@ -15,10 +15,12 @@ public struct ChatBenchmark: Sendable {
     public var modelPath: String
     public var threads: Int
     public var turns = 10
-    public var answerTokens = 96
+    public var answerTokens = 112
     public var repetitions = 3
     public var sessionMessages = 10_000
     public var searchMessages = 100_000
+    /// Run the conversation part (it needs the model); the store part always runs.
+    public var measuresChat = true
     /// Scratch folder for the databases (removed afterwards).
     public var workDirectory: URL
 
@@ -40,6 +42,23 @@ public struct ChatBenchmark: Sendable {
     try FileManager.default.createDirectory(at: config.workDirectory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: config.workDirectory) }
 
+    var chatFigures: (Int, Samples, Samples) = (0, Samples(samples: []), Samples(samples: []))
+    if config.measuresChat { chatFigures = try await measureChat(progress: progress) }
+    progress("store: loading a \(config.sessionMessages)-message session")
+    let loadMs = try StoreBenchmark.sessionLoad(
+      in: config.workDirectory.appendingPathComponent("load.sqlite"), messages: config.sessionMessages)
+    progress("store: searching \(config.searchMessages) messages")
+    let searchMs = try StoreBenchmark.search(
+      in: config.workDirectory.appendingPathComponent("search.sqlite"), messages: config.searchMessages)
+    return ChatBenchmarkReport(
+      turn: config.turns, historyTokens: chatFigures.0, firstTokenWithReuse: chatFigures.1,
+      firstTokenWithoutReuse: chatFigures.2, sessionMessages: config.sessionMessages,
+      sessionLoadMs: loadMs, searchMessages: config.searchMessages, searchMs: searchMs)
+  }
+
+  /// Prompt tokens of the measured turn, and its time to first token with and without reuse.
+  private func measureChat(progress: Benchmark.Progress) async throws -> (Int, Samples, Samples) {
+    let config = configuration
     progress("loading \(config.modelPath)")
     let model = try await LlamaModel.load(path: config.modelPath)
     let session = try await LlamaSession.create(
@@ -78,16 +97,7 @@ public struct ChatBenchmark: Sendable {
       }
     }
 
-    progress("store: loading a \(config.sessionMessages)-message session")
-    let loadMs = try StoreBenchmark.sessionLoad(
-      in: config.workDirectory.appendingPathComponent("load.sqlite"), messages: config.sessionMessages)
-    progress("store: searching \(config.searchMessages) messages")
-    let searchMs = try StoreBenchmark.search(
-      in: config.workDirectory.appendingPathComponent("search.sqlite"), messages: config.searchMessages)
-    return ChatBenchmarkReport(
-      turn: config.turns, historyTokens: historyTokens, firstTokenWithReuse: Samples(samples: withReuse),
-      firstTokenWithoutReuse: Samples(samples: withoutReuse), sessionMessages: config.sessionMessages,
-      sessionLoadMs: loadMs, searchMessages: config.searchMessages, searchMs: searchMs)
+    return (historyTokens, Samples(samples: withReuse), Samples(samples: withoutReuse))
   }
 
   private static func answer(
