@@ -132,13 +132,17 @@ struct ChatServiceTests {
     #expect(stored.map(\.state) == [.complete, .failed])
   }
 
-  @Test func trimsLongConversationsWithinTheWindow() async throws {
+  @Test(arguments: [false, true])
+  func trimsLongConversationsWithinTheWindow(modelSummary: Bool) async throws {
     let database = try HearthDatabase(path: try databasePath())
     let contextSize = 384
-    let service = ChatService(database: database, model: try await localModel(contextSize: contextSize))
+    let service = ChatService(
+      database: database, model: try await localModel(contextSize: contextSize),
+      configuration: ChatConfiguration(summarizesWithModel: modelSummary))
     let session = try await service.newSession()
     let options = GenerationOptions(maxNewTokens: 32, sampling: .greedy)
     var trimmedTurns = 0
+    var summaries: Set<String> = []
     for index in 1...10 {
       let (message, events) = try await turn(
         service, "Fact number \(index): my favourite colour today is shade \(index). Say something about it.",
@@ -146,13 +150,35 @@ struct ChatServiceTests {
       #expect(message.state == .complete)
       #expect((message.promptTokens ?? .max) + options.maxNewTokens <= contextSize)
       if events.contains(where: { if case .trimmed = $0 { true } else { false } }) { trimmedTurns += 1 }
+      if let summary = try database.session(session.id).summary { summaries.insert(summary) }
     }
     #expect(trimmedTurns > 0)
+    // Trimming is rare: the cut jumps ahead with room to spare, and the summary is reused in between.
+    #expect(trimmedTurns < 5)
+    #expect(!summaries.isEmpty && summaries.count <= trimmedTurns)  // only a trim changes the summary
     let stored = try database.session(session.id)
     #expect(stored.droppedMessageCount > 0)
-    #expect(stored.summary?.contains("Fact number") == true)
+    let summary = try #require(stored.summary)
+    #expect(!summary.isEmpty && summary.count <= (contextSize - options.maxNewTokens) / 2)
+    if !modelSummary { #expect(summary.contains("Fact number")) }
     // Every message is still kept; only the prompt was trimmed.
     #expect(try database.messages(in: session.id).count == 20)
+  }
+
+  @Test func laterTurnsReuseTheCachedPrompt() async throws {
+    let database = try HearthDatabase(path: try databasePath())
+    let model = try await localModel()
+    let service = ChatService(database: database, model: model)
+    let session = try await service.newSession()
+    let options = GenerationOptions(maxNewTokens: 24, sampling: .greedy)
+    let system = "You are a helpful assistant."
+    for await _ in try await service.send("Hello!", to: session.id, systemPrompt: system, options: options) {}
+    let first = try #require(model.session.lastRecord?.usage)
+    for await _ in try await service.send("How are you?", to: session.id, systemPrompt: system, options: options) {}
+    await model.session.waitUntilIdle()
+    let second = try #require(model.session.lastRecord?.usage)
+    #expect(second.reusedPromptTokens >= first.promptTokens - 1)
+    #expect(second.prefilledTokens == second.promptTokens - second.reusedPromptTokens)
   }
 
   @Test func routesThinkingApartFromTheAnswer() async throws {

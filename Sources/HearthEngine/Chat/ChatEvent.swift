@@ -41,12 +41,17 @@ public struct ChatConfiguration: Sendable, Hashable {
   public var showsThinking: Bool
   /// How often a streaming answer is saved.
   public var persistInterval: Duration
+  /// Summarise trimmed turns with the model (once per trim, cached); otherwise, or when that fails, an
+  /// extractive summary is used.
+  public var summarizesWithModel: Bool
 
   public init(
-    generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250)
+    generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250),
+    summarizesWithModel: Bool = true
   ) {
     self.generation = generation
     self.showsThinking = showsThinking
     self.persistInterval = persistInterval
+    self.summarizesWithModel = summarizesWithModel
   }
 }

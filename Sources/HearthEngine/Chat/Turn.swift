@@ -19,7 +19,7 @@ struct Turn: Sendable {
   func run() async -> StoredMessage {
     var message = assistant
     do {
-      let prompt = try fitPrompt()
+      let prompt = try await fitPrompt()
       try await stream(prompt, into: &message)
     } catch {
       message.state = Task.isCancelled ? .cancelled : .failed
@@ -37,7 +37,7 @@ struct Turn: Sendable {
   }
 
   /// The messages to send: system prompt and summary, then as much recent history as fits.
-  private func fitPrompt() throws -> [ChatMessage] {
+  private func fitPrompt() async throws -> [ChatMessage] {
     let history = try database.messages(in: session.id).filter { stored in
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
@@ -46,23 +46,39 @@ struct Turn: Sendable {
     // answer that needs more stops with a full context.
     let reserve = min(options.maxNewTokens, model.contextSize / 2)
     let budget = ContextBudget(contextSize: model.contextSize, maxNewTokens: reserve)
-    let cached = session
-    let fitted = try budget.fit(
-      system: systemPrompt, history: history, previousCut: cached.droppedMessageCount,
-      summarize: { dropped, limit in
-        if dropped.count == cached.droppedMessageCount, let summary = cached.summary { return summary }
-        return ExtractiveSummary.summarize(dropped, limit: limit)
-      },
-      countTokens: model.countTokens)
-    if fitted.trimmed {
-      let dropped = Array(history.prefix(fitted.droppedCount))
-      let summary = ExtractiveSummary.summarize(dropped, limit: max(60, budget.promptBudget / 2))
-      try database.modifySession(session.id) { session in
-        session.droppedMessageCount = fitted.droppedCount
-        session.summary = summary
-      }
-      events.yield(.trimmed(droppedMessages: fitted.droppedCount))
+    func fit(cut: Int, summary: String?) throws -> FittedConversation {
+      try budget.fit(
+        system: systemPrompt, history: history, previousCut: cut,
+        summarize: { dropped, limit in
+          if dropped.count == cut, let summary { return summary }
+          return ExtractiveSummary.summarize(dropped, limit: limit)
+        },
+        countTokens: model.countTokens)
     }
+    var fitted = try fit(cut: session.droppedMessageCount, summary: session.summary)
+    guard fitted.trimmed else { return fitted.messages }
+
+    // Newly trimmed: summarise the dropped turns once (with the model when allowed) and keep the summary
+    // on the session, so later turns render the same prompt prefix.
+    let limit = max(60, budget.promptBudget / 2)
+    var cut = fitted.droppedCount
+    var summary = ExtractiveSummary.summarize(Array(history.prefix(cut)), limit: limit)
+    if configuration.summarizesWithModel,
+      let written = await ModelSummary.summarize(Array(history.prefix(cut)), limit: limit, model: model)
+    {
+      summary = written
+      fitted = try fit(cut: cut, summary: summary)
+      if fitted.droppedCount != cut {
+        cut = fitted.droppedCount
+        summary = ExtractiveSummary.summarize(Array(history.prefix(cut)), limit: limit)
+        fitted = try fit(cut: cut, summary: summary)
+      }
+    }
+    try database.modifySession(session.id) { [cut, summary] session in
+      session.droppedMessageCount = cut
+      session.summary = summary
+    }
+    events.yield(.trimmed(droppedMessages: cut))
     return fitted.messages
   }
 
