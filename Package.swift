@@ -104,7 +104,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HearthEngineTests",
-      dependencies: ["HearthEngine", "LlamaKit", "HearthCore", "HearthTestSupport"],
+      dependencies: ["HearthEngine", "HearthStore", "LlamaKit", "HearthCore", "HearthTestSupport"],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),

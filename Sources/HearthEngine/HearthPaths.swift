@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthStore
 
 /// Where Hearth keeps its data: `$HEARTH_HOME`, by default `~/.local/share/hearth`.
 public struct HearthPaths: Sendable, Hashable {
@@ -69,5 +70,16 @@ public struct ModelResolutionError: Error, Sendable, CustomStringConvertible {
 
   public var description: String {
     "no model given and the default model is not installed at \(searched); pass --model PATH, set HEARTH_MODEL, or run `make build`"
+  }
+}
+
+extension HistoryPolicy {
+  /// The history policy set by `HEARTH_KEEP_SESSIONS` (a count) and `HEARTH_KEEP_DAYS` (an age), or `nil`
+  /// when neither is set. Pinned and archived sessions are never pruned.
+  public init?(environment: [String: String]) {
+    let count = environment["HEARTH_KEEP_SESSIONS"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    let days = environment["HEARTH_KEEP_DAYS"].flatMap { Double($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    guard count != nil || days != nil else { return nil }
+    self.init(maximumSessions: count, maximumAge: days.map { $0 * 86_400 })
   }
 }

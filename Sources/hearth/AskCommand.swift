@@ -61,7 +61,7 @@ struct AskCommand: AsyncParsableCommand {
         report.sessionId = target.id.uuidString
         report.thinking = message.thinking
         report.state = message.state.rawValue
-        Terminal.write(try report.encoded() + "\n")
+        Terminal.write(try JSONOutput.encode(report) + "\n")
       } else {
         Terminal.write("\n")
       }
@@ -90,7 +90,7 @@ struct AskCommand: AsyncParsableCommand {
     if json {
       let report = AskReport(
         text: answer, stopReason: stopReason, usage: usage, model: session.model.path, loadTime: loadTime)
-      Terminal.write(try report.encoded() + "\n")
+      Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
       Terminal.write("\n")
       if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
@@ -142,10 +142,4 @@ struct AskReport: Encodable {
     self.model = model
   }
 
-  func encoded() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
-  }
 }

@@ -9,11 +9,7 @@ struct BenchChatCommand: AsyncParsableCommand {
     abstract: "Time to first token on turn 10 with and without KV-cache reuse; store load and search times."
   )
 
-  @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
-  var model: String?
-
-  @Option(name: .long, help: "CPU threads (default: one per core).")
-  var threads: Int?
+  @OptionGroup var modelFile: ModelFileOptions
 
   @Option(name: .long, help: "Turns of the conversation; the last one is measured.")
   var turns = 10
@@ -41,9 +37,8 @@ struct BenchChatCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let path = storeOnly ? "" : try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
       var config = ChatBenchmark.Configuration(
-        modelPath: path, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        modelPath: storeOnly ? "" : try modelFile.resolvedModelPath(), threads: modelFile.resolvedThreads,
         workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID())"))
       config.turns = turns
       config.repetitions = repetitions

@@ -22,11 +22,7 @@ struct BenchLlamaCommand: AsyncParsableCommand {
       """
   )
 
-  @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
-  var model: String?
-
-  @Option(name: .long, help: "CPU threads for both sides (default: one per core).")
-  var threads: Int?
+  @OptionGroup var modelFile: ModelFileOptions
 
   @Option(name: .long, help: "Prompt tokens of the prompt-processing test.")
   var promptTokens = 512
@@ -47,14 +43,13 @@ struct BenchLlamaCommand: AsyncParsableCommand {
     guard promptTokens > 0, genTokens > 0, rounds > 0, launches >= 0 else {
       throw ValidationError("token counts and repetitions must be positive")
     }
-    if let threads, threads <= 0 { throw ValidationError("threads must be positive") }
+    if let threads = modelFile.threads, threads <= 0 { throw ValidationError("threads must be positive") }
   }
 
   func run() async throws {
     try await reportingFailures {
-      let path = try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
       var config = Benchmark.Configuration(
-        modelPath: path, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        modelPath: try modelFile.resolvedModelPath(), threads: modelFile.resolvedThreads,
         hearthExecutable: Self.ownExecutable())
       config.promptTokens = promptTokens
       config.generatedTokens = genTokens
@@ -63,7 +58,7 @@ struct BenchLlamaCommand: AsyncParsableCommand {
       let report = try await Benchmark(configuration: config).run { line in
         Terminal.writeError(Terminal.dim("· \(line)") + "\n")
       }
-      Terminal.write(json ? try BenchJSON(report).encoded() + "\n" : Self.table(report))
+      Terminal.write(json ? try JSONOutput.encode(BenchJSON(report)) + "\n" : Self.table(report))
     }
   }
 
@@ -132,10 +127,4 @@ struct BenchJSON: Encodable {
     firstTokenRatio = r.firstToken?.ratio
   }
 
-  func encoded() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
-  }
 }

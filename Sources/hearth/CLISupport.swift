@@ -32,34 +32,41 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
   }
 }
 
-/// Options every command that runs a model shares.
-struct ModelOptionGroup: ParsableArguments {
+/// The model file and CPU threads, shared by every command that runs a model.
+struct ModelFileOptions: ParsableArguments {
   @Option(name: .long, help: "GGUF model file (default: $HEARTH_MODEL, else the installed default model).")
   var model: String?
 
-  @Option(name: .long, help: "Context window in tokens (default: min(4096, the model's trained context)).")
-  var context: Int?
-
   @Option(name: .long, help: "CPU threads (default: one per core).")
   var threads: Int?
+
+  func resolvedModelPath() throws -> String {
+    try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
+  }
+
+  var resolvedThreads: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// Options every command that chats with a model shares.
+struct ModelOptionGroup: ParsableArguments {
+  @OptionGroup var file: ModelFileOptions
+
+  @Option(name: .long, help: "Context window in tokens (default: min(4096, the model's trained context)).")
+  var context: Int?
 
   @Option(
     name: .long,
     help: "Chat template to use instead of the model's own (a llama.cpp template name such as chatml, or a template).")
   var chatTemplate: String?
 
-  func resolvedModelPath() throws -> String {
-    try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
-  }
-
   /// Loads the model and creates a session on it; returns the load time too.
   func loadSession() async throws -> (LlamaSession, Duration) {
-    let path = try resolvedModelPath()
+    let path = try file.resolvedModelPath()
     let clock = ContinuousClock()
     let start = clock.now
     let model = try await LlamaModel.load(path: path, options: ModelLoadOptions(chatTemplateOverride: chatTemplate))
     let session = try await LlamaSession.create(
-      model: model, options: ContextOptions(contextSize: context, threads: threads))
+      model: model, options: ContextOptions(contextSize: context, threads: file.threads))
     return (session, clock.now - start)
   }
 }

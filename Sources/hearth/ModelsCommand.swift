@@ -23,7 +23,7 @@ struct ModelsCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let file = try GGUFReader.read(path: path)
-        Terminal.write(json ? try ModelInfoReport(file).encoded() + "\n" : Self.text(file))
+        Terminal.write(json ? try JSONOutput.encode(ModelInfoReport(file)) + "\n" : Self.text(file))
       }
     }
 
@@ -109,10 +109,4 @@ struct ModelInfoReport: Encodable {
     metadata = Dictionary(file.metadataEntries.map { ($0.0, $0.1.summary) }, uniquingKeysWith: { a, _ in a })
   }
 
-  func encoded() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
-  }
 }

@@ -33,6 +33,9 @@ struct ChatRuntime {
     let lock = try ProfileLock(path: profile.paths.generationLock) {
       try profile.database.repairAfterCrash()
     }
+    if let policy = HistoryPolicy(environment: ProcessInfo.processInfo.environment) {
+      try profile.database.prune(policy)
+    }
     let (session, loadTime) = try await options.loadSession()
     let model = LocalChatModel(session: session)
     let service = ChatService(

@@ -1,5 +1,6 @@
 import Foundation
 import HearthEngine
+import HearthStore
 import HearthTestSupport
 import Testing
 
@@ -18,6 +19,14 @@ struct ConfigurationTests {
     let installed = paths.models.appendingPathComponent(ModelResolver.defaultModelFileName).path
     #expect(FileManager.default.createFile(atPath: installed, contents: Data([1])))
     #expect(try ModelResolver(paths: paths, environment: [:]).resolve(explicit: nil) == installed)
+  }
+
+  @Test func readsTheHistoryPolicyFromTheEnvironment() {
+    #expect(HistoryPolicy(environment: [:]) == nil)
+    #expect(HistoryPolicy(environment: ["HEARTH_KEEP_SESSIONS": "50"]) == HistoryPolicy(maximumSessions: 50))
+    #expect(
+      HistoryPolicy(environment: ["HEARTH_KEEP_DAYS": "2", "HEARTH_KEEP_SESSIONS": "x"])
+        == HistoryPolicy(maximumAge: 2 * 86_400))
   }
 
   @Test func readsTheDataDirectoryFromTheEnvironment() {
