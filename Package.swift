@@ -26,11 +26,19 @@ let package = Package(
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
+    .library(name: "HearthServer", targets: ["HearthServer"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -66,14 +74,34 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "HearthServer",
+      dependencies: [
+        "HearthCore",
+        "HearthEngine",
+        "HearthStore",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      resources: [.copy("Web")],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "hearth",
       dependencies: [
         "HearthCore",
         "HearthEngine",
+        "HearthServer",
         "HearthStore",
         "LlamaKit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
@@ -105,6 +133,21 @@ let package = Package(
     .testTarget(
       name: "HearthEngineTests",
       dependencies: ["HearthEngine", "HearthStore", "LlamaKit", "HearthCore", "HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .testTarget(
+      name: "HearthServerTests",
+      dependencies: [
+        "HearthServer", "HearthEngine", "HearthStore", "HearthCore", "LlamaKit", "HearthTestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),

@@ -9,16 +9,19 @@ public struct GenerationOptions: Sendable, Hashable {
   /// Keep generating past end-of-generation tokens until `maxNewTokens`; for benchmarks that need a fixed
   /// number of tokens whatever the model says.
   public var ignoresEndOfGeneration: Bool
+  /// A GBNF grammar (root rule `root`) the output must follow, or `nil` for free text.
+  public var grammar: String?
 
   /// Creates options.
   public init(
     maxNewTokens: Int = 512, sampling: SamplingParameters = .init(), timeout: Duration? = nil,
-    ignoresEndOfGeneration: Bool = false
+    ignoresEndOfGeneration: Bool = false, grammar: String? = nil
   ) {
     self.maxNewTokens = maxNewTokens
     self.sampling = sampling
     self.timeout = timeout
     self.ignoresEndOfGeneration = ignoresEndOfGeneration
+    self.grammar = grammar
   }
 
   /// Checks every value is in its range.

@@ -48,6 +48,12 @@ enum Schema {
         t.column("content")
       }
     }
+    migrator.registerMigration("v2-settings") { db in
+      try db.create(table: "setting") { t in
+        t.primaryKey("key", .text)
+        t.column("value", .text).notNull()
+      }
+    }
     return migrator
   }
 }

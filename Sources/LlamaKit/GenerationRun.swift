@@ -82,7 +82,7 @@ final class GenerationRun: @unchecked Sendable {
     }
     prefillStarted = clock.now
     reused = session.reusablePrefix(for: prompt)
-    sampler = SamplerChain(options.sampling, vocabularySize: Int32(session.model.metadata.vocabularySize))
+    sampler = try SamplerChain(options.sampling, grammar: options.grammar, model: session.model)
     phase = .prefill(next: reused)
   }
 

@@ -28,6 +28,8 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
   case sessionBusy
   /// `llama_decode` failed.
   case decodeFailed(code: Int32, position: Int)
+  /// llama.cpp could not parse the grammar that constrains the output.
+  case invalidGrammar(reason: String)
 
   public var description: String {
     switch self {
@@ -57,6 +59,8 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
       "the prompt is empty"
     case .sessionBusy:
       "this session is already generating an answer"
+    case .invalidGrammar(let reason):
+      "the output grammar is invalid: \(reason)"
     case .decodeFailed(let code, let position):
       "llama.cpp failed to decode at position \(position) (code \(code))"
     }

@@ -5,10 +5,23 @@ import HearthCore
 final class SamplerChain {
   let pointer: UnsafeMutablePointer<llama_sampler>
 
-  init(_ parameters: SamplingParameters, vocabularySize: Int32) {
+  /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
+  init(_ parameters: SamplingParameters, grammar: String? = nil, model: LlamaModel) throws(LlamaError) {
+    let vocabularySize = Int32(model.metadata.vocabularySize)
     var chainParams = llama_sampler_chain_default_params()
     chainParams.no_perf = true
     pointer = llama_sampler_chain_init(chainParams)
+    if let grammar {
+      // Constraining first keeps every later stage (penalties, greedy, top-k) within what the grammar allows.
+      let (constraint, errors) = LlamaLogCapture.capturingErrors {
+        llama_sampler_init_grammar(model.vocab, grammar, "root")
+      }
+      guard let constraint else {
+        llama_sampler_free(pointer)
+        throw .invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason")
+      }
+      llama_sampler_chain_add(pointer, constraint)
+    }
     if parameters.repeatPenalty != 1, parameters.repeatLastN > 0 {
       llama_sampler_chain_add(
         pointer,

@@ -5,6 +5,8 @@ struct Hearth: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "hearth",
     abstract: "A local-first personal assistant running GGUF models on this machine.",
-    subcommands: [AskCommand.self, ChatCommand.self, SessionsCommand.self, ModelsCommand.self, BenchCommand.self]
+    subcommands: [
+      AskCommand.self, ChatCommand.self, ServeCommand.self, SessionsCommand.self, ModelsCommand.self, BenchCommand.self,
+    ]
   )
 }

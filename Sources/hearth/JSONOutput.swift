@@ -36,25 +36,3 @@ enum JSONOutput {
     }
   }
 }
-
-/// Markdown rendering of a session for reading and sharing.
-enum MarkdownExport {
-  static func render(_ export: SessionExport) -> String {
-    let session = export.session
-    let created = ISO8601DateFormatter().string(from: session.createdAt)
-    var text = "# \(session.title)\n\n"
-    text += "_Session \(session.id.uuidString) · created \(created)"
-    text += (session.model.map { " · \($0)" } ?? "") + (session.isPinned ? " · pinned" : "") + "_\n"
-    for message in export.messages {
-      text += "\n## \(message.role.rawValue.capitalized)"
-      if message.state != .complete { text += " (\(message.state.rawValue))" }
-      text += "\n\n"
-      if !message.thinking.isEmpty {
-        text += "<details><summary>Thinking</summary>\n\n\(message.thinking)\n\n</details>\n\n"
-      }
-      text += message.content + "\n"
-      if let error = message.error { text += "\n> Error: \(error)\n" }
-    }
-    return text
-  }
-}

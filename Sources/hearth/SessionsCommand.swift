@@ -39,7 +39,7 @@ struct SessionsCommand: AsyncParsableCommand {
       try await reportingFailures {
         let database = try Profile.open().database
         let export = try database.export(try database.session(matching: id).id)
-        Terminal.write(json ? try JSONOutput.encode(export) + "\n" : MarkdownExport.render(export))
+        Terminal.write(json ? try JSONOutput.encode(export) + "\n" : export.markdown)
       }
     }
   }
@@ -121,7 +121,7 @@ struct SessionsCommand: AsyncParsableCommand {
       try await reportingFailures {
         let database = try Profile.open().database
         let export = try database.export(try database.session(matching: id).id)
-        let text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : MarkdownExport.render(export)
+        let text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : export.markdown
         if let output {
           try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {

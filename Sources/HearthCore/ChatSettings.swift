@@ -1,0 +1,81 @@
+/// The user's chat preferences, kept in the profile and applied to every new turn.
+public struct ChatSettings: Sendable, Hashable, Codable {
+  /// A named starting point for the sampling values.
+  public enum Preset: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Always the most likely token: repeatable answers.
+    case precise
+    /// A little variety.
+    case balanced
+    /// More variety, for drafting and brainstorming.
+    case creative
+    /// Values set by hand.
+    case custom
+
+    /// The sampling values of the preset; `custom` keeps the balanced values as its start.
+    public var sampling: SamplingParameters {
+      switch self {
+      case .precise: .greedy
+      case .balanced, .custom: SamplingParameters(temperature: 0.7, topK: 40, topP: 0.9, minP: 0.05)
+      case .creative: SamplingParameters(temperature: 1.0, topK: 80, topP: 0.95, minP: 0.02)
+      }
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case preset, temperature
+    case topK = "top_k"
+    case topP = "top_p"
+    case minP = "min_p"
+    case repeatPenalty = "repeat_penalty"
+    case maxTokens = "max_tokens"
+    case systemPrompt = "system_prompt"
+    case showsThinking = "show_thinking"
+  }
+
+  public var preset: Preset
+  public var temperature: Double
+  public var topK: Int
+  public var topP: Double
+  public var minP: Double
+  public var repeatPenalty: Double
+  /// The most tokens of one answer.
+  public var maxTokens: Int
+  /// The user's own system prompt; `nil` uses Hearth's.
+  public var systemPrompt: String?
+  /// Whether thinking is shown.
+  public var showsThinking: Bool
+
+  /// Settings from a preset.
+  public init(preset: Preset = .balanced, maxTokens: Int = 512, systemPrompt: String? = nil, showsThinking: Bool = true)
+  {
+    let sampling = preset.sampling
+    self.preset = preset
+    temperature = sampling.temperature
+    topK = sampling.topK
+    topP = sampling.topP
+    minP = sampling.minP
+    repeatPenalty = sampling.repeatPenalty
+    self.maxTokens = maxTokens
+    self.systemPrompt = systemPrompt
+    self.showsThinking = showsThinking
+  }
+
+  /// The generation options these settings ask for.
+  public var generationOptions: GenerationOptions {
+    GenerationOptions(
+      maxNewTokens: maxTokens,
+      sampling: SamplingParameters(
+        temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty))
+  }
+
+  /// Checks every value is in its range.
+  public func validate() throws(InvalidParameterError) {
+    try generationOptions.validate()
+    guard maxTokens <= 32_768 else {
+      throw .init(name: "max tokens", value: "\(maxTokens)", expected: "at most 32768")
+    }
+    if let systemPrompt, systemPrompt.count > 16_000 {
+      throw .init(name: "system prompt", value: "of \(systemPrompt.count) characters", expected: "at most 16000")
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthStore
+import Hummingbird
+
+/// The web app's sessions API: list, search, create, read, rename, pin, archive, delete, export, import.
+struct SessionRoutes<Context: RequestContext>: Sendable {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var database: HearthDatabase { dependencies.database }
+
+  func register(on router: Router<Context>) {
+    router.get("/api/sessions") { request, _ in
+      let archived = request.uri.queryParameters.get("archived") == "true"
+      let sessions = try database.sessions(includeArchived: archived).filter { archived || !$0.isArchived }
+      return try JSONResponse.make(SessionList(sessions: sessions))
+    }
+    router.get("/api/sessions/search") { request, _ in
+      let query = request.uri.queryParameters.get("q") ?? ""
+      guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw APIError.invalidRequest("q (the words to search for) is required", parameter: "q")
+      }
+      let scopeName = request.uri.queryParameters.get("scope") ?? "all"
+      guard let scope = SearchScope(rawValue: scopeName) else {
+        throw APIError.invalidRequest("scope must be all, titles, bodies or pinned", parameter: "scope")
+      }
+      return try JSONResponse.make(SearchResults(hits: try database.search(query, scope: scope, limit: 50)))
+    }
+    router.post("/api/sessions") { request, _ in
+      let body = try await RequestReader.decode(NewSession.self, from: request, limit: configuration.maxBodyBytes)
+      let session = try await dependencies.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
+      return try JSONResponse.make(session, status: .created)
+    }
+    router.post("/api/sessions/import") { request, _ in
+      let buffer = try await RequestReader.body(request, limit: configuration.maxBodyBytes)
+      let decoder = JSONDecoder()
+      decoder.dateDecodingStrategy = .secondsSince1970
+      let export: SessionExport
+      do {
+        export = try decoder.decode(SessionExport.self, from: Data(buffer.readableBytesView))
+      } catch let error as DecodingError {
+        throw APIError.invalidRequest("not a Hearth session export: \(DecodingErrorText.describe(error))")
+      }
+      return try JSONResponse.make(try database.importSession(export), status: .created)
+    }
+    router.get("/api/sessions/:id") { _, context in
+      let id = try Self.sessionID(context)
+      return try JSONResponse.make(
+        SessionDetail(session: try database.session(id), messages: try database.messages(in: id)))
+    }
+    router.patch("/api/sessions/:id") { request, context in
+      let id = try Self.sessionID(context)
+      let change = try await RequestReader.decode(SessionChange.self, from: request, limit: configuration.maxBodyBytes)
+      if let title = change.title, Self.cleanTitle(title).isEmpty {
+        throw APIError.invalidRequest("title must not be empty", parameter: "title")
+      }
+      let session = try database.modifySession(id) { session in
+        if let title = change.title { session.title = Self.cleanTitle(title) }
+        if let pinned = change.pinned { session.isPinned = pinned }
+        if let archived = change.archived { session.isArchived = archived }
+      }
+      return try JSONResponse.make(session)
+    }
+    router.delete("/api/sessions/:id") { _, context in
+      let id = try Self.sessionID(context)
+      guard await !dependencies.chat.isGenerating(id) else {
+        throw APIError(.conflict, "the session is answering; stop it first", code: "session_busy")
+      }
+      try database.deleteSession(id)
+      return Response(status: .noContent)
+    }
+    router.get("/api/sessions/:id/export") { request, context in
+      let export = try database.export(try Self.sessionID(context))
+      let format = request.uri.queryParameters.get("format") ?? "json"
+      let fileName = Self.fileName(for: export.session)
+      switch format {
+      case "json":
+        var response = try JSONResponse.make(export)
+        response.headers[.contentDisposition] = "attachment; filename=\"\(fileName).json\""
+        return response
+      case "md":
+        return Response(
+          status: .ok,
+          headers: [
+            .contentType: "text/markdown; charset=utf-8",
+            .contentDisposition: "attachment; filename=\"\(fileName).md\"",
+          ],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: export.markdown)))
+      default:
+        throw APIError.invalidRequest("format must be json or md", parameter: "format")
+      }
+    }
+  }
+
+  static func sessionID(_ context: Context) throws -> UUID {
+    let text = try context.parameters.require("id")
+    guard let id = UUID(uuidString: text) else { throw APIError.notFound("no session \(text)") }
+    return id
+  }
+
+  static func cleanTitle(_ title: String) -> String {
+    String(title.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
+  }
+
+  /// A download name made only of safe characters.
+  static func fileName(for session: ChatSession) -> String {
+    let safe = session.title.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" }
+    let collapsed = String(safe).split(separator: "-").joined(separator: "-").prefix(60)
+    return collapsed.isEmpty ? "hearth-session" : "hearth-\(collapsed)"
+  }
+}
+
+struct SessionList: Encodable { var sessions: [ChatSession] }
+struct SearchResults: Encodable { var hits: [SearchHit] }
+struct SessionDetail: Encodable {
+  var session: ChatSession
+  var messages: [StoredMessage]
+}
+struct NewSession: Decodable { var title: String? }
+struct SessionChange: Decodable {
+  var title: String?
+  var pinned: Bool?
+  var archived: Bool?
+}

@@ -1,0 +1,29 @@
+public import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the server: the OpenAI-compatible API, the web app and its API, health and metrics, behind
+/// the security checks. `hearth serve` and the tests run this same application.
+/// - Throws: ``ServerConfigurationError`` for an unsafe configuration; ``APIError`` when the web app's
+///   files are missing.
+public func buildApplication(
+  configuration: ServerConfiguration, dependencies: ServerDependencies,
+  onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+  try configuration.validate()
+  let metrics = ServerMetrics()
+  let router = Router(context: BasicRequestContext.self)
+  router.add(middleware: ContentSecurityMiddleware())
+  router.add(middleware: ErrorMiddleware(logger: dependencies.logger, metrics: metrics))
+  router.add(middleware: SecurityMiddleware(configuration: configuration))
+  OpenAIRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
+  SessionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
+  SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
+  try WebAssets.load().register(on: router)
+  return Application(
+    router: router,
+    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+    onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+    logger: dependencies.logger)
+}

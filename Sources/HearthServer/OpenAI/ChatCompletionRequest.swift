@@ -1,0 +1,169 @@
+import Foundation
+import HearthCore
+
+/// The body of `POST /v1/chat/completions`, as OpenAI's clients send it. Fields Hearth does not act on
+/// (`frequency_penalty`, `user`, …) are accepted and ignored, as other compatible servers do.
+struct ChatCompletionRequest: Decodable {
+  var model: String?
+  var messages: [Message]
+  var maxTokens: Int?
+  var maxCompletionTokens: Int?
+  var temperature: Double?
+  var topP: Double?
+  var seed: Int64?
+  var stop: StopSequences?
+  var stream: Bool?
+  var streamOptions: StreamOptions?
+  var responseFormat: ResponseFormat?
+  var n: Int?
+
+  enum CodingKeys: String, CodingKey {
+    case model, messages, temperature, seed, stop, stream, n
+    case maxTokens = "max_tokens"
+    case maxCompletionTokens = "max_completion_tokens"
+    case topP = "top_p"
+    case streamOptions = "stream_options"
+    case responseFormat = "response_format"
+  }
+
+  struct Message: Decodable {
+    var role: String
+    var content: Content?
+  }
+
+  /// Message content: a string, or a list of parts of which only text is understood.
+  struct Content: Decodable {
+    var text: String
+    var hasNonTextParts = false
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let text = try? container.decode(String.self) {
+        self.text = text
+        return
+      }
+      let parts = try container.decode([Part].self)
+      text = parts.compactMap(\.text).joined(separator: "\n")
+      hasNonTextParts = parts.contains { $0.type != "text" }
+    }
+
+    struct Part: Decodable {
+      var type: String
+      var text: String?
+    }
+  }
+
+  /// `stop`: one string or up to four.
+  struct StopSequences: Decodable {
+    var values: [String]
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let single = try? container.decode(String.self) {
+        values = [single]
+      } else {
+        values = try container.decode([String].self)
+      }
+    }
+  }
+
+  struct StreamOptions: Decodable {
+    var includeUsage: Bool?
+    enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
+  }
+
+  struct ResponseFormat: Decodable {
+    var type: String
+    var jsonSchema: JSONSchemaFormat?
+    enum CodingKeys: String, CodingKey {
+      case type
+      case jsonSchema = "json_schema"
+    }
+  }
+
+  struct JSONSchemaFormat: Decodable {
+    var name: String?
+    var schema: JSONValue?
+    var strict: Bool?
+  }
+
+  /// The conversation as the model sees it.
+  /// - Throws: ``APIError`` for an empty conversation, an unknown role or content Hearth cannot read.
+  func chatMessages() throws -> [ChatMessage] {
+    guard !messages.isEmpty else { throw APIError.invalidRequest("messages must not be empty", parameter: "messages") }
+    return try messages.enumerated().map { index, message in
+      let parameter = "messages[\(index)]"
+      let role: ChatMessage.Role
+      switch message.role {
+      case "system", "developer": role = .system
+      case "user": role = .user
+      case "assistant": role = .assistant
+      default:
+        throw APIError.invalidRequest(
+          "\(parameter).role \"\(message.role)\" is not supported; use system, developer, user or assistant",
+          parameter: "\(parameter).role")
+      }
+      if message.content?.hasNonTextParts == true {
+        throw APIError.invalidRequest(
+          "\(parameter).content has non-text parts; this model reads text only", parameter: "\(parameter).content")
+      }
+      return ChatMessage(role: role, content: message.content?.text ?? "")
+    }
+  }
+
+  /// Generation options: the request's values over the user's saved settings.
+  /// - Throws: ``APIError`` for out-of-range values or an unusable `response_format`.
+  func generationOptions(defaults: ChatSettings) throws -> GenerationOptions {
+    guard (n ?? 1) == 1 else { throw APIError.invalidRequest("only n = 1 is supported", parameter: "n") }
+    var options = defaults.generationOptions
+    if let limit = maxCompletionTokens ?? maxTokens {
+      guard limit > 0 else { throw APIError.invalidRequest("max_tokens must be positive", parameter: "max_tokens") }
+      options.maxNewTokens = limit
+    }
+    if let temperature {
+      guard (0...2).contains(temperature) else {
+        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
+      }
+      options.sampling.temperature = temperature
+    }
+    if let topP {
+      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
+      options.sampling.topP = topP
+    }
+    if let seed {
+      options.sampling.seed = UInt32(truncatingIfNeeded: seed)
+    }
+    if let stop, stop.values.count > 4 {
+      throw APIError.invalidRequest("stop takes at most 4 sequences", parameter: "stop")
+    }
+    options.grammar = try grammar()
+    do {
+      try options.validate()
+    } catch {
+      throw APIError.invalidRequest("\(error)")
+    }
+    return options
+  }
+
+  private func grammar() throws -> String? {
+    guard let responseFormat else { return nil }
+    switch responseFormat.type {
+    case "text": return nil
+    case "json_object": return JSONSchemaGrammar.anyObject
+    case "json_schema":
+      guard let schema = responseFormat.jsonSchema?.schema else {
+        throw APIError.invalidRequest(
+          "response_format.json_schema.schema is required", parameter: "response_format.json_schema.schema")
+      }
+      do {
+        return try JSONSchemaGrammar.grammar(for: schema)
+      } catch {
+        throw APIError.invalidRequest("\(error)", parameter: "response_format.json_schema.schema")
+      }
+    default:
+      throw APIError.invalidRequest(
+        "response_format.type \"\(responseFormat.type)\" is not supported; use text, json_object or json_schema",
+        parameter: "response_format.type")
+    }
+  }
+}

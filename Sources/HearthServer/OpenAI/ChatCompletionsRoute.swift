@@ -1,0 +1,196 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import Hummingbird
+import Logging
+
+/// `POST /v1/chat/completions` and `GET /v1/models`.
+struct OpenAIRoutes<Context: RequestContext> {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+  let metrics: ServerMetrics
+
+  func register(on router: Router<Context>) {
+    router.get("/v1/models") { _, _ in try self.models() }
+    router.post("/v1/chat/completions") { request, _ in try await self.chatCompletions(request) }
+  }
+
+  private func models() throws -> Response {
+    let created = Int(dependencies.startedAt.timeIntervalSince1970)
+    let entries = (dependencies.model.map { [$0.name] } ?? []).map { ModelList.Entry(id: $0, created: created) }
+    return try JSONResponse.make(ModelList(data: entries))
+  }
+
+  private func chatCompletions(_ request: Request) async throws -> Response {
+    let body = try await RequestReader.decode(
+      ChatCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
+    let model = try dependencies.requireModel()
+    if let requested = body.model, namesAnotherInstalledModel(requested, loaded: model.name) {
+      throw APIError(
+        .notFound, "the model \"\(requested)\" is not loaded; this server runs \(model.name)", parameter: "model",
+        code: "model_not_found")
+    }
+    let messages = try body.chatMessages()
+    let characters = messages.reduce(0) { $0 + $1.content.count }
+    guard characters <= configuration.maxPromptCharacters else {
+      throw APIError(
+        .contentTooLarge, "the prompt has \(characters) characters; the limit is \(configuration.maxPromptCharacters)",
+        code: "prompt_too_large")
+    }
+    let options = try body.generationOptions(defaults: try dependencies.settings())
+    let promptTokens = try await Self.countTokens(messages, model: model)
+    guard promptTokens < model.contextSize else {
+      throw APIError.invalidRequest(
+        "the prompt is \(promptTokens) tokens; the model's context holds \(model.contextSize)", parameter: "messages")
+    }
+    guard await dependencies.queue.depth < configuration.maxQueuedRequests else {
+      throw APIError(
+        .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
+    }
+    let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: body.stop?.values ?? [])
+    let identity = CompletionIdentity(model: model.name, promptTokens: promptTokens)
+    if body.stream == true {
+      return stream(run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true)
+    }
+    let ticket = try await dependencies.queue.enter()
+    await recordQueueDepth()
+    let outcome: CompletionRun.Outcome
+    do {
+      outcome = try await run.run { _, _ in }
+    } catch {
+      await dependencies.queue.leave(ticket)
+      await recordQueueDepth()
+      throw Self.apiError(error)
+    }
+    await dependencies.queue.leave(ticket)
+    await recordQueueDepth()
+    record(outcome, identity)
+    let completion = ChatCompletion(
+      id: identity.id, created: identity.created, model: identity.model,
+      choices: [
+        .init(
+          message: .init(
+            content: outcome.content, reasoningContent: outcome.reasoning.isEmpty ? nil : outcome.reasoning),
+          finishReason: outcome.finishReason)
+      ],
+      usage: identity.usage(outcome))
+    return try JSONResponse.make(completion)
+  }
+
+  private func stream(_ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool) -> Response {
+    Response(
+      status: .ok, headers: EventStream.headers,
+      body: ResponseBody { writer in
+        let ticket = try await dependencies.queue.enter()
+        await recordQueueDepth()
+        do {
+          try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
+          let outcome = try await run.run { content, reasoning in
+            try await writer.sendEvent(
+              identity.chunk(
+                .init(content: content.isEmpty ? nil : content, reasoningContent: reasoning.isEmpty ? nil : reasoning)))
+          }
+          record(outcome, identity)
+          try await writer.sendEvent(identity.chunk(.init(), finishReason: outcome.finishReason))
+          if includeUsage { try await writer.sendEvent(identity.usageChunk(outcome)) }
+          try await writer.sendEvent("[DONE]")
+        } catch {
+          await dependencies.queue.leave(ticket)
+          await recordQueueDepth()
+          // The client may still be there (a generation failure); if it is, it learns why.
+          let failure = Self.apiError(error)
+          try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
+          try? await writer.finish(nil)
+          return
+        }
+        await dependencies.queue.leave(ticket)
+        await recordQueueDepth()
+        try await writer.finish(nil)
+      })
+  }
+
+  private func record(_ outcome: CompletionRun.Outcome, _ identity: CompletionIdentity) {
+    let usage = outcome.usage
+    metrics.recordGeneration(
+      api: "openai", promptTokens: usage?.promptTokens ?? identity.promptTokens,
+      generatedTokens: usage?.generatedTokens ?? outcome.pieces, timeToFirstToken: usage?.timeToFirstToken,
+      tokensPerSecond: usage?.generationTokensPerSecond ?? 0)
+  }
+
+  private func recordQueueDepth() async {
+    metrics.recordQueueDepth(await dependencies.queue.depth)
+  }
+
+  /// Whether `requested` names an installed model other than the loaded one. One model answers every
+  /// request, so names that mean nothing here ("gpt-4o", "default") are served by it, as clients written
+  /// for other servers expect; asking for a different installed model is an error worth reporting.
+  func namesAnotherInstalledModel(_ requested: String, loaded: String) -> Bool {
+    let wanted = Self.stem(requested)
+    guard !wanted.isEmpty, !Self.stem(loaded).hasPrefix(wanted) else { return false }
+    return ModelCatalog.fileNames(in: dependencies.modelsFolder).contains { Self.stem($0).hasPrefix(wanted) }
+  }
+
+  private static func stem(_ name: String) -> String {
+    name.lowercased().replacingOccurrences(of: ".gguf", with: "")
+  }
+
+  static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
+    do {
+      return try model.countTokens(messages)
+    } catch {
+      throw APIError.invalidRequest(
+        "the conversation cannot be formatted for this model: \(error)", parameter: "messages")
+    }
+  }
+
+  static func apiError(_ error: any Error) -> APIError {
+    if let error = error as? APIError { return error }
+    if error is CancellationError { return APIError(.init(code: 499), "the request was cancelled", code: "cancelled") }
+    return APIError(.internalServerError, "generation failed: \(error)", code: "generation_failed")
+  }
+}
+
+/// The `{"error": …}` object sent inside a stream when generation fails after it started.
+struct ErrorEnvelope: Encodable {
+  struct Detail: Encodable {
+    var message: String
+    var type: String
+    var code: String?
+  }
+  var error: Detail
+
+  init(_ error: APIError) {
+    self.error = Detail(message: error.message, type: error.type, code: error.code)
+  }
+}
+
+/// What every chunk and the final object of one completion share.
+struct CompletionIdentity {
+  let id = "chatcmpl-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+  let created = Int(Date().timeIntervalSince1970)
+  let model: String
+  let promptTokens: Int
+
+  func chunk(_ delta: ChatCompletionChunk.Delta, finishReason: String? = nil) -> String {
+    JSONResponse.encodedLine(
+      ChatCompletionChunk(
+        id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil))
+  }
+
+  func usageChunk(_ outcome: CompletionRun.Outcome) -> String {
+    JSONResponse.encodedLine(
+      ChatCompletionChunk(id: id, created: created, model: model, choices: [], usage: usage(outcome)))
+  }
+
+  func usage(_ outcome: CompletionRun.Outcome) -> Usage {
+    let figures = outcome.usage
+    return Usage(
+      promptTokens: figures?.promptTokens ?? promptTokens,
+      completionTokens: figures?.generatedTokens ?? outcome.pieces,
+      promptTokensDetails: .init(cachedTokens: figures?.reusedPromptTokens ?? 0),
+      timings: .init(
+        timeToFirstTokenMs: figures?.timeToFirstToken?.milliseconds,
+        promptTokensPerSecond: figures?.prefillTokensPerSecond ?? 0,
+        generationTokensPerSecond: figures?.generationTokensPerSecond ?? 0))
+  }
+}

@@ -1,0 +1,66 @@
+/// How `hearth serve` listens and what it lets in.
+public struct ServerConfiguration: Sendable, Hashable {
+  /// The address to bind; loopback unless an API key is set.
+  public var host: String
+  /// The port; 0 picks a free one.
+  public var port: Int
+  /// When set, every API route requires `Authorization: Bearer <key>`.
+  public var apiKey: String?
+  /// Origins allowed to call the API from a browser page of theirs (CORS). Empty: none.
+  public var allowedOrigins: [String]
+  /// Host names accepted in the `Host` header besides the loopback names and the bound host; guards
+  /// against DNS rebinding.
+  public var allowedHosts: [String]
+  /// The largest request body accepted, in bytes.
+  public var maxBodyBytes: Int
+  /// The longest prompt accepted, in characters, summed over a request's messages.
+  public var maxPromptCharacters: Int
+  /// The most requests waiting for the model at once; more are refused with 429.
+  public var maxQueuedRequests: Int
+
+  public init(
+    host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, allowedOrigins: [String] = [],
+    allowedHosts: [String] = [], maxBodyBytes: Int = 1 << 20, maxPromptCharacters: Int = 200_000,
+    maxQueuedRequests: Int = 64
+  ) {
+    self.host = host
+    self.port = port
+    self.apiKey = apiKey
+    self.allowedOrigins = allowedOrigins
+    self.allowedHosts = allowedHosts
+    self.maxBodyBytes = maxBodyBytes
+    self.maxPromptCharacters = maxPromptCharacters
+    self.maxQueuedRequests = maxQueuedRequests
+  }
+
+  /// Whether `host` reaches only this machine.
+  public var bindsLoopbackOnly: Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  }
+
+  /// Checks the configuration is safe to serve.
+  public func validate() throws(ServerConfigurationError) {
+    guard (0...65_535).contains(port) else { throw .invalidPort(port) }
+    if let apiKey, apiKey.count < 16 { throw .weakAPIKey }
+    guard bindsLoopbackOnly || apiKey != nil else { throw .exposedWithoutKey(host: host) }
+    guard maxBodyBytes > 0, maxPromptCharacters > 0, maxQueuedRequests > 0 else { throw .invalidLimit }
+  }
+}
+
+/// A configuration `hearth serve` refuses.
+public enum ServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+  case exposedWithoutKey(host: String)
+  case weakAPIKey
+  case invalidPort(Int)
+  case invalidLimit
+
+  public var description: String {
+    switch self {
+    case .exposedWithoutKey(let host):
+      "refusing to listen on \(host) without an API key: anyone on the network could read your chats; pass --api-key (or HEARTH_API_KEY) or bind 127.0.0.1"
+    case .weakAPIKey: "the API key is too short; use at least 16 characters"
+    case .invalidPort(let port): "invalid port \(port): expected 0 to 65535"
+    case .invalidLimit: "request limits must be positive"
+    }
+  }
+}

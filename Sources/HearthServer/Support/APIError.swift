@@ -1,0 +1,160 @@
+import Foundation
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+
+/// An error answered in the shape OpenAI's clients understand:
+/// `{"error": {"message": …, "type": …, "param": …, "code": …}}`. Every route of the server uses it.
+public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
+  public var status: HTTPResponse.Status
+  public var message: String
+  public var type: String
+  public var parameter: String?
+  public var code: String?
+
+  public init(
+    _ status: HTTPResponse.Status, _ message: String, type: String? = nil, parameter: String? = nil,
+    code: String? = nil
+  ) {
+    self.status = status
+    self.message = message
+    self.type = type ?? Self.defaultType(for: status)
+    self.parameter = parameter
+    self.code = code
+  }
+
+  public var description: String { "\(status.code) \(message)" }
+
+  /// A request whose content is wrong.
+  public static func invalidRequest(_ message: String, parameter: String? = nil) -> APIError {
+    APIError(.badRequest, message, parameter: parameter)
+  }
+
+  /// Something that does not exist.
+  public static func notFound(_ message: String) -> APIError {
+    APIError(.notFound, message, code: "not_found")
+  }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    let body = Body(
+      error: .init(message: message, type: type, param: parameter, code: code))
+    var response = try JSONResponse.make(body, status: status)
+    if status == .unauthorized {
+      response.headers[.wwwAuthenticate] = "Bearer"
+    }
+    return response
+  }
+
+  private struct Body: Encodable {
+    struct Detail: Encodable {
+      var message: String
+      var type: String
+      var param: String?
+      var code: String?
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(message, forKey: .message)
+        try container.encode(type, forKey: .type)
+        // OpenAI's clients expect these keys present, null when unused.
+        try container.encode(param, forKey: .param)
+        try container.encode(code, forKey: .code)
+      }
+
+      enum CodingKeys: String, CodingKey { case message, type, param, code }
+    }
+    var error: Detail
+  }
+
+  private static func defaultType(for status: HTTPResponse.Status) -> String {
+    switch status.code {
+    case 401: "authentication_error"
+    case 403: "permission_error"
+    case 404: "not_found_error"
+    case 429: "rate_limit_error"
+    case 400..<500: "invalid_request_error"
+    default: "server_error"
+    }
+  }
+}
+
+/// JSON bodies in and out.
+enum JSONResponse {
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    return encoder
+  }()
+
+  static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    let data = try encoder.encode(value)
+    return Response(
+      status: status,
+      headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  static func encodedLine(_ value: some Encodable) -> String {
+    (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+}
+
+/// Reading a request body within the size limit and decoding it.
+enum RequestReader {
+  static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
+    do {
+      return try await request.body.collect(upTo: limit)
+    } catch is NIOTooManyBytesError {
+      throw APIError(
+        .contentTooLarge, "the request body is larger than the limit of \(limit) bytes", code: "body_too_large")
+    }
+  }
+
+  static func decode<Value: Decodable>(_ type: Value.Type, from request: Request, limit: Int) async throws -> Value {
+    let buffer = try await body(request, limit: limit)
+    guard buffer.readableBytes > 0 else {
+      throw APIError.invalidRequest("the request body is empty; JSON was expected")
+    }
+    do {
+      let decoder = JSONDecoder()
+      decoder.dateDecodingStrategy = .secondsSince1970
+      return try decoder.decode(Value.self, from: Data(buffer.readableBytesView))
+    } catch let error as DecodingError {
+      throw APIError.invalidRequest("the request body is not valid: \(DecodingErrorText.describe(error))")
+    }
+  }
+}
+
+/// A one-line reason for a decoding failure, naming the field at fault.
+enum DecodingErrorText {
+  static func describe(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+      let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+      return keys.isEmpty ? "the body" : keys.joined(separator: ".")
+    }
+    switch error {
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty ? "malformed JSON" : "\(path(context)) is malformed"
+    case .keyNotFound(let key, let context):
+      let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
+      return "missing field \(key.stringValue)\(parent)"
+    case .typeMismatch(let type, let context):
+      return "\(path(context)) should be \(typeName(type))"
+    case .valueNotFound(let type, let context):
+      return "\(path(context)) should be \(typeName(type)), not null"
+    @unknown default:
+      return "malformed JSON"
+    }
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Int.Type, is UInt32.Type, is Int64.Type: "an integer"
+    case is Double.Type: "a number"
+    case is Bool.Type: "true or false"
+    default: "a \(String(describing: type).lowercased().replacingOccurrences(of: "swift.", with: ""))"
+    }
+  }
+}

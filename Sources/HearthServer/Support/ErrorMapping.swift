@@ -1,0 +1,78 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthStore
+import Hummingbird
+import Logging
+
+/// Turns what the layers below throw into API errors with the right status, and logs failures without
+/// any of the user's content.
+enum ErrorMapping {
+  static func apiError(_ error: any Error) -> APIError {
+    switch error {
+    case let error as APIError: return error
+    case let error as ChatError:
+      switch error {
+      case .emptyMessage: return .invalidRequest(error.description, parameter: "text")
+      case .alreadyGenerating: return APIError(.conflict, error.description, code: "session_busy")
+      case .modelNotReady: return APIError(.serviceUnavailable, error.description, code: "model_not_loaded")
+      }
+    case let error as StoreError:
+      switch error {
+      case .sessionNotFound, .messageNotFound: return .notFound(error.description)
+      case .invalidImport: return .invalidRequest(error.description)
+      case .locked: return APIError(.serviceUnavailable, error.description, code: "database_locked")
+      default: return APIError(.internalServerError, error.description, code: "database_error")
+      }
+    case let error as InvalidParameterError: return .invalidRequest(error.description)
+    case let error as HTTPError:
+      return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
+    case let error as any HTTPResponseError where error.status.code < 500:
+      return APIError(error.status, "\(error)")
+    default:
+      return APIError(.internalServerError, "internal error: \(error)")
+    }
+  }
+}
+
+/// Answers every failure in the API error shape and counts every request by route and status.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  let logger: Logger
+  let metrics: ServerMetrics
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws
+    -> Response
+  {
+    let route = Self.routeLabel(request.uri.path)
+    do {
+      let response = try await next(request, context)
+      metrics.recordRequest(route: route, status: Int(response.status.code))
+      return response
+    } catch {
+      let failure = ErrorMapping.apiError(error)
+      metrics.recordRequest(route: route, status: failure.status.code)
+      if failure.status.code >= 500, failure.status != .serviceUnavailable {
+        logger.error(
+          "request failed", metadata: ["route": "\(route)", "status": "\(failure.status.code)", "error": "\(error)"])
+      } else {
+        logger.info("request refused", metadata: ["route": "\(route)", "status": "\(failure.status.code)"])
+      }
+      return try failure.response(from: request, context: context)
+    }
+  }
+
+  /// A low-cardinality name for the route: ids are replaced, so labels never carry data.
+  static func routeLabel(_ path: String) -> String {
+    let parts = path.split(separator: "/").map { part in
+      UUID(uuidString: String(part)) != nil ? ":id" : String(part)
+    }
+    let known = [
+      "v1", "api", "sessions", "chat", "completions", "models", "turns", "stop", "export", "import", "search",
+      "settings", "diagnostics", "health", "metrics", ":id",
+    ]
+    guard parts.allSatisfy({ known.contains($0) }) else { return parts.first.map { "/\($0)/…" } ?? "/" }
+    return "/" + parts.joined(separator: "/")
+  }
+}

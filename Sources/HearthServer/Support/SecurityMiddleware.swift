@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The checks every request passes before any route sees it: the `Host` header names this server (DNS
+/// rebinding), the bearer token matches when a key is set, and cross-origin calls come only from listed
+/// origins (CORS, answered here including preflight).
+struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
+  let configuration: ServerConfiguration
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws
+    -> Response
+  {
+    guard hostIsAllowed(request.head.authority) else {
+      throw APIError(.misdirectedRequest, "this server does not answer for that host name", code: "host_not_allowed")
+    }
+    let origin = request.headers[.origin]
+    let allowedOrigin = origin.flatMap { configuration.allowedOrigins.contains($0) ? $0 : nil }
+    if let origin, allowedOrigin == nil, !isSameOrigin(origin, authority: request.head.authority) {
+      throw APIError(.forbidden, "cross-origin requests from \(origin) are not allowed", code: "origin_not_allowed")
+    }
+    if request.method == .options, let allowedOrigin {
+      var response = Response(status: .noContent)
+      addCORSHeaders(to: &response, origin: allowedOrigin)
+      response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+      response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type"
+      response.headers[.accessControlMaxAge] = "600"
+      return response
+    }
+    if requiresKey(request.uri.path), let key = configuration.apiKey {
+      guard Self.bearerToken(request.headers[.authorization]).map({ constantTimeEquals($0, key) }) == true else {
+        throw APIError(.unauthorized, "a valid API key is required (Authorization: Bearer …)", code: "invalid_api_key")
+      }
+    }
+    var response = try await next(request, context)
+    if let allowedOrigin { addCORSHeaders(to: &response, origin: allowedOrigin) }
+    return response
+  }
+
+  /// The web app's page and assets carry no data; the API behind them does.
+  private func requiresKey(_ path: String) -> Bool {
+    path.hasPrefix("/v1/") || path.hasPrefix("/api/") || path == "/metrics"
+  }
+
+  /// Behind a network bind every request carries the key, so a rebound name gains nothing; on loopback
+  /// the name must be one of ours.
+  private func hostIsAllowed(_ authority: String?) -> Bool {
+    guard let authority else { return false }
+    let host = Self.hostName(of: authority)
+    let allowed = ["localhost", "127.0.0.1", "::1", configuration.host] + configuration.allowedHosts
+    return allowed.contains { $0.lowercased() == host }
+      || (!configuration.bindsLoopbackOnly && configuration.apiKey != nil)
+  }
+
+  private func isSameOrigin(_ origin: String, authority: String?) -> Bool {
+    guard let authority else { return false }
+    return origin == "http://\(authority)" || origin == "https://\(authority)"
+  }
+
+  private func addCORSHeaders(to response: inout Response, origin: String) {
+    response.headers[.accessControlAllowOrigin] = origin
+    response.headers[.vary] = "Origin"
+  }
+
+  static func hostName(of authority: String) -> String {
+    let lowered = authority.lowercased()
+    if lowered.hasPrefix("[") {
+      return String(lowered.dropFirst().prefix { $0 != "]" })
+    }
+    return String(lowered.split(separator: ":", maxSplits: 1).first ?? "")
+  }
+
+  static func bearerToken(_ header: String?) -> String? {
+    guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
+    return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+  }
+
+  private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    let left = Array(a.utf8)
+    let right = Array(b.utf8)
+    var difference = UInt8(left.count == right.count ? 0 : 1)
+    for index in 0..<max(left.count, right.count) {
+      difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
+    }
+    return difference == 0
+  }
+}
+
+/// Headers every response carries: the page may run only its own scripts and load nothing remote, so
+/// model output rendered in it can neither run code nor fetch images.
+struct ContentSecurityMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws
+    -> Response
+  {
+    var response = try await next(request, context)
+    response.headers[.contentSecurityPolicy] =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    response.headers[.xContentTypeOptions] = "nosniff"
+    response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+    return response
+  }
+}

@@ -1,0 +1,56 @@
+import CoreMetrics
+import Foundation
+import HearthCore
+import Metrics
+import Prometheus
+
+/// The server's numbers for `/metrics`, in Prometheus text: requests, tokens, time to first token,
+/// tokens per second and queue depth. Numbers only; no content ever reaches a metric or its labels.
+final class ServerMetrics: Sendable {
+  let registry = PrometheusCollectorRegistry()
+  private let factory: PrometheusMetricsFactory
+
+  init() {
+    var factory = PrometheusMetricsFactory(registry: registry)
+    factory.defaultDurationHistogramBuckets = [
+      .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+      .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30),
+    ]
+    self.factory = factory
+  }
+
+  /// Counts a finished request by route and status class.
+  func recordRequest(route: String, status: Int) {
+    Counter(
+      label: "hearth_http_requests_total", dimensions: [("route", route), ("status", "\(status / 100)xx")],
+      factory: factory
+    )
+    .increment()
+  }
+
+  /// Records one generation's figures.
+  func recordGeneration(
+    api: String, promptTokens: Int, generatedTokens: Int, timeToFirstToken: Duration?, tokensPerSecond: Double
+  ) {
+    Counter(label: "hearth_prompt_tokens_total", dimensions: [("api", api)], factory: factory).increment(
+      by: promptTokens)
+    Counter(label: "hearth_generated_tokens_total", dimensions: [("api", api)], factory: factory).increment(
+      by: generatedTokens)
+    if let timeToFirstToken {
+      Timer(label: "hearth_time_to_first_token_seconds", dimensions: [("api", api)], factory: factory)
+        .recordNanoseconds(Int64(timeToFirstToken.seconds * 1e9))
+    }
+    if tokensPerSecond > 0 {
+      Gauge(label: "hearth_generation_tokens_per_second", dimensions: [("api", api)], factory: factory).record(
+        tokensPerSecond)
+    }
+  }
+
+  /// Sets the number of requests running or waiting for the model.
+  func recordQueueDepth(_ depth: Int) {
+    Gauge(label: "hearth_queue_depth", factory: factory).record(depth)
+  }
+
+  /// The Prometheus text exposition.
+  func exposition() -> String { registry.emitToString() }
+}

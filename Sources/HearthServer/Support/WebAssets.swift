@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+
+/// The web app's files, read once from the module's resources and served from memory by fixed name:
+/// there is no path from a URL to the file system, so no traversal is possible.
+struct WebAssets: Sendable {
+  struct Asset: Sendable {
+    var data: ByteBuffer
+    var contentType: String
+  }
+
+  private let assets: [String: Asset]
+
+  static let files: [(route: String, file: String, type: String)] = [
+    ("/", "index.html", "text/html; charset=utf-8"),
+    ("/assets/app.js", "app.js", "text/javascript; charset=utf-8"),
+    ("/assets/markdown.js", "markdown.js", "text/javascript; charset=utf-8"),
+    ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
+    ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
+  ]
+
+  /// Loads the files; a missing one is an installation fault worth failing start-up for.
+  static func load() throws -> WebAssets {
+    var assets: [String: Asset] = [:]
+    for entry in files {
+      let name = (entry.file as NSString).deletingPathExtension
+      let type = (entry.file as NSString).pathExtension
+      guard let url = Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Web") else {
+        throw APIError(.internalServerError, "the web app file \(entry.file) is missing from this installation")
+      }
+      assets[entry.route] = Asset(data: ByteBuffer(bytes: try Data(contentsOf: url)), contentType: entry.type)
+    }
+    return WebAssets(assets: assets)
+  }
+
+  func register<Context: RequestContext>(on router: Router<Context>) {
+    for (route, asset) in assets {
+      router.get(RouterPath(route)) { _, _ in
+        Response(
+          status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"],
+          body: ResponseBody(byteBuffer: asset.data))
+      }
+    }
+  }
+}

@@ -1,0 +1,649 @@
+import { renderMarkdown } from "/assets/markdown.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
+const PRESETS = {
+  precise: { temperature: 0, top_k: 40, top_p: 0.95, min_p: 0.05, repeat_penalty: 1 },
+  balanced: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repeat_penalty: 1.1 },
+  creative: { temperature: 1.0, top_k: 80, top_p: 0.95, min_p: 0.02, repeat_penalty: 1.1 },
+};
+
+// ---- API ----------------------------------------------------------------------------------------
+
+class APIError extends Error {}
+
+async function api(path, { method = "GET", json, signal, retried = false } = {}) {
+  const headers = {};
+  const key = localStorage.getItem("hearth.apiKey");
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (json !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, signal, body: json === undefined ? undefined : JSON.stringify(json) });
+  if (response.status === 401 && !retried) {
+    const entered = window.prompt("This Hearth server needs its API key:");
+    if (entered) {
+      localStorage.setItem("hearth.apiKey", entered.trim());
+      return api(path, { method, json, signal, retried: true });
+    }
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new APIError(body?.error?.message ?? `${response.status} ${response.statusText}`);
+  }
+  return response;
+}
+
+const getJSON = async (path) => (await api(path)).json();
+
+// ---- Notices ------------------------------------------------------------------------------------
+
+function showError(message) {
+  $("banner-text").textContent = message;
+  $("banner").hidden = false;
+}
+
+function toast(message) {
+  const element = $("toast");
+  element.textContent = message;
+  element.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { element.hidden = true; }, 4000);
+}
+
+// ---- Sessions drawer ------------------------------------------------------------------------------
+
+async function loadSessions() {
+  const archived = $("show-archived").checked;
+  const { sessions } = await getJSON(`/api/sessions${archived ? "?archived=true" : ""}`);
+  state.sessions = sessions;
+  if ($("search").value.trim() === "") renderSessionList();
+}
+
+function relativeTime(seconds) {
+  const delta = Date.now() / 1000 - seconds;
+  if (delta < 60) return "just now";
+  if (delta < 3600) return `${Math.floor(delta / 60)} min ago`;
+  if (delta < 86400) return `${Math.floor(delta / 3600)} h ago`;
+  return new Date(seconds * 1000).toLocaleDateString();
+}
+
+function sessionButton(session, detail) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "session-item" + (session.id === state.current?.id ? " active" : "");
+  button.dataset.id = session.id;
+  const title = document.createElement("span");
+  title.className = "title";
+  title.textContent = (session.is_pinned ? "📌 " : "") + session.title + (session.is_archived ? " (archived)" : "");
+  button.append(title, detail);
+  button.addEventListener("click", () => openSession(session.id));
+  return button;
+}
+
+function renderSessionList() {
+  const list = $("session-list");
+  list.replaceChildren();
+  const pinned = state.sessions.filter((s) => s.is_pinned);
+  const others = state.sessions.filter((s) => !s.is_pinned);
+  for (const [label, group] of [["Pinned", pinned], ["Recent", others]]) {
+    if (group.length === 0) continue;
+    const heading = document.createElement("div");
+    heading.className = "group-label";
+    heading.textContent = label;
+    list.append(heading);
+    for (const session of group) {
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      meta.textContent = relativeTime(session.updated_at);
+      list.append(sessionButton(session, meta));
+    }
+  }
+  if (state.sessions.length === 0) {
+    const empty = document.createElement("p");
+    empty.className = "muted group-label";
+    empty.textContent = "No chats yet";
+    list.append(empty);
+  }
+}
+
+// Snippets mark matches with [ ]; they are shown as highlights, built as text nodes.
+function snippetNode(snippet) {
+  const span = document.createElement("span");
+  span.className = "snippet";
+  snippet.split(/(\[[^\]]*\])/).forEach((part) => {
+    if (part.startsWith("[") && part.endsWith("]")) {
+      const mark = document.createElement("mark");
+      mark.textContent = part.slice(1, -1);
+      span.append(mark);
+    } else {
+      span.append(document.createTextNode(part));
+    }
+  });
+  return span;
+}
+
+async function runSearch() {
+  const query = $("search").value.trim();
+  if (query === "") { renderSessionList(); return; }
+  try {
+    const scope = $("search-scope").value;
+    const { hits } = await getJSON(`/api/sessions/search?q=${encodeURIComponent(query)}&scope=${scope}`);
+    const list = $("session-list");
+    list.replaceChildren();
+    const heading = document.createElement("div");
+    heading.className = "group-label";
+    heading.textContent = hits.length ? `${hits.length} found` : "Nothing found";
+    list.append(heading);
+    for (const hit of hits) list.append(sessionButton(hit.session, snippetNode(hit.snippet)));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ---- Conversation view ----------------------------------------------------------------------------
+
+function messageElement(message) {
+  const wrapper = document.createElement("article");
+  wrapper.className = `message ${message.role}`;
+  wrapper.dataset.id = message.id;
+  const thinking = document.createElement("details");
+  thinking.className = "thinking";
+  thinking.hidden = true;
+  const summary = document.createElement("summary");
+  summary.textContent = "Thinking";
+  const thinkingText = document.createElement("div");
+  thinkingText.className = "thinking-text";
+  thinking.append(summary, thinkingText);
+  const bubble = document.createElement("div");
+  bubble.className = "bubble";
+  wrapper.append(thinking, bubble);
+  fillMessage(wrapper, message);
+  return wrapper;
+}
+
+function fillMessage(element, message) {
+  const bubble = element.querySelector(".bubble");
+  if (message.role === "user") {
+    bubble.textContent = message.content;
+  } else {
+    bubble.replaceChildren(renderMarkdown(message.content));
+  }
+  const thinking = element.querySelector(".thinking");
+  const showThinking = state.settings?.show_thinking !== false;
+  thinking.hidden = !showThinking || !message.thinking;
+  element.querySelector(".thinking-text").textContent = message.thinking || "";
+  bubble.classList.toggle("cursor", message.state === "generating");
+  element.querySelectorAll(".stats, .notice").forEach((node) => node.remove());
+  const notice = noticeFor(message);
+  if (notice) {
+    const line = document.createElement("div");
+    line.className = "notice";
+    line.textContent = notice;
+    element.append(line);
+  }
+  if (message.role === "assistant" && message.state !== "generating" && message.generated_tokens) {
+    const stats = document.createElement("div");
+    stats.className = "stats";
+    const parts = [`${message.generated_tokens} tokens`];
+    if (message.generation_tokens_per_second) parts.push(`${message.generation_tokens_per_second.toFixed(1)} tokens/s`);
+    if (message.time_to_first_token_ms != null) parts.push(`first token ${Math.round(message.time_to_first_token_ms)} ms`);
+    stats.textContent = parts.join(" · ");
+    element.append(stats);
+  }
+}
+
+function noticeFor(message) {
+  switch (message.state) {
+    case "cancelled": return "Stopped.";
+    case "timed_out": return "Stopped: the time limit was reached; the partial answer was kept.";
+    case "interrupted": return "Interrupted.";
+    case "failed": return `Failed: ${message.error ?? "unknown error"}`;
+    default:
+      if (message.stop_reason === "max_tokens") return "The answer reached its length limit.";
+      if (message.stop_reason === "context_full") return "The conversation filled the model's context.";
+      return null;
+  }
+}
+
+function renderConversation(session, messages) {
+  const list = $("messages");
+  list.replaceChildren();
+  if (!session || messages.length === 0) list.append(emptyState());
+  for (const message of messages) list.append(messageElement(message));
+  list.scrollTop = list.scrollHeight;
+}
+
+function emptyState() {
+  const element = document.createElement("div");
+  element.className = "empty-state";
+  const title = document.createElement("h2");
+  title.textContent = "What can I help with?";
+  const text = document.createElement("p");
+  text.textContent = "Everything runs on this machine. Your chats stay in your own database.";
+  element.append(title, text);
+  return element;
+}
+
+function showSessionHeader(session) {
+  $("session-title").textContent = session ? session.title : "New chat";
+  $("session-actions").hidden = !session;
+  if (!session) return;
+  $("pin").textContent = session.is_pinned ? "Unpin" : "Pin";
+  $("pin").classList.toggle("on", session.is_pinned);
+  $("archive").textContent = session.is_archived ? "Unarchive" : "Archive";
+  document.title = `${session.title} · Hearth`;
+}
+
+async function openSession(id) {
+  try {
+    const { session, messages } = await getJSON(`/api/sessions/${id}`);
+    state.current = session;
+    if (location.hash !== `#/s/${id}`) history.replaceState(null, "", `#/s/${id}`);
+    showView("chat");
+    showSessionHeader(session);
+    renderConversation(session, messages);
+    renderSessionListActive();
+    document.querySelector(".app").classList.remove("drawer-open");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function renderSessionListActive() {
+  document.querySelectorAll(".session-item").forEach((item) => item.classList.toggle("active", item.dataset.id === state.current?.id));
+}
+
+function newChat() {
+  state.current = null;
+  history.replaceState(null, "", "#/");
+  document.title = "Hearth";
+  showView("chat");
+  showSessionHeader(null);
+  renderConversation(null, []);
+  renderSessionListActive();
+  $("prompt").focus();
+}
+
+// ---- A turn ---------------------------------------------------------------------------------------
+
+async function* serverEvents(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let boundary;
+    while ((boundary = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      let name = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length) yield { name, data: JSON.parse(data.join("\n")) };
+    }
+  }
+}
+
+function setGenerating(generating) {
+  $("send").hidden = generating;
+  $("stop").hidden = !generating;
+}
+
+async function send(text) {
+  $("banner").hidden = true;
+  if (!state.current) {
+    const response = await api("/api/sessions", { method: "POST", json: {} });
+    state.current = await response.json();
+    history.replaceState(null, "", `#/s/${state.current.id}`);
+    showSessionHeader(state.current);
+  }
+  const session = state.current;
+  const list = $("messages");
+  list.querySelector(".empty-state")?.remove();
+  const pendingUser = messageElement({ id: "pending", role: "user", content: text, state: "complete" });
+  const pendingAnswer = messageElement({ id: "pending-answer", role: "assistant", content: "", state: "generating" });
+  const queued = document.createElement("div");
+  queued.className = "queued";
+  queued.hidden = true;
+  pendingAnswer.append(queued);
+  list.append(pendingUser, pendingAnswer);
+  list.scrollTop = list.scrollHeight;
+
+  const controller = new AbortController();
+  state.turn = { session: session.id, controller, started: false };
+  setGenerating(true);
+  let answer = { role: "assistant", content: "", thinking: "", state: "generating" };
+  let frame = null;
+  const redraw = () => {
+    frame = null;
+    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    fillMessage(pendingAnswer, answer);
+    if (nearBottom) list.scrollTop = list.scrollHeight;
+  };
+  try {
+    const response = await api(`/api/sessions/${session.id}/turns`, { method: "POST", json: { text }, signal: controller.signal });
+    for await (const event of serverEvents(response)) {
+      switch (event.name) {
+        case "queued":
+          queued.hidden = false;
+          queued.textContent = `Waiting for the model: ${event.data.position} ahead of you`;
+          break;
+        case "started":
+          state.turn.started = true;
+          queued.remove();
+          pendingUser.dataset.id = event.data.user.id;
+          pendingAnswer.dataset.id = event.data.assistant.id;
+          break;
+        case "trimmed":
+          toast(`Conversation trimmed: ${event.data.dropped_messages} earlier messages are summarised.`);
+          break;
+        case "thinking":
+          answer.thinking += event.data.text;
+          frame ??= requestAnimationFrame(redraw);
+          break;
+        case "answer":
+          answer.content += event.data.text;
+          frame ??= requestAnimationFrame(redraw);
+          break;
+        case "done":
+          answer = event.data.message;
+          if (answer.state === "failed") showError(`The answer failed: ${answer.error ?? "unknown error"}`);
+          redraw();
+          break;
+        case "error":
+          showError(event.data.message);
+          break;
+      }
+    }
+  } catch (error) {
+    if (error.name !== "AbortError") showError(error.message);
+    if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
+  } finally {
+    queued.remove();
+    state.turn = null;
+    setGenerating(false);
+    await loadSessions().catch(() => {});
+    if (state.current?.id === session.id) {
+      state.current = state.sessions.find((s) => s.id === session.id) ?? state.current;
+      showSessionHeader(state.current);
+      renderSessionListActive();
+    }
+  }
+}
+
+async function stop() {
+  const turn = state.turn;
+  if (!turn) return;
+  if (!turn.started) { turn.controller.abort(); return; }
+  try {
+    await api(`/api/sessions/${turn.session}/stop`, { method: "POST" });
+  } catch (error) {
+    turn.controller.abort();
+  }
+}
+
+// ---- Session actions ----------------------------------------------------------------------------
+
+async function patchSession(change) {
+  const response = await api(`/api/sessions/${state.current.id}`, { method: "PATCH", json: change });
+  state.current = await response.json();
+  showSessionHeader(state.current);
+  await loadSessions();
+}
+
+function startRename() {
+  const heading = $("session-title");
+  const input = document.createElement("input");
+  input.id = "rename-input";
+  input.value = state.current.title;
+  input.setAttribute("aria-label", "Chat title");
+  heading.replaceChildren(input);
+  input.focus();
+  input.select();
+  let done = false;
+  const finish = async (save) => {
+    if (done) return;
+    done = true;
+    const title = input.value.trim();
+    if (save && title && title !== state.current.title) {
+      try { await patchSession({ title }); } catch (error) { showError(error.message); }
+    }
+    showSessionHeader(state.current);
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); finish(true); }
+    if (event.key === "Escape") { event.preventDefault(); finish(false); }
+  });
+  input.addEventListener("blur", () => finish(true));
+}
+
+async function exportMarkdown(event) {
+  event.preventDefault();
+  try {
+    const response = await api(`/api/sessions/${state.current.id}/export?format=md`);
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `${state.current.title.replace(/[^\w-]+/g, "-").slice(0, 60) || "hearth-session"}.md`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function deleteSession() {
+  if (!window.confirm(`Delete “${state.current.title}”? This cannot be undone.`)) return;
+  try {
+    await api(`/api/sessions/${state.current.id}`, { method: "DELETE" });
+    await loadSessions();
+    newChat();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ---- Other views ----------------------------------------------------------------------------------
+
+function showView(name) {
+  for (const view of ["chat", "settings", "models", "diagnostics"]) $(`view-${view}`).hidden = view !== name;
+  document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
+  if (name !== "chat") {
+    $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
+    $("session-actions").hidden = true;
+  }
+  if (name === "settings") fillSettings();
+  if (name === "models") loadModels();
+  if (name === "diagnostics") loadDiagnostics();
+}
+
+async function loadSettings() {
+  state.settings = await getJSON("/api/settings");
+}
+
+function fillSettings() {
+  const form = $("settings-form");
+  const settings = state.settings;
+  if (!settings) return;
+  form.preset.value = settings.preset;
+  for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens"]) form[name].value = settings[name];
+  form.system_prompt.value = settings.system_prompt ?? "";
+  form.show_thinking.checked = settings.show_thinking;
+  $("settings-status").textContent = "";
+}
+
+async function saveSettings(event) {
+  event.preventDefault();
+  const form = $("settings-form");
+  const number = (name) => Number(form[name].value);
+  const settings = {
+    preset: form.preset.value,
+    temperature: number("temperature"), top_k: number("top_k"), top_p: number("top_p"), min_p: number("min_p"),
+    repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"),
+    system_prompt: form.system_prompt.value.trim() === "" ? null : form.system_prompt.value,
+    show_thinking: form.show_thinking.checked,
+  };
+  try {
+    const response = await api("/api/settings", { method: "PUT", json: settings });
+    state.settings = await response.json();
+    $("settings-status").textContent = "Saved.";
+  } catch (error) {
+    $("settings-status").textContent = "";
+    showError(error.message);
+  }
+}
+
+function fact(list, label, value) {
+  const term = document.createElement("dt");
+  term.textContent = label;
+  const detail = document.createElement("dd");
+  detail.textContent = value ?? "–";
+  list.append(term, detail);
+}
+
+const size = (bytes) => bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB` : `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+
+async function loadModels() {
+  try {
+    const view = await getJSON("/api/models");
+    const container = $("models");
+    container.replaceChildren();
+    if (view.models.length === 0) container.textContent = "No models installed.";
+    for (const model of view.models) {
+      const card = document.createElement("div");
+      card.className = "model-card";
+      const title = document.createElement("h3");
+      title.textContent = model.name ?? model.id;
+      if (model.id === view.loaded) {
+        const badge = document.createElement("span");
+        badge.className = "badge";
+        badge.textContent = "loaded";
+        title.append(badge);
+      }
+      const facts = document.createElement("dl");
+      facts.className = "facts";
+      fact(facts, "File", model.id);
+      fact(facts, "Size", size(model.file_size));
+      fact(facts, "Architecture", model.architecture);
+      fact(facts, "Parameters", model.parameter_count ? `${(model.parameter_count / 1e6).toFixed(0)} M` : null);
+      fact(facts, "Quantisation", model.file_type);
+      fact(facts, "Trained context", model.context_length);
+      if (model.id === view.loaded) fact(facts, "Context in use", view.context_size);
+      fact(facts, "Chat template", model.has_chat_template ? "yes" : "no");
+      if (model.problem) fact(facts, "Problem", model.problem);
+      card.append(title, facts);
+      container.append(card);
+    }
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function loadDiagnostics() {
+  try {
+    const d = await getJSON("/api/diagnostics");
+    const list = $("diagnostics");
+    list.replaceChildren();
+    fact(list, "Version", d.version);
+    fact(list, "Up for", `${Math.round(d.uptime_seconds)} s`);
+    fact(list, "Model", d.model);
+    fact(list, "Context", d.context_size);
+    fact(list, "Chats", d.sessions);
+    fact(list, "Messages", d.messages);
+    fact(list, "Database", size(d.database_bytes));
+    fact(list, "Requests waiting or running", d.queue_depth);
+    fact(list, "Processors", d.processors);
+    fact(list, "Memory", size(d.physical_memory_bytes));
+    fact(list, "System", d.operating_system);
+    fact(list, "Listening on", d.host + (d.api_key_required ? " (API key required)" : ""));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ---- Theme, keyboard, wiring --------------------------------------------------------------------
+
+function applyTheme(theme) {
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  $("theme-toggle").textContent = `Theme: ${theme ?? "system"}`;
+}
+
+function cycleTheme() {
+  const order = ["system", "dark", "light"];
+  const current = localStorage.getItem("hearth.theme") ?? "system";
+  const next = order[(order.indexOf(current) + 1) % order.length];
+  localStorage.setItem("hearth.theme", next);
+  applyTheme(next);
+}
+
+function wire() {
+  $("composer").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("prompt").value.trim();
+    if (!text || state.turn) return;
+    $("prompt").value = "";
+    autosize();
+    send(text).catch((error) => showError(error.message));
+  });
+  $("prompt").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      $("composer").requestSubmit();
+    }
+  });
+  const autosize = () => {
+    const prompt = $("prompt");
+    prompt.style.height = "auto";
+    prompt.style.height = `${Math.min(prompt.scrollHeight, 220)}px`;
+  };
+  $("prompt").addEventListener("input", autosize);
+  $("stop").addEventListener("click", stop);
+  $("new-chat").addEventListener("click", newChat);
+  $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
+  $("search-scope").addEventListener("change", runSearch);
+  $("show-archived").addEventListener("change", () => loadSessions().catch((error) => showError(error.message)));
+  $("rename").addEventListener("click", startRename);
+  $("pin").addEventListener("click", () => patchSession({ pinned: !state.current.is_pinned }).catch((error) => showError(error.message)));
+  $("archive").addEventListener("click", () => patchSession({ archived: !state.current.is_archived }).catch((error) => showError(error.message)));
+  $("export-md").addEventListener("click", exportMarkdown);
+  $("delete").addEventListener("click", deleteSession);
+  $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+  $("drawer-toggle").addEventListener("click", () => document.querySelector(".app").classList.toggle("drawer-open"));
+  $("theme-toggle").addEventListener("click", cycleTheme);
+  document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.addEventListener("click", () => showView(link.dataset.view)));
+  $("settings-form").addEventListener("submit", saveSettings);
+  $("settings-form").addEventListener("change", (event) => {
+    const form = $("settings-form");
+    if (event.target.name === "preset" && PRESETS[form.preset.value]) {
+      for (const [name, value] of Object.entries(PRESETS[form.preset.value])) form[name].value = value;
+    } else if (event.target.name in PRESETS.balanced) {
+      form.preset.value = "custom";
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (event.key === "Escape" && state.turn) { event.preventDefault(); stop(); }
+    else if (mod && event.key.toLowerCase() === "k") { event.preventDefault(); $("search").focus(); }
+    else if (mod && event.shiftKey && event.key.toLowerCase() === "o") { event.preventDefault(); newChat(); }
+  });
+}
+
+async function start() {
+  applyTheme(localStorage.getItem("hearth.theme") ?? "system");
+  wire();
+  try {
+    await Promise.all([loadSessions(), loadSettings()]);
+    const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
+    if (match) await openSession(match[1]);
+    else newChat();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+start();

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthServer
+import HearthStore
+import LlamaKit
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve the web app and an OpenAI-compatible API.",
+    discussion: """
+      Listens on 127.0.0.1 unless --host says otherwise; any other address needs an API key, which every
+      API request must then send as `Authorization: Bearer KEY`. Ctrl-C (or SIGTERM) lets running answers
+      be saved and stops.
+      """
+  )
+
+  @Option(name: .long, help: "Address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(name: .long, help: "Port to listen on (0 picks a free one).")
+  var port = 8080
+
+  @Option(name: .long, help: "API key required on every API request (default: $HEARTH_API_KEY).")
+  var apiKey: String?
+
+  @Option(name: .customLong("allow-origin"), help: "An origin whose pages may call the API (CORS); repeatable.")
+  var allowedOrigins: [String] = []
+
+  @Option(name: .customLong("allow-host"), help: "A host name accepted in requests besides this machine's; repeatable.")
+  var allowedHosts: [String] = []
+
+  @Option(name: .long, help: "Largest request body in bytes.")
+  var maxBodyBytes = 1 << 20
+
+  @OptionGroup var modelOptions: ModelOptionGroup
+
+  func run() async throws {
+    try await reportingFailures {
+      let configuration = ServerConfiguration(
+        host: host, port: port, apiKey: apiKey ?? ProcessInfo.processInfo.environment["HEARTH_API_KEY"],
+        allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
+      try configuration.validate()
+      let profile = try Profile.open()
+      let settings = try profile.database.setting("chat", as: ChatSettings.self) ?? ChatSettings()
+      let runtime = try await ChatRuntime.start(modelOptions, generation: settings.generationOptions)
+      var logger = Logger(label: "hearth.server")
+      logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+      let model = runtime.model
+      let dependencies = ServerDependencies(
+        database: runtime.profile.database, chat: runtime.service, model: model,
+        modelPath: model.session.model.path, modelsFolder: runtime.profile.paths.models,
+        defaultSystemPrompt: { ChatRuntime.systemPrompt(nil, model: model) }, logger: logger)
+      let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
+        let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")
+      }
+      let group = ServiceGroup(
+        configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+      try await group.run()
+      withExtendedLifetime(runtime.lock) {}
+    }
+  }
+}

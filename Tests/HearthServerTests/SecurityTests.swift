@@ -1,0 +1,115 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import HearthServer
+import HearthTestSupport
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@Suite("Security by default, through the live server")
+struct SecurityTests {
+  static let key = "test-key-0123456789abcdef"
+
+  @Test func listeningBeyondThisMachineNeedsAKey() throws {
+    #expect(throws: ServerConfigurationError.exposedWithoutKey(host: "0.0.0.0")) {
+      try ServerConfiguration(host: "0.0.0.0").validate()
+    }
+    #expect(throws: ServerConfigurationError.weakAPIKey) {
+      try ServerConfiguration(host: "0.0.0.0", apiKey: "short").validate()
+    }
+    try ServerConfiguration(host: "0.0.0.0", apiKey: Self.key).validate()
+    try ServerConfiguration(host: "127.0.0.1").validate()
+  }
+
+  @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
+    try await LiveServer.with(configuration: ServerConfiguration(port: 0, apiKey: Self.key), withModel: false) {
+      server in
+      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/metrics"] {
+        let missing = try await server.request(.GET, path)
+        #expect(missing.status == 401, "\(path)")
+        #expect(missing.json?["error"]?["code"]?.stringValue == "invalid_api_key")
+        #expect(missing.header("WWW-Authenticate") == "Bearer")
+        let wrong = try await server.request(.GET, path, headers: [("Authorization", "Bearer nope-nope-nope-nope")])
+        #expect(wrong.status == 401, "\(path)")
+        let right = try await server.request(.GET, path, headers: [("Authorization", "Bearer \(Self.key)")])
+        #expect(right.status == 200, "\(path): \(right.body)")
+      }
+      // The page itself holds no data and loads without the key; it asks for the key when the API does.
+      #expect(try await server.request(.GET, "/").status == 200)
+      #expect(try await server.request(.GET, "/health").status == 200)
+    }
+  }
+
+  @Test func foreignHostNamesAreRefused() async throws {
+    try await LiveServer.with(withModel: false) { server in
+      let rebound = try await server.request(
+        .GET, "/api/sessions", headers: [("Host", "attacker.example:\(server.port)")])
+      #expect(rebound.status == 421)
+      #expect(rebound.json?["error"]?["code"]?.stringValue == "host_not_allowed")
+      let local = try await server.request(.GET, "/api/sessions", headers: [("Host", "localhost:\(server.port)")])
+      #expect(local.status == 200)
+    }
+  }
+
+  @Test func crossOriginCallsNeedAListedOrigin() async throws {
+    let configuration = ServerConfiguration(port: 0, allowedOrigins: ["http://app.example"])
+    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+      let foreign = try await server.request(.GET, "/api/sessions", headers: [("Origin", "http://evil.example")])
+      #expect(foreign.status == 403)
+      #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+      let preflight = try await server.request(
+        .OPTIONS, "/v1/chat/completions",
+        headers: [("Origin", "http://app.example"), ("Access-Control-Request-Method", "POST")])
+      #expect(preflight.status == 204)
+      #expect(preflight.header("Access-Control-Allow-Origin") == "http://app.example")
+      let listed = try await server.request(.GET, "/api/sessions", headers: [("Origin", "http://app.example")])
+      #expect(listed.status == 200)
+      #expect(listed.header("Access-Control-Allow-Origin") == "http://app.example")
+      // The app's own page calling its own server is same-origin, not cross-origin.
+      let own = try await server.request(.GET, "/api/sessions", headers: [("Origin", server.base)])
+      #expect(own.status == 200)
+      #expect(own.header("Access-Control-Allow-Origin") == nil)
+    }
+  }
+
+  @Test func oversizedBodiesAndPromptsAreRefused() async throws {
+    let configuration = ServerConfiguration(port: 0, maxBodyBytes: 2_000, maxPromptCharacters: 300)
+    try await LiveServer.with(configuration: configuration) { server in
+      let huge = String(repeating: "a", count: 5_000)
+      let body = try await server.request(
+        .POST, "/v1/chat/completions", body: #"{"messages":[{"role":"user","content":"\#(huge)"}]}"#)
+      #expect(body.status == 413)
+      #expect(body.json?["error"]?["code"]?.stringValue == "body_too_large")
+      let long = String(repeating: "b", count: 500)
+      let prompt = try await server.request(
+        .POST, "/v1/chat/completions", body: #"{"messages":[{"role":"user","content":"\#(long)"}]}"#)
+      #expect(prompt.status == 413)
+      #expect(prompt.json?["error"]?["code"]?.stringValue == "prompt_too_large")
+    }
+  }
+
+  @Test func noRouteReachesFilesOutsideTheApp() async throws {
+    try await LiveServer.with(withModel: false) { server in
+      for path in [
+        "/assets/../../../../etc/passwd", "/assets/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd",
+        "/assets/app.js/../../Package.swift", "/api/sessions/..%2F..%2Fetc%2Fpasswd/export",
+      ] {
+        let reply = try await server.request(.GET, path)
+        #expect(reply.status == 404 || reply.status == 400, "\(path) → \(reply.status)")
+        #expect(!reply.body.contains("root:"), "\(path)")
+      }
+    }
+  }
+
+  @Test func pagesMayRunOnlyTheirOwnScriptsAndLoadNothingRemote() async throws {
+    try await LiveServer.with(withModel: false) { server in
+      let page = try await server.request(.GET, "/")
+      let policy = try #require(page.header("Content-Security-Policy"))
+      #expect(policy.contains("script-src 'self'"))
+      #expect(policy.contains("img-src 'self' data:"))
+      #expect(page.header("X-Content-Type-Options") == "nosniff")
+      #expect(page.body.contains("<script type=\"module\" src=\"/assets/app.js\">"))
+    }
+  }
+}
