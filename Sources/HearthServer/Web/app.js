@@ -69,11 +69,11 @@ function relativeTime(seconds) {
 function sessionButton(session, detail) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = "session-item" + (session.id === state.current?.id ? " active" : "");
+  button.className = "session-item" + (session.id === state.current?.id ? " active" : "") + (session.is_pinned ? " pinned" : "");
   button.dataset.id = session.id;
   const title = document.createElement("span");
   title.className = "title";
-  title.textContent = (session.is_pinned ? "📌 " : "") + session.title + (session.is_archived ? " (archived)" : "");
+  title.textContent = session.title + (session.is_archived ? " (archived)" : "");
   button.append(title, detail);
   button.addEventListener("click", () => openSession(session.id));
   return button;
@@ -599,7 +599,8 @@ function wire() {
   const autosize = () => {
     const prompt = $("prompt");
     prompt.style.height = "auto";
-    prompt.style.height = `${Math.min(prompt.scrollHeight, 220)}px`;
+    prompt.style.height = `${Math.min(prompt.scrollHeight + 2, 220)}px`;
+    prompt.style.overflowY = prompt.scrollHeight > 220 ? "auto" : "hidden";
   };
   $("prompt").addEventListener("input", autosize);
   $("stop").addEventListener("click", stop);

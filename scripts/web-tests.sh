@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the tests that need a running `hearth serve`: the official OpenAI Python client against the API,
+# and a real headless Chromium driving the web app. The server runs the tiny default model on a fresh
+# profile in a temporary folder, on a free port, and is stopped afterwards whatever happens.
+#   scripts/web-tests.sh [--screenshots DIR]
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+# shellcheck source=scripts/pins.sh
+source "$here/pins.sh"
+
+hearth="${HEARTH_BIN:-$root/.build/debug/hearth}"
+python="$HEARTH_CACHE/venv-test/bin/python"
+home="$(mktemp -d)"
+log="$home/serve.log"
+server=""
+cleanup() {
+  if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$home"
+}
+trap cleanup EXIT
+
+HEARTH_HOME="$home" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
+server=$!
+for _ in $(seq 1 300); do
+  if grep -q "Hearth is listening on" "$log"; then break; fi
+  if ! kill -0 "$server" 2>/dev/null; then cat "$log" >&2; echo "web tests: the server did not start" >&2; exit 1; fi
+  sleep 0.1
+done
+url="$(grep -o 'http://[^ ]*' "$log" | head -1)"
+[[ -n "$url" ]] || { cat "$log" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
+echo "web tests: server at $url"
+
+"$python" "$root/Tests/web/openai_client_test.py" "$url"
+"$python" "$root/Tests/web/browser_test.py" "$url" "$@"
