@@ -12,7 +12,7 @@ export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
-.PHONY: all setup build run test lint format bench clean
+.PHONY: all setup setup-web build run test lint format bench screenshots clean
 
 all: build
 
@@ -20,6 +20,10 @@ all: build
 setup:
 	scripts/setup-llama.sh
 	scripts/setup-models.sh
+
+## setup-web: chromium, its driver and the pinned Python packages the web tests use
+setup-web:
+	scripts/setup-browser.sh
 
 ## build: set-up, then a release build of hearth with the default model installed
 build: setup
@@ -30,11 +34,18 @@ build: setup
 run: build
 	.build/release/hearth chat
 
-## test: set-up, format check, then the whole test suite (real models, real llama.cpp). Tests run one at
+## test: set-up, format check, then the whole test suite (real models, real llama.cpp), then the web tests
+## (the official OpenAI client and headless Chromium against a running `hearth serve`). Tests run one at
 ## a time: they are CPU-bound on the same cores, and timing behaviour (time limits) must not depend on load.
-test: setup lint
+test: setup setup-web lint
 	swift build --build-tests
 	swift test --skip-build --no-parallel
+	scripts/web-tests.sh
+
+## screenshots: the web app's main screens, taken by the browser test, into docs/screenshots
+screenshots: setup setup-web
+	swift build --product hearth
+	scripts/web-tests.sh --screenshots docs/screenshots
 
 lint:
 	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
@@ -45,6 +56,8 @@ format:
 ## bench: compare Hearth with llama-bench and llama-completion on the default model
 bench: build
 	.build/release/hearth bench
+	.build/release/hearth bench chat
+	.build/release/hearth bench server
 
 clean:
 	rm -rf .build

@@ -16,8 +16,8 @@ final class SamplerChain {
       let (constraint, errors) = LlamaLogCapture.capturingErrors {
         llama_sampler_init_grammar(model.vocab, grammar, "root")
       }
+      // Throwing after `pointer` is set still runs `deinit`, which frees the chain.
       guard let constraint else {
-        llama_sampler_free(pointer)
         throw .invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason")
       }
       llama_sampler_chain_add(pointer, constraint)

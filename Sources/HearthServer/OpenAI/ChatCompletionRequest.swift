@@ -16,9 +16,12 @@ struct ChatCompletionRequest: Decodable {
   var streamOptions: StreamOptions?
   var responseFormat: ResponseFormat?
   var n: Int?
+  /// llama.cpp's extension: keep generating past end-of-generation tokens (for benchmarks).
+  var ignoreEOS: Bool?
 
   enum CodingKeys: String, CodingKey {
     case model, messages, temperature, seed, stop, stream, n
+    case ignoreEOS = "ignore_eos"
     case maxTokens = "max_tokens"
     case maxCompletionTokens = "max_completion_tokens"
     case topP = "top_p"
@@ -136,6 +139,7 @@ struct ChatCompletionRequest: Decodable {
     if let stop, stop.values.count > 4 {
       throw APIError.invalidRequest("stop takes at most 4 sequences", parameter: "stop")
     }
+    options.ignoresEndOfGeneration = ignoreEOS ?? false
     options.grammar = try grammar()
     do {
       try options.validate()

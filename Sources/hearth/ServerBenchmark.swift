@@ -1,0 +1,236 @@
+import AsyncHTTPClient
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthServer
+import HearthStore
+import LlamaKit
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// Time to first token and generation speed of the same greedy completion three ways in one run: in
+/// process, through Hearth's HTTP API, and through `llama-server` built from the same llama.cpp on the
+/// same model, context and threads. Rounds rotate the order; each path gets a prompt of its own per round
+/// so no path profits from another's cache.
+struct ServerBenchmark {
+  struct Configuration {
+    var modelPath: String
+    var threads: Int
+    var contextSize = 2048
+    var generatedTokens = 128
+    var rounds = 8
+  }
+
+  enum Path: String, CaseIterable, Sendable {
+    case inProcess = "in process"
+    case hearth = "Hearth HTTP"
+    case llamaServer = "llama-server HTTP"
+  }
+
+  struct Measurement: Sendable {
+    var firstTokenMs: Double
+    var tokensPerSecond: Double
+    var promptTokens: Int
+  }
+
+  struct Report {
+    var configuration: Configuration
+    var results: [Path: [Measurement]]
+
+    func median(_ path: Path, _ value: (Measurement) -> Double) -> Double {
+      Samples(samples: (results[path] ?? []).map(value)).median
+    }
+    func speed(_ path: Path) -> Double { median(path, \.tokensPerSecond) }
+    func firstToken(_ path: Path) -> Double { median(path, \.firstTokenMs) }
+  }
+
+  let configuration: Configuration
+  let tools: LlamaTools
+
+  func run(progress: @Sendable (String) -> Void) async throws -> Report {
+    progress("loading \(configuration.modelPath)")
+    let model = try await LlamaModel.load(path: configuration.modelPath)
+    let session = try await LlamaSession.create(
+      model: model, options: ContextOptions(contextSize: configuration.contextSize, threads: configuration.threads))
+    let local = LocalChatModel(session: session)
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-server-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let database = try HearthDatabase(path: work.appendingPathComponent("hearth.sqlite").path)
+    var logger = Logger(label: "hearth.bench")
+    logger.logLevel = .error
+    let dependencies = ServerDependencies(
+      database: database, chat: ChatService(database: database, model: local), model: local,
+      modelPath: configuration.modelPath, modelsFolder: work, defaultSystemPrompt: { "" }, logger: logger)
+    let (ports, portReady) = AsyncStream.makeStream(of: Int.self)
+    let app = try buildApplication(configuration: ServerConfiguration(port: 0), dependencies: dependencies) {
+      portReady.yield($0)
+      portReady.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+    let serving = Task { try await group.run() }
+    defer { serving.cancel() }
+    guard let hearthPort = await ports.first(where: { _ in true }) else { throw CancellationError() }
+
+    progress("starting llama-server")
+    let llamaServer = try LlamaServerProcess.start(
+      executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
+      contextSize: configuration.contextSize)
+    defer { llamaServer.stop() }
+    try await llamaServer.waitUntilReady()
+
+    let measure: @Sendable (Path, String) async throws -> Measurement = { path, prompt in
+      switch path {
+      case .inProcess: try await Self.inProcess(local, prompt: prompt, tokens: configuration.generatedTokens)
+      case .hearth:
+        try await Self.overHTTP(port: hearthPort, prompt: prompt, tokens: configuration.generatedTokens)
+      case .llamaServer:
+        try await Self.overHTTP(port: llamaServer.port, prompt: prompt, tokens: configuration.generatedTokens)
+      }
+    }
+    for path in Path.allCases { _ = try await measure(path, "Warm up \(path.rawValue).") }
+    var results: [Path: [Measurement]] = [:]
+    for round in 0..<configuration.rounds {
+      let order = Path.allCases.indices.map { Path.allCases[($0 + round) % Path.allCases.count] }
+      for path in order {
+        let prompt = "Request \(round)-\(Path.allCases.firstIndex(of: path) ?? 0): write a long story about a lighthouse keeper and a storm."
+        results[path, default: []].append(try await measure(path, prompt))
+      }
+      progress("round \(round + 1) of \(configuration.rounds)")
+    }
+    await group.triggerGracefulShutdown()
+    return Report(configuration: configuration, results: results)
+  }
+
+  /// Given explicitly so every path renders the same prompt (templates differ in their default one).
+  private static let systemPrompt = "You are a helpful assistant."
+
+  private static func inProcess(_ model: LocalChatModel, prompt: String, tokens: Int) async throws -> Measurement {
+    let options = GenerationOptions(maxNewTokens: tokens, sampling: .greedy, ignoresEndOfGeneration: true)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var first: ContinuousClock.Instant?
+    var last = start
+    var count = 0
+    var promptTokens = 0
+    for try await event in model.generate(messages: [.system(systemPrompt), .user(prompt)], options: options) {
+      switch event {
+      case .token:
+        last = clock.now
+        if first == nil { first = last }
+        count += 1
+      case .usage(let usage): promptTokens = usage.promptTokens
+      case .done: break
+      }
+    }
+    return Measurement(first: first, last: last, start: start, count: count, promptTokens: promptTokens)
+  }
+
+  private static func overHTTP(port: Int, prompt: String, tokens: Int) async throws -> Measurement {
+    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/chat/completions")
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    let body = JSONValue.object([
+      (
+        "messages",
+        .array([
+          .object([("role", .string("system")), ("content", .string(systemPrompt))]),
+          .object([("role", .string("user")), ("content", .string(prompt))]),
+        ])
+      ),
+      ("max_tokens", .number(Double(tokens))), ("temperature", .number(0)), ("ignore_eos", .bool(true)),
+      ("stream", .bool(true)), ("stream_options", .object([("include_usage", .bool(true))])),
+    ])
+    request.body = .bytes(ByteBuffer(string: body.jsonText))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+    guard response.status == .ok else {
+      throw BenchmarkError.toolFailed(tool: "HTTP on port \(port)", reason: "status \(response.status.code)")
+    }
+    var first: ContinuousClock.Instant?
+    var last = start
+    var count = 0
+    var promptTokens = 0
+    var pending = ""
+    for try await buffer in response.body {
+      let now = clock.now
+      pending += String(buffer: buffer)
+      while let end = pending.range(of: "\n\n") {
+        let event = pending[..<end.lowerBound]
+        pending = String(pending[end.upperBound...])
+        guard event.hasPrefix("data: "),
+          let chunk = try? JSONDecoder().decode(JSONValue.self, from: Data(event.dropFirst(6).utf8))
+        else { continue }
+        if let usage = chunk["usage"], let prompt = usage["prompt_tokens"]?.numberValue {
+          promptTokens = Int(prompt)
+          if let generated = usage["completion_tokens"]?.numberValue { count = Int(generated) }
+        }
+        if let content = chunk["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue, !content.isEmpty {
+          if first == nil { first = now }
+          last = now
+        }
+      }
+    }
+    return Measurement(first: first, last: last, start: start, count: count, promptTokens: promptTokens)
+  }
+}
+
+extension ServerBenchmark.Measurement {
+  /// Figures from when the first and last tokens arrived; speed counts the tokens after the first.
+  init(
+    first: ContinuousClock.Instant?, last: ContinuousClock.Instant, start: ContinuousClock.Instant, count: Int,
+    promptTokens: Int
+  ) {
+    let firstAt = first ?? last
+    let span = (last - firstAt).seconds
+    self.init(
+      firstTokenMs: (firstAt - start).milliseconds,
+      tokensPerSecond: count > 1 && span > 0 ? Double(count - 1) / span : 0,
+      promptTokens: promptTokens)
+  }
+}
+
+/// `llama-server` running beside Hearth for the comparison, stopped when done.
+struct LlamaServerProcess: Sendable {
+  let process: Process
+  let port: Int
+
+  static func start(executable: String, model: String, threads: Int, contextSize: Int) throws -> LlamaServerProcess {
+    let port = Int.random(in: 20_000...40_000)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = [
+      "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "1", "--host", "127.0.0.1",
+      "--port", "\(port)", "--log-disable",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return LlamaServerProcess(process: process, port: port)
+  }
+
+  func waitUntilReady() async throws {
+    for _ in 0..<600 {
+      guard process.isRunning else {
+        throw BenchmarkError.toolFailed(tool: "llama-server", reason: "exited with status \(process.terminationStatus)")
+      }
+      var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/health")
+      request.method = .GET
+      if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)), response.status == .ok {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    throw BenchmarkError.toolFailed(tool: "llama-server", reason: "not ready after 60 s")
+  }
+
+  /// Asks it to stop, and kills it if it has not within five seconds.
+  func stop() {
+    guard process.isRunning else { return }
+    process.terminate()
+    for _ in 0..<100 where process.isRunning { usleep(50_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+}
