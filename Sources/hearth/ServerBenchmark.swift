@@ -94,7 +94,8 @@ struct ServerBenchmark {
     for round in 0..<configuration.rounds {
       let order = Path.allCases.indices.map { Path.allCases[($0 + round) % Path.allCases.count] }
       for path in order {
-        let prompt = "Request \(round)-\(Path.allCases.firstIndex(of: path) ?? 0): write a long story about a lighthouse keeper and a storm."
+        let prompt =
+          "Request \(round)-\(Path.allCases.firstIndex(of: path) ?? 0): write a long story about a lighthouse keeper and a storm."
         results[path, default: []].append(try await measure(path, prompt))
       }
       progress("round \(round + 1) of \(configuration.rounds)")
