@@ -72,9 +72,8 @@ struct AskCommand: AsyncParsableCommand {
 
   private func answerWithoutSaving(_ text: String, options: GenerationOptions) async throws {
     let (session, loadTime) = try await modelOptions.loadSession()
-    var messages: [ChatMessage] = []
-    if let system { messages.append(.system(system)) }
-    messages.append(.user(text))
+    // The same system prompt a saved ask gets, so saving never changes the answer.
+    let messages: [ChatMessage] = [.system(ChatRuntime.systemPrompt(system, model: session.model)), .user(text)]
     var answer = ""
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration

@@ -15,7 +15,7 @@ struct BenchServerCommand: AsyncParsableCommand {
   var tokens = 128
 
   @Option(name: .long, help: "Rounds; each measures every path once.")
-  var rounds = 8
+  var rounds = 20
 
   @Flag(name: .long, help: "Print one JSON object.")
   var json = false
@@ -40,7 +40,7 @@ struct BenchServerCommand: AsyncParsableCommand {
   private static func table(_ r: ServerBenchmark.Report) -> String {
     let c = r.configuration
     var rows = [
-      "\(URL(fileURLWithPath: c.modelPath).lastPathComponent) · \(c.threads) threads · \(c.generatedTokens) tokens · \(c.rounds) rounds (medians)",
+      "\(URL(fileURLWithPath: c.modelPath).lastPathComponent) · \(c.threads) threads · \(c.generatedTokens) tokens · \(c.rounds) rounds (medians; ratios are medians of each round's ratio)",
       "",
       "| path | first token ms | tokens/s | prompt tokens |", "|---|---|---|---|",
     ]
@@ -83,9 +83,9 @@ struct ServerBenchJSON: Encodable {
     inProcessFirstTokenMs = r.firstToken(.inProcess)
     httpFirstTokenMs = r.firstToken(.hearth)
     llamaServerFirstTokenMs = r.firstToken(.llamaServer)
-    httpSpeedRatio = httpTokensPerSecond / max(inProcessTokensPerSecond, 1e-9)
-    httpFirstTokenRatio = inProcessFirstTokenMs / max(httpFirstTokenMs, 1e-9)
-    llamaServerSpeedRatio = httpTokensPerSecond / max(llamaServerTokensPerSecond, 1e-9)
-    llamaServerFirstTokenRatio = httpFirstTokenMs / max(llamaServerFirstTokenMs, 1e-9)
+    httpSpeedRatio = r.pairedRatio(.hearth, over: .inProcess, \.tokensPerSecond)
+    httpFirstTokenRatio = r.pairedRatio(.inProcess, over: .hearth, \.firstTokenMs)
+    llamaServerSpeedRatio = r.pairedRatio(.hearth, over: .llamaServer, \.tokensPerSecond)
+    llamaServerFirstTokenRatio = r.pairedRatio(.hearth, over: .llamaServer, \.firstTokenMs)
   }
 }

@@ -46,12 +46,17 @@ struct ChatRuntime {
 
   /// The system prompt: the user's own, or Hearth's identity and today's date.
   static func systemPrompt(_ custom: String?, model: LocalChatModel) -> String {
+    systemPrompt(custom, model: model.session.model)
+  }
+
+  /// The system prompt for `model` when no chat service is involved.
+  static func systemPrompt(_ custom: String?, model: LlamaModel) -> String {
     if let custom { return custom }
     var builder = SystemPromptBuilder()
     builder.add(SystemPromptBuilder.identity())
     builder.add(SystemPromptBuilder.date(Date()))
     return builder.build { text in
-      (try? model.session.model.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? text.count
+      (try? model.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? text.count
     }
   }
 }

@@ -20,7 +20,7 @@ struct ServerBenchmark {
     var threads: Int
     var contextSize = 2048
     var generatedTokens = 128
-    var rounds = 8
+    var rounds = 20
   }
 
   enum Path: String, CaseIterable, Sendable {
@@ -44,6 +44,15 @@ struct ServerBenchmark {
     }
     func speed(_ path: Path) -> Double { median(path, \.tokensPerSecond) }
     func firstToken(_ path: Path) -> Double { median(path, \.firstTokenMs) }
+
+    /// The median over rounds of `value(numerator) ÷ value(denominator)` within each round, so that the
+    /// machine's drift from round to round falls on both sides of every ratio alike.
+    func pairedRatio(_ numerator: Path, over denominator: Path, _ value: (Measurement) -> Double) -> Double {
+      let ratios = zip(results[numerator] ?? [], results[denominator] ?? []).map { top, bottom in
+        value(top) / max(value(bottom), 1e-9)
+      }
+      return Samples(samples: ratios).median
+    }
   }
 
   let configuration: Configuration
@@ -140,9 +149,12 @@ struct ServerBenchmark {
           .object([("role", .string("user")), ("content", .string(prompt))]),
         ])
       ),
-      ("max_tokens", .number(Double(tokens))), ("temperature", .number(0)), ("ignore_eos", .bool(true)),
+      ("max_tokens", .number(Double(tokens))), ("temperature", .number(0)), ("repeat_penalty", .number(1)),
+      ("ignore_eos", .bool(true)),
       ("stream", .bool(true)), ("stream_options", .object([("include_usage", .bool(true))])),
     ])
+    // Greedy with no repeat penalty, as the in-process path samples: the user's saved settings and
+    // llama-server's defaults would otherwise each add work of their own.
     request.body = .bytes(ByteBuffer(string: body.jsonText))
     let clock = ContinuousClock()
     let start = clock.now
@@ -150,13 +162,16 @@ struct ServerBenchmark {
     guard response.status == .ok else {
       throw BenchmarkError.toolFailed(tool: "HTTP on port \(port)", reason: "status \(response.status.code)")
     }
+    // Parsing waits until the stream has ended, so the client spends as little time as it can on the
+    // cores the server decodes on while tokens are arriving.
+    var arrivals: [(at: ContinuousClock.Instant, bytes: ByteBuffer)] = []
+    for try await buffer in response.body { arrivals.append((clock.now, buffer)) }
     var first: ContinuousClock.Instant?
     var last = start
     var count = 0
     var promptTokens = 0
     var pending = ""
-    for try await buffer in response.body {
-      let now = clock.now
+    for (now, buffer) in arrivals {
       pending += String(buffer: buffer)
       while let end = pending.range(of: "\n\n") {
         let event = pending[..<end.lowerBound]

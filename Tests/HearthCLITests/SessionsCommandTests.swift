@@ -25,9 +25,16 @@ struct SessionsCommandTests {
     #expect(try object(second.standardOutput)["session_id"] as? String == id)
     #expect((try object(second.standardOutput)["reused_prompt_tokens"] as? Int ?? -1) == 0)  // a new process
 
-    let unsaved = try await hearth.run(["ask", "Hello", "--no-save", "--max-tokens", "4", "--json"])
+    let unsaved = try await hearth.run([
+      "ask", "What is the capital of France?", "--no-save", "--temperature", "0", "--json",
+    ])
     #expect(unsaved.status == 0)
     #expect(try object(unsaved.standardOutput)["session_id"] == nil)
+    // Saving or not, the model sees the same prompt and gives the same answer.
+    #expect(
+      try object(unsaved.standardOutput)["prompt_tokens"] as? Int == object(first.standardOutput)["prompt_tokens"]
+        as? Int)
+    #expect(try object(unsaved.standardOutput)["text"] as? String == object(first.standardOutput)["text"] as? String)
 
     let list = try array(try await hearth.run(["sessions", "list", "--json"]).standardOutput)
     #expect(list.count == 1)

@@ -122,6 +122,9 @@ struct OpenAIAPITests {
         (#"{"messages":[{"role":"wizard","content":"hi"}]}"#, 400, "role"),
         (#"{"messages":[{"role":"user","content":"hi"}],"temperature":9}"#, 400, "temperature"),
         (#"{"messages":[{"role":"user","content":"hi"}],"max_tokens":0}"#, 400, "max_tokens"),
+        (#"{"messages":[{"role":"user","content":"hi"}],"repeat_penalty":0}"#, 400, "repeat penalty"),
+        (#"{"messages":[{"role":"user","content":"hi"}],"top_k":-1}"#, 400, "top-k"),
+        (#"{"messages":[{"role":"user","content":"hi"}],"min_p":2}"#, 400, "min-p"),
         (#"{"messages":[{"role":"user","content":"hi"}],"response_format":{"type":"xml"}}"#, 400, "response_format"),
         (
           #"{"messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_schema","json_schema":{"schema":{"$ref":"http://x/y"}}}}"#,

@@ -25,6 +25,9 @@ public struct Benchmark: Sendable {
     public var firstTokenLaunches: Int = 3
     /// The prompt of the time-to-first-token test.
     public var firstTokenPrompt = "What is the capital of France?"
+    /// The system prompt both tools are given in the time-to-first-token test, so they evaluate the same
+    /// tokens (Hearth's own would otherwise add its identity and the date).
+    public var firstTokenSystemPrompt = "You are a helpful assistant."
     /// The `hearth` executable to launch for the time-to-first-token test.
     public var hearthExecutable: String
 
@@ -88,7 +91,7 @@ public struct Benchmark: Sendable {
     var firstToken: FirstTokenComparison?
     if let completion {
       progress("time to first token: hearth ask vs llama-completion")
-      let prompt = try model.formatChat([.user(config.firstTokenPrompt)])
+      let prompt = try model.formatChat([.system(config.firstTokenSystemPrompt), .user(config.firstTokenPrompt)])
       firstToken = try await FirstTokenComparison.measure(
         configuration: config, llamaCompletion: completion, formattedPrompt: prompt)
     }

@@ -14,11 +14,16 @@ struct ChildProcess: Sendable {
   var executable: String
   var arguments: [String]
   var timeout: Duration = .seconds(600)
+  /// Variables set for the child on top of this process's environment.
+  var environment: [String: String] = [:]
 
   func run() async throws(BenchmarkError) -> Output {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout

@@ -1,7 +1,9 @@
+import Foundation
 import HearthCore
 
 /// Launch-to-first-output-byte of `hearth ask` and `llama-completion` on the same prompt (model load
-/// included on both sides), with each tool's greedy answer.
+/// included on both sides), with each tool's greedy answer. `hearth ask` saves its exchange as users'
+/// asks do, into a scratch profile so the user's own sessions are left alone.
 public struct FirstTokenComparison: Sendable {
   /// Milliseconds per launch of `hearth ask`.
   public var hearth: Samples
@@ -17,12 +19,16 @@ public struct FirstTokenComparison: Sendable {
     async throws(BenchmarkError) -> FirstTokenComparison
   {
     let newTokens = 8
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
     let hearthLaunch = ChildProcess(
       executable: configuration.hearthExecutable,
       arguments: [
-        "ask", configuration.firstTokenPrompt, "--model", configuration.modelPath, "--temperature", "0",
-        "--max-tokens", "\(newTokens)", "--threads", "\(configuration.threads)",
-      ])
+        "ask", configuration.firstTokenPrompt, "--system", configuration.firstTokenSystemPrompt, "--model",
+        configuration.modelPath, "--temperature", "0", "--max-tokens", "\(newTokens)", "--threads",
+        "\(configuration.threads)",
+      ],
+      environment: ["HEARTH_HOME": scratch.path])
     let llamaLaunch = ChildProcess(
       executable: llamaCompletion,
       arguments: [

@@ -2,7 +2,8 @@ import Foundation
 import HearthCore
 
 /// The body of `POST /v1/chat/completions`, as OpenAI's clients send it. Fields Hearth does not act on
-/// (`frequency_penalty`, `user`, …) are accepted and ignored, as other compatible servers do.
+/// (`frequency_penalty`, `user`, …) are accepted and ignored, as other compatible servers do; llama.cpp's
+/// sampling extensions (`top_k`, `min_p`, `repeat_penalty`, `ignore_eos`) are honoured.
 struct ChatCompletionRequest: Decodable {
   var model: String?
   var messages: [Message]
@@ -18,6 +19,10 @@ struct ChatCompletionRequest: Decodable {
   var n: Int?
   /// llama.cpp's extension: keep generating past end-of-generation tokens (for benchmarks).
   var ignoreEOS: Bool?
+  /// llama.cpp's sampling extensions, sent by clients written for its server.
+  var topK: Int?
+  var minP: Double?
+  var repeatPenalty: Double?
 
   enum CodingKeys: String, CodingKey {
     case model, messages, temperature, seed, stop, stream, n
@@ -25,6 +30,9 @@ struct ChatCompletionRequest: Decodable {
     case maxTokens = "max_tokens"
     case maxCompletionTokens = "max_completion_tokens"
     case topP = "top_p"
+    case topK = "top_k"
+    case minP = "min_p"
+    case repeatPenalty = "repeat_penalty"
     case streamOptions = "stream_options"
     case responseFormat = "response_format"
   }
@@ -133,6 +141,9 @@ struct ChatCompletionRequest: Decodable {
       guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
       options.sampling.topP = topP
     }
+    if let topK { options.sampling.topK = topK }
+    if let minP { options.sampling.minP = minP }
+    if let repeatPenalty { options.sampling.repeatPenalty = repeatPenalty }
     if let seed {
       options.sampling.seed = UInt32(truncatingIfNeeded: seed)
     }

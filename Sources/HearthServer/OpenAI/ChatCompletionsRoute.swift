@@ -85,10 +85,9 @@ struct OpenAIRoutes<Context: RequestContext> {
         await recordQueueDepth()
         do {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
+          let pieces = PieceEvents(identity: identity)
           let outcome = try await run.run { content, reasoning in
-            try await writer.sendEvent(
-              identity.chunk(
-                .init(content: content.isEmpty ? nil : content, reasoningContent: reasoning.isEmpty ? nil : reasoning)))
+            try await writer.write(pieces.event(content: content, reasoning: reasoning))
           }
           record(outcome, identity)
           try await writer.sendEvent(identity.chunk(.init(), finishReason: outcome.finishReason))
@@ -147,6 +146,28 @@ struct OpenAIRoutes<Context: RequestContext> {
     if let error = error as? APIError { return error }
     if error is CancellationError { return APIError(.init(code: 499), "the request was cancelled", code: "cancelled") }
     return APIError(.internalServerError, "generation failed: \(error)", code: "generation_failed")
+  }
+}
+
+/// The events of a stream's text chunks: the templates' fast path for the usual chunk of one kind of
+/// text, the encoder for the rare one that carries both.
+struct PieceEvents {
+  let identity: CompletionIdentity
+  let content: DeltaChunkTemplate?
+  let reasoning: DeltaChunkTemplate?
+
+  init(identity: CompletionIdentity) {
+    self.identity = identity
+    content = DeltaChunkTemplate(identity: identity, field: .content)
+    reasoning = DeltaChunkTemplate(identity: identity, field: .reasoning)
+  }
+
+  func event(content text: String, reasoning thought: String) -> ByteBuffer {
+    if thought.isEmpty, let content { return content.event(text) }
+    if text.isEmpty, let reasoning { return reasoning.event(thought) }
+    let chunk = identity.chunk(
+      .init(content: text.isEmpty ? nil : text, reasoningContent: thought.isEmpty ? nil : thought))
+    return ByteBuffer(string: "data: \(chunk)\n\n")
   }
 }
 
