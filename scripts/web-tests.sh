@@ -34,3 +34,15 @@ echo "web tests: server at $url"
 
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
 "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
+
+# The server logs each request and each generation, and nothing the user or the model wrote.
+for expected in " request" " generation"; do
+  grep -q -- "$expected" "$log" || { cat "$log" >&2; echo "web tests: no '$expected' line in the server's log" >&2; exit 1; }
+done
+for written in "capital of France" "Count from 1 to 300" "Geography questions" "Paris"; do
+  if grep -q -i -- "$written" "$log"; then
+    echo "web tests: the server's log contains what was written (\"$written\")" >&2
+    exit 1
+  fi
+done
+echo "web tests: the server's log holds no user content ($(wc -l <"$log") lines)"

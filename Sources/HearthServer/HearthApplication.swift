@@ -11,7 +11,7 @@ public func buildApplication(
   onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
   try configuration.validate()
-  let metrics = ServerMetrics()
+  let metrics = ServerMetrics(logger: dependencies.logger)
   let router = Router(context: BasicRequestContext.self)
   router.add(middleware: ContentSecurityMiddleware())
   router.add(middleware: ErrorMiddleware(logger: dependencies.logger, metrics: metrics))

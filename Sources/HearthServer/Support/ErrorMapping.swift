@@ -46,9 +46,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     -> Response
   {
     let route = Self.routeLabel(request.uri.path)
+    let started = ContinuousClock.now
     do {
       let response = try await next(request, context)
       metrics.recordRequest(route: route, status: Int(response.status.code))
+      // Time to the response head: a stream's body is still to come, and says its own figures when done.
+      logger.info(
+        "request",
+        metadata: [
+          "method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)",
+          "ms": "\((ContinuousClock.now - started).milliseconds.rounded())",
+        ])
       return response
     } catch {
       let failure = ErrorMapping.apiError(error)

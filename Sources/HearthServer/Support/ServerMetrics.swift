@@ -1,16 +1,20 @@
 import CoreMetrics
 import Foundation
 import HearthCore
+import Logging
 import Metrics
 import Prometheus
 
 /// The server's numbers for `/metrics`, in Prometheus text: requests, tokens, time to first token,
-/// tokens per second and queue depth. Numbers only; no content ever reaches a metric or its labels.
+/// tokens per second and queue depth; each generation's figures also go to the log. Numbers only; no
+/// content ever reaches a metric, its labels or the log line.
 final class ServerMetrics: Sendable {
   let registry = PrometheusCollectorRegistry()
   private let factory: PrometheusMetricsFactory
+  private let logger: Logger
 
-  init() {
+  init(logger: Logger) {
+    self.logger = logger
     var factory = PrometheusMetricsFactory(registry: registry)
     factory.defaultDurationHistogramBuckets = [
       .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -44,6 +48,13 @@ final class ServerMetrics: Sendable {
       Gauge(label: "hearth_generation_tokens_per_second", dimensions: [("api", api)], factory: factory).record(
         tokensPerSecond)
     }
+    logger.info(
+      "generation",
+      metadata: [
+        "api": "\(api)", "prompt_tokens": "\(promptTokens)", "generated_tokens": "\(generatedTokens)",
+        "first_token_ms": "\(timeToFirstToken.map { "\($0.milliseconds.rounded())" } ?? "-")",
+        "tokens_per_second": "\((tokensPerSecond * 10).rounded() / 10)",
+      ])
   }
 
   /// Sets the number of requests running or waiting for the model.
