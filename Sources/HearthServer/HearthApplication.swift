@@ -12,7 +12,7 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
   try configuration.validate()
   let metrics = ServerMetrics(logger: dependencies.logger)
-  let router = Router(context: BasicRequestContext.self)
+  let router = Router(context: HearthRequestContext.self)
   router.add(middleware: ContentSecurityMiddleware())
   router.add(middleware: ErrorMiddleware(logger: dependencies.logger, metrics: metrics))
   router.add(middleware: SecurityMiddleware(configuration: configuration))
@@ -23,6 +23,7 @@ public func buildApplication(
   try WebAssets.load().register(on: router)
   return Application(
     router: router,
+    server: .http1(configuration: .init(additionalChannelHandlers: [ClientDepartureHandler()])),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
     logger: dependencies.logger)

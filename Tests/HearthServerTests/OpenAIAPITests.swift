@@ -208,6 +208,33 @@ struct OpenAIAPITests {
   }
 }
 
+extension OpenAIAPITests {
+  @Test func leavingAWholeAnswerRequestStopsItsGeneration() async throws {
+    try await LiveServer.with { server in
+      let session = try await LiveServer.sharedSession()
+      let short = try await server.request(
+        .POST, "/v1/chat/completions", body: #"{"messages":[\#(Self.capitalQuestion)],"max_tokens":3}"#)
+      #expect(short.status == 200)
+      #expect(session.lastRecord?.stopReason == .maxTokens)
+
+      let long =
+        #"{"messages":[{"role":"user","content":"Count from 1 to 500, one number per line."}],"temperature":0,"max_tokens":1500,"ignore_eos":true}"#
+      let asking = Task { try await server.request(.POST, "/v1/chat/completions", body: long) }
+      try await Task.sleep(for: .seconds(2))
+      asking.cancel()
+      _ = try? await asking.value
+      try await waitUntil(seconds: 10) { session.lastRecord?.stopReason == .cancelled }
+      let record = try #require(session.lastRecord)
+      #expect(record.stopReason == .cancelled)
+      #expect(record.usage.generatedTokens > 0 && record.usage.generatedTokens < 1500)
+
+      let after = try await server.request(
+        .POST, "/v1/chat/completions", body: #"{"messages":[\#(Self.capitalQuestion)],"max_tokens":3}"#)
+      #expect(after.status == 200)
+    }
+  }
+}
+
 /// Polls `condition` until it holds or the time runs out.
 func waitUntil(seconds: Double, _ condition: @Sendable () async throws -> Bool) async throws {
   let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))

@@ -5,14 +5,15 @@ import Hummingbird
 import Logging
 
 /// `POST /v1/chat/completions` and `GET /v1/models`.
-struct OpenAIRoutes<Context: RequestContext> {
+struct OpenAIRoutes<Context: ChannelRequestContext> {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
   let metrics: ServerMetrics
 
   func register(on router: Router<Context>) {
     router.get("/v1/models") { _, _ in try self.models() }
-    router.post("/v1/chat/completions") { request, _ in try await self.chatCompletions(request) }
+    router.post("/v1/chat/completions") { request, context in try await self.chatCompletions(request, context: context)
+    }
   }
 
   private func models() throws -> Response {
@@ -21,7 +22,7 @@ struct OpenAIRoutes<Context: RequestContext> {
     return try JSONResponse.make(ModelList(data: entries))
   }
 
-  private func chatCompletions(_ request: Request) async throws -> Response {
+  private func chatCompletions(_ request: Request, context: Context) async throws -> Response {
     let body = try await RequestReader.decode(
       ChatCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
     let model = try dependencies.requireModel()
@@ -52,18 +53,7 @@ struct OpenAIRoutes<Context: RequestContext> {
     if body.stream == true {
       return stream(run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true)
     }
-    let ticket = try await dependencies.queue.enter()
-    await recordQueueDepth()
-    let outcome: CompletionRun.Outcome
-    do {
-      outcome = try await run.run { _, _ in }
-    } catch {
-      await dependencies.queue.leave(ticket)
-      await recordQueueDepth()
-      throw Self.apiError(error)
-    }
-    await dependencies.queue.leave(ticket)
-    await recordQueueDepth()
+    let outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) { try await complete(run) }
     record(outcome, identity)
     let completion = ChatCompletion(
       id: identity.id, created: identity.created, model: identity.model,
@@ -75,6 +65,22 @@ struct OpenAIRoutes<Context: RequestContext> {
       ],
       usage: identity.usage(outcome))
     return try JSONResponse.make(completion)
+  }
+
+  /// Waits for the model and runs the whole completion; a client that leaves meanwhile (the task is
+  /// cancelled) gives up its place in line or stops its generation.
+  private func complete(_ run: CompletionRun) async throws -> CompletionRun.Outcome {
+    let ticket = try await dependencies.queue.enter()
+    await recordQueueDepth()
+    let result: Result<CompletionRun.Outcome, APIError>
+    do {
+      result = .success(try await run.run { _, _ in })
+    } catch {
+      result = .failure(Self.apiError(error))
+    }
+    await dependencies.queue.leave(ticket)
+    await recordQueueDepth()
+    return try result.get()
   }
 
   private func stream(_ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool) -> Response {

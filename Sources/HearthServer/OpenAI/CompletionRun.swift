@@ -4,7 +4,7 @@ import HearthCore
 /// One OpenAI-style completion on the model: thinking split from the answer, stop sequences applied, and
 /// the figures OpenAI reports. Text is handed out as it becomes safe to show.
 struct CompletionRun {
-  struct Outcome {
+  struct Outcome: Sendable {
     var content = ""
     var reasoning = ""
     var finishReason = "stop"
