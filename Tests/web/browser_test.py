@@ -12,6 +12,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -42,7 +43,11 @@ class WebAppTest(unittest.TestCase):
             options.add_argument(argument)
         options.binary_location = "/usr/bin/chromium"
         cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.02)
+        # Lists re-render as data arrives, so an element found in one poll may be gone by the next call;
+        # the wait then simply polls again.
+        cls.wait = WebDriverWait(
+            cls.driver, 60, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException]
+        )
         # Greedy answers, long enough to be stopped: the walk does not depend on chance.
         settings = api("/api/settings")
         settings.update(preset="precise", temperature=0, max_tokens=600)

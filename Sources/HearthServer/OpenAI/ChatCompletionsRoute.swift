@@ -12,7 +12,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
 
   func register(on router: Router<Context>) {
     router.get("/v1/models") { _, _ in try self.models() }
-    router.post("/v1/chat/completions") { request, context in try await self.chatCompletions(request, context: context)
+    router.post("/v1/chat/completions") { request, context in
+      try await self.chatCompletions(request, context: context)
     }
   }
 
