@@ -235,6 +235,34 @@ extension OpenAIAPITests {
   }
 }
 
+extension OpenAIAPITests {
+  @Test func aStreamWaitingInLineLeavesItWhenItsClientDoes() async throws {
+    try await LiveServer.with { server in
+      @Sendable func depth() async throws -> Int? {
+        try await server.request(.GET, "/api/diagnostics").json?["queue_depth"]?.numberValue.map { Int($0) }
+      }
+      let long =
+        #"{"messages":[{"role":"user","content":"Count from 1 to 500, one number per line."}],"temperature":0,"max_tokens":1500,"ignore_eos":true}"#
+      let holding = Task { try await server.request(.POST, "/v1/chat/completions", body: long) }
+      try await waitUntil(seconds: 10) { try await depth() == 1 }
+
+      let streamed = #"{"messages":[\#(Self.capitalQuestion)],"max_tokens":8,"stream":true}"#
+      let waiting = Task {
+        let (_, body) = try await server.stream("/v1/chat/completions", body: streamed)
+        for try await _ in body {}
+      }
+      try await waitUntil(seconds: 10) { try await depth() == 2 }
+      waiting.cancel()
+      try await waitUntil(seconds: 10) { try await depth() == 1 }
+
+      holding.cancel()
+      try await waitUntil(seconds: 10) { try await depth() == 0 }
+      _ = try? await holding.value
+      _ = try? await waiting.value
+    }
+  }
+}
+
 /// Polls `condition` until it holds or the time runs out.
 func waitUntil(seconds: Double, _ condition: @Sendable () async throws -> Bool) async throws {
   let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))

@@ -3,6 +3,7 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 import Logging
+import NIOCore
 
 /// `POST /v1/chat/completions` and `GET /v1/models`.
 struct OpenAIRoutes<Context: ChannelRequestContext> {
@@ -52,7 +53,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: body.stop?.values ?? [])
     let identity = CompletionIdentity(model: model.name, promptTokens: promptTokens)
     if body.stream == true {
-      return stream(run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true)
+      return stream(
+        run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true, channel: context.channel)
     }
     let outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) { try await complete(run) }
     record(outcome, identity)
@@ -84,11 +86,15 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     return try result.get()
   }
 
-  private func stream(_ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool) -> Response {
+  private func stream(
+    _ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool, channel: any Channel
+  ) -> Response {
     Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
-        let ticket = try await dependencies.queue.enter()
+        // Nothing is written while waiting, so only the connection can tell that the client gave up.
+        let queue = dependencies.queue
+        let ticket = try await ConnectionWatch.cancellingOnDeparture(of: channel) { try await queue.enter() }
         await recordQueueDepth()
         do {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
