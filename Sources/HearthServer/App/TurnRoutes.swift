@@ -63,7 +63,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     } catch {
       return
     }
-    metrics.recordQueueDepth(await dependencies.queue.depth)
+    var failure: (any Error)?
     do {
       // A client that left while waiting must not start a turn.
       try await writer.sendComment("your turn")
@@ -74,15 +74,15 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
         if case .finished(let message) = event { record(message) }
       }
     } catch {
-      await dependencies.queue.leave(ticket)
-      metrics.recordQueueDepth(await dependencies.queue.depth)
+      failure = error
+    }
+    await dependencies.queue.leave(ticket)
+    if let failure {
       try? await writer.sendEvent(
-        JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), event: "error")
+        JSONResponse.encodedLine(["message": ErrorMapping.apiError(failure).message]), event: "error")
       try? await writer.finish(nil)
       return
     }
-    await dependencies.queue.leave(ticket)
-    metrics.recordQueueDepth(await dependencies.queue.depth)
     try await writer.finish(nil)
   }
 

@@ -73,17 +73,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   /// Waits for the model and runs the whole completion; a client that leaves meanwhile (the task is
   /// cancelled) gives up its place in line or stops its generation.
   private func complete(_ run: CompletionRun) async throws -> CompletionRun.Outcome {
-    let ticket = try await dependencies.queue.enter()
-    await recordQueueDepth()
-    let result: Result<CompletionRun.Outcome, APIError>
-    do {
-      result = .success(try await run.run { _, _ in })
-    } catch {
-      result = .failure(Self.apiError(error))
+    try await dependencies.queue.run {
+      do {
+        return try await run.run { _, _ in }
+      } catch {
+        throw Self.apiError(error)
+      }
     }
-    await dependencies.queue.leave(ticket)
-    await recordQueueDepth()
-    return try result.get()
   }
 
   private func stream(
@@ -95,7 +91,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         // Nothing is written while waiting, so only the connection can tell that the client gave up.
         let queue = dependencies.queue
         let ticket = try await ConnectionWatch.cancellingOnDeparture(of: channel) { try await queue.enter() }
-        await recordQueueDepth()
+        var failure: APIError?
         do {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
           let pieces = PieceEvents(identity: identity)
@@ -107,16 +103,15 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
           if includeUsage { try await writer.sendEvent(identity.usageChunk(outcome)) }
           try await writer.sendEvent("[DONE]")
         } catch {
-          await dependencies.queue.leave(ticket)
-          await recordQueueDepth()
+          failure = Self.apiError(error)
+        }
+        await queue.leave(ticket)
+        if let failure {
           // The client may still be there (a generation failure); if it is, it learns why.
-          let failure = Self.apiError(error)
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
           try? await writer.finish(nil)
           return
         }
-        await dependencies.queue.leave(ticket)
-        await recordQueueDepth()
         try await writer.finish(nil)
       })
   }
@@ -127,10 +122,6 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       api: "openai", promptTokens: usage?.promptTokens ?? identity.promptTokens,
       generatedTokens: usage?.generatedTokens ?? outcome.pieces, timeToFirstToken: usage?.timeToFirstToken,
       tokensPerSecond: usage?.generationTokensPerSecond ?? 0)
-  }
-
-  private func recordQueueDepth() async {
-    metrics.recordQueueDepth(await dependencies.queue.depth)
   }
 
   /// Whether `requested` names an installed model other than the loaded one. One model answers every

@@ -57,7 +57,8 @@ final class ServerMetrics: Sendable {
       ])
   }
 
-  /// Sets the number of requests running or waiting for the model.
+  /// Sets the number of requests running or waiting for the model. `/metrics` sets it from the queue
+  /// as it answers, so the gauge is always current when read and the requests themselves never touch it.
   func recordQueueDepth(_ depth: Int) {
     Gauge(label: "hearth_queue_depth", factory: factory).record(depth)
   }
