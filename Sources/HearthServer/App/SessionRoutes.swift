@@ -34,15 +34,8 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(session, status: .created)
     }
     router.post("/api/sessions/import") { request, _ in
-      let buffer = try await RequestReader.body(request, limit: configuration.maxBodyBytes)
-      let decoder = JSONDecoder()
-      decoder.dateDecodingStrategy = .secondsSince1970
-      let export: SessionExport
-      do {
-        export = try decoder.decode(SessionExport.self, from: Data(buffer.readableBytesView))
-      } catch let error as DecodingError {
-        throw APIError.invalidRequest("not a Hearth session export: \(DecodingErrorText.describe(error))")
-      }
+      let export = try await RequestReader.decode(
+        SessionExport.self, from: request, limit: configuration.maxBodyBytes, what: "not a Hearth session export")
       return try JSONResponse.make(try database.importSession(export), status: .created)
     }
     router.get("/api/sessions/:id") { _, context in

@@ -102,7 +102,7 @@ enum JSONResponse {
 
 /// Reading a request body within the size limit and decoding it.
 enum RequestReader {
-  static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
+  private static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
     do {
       return try await request.body.collect(upTo: limit)
     } catch is NIOTooManyBytesError {
@@ -111,7 +111,10 @@ enum RequestReader {
     }
   }
 
-  static func decode<Value: Decodable>(_ type: Value.Type, from request: Request, limit: Int) async throws -> Value {
+  /// - Parameter what: how a body that does not decode is named in the error.
+  static func decode<Value: Decodable>(
+    _ type: Value.Type, from request: Request, limit: Int, what: String = "the request body is not valid"
+  ) async throws -> Value {
     let buffer = try await body(request, limit: limit)
     guard buffer.readableBytes > 0 else {
       throw APIError.invalidRequest("the request body is empty; JSON was expected")
@@ -121,7 +124,7 @@ enum RequestReader {
       decoder.dateDecodingStrategy = .secondsSince1970
       return try decoder.decode(Value.self, from: Data(buffer.readableBytesView))
     } catch let error as DecodingError {
-      throw APIError.invalidRequest("the request body is not valid: \(DecodingErrorText.describe(error))")
+      throw APIError.invalidRequest("\(what): \(DecodingErrorText.describe(error))")
     }
   }
 }
