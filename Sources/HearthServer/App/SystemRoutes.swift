@@ -34,10 +34,16 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
     }
     router.get("/api/models") { _, _ in
       var installed = ModelCatalog.installed(in: dependencies.modelsFolder)
-      if let path = dependencies.modelPath, !installed.contains(where: { Self.samePath($0.path, path) }) {
-        installed.insert(ModelCatalog.describe(path: path), at: 0)
+      var loaded: InstalledModel?
+      if let path = dependencies.modelPath {
+        loaded = installed.first { Self.samePath($0.path, path) }
+        if loaded == nil {
+          // Loaded from elsewhere (`--model PATH`): listed first so the view still shows it.
+          let outside = ModelCatalog.describe(path: path)
+          installed.insert(outside, at: 0)
+          loaded = outside
+        }
       }
-      let loaded = installed.first { model in dependencies.modelPath.map { Self.samePath(model.path, $0) } ?? false }
       return try JSONResponse.make(
         ModelsView(
           loaded: loaded?.id, contextSize: dependencies.model?.contextSize, models: installed))
