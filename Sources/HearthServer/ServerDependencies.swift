@@ -48,10 +48,8 @@ public struct ServerDependencies: Sendable {
     return model
   }
 
-  static let settingsKey = "chat"
-
   /// The user's saved chat settings, or the defaults.
   func settings() throws -> ChatSettings {
-    try database.setting(Self.settingsKey, as: ChatSettings.self) ?? ChatSettings()
+    try database.chatSettings()
   }
 }

@@ -1,7 +1,21 @@
 import Foundation
 import GRDB
+public import HearthCore
 
 extension HearthDatabase {
+  private static let chatSettingsKey = "chat"
+
+  /// The user's saved chat settings (preset, sampling, system prompt), or the defaults.
+  /// - Throws: ``StoreError`` when the database fails or the stored settings no longer decode.
+  public func chatSettings() throws(StoreError) -> ChatSettings {
+    try setting(Self.chatSettingsKey, as: ChatSettings.self) ?? ChatSettings()
+  }
+
+  /// Saves the user's chat settings.
+  public func setChatSettings(_ settings: ChatSettings) throws(StoreError) {
+    try setSetting(Self.chatSettingsKey, to: settings)
+  }
+
   /// The stored value of the setting `key`, decoded from JSON, or `nil` when it was never set.
   /// - Throws: ``StoreError`` when the database fails or the stored value no longer decodes.
   public func setting<Value: Decodable>(_ key: String, as type: Value.Type) throws(StoreError) -> Value? {

@@ -24,12 +24,15 @@ struct ChatRuntime {
   let lock: ProfileLock
   let loadTime: Duration
 
+  /// Opens the profile (unless the caller already has it open), repairs and prunes it under the lock,
+  /// and loads the model.
   static func start(
-    _ options: ModelOptionGroup, generation: GenerationOptions, showsThinking: Bool = true
+    _ options: ModelOptionGroup, generation: GenerationOptions, showsThinking: Bool = true,
+    profile: Profile? = nil
   )
     async throws -> ChatRuntime
   {
-    let profile = try Profile.open()
+    let profile = try profile ?? Profile.open()
     let lock = try ProfileLock(path: profile.paths.generationLock) {
       try profile.database.repairAfterCrash()
     }

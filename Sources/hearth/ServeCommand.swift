@@ -47,8 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       try configuration.validate()
       let profile = try Profile.open()
-      let settings = try profile.database.setting("chat", as: ChatSettings.self) ?? ChatSettings()
-      let runtime = try await ChatRuntime.start(modelOptions, generation: settings.generationOptions)
+      let runtime = try await ChatRuntime.start(
+        modelOptions, generation: try profile.database.chatSettings().generationOptions, profile: profile)
       var logger = Logger(label: "hearth.server")
       logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
       let model = runtime.model

@@ -29,7 +29,7 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       } catch {
         throw APIError.invalidRequest("\(error)")
       }
-      try dependencies.database.setSetting(ServerDependencies.settingsKey, to: settings)
+      try dependencies.database.setChatSettings(settings)
       return try JSONResponse.make(settings)
     }
     router.get("/api/models") { _, _ in
