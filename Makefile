@@ -18,17 +18,17 @@ all: build
 
 ## setup: llama.cpp (library and tools) and the models, cached outside the clone
 setup:
-	scripts/setup-llama.sh
-	scripts/setup-models.sh
+	@scripts/setup-llama.sh
+	@scripts/setup-models.sh
 
 ## setup-web: chromium, its driver and the pinned Python packages the web tests use
 setup-web:
-	scripts/setup-browser.sh
+	@scripts/setup-browser.sh
 
 ## build: set-up, then a release build of hearth with the default model installed
 build: setup
-	swift build -c release --product hearth
-	scripts/install-default-model.sh
+	@scripts/logged.sh "hearth: building (release)" swift-build-release swift build -c release --product hearth
+	@scripts/install-default-model.sh
 
 ## run: build, then chat with the default model
 run: build
@@ -38,7 +38,7 @@ run: build
 ## (the official OpenAI client and headless Chromium against a running `hearth serve`). Tests run one at
 ## a time: they are CPU-bound on the same cores, and timing behaviour (time limits) must not depend on load.
 test: setup setup-web lint
-	swift build --build-tests
+	@scripts/logged.sh "hearth: building the tests" swift-build-tests swift build --build-tests
 	swift test --skip-build --no-parallel
 	scripts/web-tests.sh
 

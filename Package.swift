@@ -27,10 +27,12 @@ let package = Package(
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
+    .library(name: "HearthBench", targets: ["HearthBench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -51,6 +53,7 @@ let package = Package(
       dependencies: [
         "CLlama",
         "HearthCore",
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
@@ -91,20 +94,36 @@ let package = Package(
       resources: [.copy("Web")],
       swiftSettings: strictSettings
     ),
-    .executableTarget(
-      name: "hearth",
+    // The measuring kit: Hearth against llama.cpp's own tools. It may reach below the engine (LlamaKit)
+    // because part of what it measures is the generation path itself.
+    .target(
+      name: "HearthBench",
       dependencies: [
         "HearthCore",
         "HearthEngine",
         "HearthServer",
         "HearthStore",
         "LlamaKit",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .executableTarget(
+      name: "hearth",
+      dependencies: [
+        "HearthBench",
+        "HearthCore",
+        "HearthEngine",
+        "HearthServer",
+        "HearthStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,

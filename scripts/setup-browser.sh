@@ -6,12 +6,15 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=scripts/pins.sh
 source "$here/pins.sh"
+# shellcheck source=scripts/progress.sh
+source "$here/progress.sh"
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   echo "browser: installing chromium and chromium-driver from Debian"
   if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  run_logged "browser: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
+  run_logged "browser: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
 
 requirements="$here/requirements-test.txt"

@@ -7,6 +7,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=scripts/pins.sh
 source "$here/pins.sh"
+# shellcheck source=scripts/progress.sh
+source "$here/progress.sh"
 
 prefix="$HEARTH_LLAMA_PREFIX"
 stamp="$prefix/.hearth-stamp"
@@ -22,13 +24,15 @@ need_cmd() { command -v "$1" >/dev/null 2>&1; }
 if ! need_cmd cmake || ! need_cmd pkg-config || ! need_cmd patchelf; then
   echo "llama.cpp: installing cmake, pkg-config and patchelf from Debian"
   if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake pkg-config patchelf >/dev/null
+  run_logged "llama.cpp: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
+  run_logged "llama.cpp: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake pkg-config patchelf
 fi
 
 work="$HEARTH_CACHE/llama-build"
-rm -rf "$work" "$prefix"
-mkdir -p "$work"
+logs="$HEARTH_CACHE/logs"
+rm -rf "$work" "$prefix" "$logs"/llama-*.log
+mkdir -p "$work" "$logs"
 
 echo "llama.cpp: fetching llama-cpp-python $LLAMA_CPP_PYTHON_VERSION sdist"
 pip download --quiet --no-deps --no-binary llama-cpp-python "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$work/dl"
@@ -49,19 +53,18 @@ common=(
   -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DGGML_CCACHE=OFF -DLLAMA_CURL=OFF
 )
 
-echo "llama.cpp: building the library ($jobs jobs)"
-cmake -S "$src" -B "$work/build" "${common[@]}" \
-  -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
-  >"$work/configure.log"
-cmake --build "$work/build" -j "$jobs" >"$work/build.log"
-cmake --install "$work/build" >"$work/install.log"
+echo "llama.cpp: building the library ($jobs jobs; full log in $logs/llama-build.log)"
+run_logged "llama.cpp: configuring" "$logs/llama-configure.log" cmake -S "$src" -B "$work/build" "${common[@]}" \
+  -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
+run_logged "llama.cpp: compiling the library" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs"
+run_logged "llama.cpp: installing" "$logs/llama-install.log" cmake --install "$work/build"
 
 echo "llama.cpp: building llama-bench, llama-completion, llama-cli, llama-server, llama-embedding"
-cmake -S "$src" -B "$work/build" "${common[@]}" \
-  -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=ON -DLLAMA_BUILD_SERVER=ON \
-  -DLLAMA_TOOLS_INSTALL=OFF >>"$work/configure.log"
-cmake --build "$work/build" -j "$jobs" \
-  --target llama-bench llama-completion llama-cli llama-server llama-embedding >>"$work/build.log"
+run_logged "llama.cpp: configuring the tools" "$logs/llama-configure.log" cmake -S "$src" -B "$work/build" \
+  "${common[@]}" -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=ON -DLLAMA_BUILD_SERVER=ON \
+  -DLLAMA_TOOLS_INSTALL=OFF
+run_logged "llama.cpp: compiling the tools" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs" \
+  --target llama-bench llama-completion llama-cli llama-server llama-embedding
 mkdir -p "$prefix/bin"
 for tool in llama-bench llama-completion llama-cli llama-server llama-embedding; do
   cp "$work/build/bin/$tool" "$prefix/bin/"

@@ -12,4 +12,12 @@ public protocol ChatModel: Sendable {
   ) -> AsyncThrowingStream<
     GenerationEvent, any Error
   >
+  /// Returns once the generation started last has really ended, including one whose consumer stopped
+  /// listening early (a stop sequence, a client that left): only then may the next one start.
+  func settle() async
+}
+
+extension ChatModel {
+  /// A model whose generations end when their streams do has nothing to wait for.
+  public func settle() async {}
 }

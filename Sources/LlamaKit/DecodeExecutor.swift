@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 
 /// The one thread on which every llama.cpp decode of the process runs.
@@ -14,9 +15,9 @@ public final class DecodeExecutor: @unchecked Sendable {
   typealias Step = () -> Bool
 
   private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var queue: [Step] = []
-  private var head = 0
+  // Guarded by `condition`. A step leaves the queue when it runs, so a finished generation (its sampler,
+  // its session) is released at once, however long other generations keep the thread busy.
+  private var queue = Deque<Step>()
   private var started = false
 
   private init() {}
@@ -54,13 +55,8 @@ public final class DecodeExecutor: @unchecked Sendable {
   private func runLoop() {
     while true {
       condition.lock()
-      while head == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-        condition.wait()
-      }
-      let step = queue[head]
-      head += 1
+      while queue.isEmpty { condition.wait() }
+      let step = queue.removeFirst()
       condition.unlock()
 
       if step() {

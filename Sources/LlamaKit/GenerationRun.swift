@@ -131,6 +131,7 @@ final class GenerationRun: @unchecked Sendable {
   }
 
   private func finish(_ reason: StopReason) -> Bool {
+    sampler = nil
     let tail = assembler.flush()
     if !tail.isEmpty { continuation.yield(.token(tail)) }
     let usage = self.usage
@@ -146,6 +147,7 @@ final class GenerationRun: @unchecked Sendable {
   }
 
   private func fail(_ error: LlamaError) -> Bool {
+    sampler = nil
     if case .decodeFailed = error {
       // A failed decode may leave partial state in the cache: forget it rather than trust it.
       llama_memory_clear(llama_get_memory(session.context), true)

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
-import HearthStore
-import LlamaKit
 
 struct AskCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -38,26 +36,26 @@ struct AskCommand: AsyncParsableCommand {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
       let text = try promptText()
+      let engine = try await Engine.openForChat(modelOptions, generation: options)
+      guard let model = engine.model else { return }
       if noSave {
-        try await answerWithoutSaving(text, options: options)
+        try await answerWithoutSaving(text, engine: engine, model: model, options: options)
         return
       }
-      let runtime = try await ChatRuntime.start(modelOptions, generation: options)
       let target: ChatSession
       if let session {
-        target = try runtime.profile.database.session(matching: session)
+        target = try engine.sessions.session(matching: session)
       } else {
-        target = try await runtime.service.newSession()
+        target = try await engine.chat.newSession()
       }
-      let events = try await runtime.service.send(
-        text, to: target.id, systemPrompt: ChatRuntime.systemPrompt(system, model: runtime.model), options: options)
+      let events = try await engine.chat.send(
+        text, to: target.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
       guard let message = await TurnPrinter.print(events, quiet: json) else { return }
-      await runtime.model.session.waitUntilIdle()
-      let usage = runtime.model.session.lastRecord?.usage
       if json {
+        // The turn has ended (and its generation with it), so these are its figures.
         var report = AskReport(
-          text: message.content, stopReason: message.stopReason ?? .cancelled, usage: usage,
-          model: runtime.model.session.model.path, loadTime: runtime.loadTime)
+          text: message.content, stopReason: message.stopReason ?? .cancelled, usage: model.lastUsage,
+          model: model.path, loadTime: model.loadTime)
         report.sessionId = target.id.uuidString
         report.thinking = message.thinking
         report.state = message.state.rawValue
@@ -70,14 +68,15 @@ struct AskCommand: AsyncParsableCommand {
     }
   }
 
-  private func answerWithoutSaving(_ text: String, options: GenerationOptions) async throws {
-    let (session, loadTime) = try await modelOptions.loadSession()
+  private func answerWithoutSaving(
+    _ text: String, engine: Engine, model: LocalModel, options: GenerationOptions
+  ) async throws {
     // The same system prompt a saved ask gets, so saving never changes the answer.
-    let messages: [ChatMessage] = [.system(ChatRuntime.systemPrompt(system, model: session.model)), .user(text)]
+    let messages: [ChatMessage] = [.system(engine.systemPrompt(custom: system)), .user(text)]
     var answer = ""
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration
-    for try await event in session.respond(to: messages, options: options) {
+    for try await event in model.generate(messages: messages, options: options) {
       switch event {
       case .token(let piece):
         answer += piece
@@ -88,7 +87,7 @@ struct AskCommand: AsyncParsableCommand {
     }
     if json {
       let report = AskReport(
-        text: answer, stopReason: stopReason, usage: usage, model: session.model.path, loadTime: loadTime)
+        text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
       Terminal.write("\n")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthBench
 import HearthCore
 import HearthEngine
 

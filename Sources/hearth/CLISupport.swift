@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
-import LlamaKit
 
 /// Writes straight to the file descriptors, unbuffered, so streamed tokens appear as they are generated.
 enum Terminal {
@@ -59,15 +58,9 @@ struct ModelOptionGroup: ParsableArguments {
     help: "Chat template to use instead of the model's own (a llama.cpp template name such as chatml, or a template).")
   var chatTemplate: String?
 
-  /// Loads the model and creates a session on it; returns the load time too.
-  func loadSession() async throws -> (LlamaSession, Duration) {
-    let path = try file.resolvedModelPath()
-    let clock = ContinuousClock()
-    let start = clock.now
-    let model = try await LlamaModel.load(path: path, options: ModelLoadOptions(chatTemplateOverride: chatTemplate))
-    let session = try await LlamaSession.create(
-      model: model, options: ContextOptions(contextSize: context, threads: file.threads))
-    return (session, clock.now - start)
+  /// The model the engine loads.
+  func modelChoice() throws -> ModelChoice {
+    .file(path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate)
   }
 }
 

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
-import HearthStore
-import LlamaKit
 import Synchronization
 
 struct ChatCommand: AsyncParsableCommand {
@@ -44,21 +42,21 @@ struct ChatCommand: AsyncParsableCommand {
   func run() async throws {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
-      let runtime = try await ChatRuntime.start(modelOptions, generation: options, showsThinking: !hideThinking)
-      let database = runtime.profile.database
-      var current = try await startingSession(runtime)
-      let meta = runtime.model.session.model.metadata
+      let engine = try await Engine.openForChat(modelOptions, generation: options, showsThinking: !hideThinking)
+      guard let model = engine.model else { return }
+      let library = engine.sessions
+      var current = try await startingSession(engine)
       Terminal.write(
         Terminal.dim(
-          "\(meta.name) · context \(runtime.model.contextSize) · loaded in \(Int(runtime.loadTime.milliseconds)) ms\n"
+          "\(model.displayName) · context \(model.contextSize) · loaded in \(Int(model.loadTime.milliseconds)) ms\n"
             + "Session “\(current.title)” (\(current.id.uuidString.prefix(8))); /help for commands.\n"))
-      for message in try database.messages(in: current.id).suffix(4) {
+      for message in try library.messages(in: current.id).suffix(4) {
         Terminal.write(Terminal.dim("\(message.role.rawValue): \(message.content.prefix(200))") + "\n")
       }
-      let systemPrompt = ChatRuntime.systemPrompt(system, model: runtime.model)
+      let systemPrompt = engine.systemPrompt(custom: system)
       // The session answering right now, if any: Ctrl-C stops its answer, otherwise leaves.
       let answering = Mutex<UUID?>(nil)
-      let service = runtime.service
+      let service = engine.chat
       let interrupts = InterruptHandler {
         guard let sessionID = answering.withLock({ $0 }) else {
           Terminal.write("\n")
@@ -78,16 +76,16 @@ struct ChatCommand: AsyncParsableCommand {
         case "/quit", "/exit": return
         case "/help": Terminal.write(Self.configuration.discussion + "\n")
         case "/new":
-          current = try await runtime.service.newSession()
+          current = try await service.newSession()
           Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")
         case "/sessions":
-          for listed in try database.sessions(limit: 15) {
+          for listed in try library.list(limit: 15) {
             let mark = listed.id == current.id ? "*" : " "
             Terminal.write("\(mark) \(listed.id.uuidString.prefix(8))  \(listed.isPinned ? "📌 " : "")\(listed.title)\n")
           }
         case "/switch":
           do {
-            current = try database.session(matching: argument)
+            current = try library.session(matching: argument)
             Terminal.write(Terminal.dim("(switched to “\(current.title)”)") + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
@@ -97,16 +95,16 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.writeError("hearth: /rename needs a title\n")
             break
           }
-          current = try database.modifySession(current.id) { $0.title = argument }
+          current = try library.modify(current.id) { $0.title = argument }
           Terminal.write(Terminal.dim("(renamed to “\(current.title)”)") + "\n")
         case "/pin":
-          current = try database.modifySession(current.id) { $0.isPinned.toggle() }
+          current = try library.modify(current.id) { $0.isPinned.toggle() }
           Terminal.write(Terminal.dim(current.isPinned ? "(pinned)" : "(unpinned)") + "\n")
-        case "/stats": Terminal.write(Self.describe(last, runtime: runtime) + "\n")
+        case "/stats": Terminal.write(Self.describe(last, usage: model.lastUsage) + "\n")
         case let unknown where unknown.hasPrefix("/"):
           Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
         default:
-          let events = try await runtime.service.send(
+          let events = try await service.send(
             input, to: current.id, systemPrompt: systemPrompt, options: options)
           answering.withLock { $0 = current.id }
           last = await TurnPrinter.print(events)
@@ -120,10 +118,10 @@ struct ChatCommand: AsyncParsableCommand {
     }
   }
 
-  private func startingSession(_ runtime: ChatRuntime) async throws -> ChatSession {
-    if let session { return try runtime.profile.database.session(matching: session) }
-    if !new, let recent = try runtime.profile.database.sessions(limit: 1).first { return recent }
-    return try await runtime.service.newSession()
+  private func startingSession(_ engine: Engine) async throws -> ChatSession {
+    if let session { return try engine.sessions.session(matching: session) }
+    if !new, let recent = try engine.sessions.list(limit: 1).first { return recent }
+    return try await engine.chat.newSession()
   }
 
   private static func split(_ input: String) -> (String, String) {
@@ -132,9 +130,8 @@ struct ChatCommand: AsyncParsableCommand {
     return (String(parts[0]), parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
   }
 
-  private static func describe(_ message: StoredMessage?, runtime: ChatRuntime) -> String {
+  private static func describe(_ message: StoredMessage?, usage: GenerationUsage?) -> String {
     guard let message else { return "no answer yet" }
-    let usage = runtime.model.session.lastRecord?.usage
     let ttft = message.timeToFirstTokenMs.map { String(format: "%.0f ms", $0) } ?? "-"
     let prompt = usage.map {
       String(

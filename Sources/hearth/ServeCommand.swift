@@ -3,8 +3,6 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthServer
-import HearthStore
-import LlamaKit
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -46,16 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
         host: host, port: port, apiKey: apiKey ?? ProcessInfo.processInfo.environment["HEARTH_API_KEY"],
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       try configuration.validate()
-      let profile = try Profile.open()
-      let runtime = try await ChatRuntime.start(
-        modelOptions, generation: try profile.database.chatSettings().generationOptions, profile: profile)
+      let engine = try await Engine.openForChat(modelOptions)
+      guard let model = engine.model else { return }
       var logger = Logger(label: "hearth.server")
       logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-      let model = runtime.model
-      let dependencies = ServerDependencies(
-        database: runtime.profile.database, chat: runtime.service, model: model,
-        modelPath: model.session.model.path, modelsFolder: runtime.profile.paths.models,
-        defaultSystemPrompt: { ChatRuntime.systemPrompt(nil, model: model) }, logger: logger)
+      let dependencies = ServerDependencies(engine: engine, logger: logger)
       let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")
@@ -63,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
       let group = ServiceGroup(
         configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
       try await group.run()
-      withExtendedLifetime(runtime.lock) {}
+      withExtendedLifetime(engine) {}
     }
   }
 }

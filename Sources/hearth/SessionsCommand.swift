@@ -22,7 +22,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let sessions = try Profile.open().database.sessions(includeArchived: all, limit: limit)
+        let sessions = try await Engine.openProfile().sessions.list(includeArchived: all, limit: limit)
         if json { return Terminal.write(try JSONOutput.encode(sessions) + "\n") }
         for session in sessions { Terminal.write(SessionLine.render(session) + "\n") }
       }
@@ -37,8 +37,8 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let database = try Profile.open().database
-        let export = try database.export(try database.session(matching: id).id)
+        let library = try await Engine.openProfile().sessions
+        let export = try library.export(try library.session(matching: id).id)
         Terminal.write(json ? try JSONOutput.encode(export) + "\n" : export.markdown)
       }
     }
@@ -53,7 +53,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let hits = try Profile.open().database.search(query, scope: scope, limit: limit)
+        let hits = try await Engine.openProfile().sessions.search(query, scope: scope, limit: limit)
         if json { return Terminal.write(try JSONOutput.encode(hits) + "\n") }
         if hits.isEmpty { Terminal.writeError("no matches\n") }
         for hit in hits { Terminal.write("\(SessionLine.render(hit.session))\n    \(hit.snippet)\n") }
@@ -105,8 +105,8 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let database = try Profile.open().database
-        try database.deleteSession(try database.session(matching: id).id)
+        let library = try await Engine.openProfile().sessions
+        try library.delete(try library.session(matching: id).id)
       }
     }
   }
@@ -119,8 +119,8 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let database = try Profile.open().database
-        let export = try database.export(try database.session(matching: id).id)
+        let library = try await Engine.openProfile().sessions
+        let export = try library.export(try library.session(matching: id).id)
         let text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : export.markdown
         if let output {
           try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -144,7 +144,7 @@ struct SessionsCommand: AsyncParsableCommand {
         } catch {
           throw StoreError.invalidImport("\(file) is not a session export: \(JSONOutput.explain(error))")
         }
-        let session = try Profile.open().database.importSession(export)
+        let session = try await Engine.openProfile().sessions.importSession(export)
         Terminal.write("imported \(session.id.uuidString) “\(session.title)” (\(export.messages.count) messages)\n")
       }
     }
@@ -165,7 +165,7 @@ struct SessionsCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let policy = HistoryPolicy(maximumSessions: keep, maximumAge: olderThan.map { $0 * 86_400 })
-        Terminal.write("deleted \(try Profile.open().database.prune(policy)) sessions\n")
+        Terminal.write("deleted \(try await Engine.openProfile().sessions.prune(policy)) sessions\n")
       }
     }
   }
@@ -182,8 +182,8 @@ extension SearchScope: ExpressibleByArgument {}
 enum SessionEdit {
   static func apply(_ reference: String, _ change: @escaping @Sendable (inout ChatSession) -> Void) async throws {
     try await reportingFailures {
-      let database = try Profile.open().database
-      let session = try database.modifySession(try database.session(matching: reference).id, change)
+      let library = try await Engine.openProfile().sessions
+      let session = try library.modify(try library.session(matching: reference).id, change)
       Terminal.write(SessionLine.render(session) + "\n")
     }
   }

@@ -1,19 +1,21 @@
 import Foundation
 import HearthCore
-import HearthEngine
 import HearthStore
 import HearthTestSupport
 import LlamaKit
 import Testing
 
+@testable import HearthEngine
+
 @Suite("Chat turns through the real model and database")
 struct ChatServiceTests {
   private static let model = Task { try await LlamaModel.load(path: TestModels.smolLM2) }
 
-  private func localModel(contextSize: Int = 2048) async throws -> LocalChatModel {
-    LocalChatModel(
+  private func localModel(contextSize: Int = 2048) async throws -> LocalModel {
+    LocalModel(
       session: try await LlamaSession.create(
-        model: try await Self.model.value, options: .init(contextSize: contextSize)))
+        model: try await Self.model.value, options: .init(contextSize: contextSize)),
+      loadTime: .zero)
   }
 
   private func databasePath() throws -> String {

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
-import HearthEngine
 import HearthServer
 import HearthStore
 import HearthTestSupport
@@ -13,6 +12,8 @@ import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 
+@testable import HearthEngine
+
 /// The real server on a free loopback port, with the real tiny model and a fresh profile, for one test.
 struct LiveServer {
   let port: Int
@@ -20,15 +21,13 @@ struct LiveServer {
   let configuration: ServerConfiguration
   var base: String { "http://127.0.0.1:\(port)" }
 
-  private static let model = Task { try await LlamaModel.load(path: TestModels.smolLM2) }
-
-  /// One session (one KV cache) shared by the tests, as one server shares it among its requests.
-  private static let session = Task {
-    try await LlamaSession.create(model: try await model.value, options: ContextOptions(contextSize: 2048, threads: 2))
+  /// One model (one KV cache) shared by the tests' engines, as one server shares it among its requests.
+  private static let model = Task {
+    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
   }
 
-  /// The model session every test server runs on.
-  static func sharedSession() async throws -> LlamaSession { try await session.value }
+  /// The llama.cpp session under the shared model, for checks of how its generations ended.
+  static func sharedSession() async throws -> LlamaSession { try await model.value.session }
 
   /// Runs `body` against a server started for it and stopped after it.
   static func with<Value: Sendable>(
@@ -38,18 +37,17 @@ struct LiveServer {
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let database = try HearthDatabase(path: folder.appendingPathComponent("hearth.sqlite").path)
-    try database.setSetting("chat", to: settings)
-    let model: LocalChatModel? = withModel ? LocalChatModel(session: try await session.value) : nil
-    let chat = ChatService(
-      database: database, model: model,
-      configuration: ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false))
+    // A scratch profile whose models folder is the test models' cache, opened as `hearth serve` opens one.
+    var engineConfiguration = EngineConfiguration(
+      paths: HearthPaths(home: folder, models: URL(fileURLWithPath: TestModels.directory)), environment: [:])
+    engineConfiguration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
+    let engine = try Engine.open(engineConfiguration, model: withModel ? try await model.value : nil)
+    try engine.setChatSettings(settings)
+    // The test's own handle on the same database, for seeding and checking what the server stored.
+    let database = try HearthDatabase(path: engine.paths.database.path)
     var logger = Logger(label: "hearth.server.test")
     logger.logLevel = .warning
-    let dependencies = ServerDependencies(
-      database: database, chat: chat, model: model, modelPath: withModel ? TestModels.smolLM2 : nil,
-      modelsFolder: URL(fileURLWithPath: TestModels.directory), defaultSystemPrompt: { "You are a helpful assistant." },
-      logger: logger)
+    let dependencies = ServerDependencies(engine: engine, logger: logger)
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
       portContinuation.yield(port)
@@ -67,13 +65,19 @@ struct LiveServer {
       }
       await group.triggerGracefulShutdown()
       try await tasks.waitForAll()
-      // Nothing may still run on the shared model when the next test starts.
-      await (try? await session.value)?.waitUntilIdle()
       return try outcome.get()
     }
   }
 
   // MARK: Requests
+
+  /// A client with room for as many connections as the tests open at once (the shared client's pool
+  /// holds 8 per host, too few for a burst of waiting requests plus the `/stop` calls that free them).
+  static let client: HTTPClient = {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }()
 
   struct Reply: Sendable {
     var status: Int
@@ -91,7 +95,7 @@ struct LiveServer {
     if body != nil { request.headers.add(name: "Content-Type", value: "application/json") }
     for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
     if let body { request.body = .bytes(ByteBuffer(string: body)) }
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let response = try await Self.client.execute(request, timeout: .seconds(120))
     let bytes = try await response.body.collect(upTo: 16 << 20)
     return Reply(
       status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -107,7 +111,7 @@ struct LiveServer {
     request.headers.add(name: "Content-Type", value: "application/json")
     for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
     request.body = .bytes(ByteBuffer(string: body))
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let response = try await Self.client.execute(request, timeout: .seconds(120))
     return (Int(response.status.code), response.body)
   }
 }

@@ -26,6 +26,8 @@ struct Turn: Sendable {
       message.error = Task.isCancelled ? nil : "\(error)"
       if Task.isCancelled { message.stopReason = .cancelled }
     }
+    // A stopped answer's generation winds down within a token; the session is free only once it has.
+    await model.settle()
     message.updatedAt = now()
     do {
       try database.updateMessage(message)

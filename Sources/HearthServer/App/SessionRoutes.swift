@@ -9,12 +9,12 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
-  private var database: HearthDatabase { dependencies.database }
+  private var library: SessionLibrary { dependencies.engine.sessions }
 
   func register(on router: Router<Context>) {
     router.get("/api/sessions") { request, _ in
       let archived = request.uri.queryParameters.get("archived") == "true"
-      let sessions = try database.sessions(includeArchived: archived).filter { archived || !$0.isArchived }
+      let sessions = try library.list(includeArchived: archived).filter { archived || !$0.isArchived }
       return try JSONResponse.make(SessionList(sessions: sessions))
     }
     router.get("/api/sessions/search") { request, _ in
@@ -26,22 +26,22 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       guard let scope = SearchScope(rawValue: scopeName) else {
         throw APIError.invalidRequest("scope must be all, titles, bodies or pinned", parameter: "scope")
       }
-      return try JSONResponse.make(SearchResults(hits: try database.search(query, scope: scope, limit: 50)))
+      return try JSONResponse.make(SearchResults(hits: try library.search(query, scope: scope, limit: 50)))
     }
     router.post("/api/sessions") { request, _ in
       let body = try await RequestReader.decode(NewSession.self, from: request, limit: configuration.maxBodyBytes)
-      let session = try await dependencies.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
+      let session = try await dependencies.engine.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
       return try JSONResponse.make(session, status: .created)
     }
     router.post("/api/sessions/import") { request, _ in
       let export = try await RequestReader.decode(
         SessionExport.self, from: request, limit: configuration.maxBodyBytes, what: "not a Hearth session export")
-      return try JSONResponse.make(try database.importSession(export), status: .created)
+      return try JSONResponse.make(try library.importSession(export), status: .created)
     }
     router.get("/api/sessions/:id") { _, context in
       let id = try Self.sessionID(context)
       return try JSONResponse.make(
-        SessionDetail(session: try database.session(id), messages: try database.messages(in: id)))
+        SessionDetail(session: try library.session(id), messages: try library.messages(in: id)))
     }
     router.patch("/api/sessions/:id") { request, context in
       let id = try Self.sessionID(context)
@@ -49,7 +49,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       if let title = change.title, Self.cleanTitle(title).isEmpty {
         throw APIError.invalidRequest("title must not be empty", parameter: "title")
       }
-      let session = try database.modifySession(id) { session in
+      let session = try library.modify(id) { session in
         if let title = change.title { session.title = Self.cleanTitle(title) }
         if let pinned = change.pinned { session.isPinned = pinned }
         if let archived = change.archived { session.isArchived = archived }
@@ -58,14 +58,14 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
     router.delete("/api/sessions/:id") { _, context in
       let id = try Self.sessionID(context)
-      guard await !dependencies.chat.isGenerating(id) else {
+      guard await !dependencies.engine.chat.isGenerating(id) else {
         throw APIError(.conflict, "the session is answering; stop it first", code: "session_busy")
       }
-      try database.deleteSession(id)
+      try library.delete(id)
       return Response(status: .noContent)
     }
     router.get("/api/sessions/:id/export") { request, context in
-      let export = try database.export(try Self.sessionID(context))
+      let export = try library.export(try Self.sessionID(context))
       let format = request.uri.queryParameters.get("format") ?? "json"
       let fileName = Self.fileName(for: export.session)
       switch format {

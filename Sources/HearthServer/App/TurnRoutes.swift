@@ -1,7 +1,6 @@
 import Foundation
 import HearthCore
 import HearthEngine
-import HearthStore
 import Hummingbird
 
 /// A chat turn for the web app: `POST /api/sessions/:id/turns` answers with a server-sent event stream
@@ -24,18 +23,19 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
           "the message has \(text.count) characters; the limit is \(configuration.maxPromptCharacters)",
           code: "prompt_too_large")
       }
-      _ = try dependencies.database.session(id)
-      _ = try dependencies.requireModel()
-      guard await !dependencies.chat.isGenerating(id) else {
+      let engine = dependencies.engine
+      _ = try engine.sessions.session(id)
+      _ = try engine.requireModel()
+      guard await !engine.chat.isGenerating(id) else {
         throw APIError(
           .conflict, "this session is already answering; wait for it or stop it first", code: "session_busy")
       }
-      guard await dependencies.queue.depth < configuration.maxQueuedRequests else {
+      guard await engine.queueDepth < configuration.maxQueuedRequests else {
         throw APIError(
           .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
       }
-      let settings = try dependencies.settings()
-      let systemPrompt = settings.systemPrompt ?? dependencies.defaultSystemPrompt()
+      let settings = try engine.chatSettings()
+      let systemPrompt = engine.systemPrompt(custom: settings.systemPrompt)
       return Response(
         status: .ok, headers: EventStream.headers,
         body: ResponseBody { writer in
@@ -45,8 +45,8 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     }
     router.post("/api/sessions/:id/stop") { _, context in
       let id = try SessionRoutes<Context>.sessionID(context)
-      let wasGenerating = await dependencies.chat.isGenerating(id)
-      await dependencies.chat.stop(id)
+      let wasGenerating = await dependencies.engine.chat.isGenerating(id)
+      await dependencies.engine.chat.stop(id)
       return try JSONResponse.make(StopResult(stopped: wasGenerating))
     }
   }
@@ -55,9 +55,10 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     _ text: String, session: UUID, systemPrompt: String, options: GenerationOptions,
     writer: inout any ResponseBodyWriter
   ) async throws {
-    let ticket: GenerationQueue.Ticket
+    let engine = dependencies.engine
+    let reservation: ModelReservation
     do {
-      ticket = try await QueueEntry.enter(dependencies.queue) { position in
+      reservation = try await QueueEntry.enter(engine) { position in
         try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
       }
     } catch {
@@ -67,7 +68,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     do {
       // A client that left while waiting must not start a turn.
       try await writer.sendComment("your turn")
-      let events = try await dependencies.chat.send(text, to: session, systemPrompt: systemPrompt, options: options)
+      let events = try await engine.chat.send(text, to: session, systemPrompt: systemPrompt, options: options)
       for await event in events {
         let (name, payload) = Self.encode(event)
         try await writer.sendEvent(payload, event: name)
@@ -76,7 +77,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     } catch {
       failure = error
     }
-    await dependencies.queue.leave(ticket)
+    await engine.release(reservation)
     if let failure {
       try? await writer.sendEvent(
         JSONResponse.encodedLine(["message": ErrorMapping.apiError(failure).message]), event: "error")
@@ -114,21 +115,21 @@ struct StartedEvent: Encodable {
 
 /// Waiting for the model while telling the client its place in line.
 enum QueueEntry {
-  /// Returns the ticket once it is this request's turn; `report` hears each new position and may throw
+  /// Returns the reservation once it is this request's turn; `report` hears each new position and may throw
   /// (the client left), which gives up the place.
   static func enter(
-    _ queue: GenerationQueue, report: (Int) async throws -> Void
-  ) async throws -> GenerationQueue.Ticket {
+    _ engine: Engine, report: (Int) async throws -> Void
+  ) async throws -> ModelReservation {
     let (positions, continuation) = AsyncStream.makeStream(of: Int.self)
     let entering = Task {
       defer { continuation.finish() }
-      return try await queue.enter { continuation.yield($0) }
+      return try await engine.reserveModel { continuation.yield($0) }
     }
     do {
       for await position in positions { try await report(position) }
     } catch {
       entering.cancel()
-      if let ticket = try? await entering.value { await queue.leave(ticket) }
+      if let reservation = try? await entering.value { await engine.release(reservation) }
       throw error
     }
     return try await entering.value

@@ -20,14 +20,15 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
 
   private func models() throws -> Response {
     let created = Int(dependencies.startedAt.timeIntervalSince1970)
-    let entries = (dependencies.model.map { [$0.name] } ?? []).map { ModelList.Entry(id: $0, created: created) }
+    let entries = (dependencies.engine.model.map { [$0.name] } ?? []).map { ModelList.Entry(id: $0, created: created) }
     return try JSONResponse.make(ModelList(data: entries))
   }
 
   private func chatCompletions(_ request: Request, context: Context) async throws -> Response {
     let body = try await RequestReader.decode(
       ChatCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
-    let model = try dependencies.requireModel()
+    let engine = dependencies.engine
+    let model = try engine.requireModel()
     if let requested = body.model, namesAnotherInstalledModel(requested, loaded: model.name) {
       throw APIError(
         .notFound, "the model \"\(requested)\" is not loaded; this server runs \(model.name)", parameter: "model",
@@ -40,13 +41,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         .contentTooLarge, "the prompt has \(characters) characters; the limit is \(configuration.maxPromptCharacters)",
         code: "prompt_too_large")
     }
-    let options = try body.generationOptions(defaults: try dependencies.settings())
+    let options = try body.generationOptions(defaults: try engine.chatSettings())
     let promptTokens = try await Self.countTokens(messages, model: model)
     guard promptTokens < model.contextSize else {
       throw APIError.invalidRequest(
         "the prompt is \(promptTokens) tokens; the model's context holds \(model.contextSize)", parameter: "messages")
     }
-    guard await dependencies.queue.depth < configuration.maxQueuedRequests else {
+    guard await engine.queueDepth < configuration.maxQueuedRequests else {
       throw APIError(
         .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
     }
@@ -73,7 +74,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   /// Waits for the model and runs the whole completion; a client that leaves meanwhile (the task is
   /// cancelled) gives up its place in line or stops its generation.
   private func complete(_ run: CompletionRun) async throws -> CompletionRun.Outcome {
-    try await dependencies.queue.run {
+    try await dependencies.engine.withModel { _ in
       do {
         return try await run.run { _, _ in }
       } catch {
@@ -89,8 +90,10 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
         // Nothing is written while waiting, so only the connection can tell that the client gave up.
-        let queue = dependencies.queue
-        let ticket = try await ConnectionWatch.cancellingOnDeparture(of: channel) { try await queue.enter() }
+        let engine = dependencies.engine
+        let reservation = try await ConnectionWatch.cancellingOnDeparture(of: channel) {
+          try await engine.reserveModel()
+        }
         var failure: APIError?
         do {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
@@ -105,7 +108,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         } catch {
           failure = Self.apiError(error)
         }
-        await queue.leave(ticket)
+        await engine.release(reservation)
         if let failure {
           // The client may still be there (a generation failure); if it is, it learns why.
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
@@ -130,7 +133,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   func namesAnotherInstalledModel(_ requested: String, loaded: String) -> Bool {
     let wanted = Self.stem(requested)
     guard !wanted.isEmpty, !Self.stem(loaded).hasPrefix(wanted) else { return false }
-    return ModelCatalog.fileNames(in: dependencies.modelsFolder).contains { Self.stem($0).hasPrefix(wanted) }
+    return dependencies.engine.installedModelNames().contains { Self.stem($0).hasPrefix(wanted) }
   }
 
   private static func stem(_ name: String) -> String {

@@ -5,26 +5,28 @@ public import HearthStore
 public struct HearthPaths: Sendable, Hashable {
   /// The data directory.
   public var home: URL
+  /// Where models are installed: `models` in the data directory unless set otherwise.
+  public var models: URL
 
   /// Reads `HEARTH_HOME` from `environment`, falling back to `~/.local/share/hearth`.
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     if let home = environment["HEARTH_HOME"], !home.isEmpty {
       self.home = URL(fileURLWithPath: home, isDirectory: true)
+      self.models = self.home.appendingPathComponent("models", isDirectory: true)
     } else {
       let base =
         environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
         ?? FileManager.default.homeDirectoryForCurrentUser
       self.home = base.appendingPathComponent(".local/share/hearth", isDirectory: true)
+      self.models = self.home.appendingPathComponent("models", isDirectory: true)
     }
   }
 
-  /// Creates paths rooted at `home`.
-  public init(home: URL) {
+  /// Creates paths rooted at `home`, with models in `models` (default: `home/models`).
+  public init(home: URL, models: URL? = nil) {
     self.home = home
+    self.models = models ?? home.appendingPathComponent("models", isDirectory: true)
   }
-
-  /// Where models are installed.
-  public var models: URL { home.appendingPathComponent("models", isDirectory: true) }
 
   /// The profile's database.
   public var database: URL { home.appendingPathComponent("hearth.sqlite") }

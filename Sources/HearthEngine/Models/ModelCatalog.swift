@@ -55,3 +55,42 @@ public enum ModelCatalog {
     }
   }
 }
+
+/// Everything a GGUF file's header says, read without loading the weights (`hearth models info`).
+public struct ModelFileReport: Sendable, Hashable, Encodable {
+  public var path: String
+  public var fileSize: UInt64
+  public var ggufVersion: UInt32
+  public var architecture: String?
+  public var name: String?
+  public var parameterCount: UInt64
+  public var fileType: String?
+  public var contextLength: Int64?
+  public var embeddingLength: Int64?
+  public var blockCount: Int64?
+  public var headCount: Int64?
+  public var tokenizer: String?
+  public var vocabularySize: UInt64?
+  public var hasChatTemplate: Bool
+  /// Size of the chat template in bytes, 0 when there is none.
+  public var chatTemplateBytes: Int
+  public var tensorCount: Int
+  /// Every metadata key with a short rendering of its value (arrays summarised).
+  public var metadata: [String: String]
+}
+
+extension ModelCatalog {
+  /// Checks the GGUF header at `path` and reports what it says.
+  /// - Throws: a typed error naming what is wrong with the file.
+  public static func inspect(path: String) throws -> ModelFileReport {
+    let file = try GGUFReader.read(path: path)
+    return ModelFileReport(
+      path: file.path, fileSize: file.fileSize, ggufVersion: file.version, architecture: file.architecture,
+      name: file.name, parameterCount: file.parameterCount, fileType: file.fileTypeName,
+      contextLength: file.contextLength, embeddingLength: file.embeddingLength, blockCount: file.blockCount,
+      headCount: file.headCount, tokenizer: file.tokenizerModel, vocabularySize: file.vocabularySize,
+      hasChatTemplate: file.chatTemplate != nil, chatTemplateBytes: file.chatTemplate?.utf8.count ?? 0,
+      tensorCount: file.tensors.count,
+      metadata: Dictionary(file.metadataEntries.map { ($0.0, $0.1.summary) }, uniquingKeysWith: { a, _ in a }))
+  }
+}

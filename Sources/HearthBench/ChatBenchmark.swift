@@ -1,7 +1,7 @@
 public import Foundation
 import HearthCore
+import HearthEngine
 import HearthStore
-import LlamaKit
 
 /// `hearth bench chat`: what the KV cache saves on a long chat, and how fast the store is at scale.
 ///
@@ -60,18 +60,19 @@ public struct ChatBenchmark: Sendable {
   private func measureChat(progress: Benchmark.Progress) async throws -> (Int, Samples, Samples) {
     let config = configuration
     progress("loading \(config.modelPath)")
-    let model = try await LlamaModel.load(path: config.modelPath)
-    let session = try await LlamaSession.create(
-      model: model, options: ContextOptions(contextSize: 4096, threads: config.threads))
-    let database = try HearthDatabase(path: config.workDirectory.appendingPathComponent("chat.sqlite").path)
-    let service = ChatService(database: database, model: LocalChatModel(session: session))
+    let model = try await LocalModel.load(
+      LocalModelOptions(path: config.modelPath, contextSize: 4096, threads: config.threads))
+    let engine = try Engine.open(
+      EngineConfiguration(paths: HearthPaths(home: config.workDirectory.appendingPathComponent("chat"))),
+      model: model)
+    let service = engine.chat
     let chat = try await service.newSession()
     let options = GenerationOptions(maxNewTokens: config.answerTokens, sampling: .greedy)
     let questions = ChatScript.questions(count: config.turns)
 
     for (index, question) in questions.dropLast().enumerated() {
       progress("turn \(index + 1) of \(config.turns)")
-      _ = try await Self.answer(service, session, question, chat.id, options)
+      _ = try await Self.answer(service, model, question, chat.id, options)
     }
     var withReuse: [Double] = []
     var withoutReuse: [Double] = []
@@ -79,8 +80,8 @@ public struct ChatBenchmark: Sendable {
     for repetition in 0..<config.repetitions {
       for reuses in repetition % 2 == 0 ? [false, true] : [true, false] {
         progress("turn \(config.turns): \(reuses ? "with" : "without") cache reuse")
-        if !reuses { await session.clearCache() }
-        let (answer, usage) = try await Self.answer(service, session, questions.last!, chat.id, options)
+        if !reuses { await model.clearCache() }
+        let (answer, usage) = try await Self.answer(service, model, questions.last!, chat.id, options)
         guard let usage, let ttft = usage.timeToFirstToken else {
           throw BenchmarkError.measurementFailed("turn \(config.turns) produced no token")
         }
@@ -92,8 +93,8 @@ public struct ChatBenchmark: Sendable {
           withoutReuse.append(ttft.milliseconds)
         }
         // Take the turn back so the next repetition sends the very same prompt.
-        try database.deleteMessage(answer.id)
-        try database.deleteMessage(try database.messages(in: chat.id).last!.id)
+        try engine.sessions.deleteMessage(answer.id)
+        try engine.sessions.deleteMessage(try engine.sessions.messages(in: chat.id).last!.id)
       }
     }
 
@@ -101,7 +102,7 @@ public struct ChatBenchmark: Sendable {
   }
 
   private static func answer(
-    _ service: ChatService, _ session: LlamaSession, _ text: String, _ id: UUID, _ options: GenerationOptions
+    _ service: ChatService, _ model: LocalModel, _ text: String, _ id: UUID, _ options: GenerationOptions
   ) async throws -> (StoredMessage, GenerationUsage?) {
     var final: StoredMessage?
     for await event in try await service.send(text, to: id, options: options) {
@@ -111,8 +112,7 @@ public struct ChatBenchmark: Sendable {
       throw BenchmarkError.measurementFailed(
         "a turn ended as \(final?.state.rawValue ?? "nothing"): \(final?.error ?? "")")
     }
-    await session.waitUntilIdle()
-    return (final, session.lastRecord?.usage)
+    return (final, model.lastUsage)
   }
 }
 

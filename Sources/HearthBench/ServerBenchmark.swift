@@ -3,8 +3,6 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthServer
-import HearthStore
-import LlamaKit
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -14,40 +12,49 @@ import ServiceLifecycle
 /// process, through Hearth's HTTP API, and through `llama-server` built from the same llama.cpp on the
 /// same model, context and threads. Rounds rotate the order; each path gets a prompt of its own per round
 /// so no path profits from another's cache.
-struct ServerBenchmark {
-  struct Configuration {
-    var modelPath: String
-    var threads: Int
-    var contextSize = 2048
-    var generatedTokens = 128
-    var rounds = 20
+public struct ServerBenchmark: Sendable {
+  /// What to measure.
+  public struct Configuration: Sendable {
+    public var modelPath: String
+    public var threads: Int
+    public var contextSize = 2048
+    public var generatedTokens = 128
+    public var rounds = 20
+
+    public init(modelPath: String, threads: Int) {
+      self.modelPath = modelPath
+      self.threads = threads
+    }
   }
 
-  enum Path: String, CaseIterable, Sendable {
+  /// The three ways a completion is measured.
+  public enum Path: String, CaseIterable, Sendable {
     case inProcess = "in process"
     case hearth = "Hearth HTTP"
     case llamaServer = "llama-server HTTP"
   }
 
-  struct Measurement: Sendable {
-    var firstTokenMs: Double
-    var tokensPerSecond: Double
-    var promptTokens: Int
+  /// One completion's figures.
+  public struct Measurement: Sendable {
+    public var firstTokenMs: Double
+    public var tokensPerSecond: Double
+    public var promptTokens: Int
   }
 
-  struct Report {
-    var configuration: Configuration
-    var results: [Path: [Measurement]]
+  /// Every round's figures per path.
+  public struct Report: Sendable {
+    public var configuration: Configuration
+    public var results: [Path: [Measurement]]
 
-    func median(_ path: Path, _ value: (Measurement) -> Double) -> Double {
+    public func median(_ path: Path, _ value: (Measurement) -> Double) -> Double {
       Samples(samples: (results[path] ?? []).map(value)).median
     }
-    func speed(_ path: Path) -> Double { median(path, \.tokensPerSecond) }
-    func firstToken(_ path: Path) -> Double { median(path, \.firstTokenMs) }
+    public func speed(_ path: Path) -> Double { median(path, \.tokensPerSecond) }
+    public func firstToken(_ path: Path) -> Double { median(path, \.firstTokenMs) }
 
     /// The median over rounds of `value(numerator) ÷ value(denominator)` within each round, so that the
     /// machine's drift from round to round falls on both sides of every ratio alike.
-    func pairedRatio(_ numerator: Path, over denominator: Path, _ value: (Measurement) -> Double) -> Double {
+    public func pairedRatio(_ numerator: Path, over denominator: Path, _ value: (Measurement) -> Double) -> Double {
       let ratios = zip(results[numerator] ?? [], results[denominator] ?? []).map { top, bottom in
         value(top) / max(value(bottom), 1e-9)
       }
@@ -58,20 +65,25 @@ struct ServerBenchmark {
   let configuration: Configuration
   let tools: LlamaTools
 
-  func run(progress: @Sendable (String) -> Void) async throws -> Report {
+  /// Creates the benchmark.
+  public init(configuration: Configuration, tools: LlamaTools = LlamaTools()) {
+    self.configuration = configuration
+    self.tools = tools
+  }
+
+  /// Runs every round.
+  public func run(progress: Benchmark.Progress) async throws -> Report {
     progress("loading \(configuration.modelPath)")
-    let model = try await LlamaModel.load(path: configuration.modelPath)
-    let session = try await LlamaSession.create(
-      model: model, options: ContextOptions(contextSize: configuration.contextSize, threads: configuration.threads))
-    let local = LocalChatModel(session: session)
+    let local = try await LocalModel.load(
+      LocalModelOptions(
+        path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads))
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-server-\(UUID())")
     defer { try? FileManager.default.removeItem(at: work) }
-    let database = try HearthDatabase(path: work.appendingPathComponent("hearth.sqlite").path)
+    // A scratch profile, opened through the same entry point `hearth serve` uses.
+    let engine = try Engine.open(EngineConfiguration(paths: HearthPaths(home: work)), model: local)
     var logger = Logger(label: "hearth.bench")
     logger.logLevel = .error
-    let dependencies = ServerDependencies(
-      database: database, chat: ChatService(database: database, model: local), model: local,
-      modelPath: configuration.modelPath, modelsFolder: work, defaultSystemPrompt: { "" }, logger: logger)
+    let dependencies = ServerDependencies(engine: engine, logger: logger)
     let (ports, portReady) = AsyncStream.makeStream(of: Int.self)
     let app = try buildApplication(configuration: ServerConfiguration(port: 0), dependencies: dependencies) {
       portReady.yield($0)
@@ -116,7 +128,7 @@ struct ServerBenchmark {
   /// Given explicitly so every path renders the same prompt (templates differ in their default one).
   private static let systemPrompt = "You are a helpful assistant."
 
-  private static func inProcess(_ model: LocalChatModel, prompt: String, tokens: Int) async throws -> Measurement {
+  private static func inProcess(_ model: LocalModel, prompt: String, tokens: Int) async throws -> Measurement {
     let options = GenerationOptions(maxNewTokens: tokens, sampling: .greedy, ignoresEndOfGeneration: true)
     let clock = ContinuousClock()
     let start = clock.now

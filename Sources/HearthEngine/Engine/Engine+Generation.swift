@@ -1,0 +1,55 @@
+public import HearthCore
+
+/// The model, held by one request until it gives it back with ``Engine/release(_:)``.
+public struct ModelReservation: Sendable {
+  /// The model to generate with.
+  public let model: any ChatModel
+  let ticket: GenerationQueue.Ticket
+}
+
+extension Engine {
+  /// The model that answers.
+  /// - Throws: ``ChatError/modelNotReady`` when the engine was opened without one.
+  public func requireModel() throws(ChatError) -> any ChatModel {
+    guard let model else { throw .modelNotReady }
+    return model
+  }
+
+  /// Requests running on the model or waiting for it.
+  public var queueDepth: Int {
+    get async { await queue.depth }
+  }
+
+  /// Waits until every request that came earlier has finished, then holds the model for the caller.
+  /// While waiting, `onPosition` hears the number of requests ahead (1 when next) whenever it changes.
+  /// - Throws: ``ChatError/modelNotReady`` without a model; `CancellationError` when the caller is
+  ///   cancelled while waiting (its place is given up).
+  public func reserveModel(onPosition: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ModelReservation {
+    let model = try requireModel()
+    return ModelReservation(model: model, ticket: try await queue.enter(onPosition: onPosition))
+  }
+
+  /// Gives the model back. The next request is let in only once the generation made under this
+  /// reservation has really ended, not merely when its consumer stopped listening, so a request that
+  /// stopped early (a stop sequence, a client that left) never overlaps the next one.
+  public func release(_ reservation: ModelReservation) async {
+    await reservation.model.settle()
+    await queue.leave(reservation.ticket)
+  }
+
+  /// Runs `body` with the model held, waiting for every request that came earlier first.
+  public func withModel<Value: Sendable>(
+    onPosition: @escaping @Sendable (Int) -> Void = { _ in },
+    _ body: (any ChatModel) async throws -> Value
+  ) async throws -> Value {
+    let reservation = try await reserveModel(onPosition: onPosition)
+    do {
+      let value = try await body(reservation.model)
+      await release(reservation)
+      return value
+    } catch {
+      await release(reservation)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,103 @@
+public import Foundation
+public import HearthCore
+import HearthStore
+
+/// The assistant, opened on one profile: the one object every surface (the terminal, the server, the
+/// benchmarks, an app) holds. It owns the profile's paths, its lock and database, the settings, the loaded
+/// model, the line of requests waiting for it, the chat service and the system prompt; a service added here
+/// is there for every surface at once.
+public final class Engine: Sendable {
+  /// The data directory.
+  public let paths: HearthPaths
+  /// The saved conversations.
+  public let sessions: SessionLibrary
+  /// The life of chat turns.
+  public let chat: ChatService
+  /// The model that answers, or `nil` when the engine was opened without one.
+  public let model: LocalModel?
+  /// When the engine was opened.
+  public let openedAt: Date
+
+  let database: HearthDatabase
+  let queue = GenerationQueue()
+  // Held for the engine's lifetime when it may generate; released by `deinit`.
+  private let lock: ProfileLock?
+
+  private init(
+    paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?
+  ) {
+    self.paths = paths
+    self.database = database
+    self.model = model
+    self.lock = lock
+    self.sessions = SessionLibrary(database: database)
+    self.chat = ChatService(database: database, model: model, configuration: chat)
+    self.openedAt = Date()
+  }
+
+  /// Opens the profile and, when the configuration asks for one, loads the model.
+  ///
+  /// An engine that loads a model may write answers, so it holds the profile lock shared; if no other
+  /// process holds it, it first repairs what a crash left (answers marked "generating" become
+  /// "interrupted") and prunes old sessions by the history policy.
+  /// - Throws: `StoreError` for a database that cannot be opened; ``ModelResolutionError`` when no model is
+  ///   named and the default one is not installed; the model's own typed error when it cannot be loaded.
+  public static func open(_ configuration: EngineConfiguration) async throws -> Engine {
+    switch configuration.model {
+    case .none:
+      return try open(configuration, model: nil)
+    case .file(let path, let contextSize, let threads, let chatTemplate):
+      let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
+        .resolve(explicit: path)
+      // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
+      let database = try HearthDatabase(path: configuration.paths.database.path)
+      let lock = try takeLock(configuration, database: database)
+      let model = try await LocalModel.load(
+        LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
+      return Engine(
+        paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock)
+    }
+  }
+
+  /// Opens the profile with a model that is already loaded (shared by several engines, as tests and
+  /// benchmarks do), or with none.
+  public static func open(_ configuration: EngineConfiguration, model: LocalModel?) throws -> Engine {
+    let database = try HearthDatabase(path: configuration.paths.database.path)
+    let lock = model == nil ? nil : try takeLock(configuration, database: database)
+    return Engine(paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock)
+  }
+
+  private static func takeLock(_ configuration: EngineConfiguration, database: HearthDatabase) throws -> ProfileLock {
+    let lock = try ProfileLock(path: configuration.paths.generationLock) {
+      try database.repairAfterCrash()
+    }
+    if let policy = configuration.historyPolicy { try database.prune(policy) }
+    return lock
+  }
+
+  // MARK: Settings
+
+  /// The user's saved chat settings, or the defaults.
+  public func chatSettings() throws -> ChatSettings {
+    try database.chatSettings()
+  }
+
+  /// Checks and saves the user's chat settings.
+  /// - Throws: `InvalidParameterError` naming a value out of range; `StoreError` when saving fails.
+  public func setChatSettings(_ settings: ChatSettings) throws {
+    try settings.validate()
+    try database.setChatSettings(settings)
+  }
+
+  // MARK: The system prompt
+
+  /// The system prompt a turn gets: the user's own when given, else Hearth's identity and today's date,
+  /// each section within its budget of the model's tokens.
+  public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
+    if let custom { return custom }
+    var builder = SystemPromptBuilder()
+    builder.add(SystemPromptBuilder.identity())
+    builder.add(SystemPromptBuilder.date(now))
+    return builder.build { text in model?.countTokens(text) ?? text.count }
+  }
+}

@@ -1,0 +1,36 @@
+public import Foundation
+public import HearthStore
+
+/// Which chat model an engine runs.
+public enum ModelChoice: Sendable, Hashable {
+  /// None: the engine serves the profile's data only (listing, searching, exporting sessions).
+  case none
+  /// The model at `path` when given, else `$HEARTH_MODEL`, else the default model installed in the profile.
+  case file(path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil)
+}
+
+/// How ``Engine/open(_:)`` opens a profile.
+public struct EngineConfiguration: Sendable {
+  /// The data directory.
+  public var paths: HearthPaths
+  /// The chat model to load.
+  public var model: ModelChoice
+  /// How chat turns behave (default generation settings, thinking, summaries).
+  public var chat: ChatConfiguration
+  /// Old sessions to prune when a generating engine opens; `nil` keeps them all.
+  public var historyPolicy: HistoryPolicy?
+  /// Where `HEARTH_MODEL` is read from.
+  public var environment: [String: String]
+
+  /// Creates a configuration; the history policy comes from `HEARTH_KEEP_SESSIONS` / `HEARTH_KEEP_DAYS`.
+  public init(
+    paths: HearthPaths? = nil, model: ModelChoice = .none, chat: ChatConfiguration = .init(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.paths = paths ?? HearthPaths(environment: environment)
+    self.model = model
+    self.chat = chat
+    self.historyPolicy = HistoryPolicy(environment: environment)
+    self.environment = environment
+  }
+}

@@ -1,0 +1,73 @@
+public import Foundation
+public import HearthCore
+public import HearthStore
+
+/// The saved conversations of a profile: listing, search, editing, export and import. Every surface reads
+/// and changes sessions through this, so what one does the others see the same way.
+public struct SessionLibrary: Sendable {
+  let database: HearthDatabase
+
+  /// Sessions, pinned first, most recently updated first.
+  public func list(includeArchived: Bool = false, limit: Int? = nil) throws(StoreError) -> [ChatSession] {
+    try database.sessions(includeArchived: includeArchived, limit: limit)
+  }
+
+  /// The session with this id.
+  public func session(_ id: UUID) throws(StoreError) -> ChatSession {
+    try database.session(id)
+  }
+
+  /// The session named by a full id or a unique prefix of one.
+  public func session(matching reference: String) throws(StoreError) -> ChatSession {
+    try database.session(matching: reference)
+  }
+
+  /// A session's messages, oldest first.
+  public func messages(in id: UUID) throws(StoreError) -> [StoredMessage] {
+    try database.messages(in: id)
+  }
+
+  /// Full-text search over titles and messages.
+  public func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) throws(StoreError) -> [SearchHit] {
+    try database.search(query, scope: scope, limit: limit)
+  }
+
+  /// Changes a session and saves it.
+  @discardableResult
+  public func modify(
+    _ id: UUID, _ change: @escaping @Sendable (inout ChatSession) -> Void
+  ) throws(StoreError) -> ChatSession {
+    try database.modifySession(id, change)
+  }
+
+  /// Deletes a session and its messages.
+  public func delete(_ id: UUID) throws(StoreError) {
+    try database.deleteSession(id)
+  }
+
+  /// Deletes one message (taking a turn back).
+  public func deleteMessage(_ id: UUID) throws(StoreError) {
+    try database.deleteMessage(id)
+  }
+
+  /// A session with all its messages, ready to be written out.
+  public func export(_ id: UUID) throws(StoreError) -> SessionExport {
+    try database.export(id)
+  }
+
+  /// Saves an exported session as a new one.
+  public func importSession(_ export: SessionExport) throws(StoreError) -> ChatSession {
+    try database.importSession(export)
+  }
+
+  /// Deletes old sessions by `policy` (pinned and archived ones are kept); returns how many went.
+  @discardableResult
+  public func prune(_ policy: HistoryPolicy) throws(StoreError) -> Int {
+    try database.prune(policy)
+  }
+
+  /// How many sessions and messages the profile holds.
+  public func counts() throws(StoreError) -> (sessions: Int, messages: Int) {
+    (try database.sessionCount(), try database.messageCount())
+  }
+}

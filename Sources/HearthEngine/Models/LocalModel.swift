@@ -1,0 +1,91 @@
+public import HearthCore
+import LlamaKit
+
+/// Which GGUF file to run and how.
+public struct LocalModelOptions: Sendable, Hashable {
+  /// The model file.
+  public var path: String
+  /// Context window in tokens; `nil` picks the smaller of 4096 and what the model was trained on.
+  public var contextSize: Int?
+  /// CPU threads; `nil` uses one per core.
+  public var threads: Int?
+  /// A chat template to use instead of the model's own (a llama.cpp template name or a template text).
+  public var chatTemplate: String?
+
+  /// Creates options for the model at `path`.
+  public init(path: String, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil) {
+    self.path = path
+    self.contextSize = contextSize
+    self.threads = threads
+    self.chatTemplate = chatTemplate
+  }
+}
+
+/// A GGUF chat model running on this machine through llama.cpp, with one context whose KV cache carries
+/// over from one generation to the next. Load it once; several engines (tests, benchmarks) may share it.
+public final class LocalModel: ChatModel {
+  let session: LlamaSession
+  /// How long loading the weights and creating the context took.
+  public let loadTime: Duration
+
+  init(session: LlamaSession, loadTime: Duration) {
+    self.session = session
+    self.loadTime = loadTime
+  }
+
+  /// Loads the model and creates its context.
+  /// - Throws: a typed error naming what is wrong: a missing, damaged or unsupported file, a context size
+  ///   the model cannot take, a chat template llama.cpp does not know.
+  public static func load(_ options: LocalModelOptions) async throws -> LocalModel {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let model = try await LlamaModel.load(
+      path: options.path, options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate))
+    let session = try await LlamaSession.create(
+      model: model, options: ContextOptions(contextSize: options.contextSize, threads: options.threads))
+    return LocalModel(session: session, loadTime: clock.now - start)
+  }
+
+  /// The file the model came from.
+  public var path: String { session.model.path }
+
+  /// The file name, which is how requests and sessions name the model.
+  public var name: String {
+    String(path.split(separator: "/").last ?? Substring(path))
+  }
+
+  /// The name the model's header gives (`general.name`), or the file name.
+  public var displayName: String { session.model.metadata.name }
+
+  public var contextSize: Int { session.contextSize }
+
+  /// CPU threads the model evaluates with.
+  public var threads: Int { session.threads }
+
+  public func countTokens(_ messages: [ChatMessage]) throws -> Int {
+    try session.chatPromptTokens(messages).count
+  }
+
+  /// Tokens of a plain text (no template, no special tokens); a rough count when it cannot be tokenized.
+  public func countTokens(_ text: String) -> Int {
+    (try? session.model.tokenize(text, addSpecial: false, parseSpecial: false).count) ?? text.count
+  }
+
+  public func generate(
+    messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    session.respond(to: messages, options: options)
+  }
+
+  public func settle() async {
+    await session.waitUntilIdle()
+  }
+
+  /// The figures of the most recent generation that has ended, including one whose consumer left early.
+  public var lastUsage: GenerationUsage? { session.lastRecord?.usage }
+
+  /// Forgets the cached state, so that the next prompt is evaluated from the start.
+  public func clearCache() async {
+    await session.clearCache()
+  }
+}

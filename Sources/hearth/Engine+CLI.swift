@@ -1,0 +1,22 @@
+import Foundation
+import HearthCore
+import HearthEngine
+
+extension Engine {
+  /// Opens the user's profile (`$HEARTH_HOME`) without a model, for commands that only read or change
+  /// saved data.
+  static func openProfile() async throws -> Engine {
+    try await open(EngineConfiguration())
+  }
+
+  /// Opens the user's profile with the model the options name, for commands that chat.
+  static func openForChat(
+    _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true
+  ) async throws -> Engine {
+    var configuration = EngineConfiguration()
+    configuration.model = try options.modelChoice()
+    if let generation { configuration.chat.generation = generation }
+    configuration.chat.showsThinking = showsThinking
+    return try await open(configuration)
+  }
+}
