@@ -39,7 +39,7 @@ run: build
 ## a time: they are CPU-bound on the same cores, and timing behaviour (time limits) must not depend on load.
 test: setup setup-web lint
 	@scripts/logged.sh "hearth: building the tests" swift-build-tests swift build --build-tests
-	swift test --skip-build --no-parallel
+	HEARTH_TESTS_SERIAL=1 swift test --skip-build --no-parallel
 	scripts/web-tests.sh
 
 ## screenshots: the web app's main screens, taken by the browser test, into docs/screenshots

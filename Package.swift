@@ -164,6 +164,7 @@ let package = Package(
         "HearthServer", "HearthEngine", "HearthStore", "HearthCore", "LlamaKit", "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -16,6 +16,11 @@ public func buildApplication(
   router.add(middleware: ContentSecurityMiddleware())
   router.add(middleware: ErrorMiddleware(logger: dependencies.logger, metrics: metrics))
   router.add(middleware: SecurityMiddleware(configuration: configuration))
+  // Only listed origins get this far with an `Origin` header, so echoing it allows exactly those.
+  router.add(
+    middleware: CORSMiddleware(
+      allowOrigin: .originBased, allowHeaders: [.authorization, .contentType],
+      allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)))
   OpenAIRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SessionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)

@@ -28,7 +28,9 @@ public final class HearthDatabase: Sendable {
   }
 
   /// Opens and migrates, retrying while another process holds the file: switching to WAL and migrating
-  /// need exclusive moments that SQLite reports as busy at once instead of waiting.
+  /// need exclusive moments that SQLite reports as busy at once instead of waiting. Two processes opening
+  /// a new profile together may both start the same migration (GRDB's migrator checks what is applied
+  /// before its transaction); the loser's transaction rolls back and it tries again, finding it applied.
   private static func open(
     path: String, configuration: Configuration, patience: TimeInterval
   ) throws(StoreError)
@@ -38,10 +40,17 @@ public final class HearthDatabase: Sendable {
     while true {
       do {
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB switches its writer to `synchronous = NORMAL` when it enables WAL, after `prepareDatabase`
+        // has run; the user's data gets FULL, so a committed answer survives a power cut.
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         try migrate(pool, path: path)
         return pool
       } catch let error as StoreError {
         throw error
+      } catch is ConcurrentMigration where Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.05)
+      } catch let race as ConcurrentMigration {
+        throw translate(race.underlying, path: path)
       } catch {
         let translated = translate(error, path: path)
         guard case .locked = translated, Date() < deadline else { throw translated }
@@ -58,7 +67,17 @@ public final class HearthDatabase: Sendable {
       return (try migrator.hasBeenSuperseded(db), applied.subtracting(known))
     }
     if superseded { throw StoreError.newerVersion(path: path, unknownMigrations: Array(unknown)) }
-    try migrator.migrate(writer)
+    do {
+      try migrator.migrate(writer)
+    } catch let error as DatabaseError where [.SQLITE_ERROR, .SQLITE_CONSTRAINT].contains(error.resultCode) {
+      // "table … already exists" / a duplicate migration id: another process applied it first.
+      throw ConcurrentMigration(underlying: error)
+    }
+  }
+
+  /// A migration that failed because another process ran the same one at the same moment.
+  private struct ConcurrentMigration: Error {
+    var underlying: DatabaseError
   }
 
   /// Maps SQLite failures to what the user needs to know.

@@ -9,7 +9,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("The web app's API through the live server and the real model")
+@Suite("The web app's API, in process and through the live server with the real model", .serialized)
 struct AppAPITests {
   /// Runs a turn and returns its events.
   static func turn(_ server: LiveServer, session: String, text: String) async throws -> [EventParser.Event] {
@@ -58,7 +58,7 @@ struct AppAPITests {
   }
 
   @Test func sessionsCanBeSearchedRenamedPinnedArchivedExportedImportedAndDeleted() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.inProcess { server in
       let session = try server.database.createSession(ChatSession(title: "Garden plans"))
       _ = try server.database.appendMessage(
         StoredMessage(sessionID: session.id, index: 0, role: .user, content: "Where should the rhubarb go?"))
@@ -108,7 +108,7 @@ struct AppAPITests {
   }
 
   @Test func settingsAreValidatedAndKept() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.inProcess { server in
       let current = try await server.request(.GET, "/api/settings")
       #expect(current.json?["preset"]?.stringValue == "precise")
       var settings = ChatSettings(preset: .creative, maxTokens: 300, systemPrompt: "Be brief.")
@@ -205,7 +205,7 @@ struct AppAPITests {
       #expect(malformed.status == 400)
       #expect(malformed.json?["error"]?["message"]?.stringValue?.contains("text") == true)
     }
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.inProcess { server in
       let id = try await Self.newSession(server)
       let noModel = try await server.request(.POST, "/api/sessions/\(id)/turns", body: #"{"text":"hi"}"#)
       #expect(noModel.status == 503)

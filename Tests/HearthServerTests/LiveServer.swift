@@ -1,10 +1,12 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthServer
 import HearthStore
 import HearthTestSupport
 import Hummingbird
+import HummingbirdTesting
 import LlamaKit
 import Logging
 import NIOCore
@@ -14,42 +16,75 @@ import Synchronization
 
 @testable import HearthEngine
 
-/// The real server on a free loopback port, with the real tiny model and a fresh profile, for one test.
+/// The server under test with a fresh profile: either live, on a free loopback port with the real tiny
+/// model, for what only a real connection shows (streaming, clients that leave, the `Host` header), or in
+/// process through Hummingbird's router test client, for security, validation and error-shape checks that
+/// need no model. Both run the very app `hearth serve` runs, on an engine opened the same way.
 struct LiveServer {
+  /// The port of a live server; 0 in process.
   let port: Int
+  /// The test's own handle on the profile's database, for seeding and checking what the server stored.
   let database: HearthDatabase
   let configuration: ServerConfiguration
-  var base: String { "http://127.0.0.1:\(port)" }
+  /// In process: the router test client requests go to.
+  private let client: (any TestClientProtocol)?
 
-  /// One model (one KV cache) shared by the tests' engines, as one server shares it among its requests.
-  private static let model = Task {
-    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
+  /// The origin of the app's own pages.
+  var base: String { client == nil ? "http://127.0.0.1:\(port)" : "http://localhost" }
+
+  /// One model (one KV cache) per test file, shared by that file's servers as one server shares it among
+  /// its requests; suites in different files run in parallel without hearing each other's generations.
+  private static let models = Mutex<[String: Task<LocalModel, any Error>]>([:])
+
+  private static func model(for file: String) -> Task<LocalModel, any Error> {
+    models.withLock { models in
+      if let model = models[file] { return model }
+      let model = Task {
+        try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
+      }
+      models[file] = model
+      return model
+    }
   }
 
-  /// The llama.cpp session under the shared model, for checks of how its generations ended.
-  static func sharedSession() async throws -> LlamaSession { try await model.value.session }
+  /// The llama.cpp session under the calling file's model, for checks of how its generations ended.
+  static func sharedSession(file: String = #fileID) async throws -> LlamaSession {
+    try await model(for: file).value.session
+  }
 
-  /// Runs `body` against a server started for it and stopped after it.
+  /// A scratch profile whose models folder is the test models' cache, opened as `hearth serve` opens one.
+  private static func openEngine(
+    in folder: URL, model: LocalModel?, settings: ChatSettings
+  ) throws -> (Engine, HearthDatabase) {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: folder, models: URL(fileURLWithPath: TestModels.directory)), environment: [:])
+    configuration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
+    let engine = try Engine.open(configuration, model: model)
+    try engine.setChatSettings(settings)
+    return (engine, try HearthDatabase(path: engine.paths.database.path))
+  }
+
+  private static var quietLogger: Logger {
+    var logger = Logger(label: "hearth.server.test")
+    logger.logLevel = .warning
+    return logger
+  }
+
+  /// Runs `body` against a live server started for it and stopped after it.
   static func with<Value: Sendable>(
     configuration: ServerConfiguration = ServerConfiguration(port: 0), withModel: Bool = true,
-    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48),
+    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), file: String = #fileID,
     _ body: @Sendable (LiveServer) async throws -> Value
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    // A scratch profile whose models folder is the test models' cache, opened as `hearth serve` opens one.
-    var engineConfiguration = EngineConfiguration(
-      paths: HearthPaths(home: folder, models: URL(fileURLWithPath: TestModels.directory)), environment: [:])
-    engineConfiguration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
-    let engine = try Engine.open(engineConfiguration, model: withModel ? try await model.value : nil)
-    try engine.setChatSettings(settings)
-    // The test's own handle on the same database, for seeding and checking what the server stored.
-    let database = try HearthDatabase(path: engine.paths.database.path)
-    var logger = Logger(label: "hearth.server.test")
-    logger.logLevel = .warning
-    let dependencies = ServerDependencies(engine: engine, logger: logger)
+    let (engine, database) = try openEngine(
+      in: folder, model: withModel ? try await model(for: file).value : nil, settings: settings)
+    let logger = quietLogger
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
+    let app = try buildApplication(
+      configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: logger)
+    ) { port in
       portContinuation.yield(port)
       portContinuation.finish()
     }
@@ -58,7 +93,7 @@ struct LiveServer {
       tasks.addTask { try await group.run() }
       let outcome: Result<Value, any Error>
       if let port = await ports.first(where: { _ in true }) {
-        let server = LiveServer(port: port, database: database, configuration: configuration)
+        let server = LiveServer(port: port, database: database, configuration: configuration, client: nil)
         do { outcome = .success(try await body(server)) } catch { outcome = .failure(error) }
       } else {
         outcome = .failure(CancellationError())
@@ -66,6 +101,22 @@ struct LiveServer {
       await group.triggerGracefulShutdown()
       try await tasks.waitForAll()
       return try outcome.get()
+    }
+  }
+
+  /// Runs `body` against the app in process (no socket, no model).
+  static func inProcess<Value: Sendable>(
+    configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48),
+    _ body: @Sendable (LiveServer) async throws -> Value
+  ) async throws -> Value {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (engine, database) = try openEngine(in: folder, model: nil, settings: settings)
+    let app = try buildApplication(
+      configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
+    return try await app.test(.router) { client in
+      try await body(LiveServer(port: 0, database: database, configuration: configuration, client: client))
     }
   }
 
@@ -90,6 +141,17 @@ struct LiveServer {
   func request(
     _ method: HTTPMethod, _ path: String, body: String? = nil, headers: [(String, String)] = []
   ) async throws -> Reply {
+    if let client {
+      var fields = HTTPFields()
+      if body != nil { fields[.contentType] = "application/json" }
+      for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+      let response = try await client.execute(
+        uri: path, method: HTTPRequest.Method(rawValue: method.rawValue)!, headers: fields,
+        body: body.map { ByteBuffer(string: $0) })
+      return Reply(
+        status: Int(response.status.code), headers: response.headers.map { ($0.name.canonicalName, $0.value) },
+        body: String(buffer: response.body))
+    }
     var request = HTTPClientRequest(url: base + path)
     request.method = method
     if body != nil { request.headers.add(name: "Content-Type", value: "application/json") }

@@ -7,7 +7,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("Security by default, through the live server")
+@Suite("Security by default, in process and through the live server", .serialized)
 struct SecurityTests {
   static let key = "test-key-0123456789abcdef"
 
@@ -23,8 +23,7 @@ struct SecurityTests {
   }
 
   @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
-    try await LiveServer.with(configuration: ServerConfiguration(port: 0, apiKey: Self.key), withModel: false) {
-      server in
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
       for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/metrics"] {
         let missing = try await server.request(.GET, path)
         #expect(missing.status == 401, "\(path)")
@@ -54,7 +53,7 @@ struct SecurityTests {
 
   @Test func crossOriginCallsNeedAListedOrigin() async throws {
     let configuration = ServerConfiguration(port: 0, allowedOrigins: ["http://app.example"])
-    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+    try await LiveServer.inProcess(configuration: configuration) { server in
       let foreign = try await server.request(.GET, "/api/sessions", headers: [("Origin", "http://evil.example")])
       #expect(foreign.status == 403)
       #expect(foreign.header("Access-Control-Allow-Origin") == nil)
@@ -103,7 +102,7 @@ struct SecurityTests {
   }
 
   @Test func pagesMayRunOnlyTheirOwnScriptsAndLoadNothingRemote() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.inProcess { server in
       let page = try await server.request(.GET, "/")
       let policy = try #require(page.header("Content-Security-Policy"))
       #expect(policy.contains("script-src 'self'"))

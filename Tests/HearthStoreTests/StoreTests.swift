@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import HearthCore
-import HearthStore
 import HearthTestSupport
 import Testing
+
+@testable import HearthStore
 
 @Suite("The SQLite store")
 struct StoreTests {
@@ -19,6 +20,9 @@ struct StoreTests {
     let database = try freshDatabase()
     let queue = try DatabaseQueue(path: database.path)
     #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    // FULL (2) on the connections the store itself reads and writes with, not SQLite's default.
+    #expect(try database.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
+    #expect(try database.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
     #expect(try database.integrityCheck() == ["ok"])
   }
 

@@ -30,3 +30,11 @@ public enum TestModels {
     return url
   }
 }
+
+/// How the suite is being run. `make test` runs one test at a time (`HEARTH_TESTS_SERIAL=1 swift test
+/// --no-parallel`) so that expectations about time limits hold; a plain parallel `swift test` on two cores
+/// may leave a time-limited generation no time to produce anything, and those expectations are skipped.
+public enum TestLoad {
+  /// Whether tests run one at a time.
+  public static var runsSerially: Bool { ProcessInfo.processInfo.environment["HEARTH_TESTS_SERIAL"] == "1" }
+}

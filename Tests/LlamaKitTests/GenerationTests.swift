@@ -1,4 +1,5 @@
 import HearthCore
+import HearthTestSupport
 import LlamaKit
 import Testing
 
@@ -56,8 +57,12 @@ struct GenerationTests {
       maxNewTokens: 100_000, sampling: .greedy, timeout: .seconds(5), ignoresEndOfGeneration: true)
     let result = try await Collected.from(session.respond(to: question, options: options))
     #expect(result.stopReason == .timeout)
-    #expect(!result.text.isEmpty)
-    #expect(result.usage.map { $0.generatedTokens > 0 && $0.generatedTokens < 100_000 } == true)
+    let generated = try #require(result.usage?.generatedTokens)
+    #expect(generated < 100_000)
+    // What was generated before the limit is delivered, whole. (`make test` runs one test at a time, so
+    // five seconds always produce text there; under a parallel run on two cores they may produce none.)
+    #expect(result.text.isEmpty == (generated == 0))
+    if TestLoad.runsSerially { #expect(generated > 0) }
   }
 
   @Test func stopsWithinOneTokenWhenTheConsumerLeaves() async throws {
@@ -136,8 +141,12 @@ struct GenerationTests {
     let session = try await SharedModels.session()
     let options = GenerationOptions(maxNewTokens: 200, sampling: .greedy, ignoresEndOfGeneration: true)
     let first = session.respond(to: question, options: options)
-    await #expect(throws: LlamaError.self) {
+    let refusal = await #expect(throws: LlamaError.self) {
       _ = try await Collected.from(session.respond(to: question, options: options))
+    }
+    guard case .sessionBusy? = refusal else {
+      Issue.record("expected sessionBusy, got \(String(describing: refusal))")
+      return
     }
     _ = try await Collected.from(first)
   }

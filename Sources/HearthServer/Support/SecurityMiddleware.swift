@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 
 /// The checks every request passes before any route sees it: the `Host` header names this server (DNS
-/// rebinding), the bearer token matches when a key is set, and cross-origin calls come only from listed
-/// origins (CORS, answered here including preflight).
+/// rebinding), cross-origin calls come only from listed origins, and the bearer token matches when a key
+/// is set. The CORS headers and preflight answers for listed origins are Hummingbird's `CORSMiddleware`,
+/// which runs next; a same-origin call loses its `Origin` header here so that it gets none.
 struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   let configuration: ServerConfiguration
 
@@ -16,27 +17,24 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     guard hostIsAllowed(request.head.authority) else {
       throw APIError(.misdirectedRequest, "this server does not answer for that host name", code: "host_not_allowed")
     }
-    let origin = request.headers[.origin]
-    let allowedOrigin = origin.flatMap { configuration.allowedOrigins.contains($0) ? $0 : nil }
-    if let origin, allowedOrigin == nil, !isSameOrigin(origin, authority: request.head.authority) {
-      throw APIError(.forbidden, "cross-origin requests from \(origin) are not allowed", code: "origin_not_allowed")
+    var request = request
+    if let origin = request.headers[.origin] {
+      if isSameOrigin(origin, authority: request.head.authority) {
+        var head = request.head
+        head.headerFields[.origin] = nil
+        request = Request(head: head, body: request.body)
+      } else if !configuration.allowedOrigins.contains(origin) {
+        throw APIError(.forbidden, "cross-origin requests from \(origin) are not allowed", code: "origin_not_allowed")
+      }
     }
-    if request.method == .options, let allowedOrigin {
-      var response = Response(status: .noContent)
-      addCORSHeaders(to: &response, origin: allowedOrigin)
-      response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-      response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type"
-      response.headers[.accessControlMaxAge] = "600"
-      return response
-    }
-    if requiresKey(request.uri.path), let key = configuration.apiKey {
+    // A browser's preflight never carries credentials; it is answered by the CORS middleware.
+    let isPreflight = request.method == .options && request.headers[.origin] != nil
+    if !isPreflight, requiresKey(request.uri.path), let key = configuration.apiKey {
       guard Self.bearerToken(request.headers[.authorization]).map({ constantTimeEquals($0, key) }) == true else {
         throw APIError(.unauthorized, "a valid API key is required (Authorization: Bearer …)", code: "invalid_api_key")
       }
     }
-    var response = try await next(request, context)
-    if let allowedOrigin { addCORSHeaders(to: &response, origin: allowedOrigin) }
-    return response
+    return try await next(request, context)
   }
 
   /// The web app's page and assets carry no data; the API behind them does.
@@ -57,11 +55,6 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   private func isSameOrigin(_ origin: String, authority: String?) -> Bool {
     guard let authority else { return false }
     return origin == "http://\(authority)" || origin == "https://\(authority)"
-  }
-
-  private func addCORSHeaders(to response: inout Response, origin: String) {
-    response.headers[.accessControlAllowOrigin] = origin
-    response.headers[.vary] = "Origin"
   }
 
   static func hostName(of authority: String) -> String {
