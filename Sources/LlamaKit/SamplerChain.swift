@@ -2,11 +2,21 @@ internal import CLlama
 import HearthCore
 
 /// A llama.cpp sampler chain built from ``SamplingParameters``. Owned by one generation on the decode thread.
+///
+/// Plain greedy decoding (no grammar, no penalty) is the one exception: it picks the highest logit straight
+/// from the logits llama.cpp computed — the very token its greedy sampler picks (the first of equal
+/// maxima) — without the 49,152-entry candidate array the sampler builds on every token, which cost about
+/// 2 % of generation speed on SmolLM2 with two threads.
 final class SamplerChain {
   let pointer: UnsafeMutablePointer<llama_sampler>
+  /// Vocabulary entries to scan when decoding greedily without the chain; 0 when the chain samples.
+  private var argmaxWidth = 0
 
+  /// - Parameter directGreedy: pick plain greedy tokens from the logits (off only to compare with the chain).
   /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
-  init(_ parameters: SamplingParameters, grammar: String? = nil, model: LlamaModel) throws(LlamaError) {
+  init(
+    _ parameters: SamplingParameters, grammar: String? = nil, model: LlamaModel, directGreedy: Bool = true
+  ) throws(LlamaError) {
     let vocabularySize = Int32(model.metadata.vocabularySize)
     var chainParams = llama_sampler_chain_default_params()
     chainParams.no_perf = true
@@ -22,7 +32,8 @@ final class SamplerChain {
       }
       llama_sampler_chain_add(pointer, constraint)
     }
-    if parameters.repeatPenalty != 1, parameters.repeatLastN > 0 {
+    let penalises = parameters.repeatPenalty != 1 && parameters.repeatLastN > 0
+    if penalises {
       llama_sampler_chain_add(
         pointer,
         llama_sampler_init_penalties(
@@ -30,6 +41,7 @@ final class SamplerChain {
     }
     if parameters.isGreedy {
       llama_sampler_chain_add(pointer, llama_sampler_init_greedy())
+      if directGreedy, grammar == nil, !penalises { argmaxWidth = Int(vocabularySize) }
       return
     }
     if parameters.topK > 0 {
@@ -47,7 +59,29 @@ final class SamplerChain {
 
   /// Picks the next token from the logits of the last evaluated position and records it.
   func sample(from context: OpaquePointer) -> Int32 {
-    llama_sampler_sample(pointer, context, -1)
+    if argmaxWidth > 0, let logits = llama_get_logits_ith(context, -1) {
+      return Int32(Self.firstMaximum(UnsafeBufferPointer(start: logits, count: argmaxWidth)))
+    }
+    return llama_sampler_sample(pointer, context, -1)
+  }
+
+  /// The index of the first largest value: the largest value by eight lanes at a time, then its first place.
+  static func firstMaximum(_ values: UnsafeBufferPointer<Float>) -> Int {
+    let lanes = 8
+    let whole = values.count / lanes * lanes
+    var largest = -Float.infinity
+    if whole > 0 {
+      var running = SIMD8<Float>(repeating: -.infinity)
+      var index = 0
+      while index < whole {
+        running = pointwiseMax(
+          running, UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self))
+        index += lanes
+      }
+      largest = running.max()
+    }
+    for index in whole..<values.count where values[index] > largest { largest = values[index] }
+    return values.firstIndex { $0 == largest } ?? 0
   }
 
   deinit {

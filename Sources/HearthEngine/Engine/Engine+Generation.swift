@@ -4,6 +4,7 @@ public import HearthCore
 public struct ModelReservation: Sendable {
   /// The model to generate with.
   public let model: any ChatModel
+  let line: GenerationQueue
   let ticket: GenerationQueue.Ticket
 }
 
@@ -17,7 +18,7 @@ extension Engine {
 
   /// Requests running on the model or waiting for it.
   public var queueDepth: Int {
-    get async { await queue.depth }
+    get async { await model?.line.depth ?? 0 }
   }
 
   /// Waits until every request that came earlier has finished, then holds the model for the caller.
@@ -25,8 +26,8 @@ extension Engine {
   /// - Throws: ``ChatError/modelNotReady`` without a model; `CancellationError` when the caller is
   ///   cancelled while waiting (its place is given up).
   public func reserveModel(onPosition: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ModelReservation {
-    let model = try requireModel()
-    return ModelReservation(model: model, ticket: try await queue.enter(onPosition: onPosition))
+    guard let model else { throw ChatError.modelNotReady }
+    return ModelReservation(model: model, line: model.line, ticket: try await model.line.enter(onPosition: onPosition))
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this
@@ -34,7 +35,7 @@ extension Engine {
   /// stopped early (a stop sequence, a client that left) never overlaps the next one.
   public func release(_ reservation: ModelReservation) async {
     await reservation.model.settle()
-    await queue.leave(reservation.ticket)
+    await reservation.line.leave(reservation.ticket)
   }
 
   /// Runs `body` with the model held, waiting for every request that came earlier first.

@@ -4,7 +4,7 @@ import HearthStore
 
 /// The assistant, opened on one profile: the one object every surface (the terminal, the server, the
 /// benchmarks, an app) holds. It owns the profile's paths, its lock and database, the settings, the loaded
-/// model, the line of requests waiting for it, the chat service and the system prompt; a service added here
+/// model and the line of requests waiting for it, the chat service and the system prompt; a service added here
 /// is there for every surface at once.
 public final class Engine: Sendable {
   /// The data directory.
@@ -19,7 +19,6 @@ public final class Engine: Sendable {
   public let openedAt: Date
 
   let database: HearthDatabase
-  let queue = GenerationQueue()
   // Held for the engine's lifetime when it may generate; released by `deinit`.
   private let lock: ProfileLock?
 

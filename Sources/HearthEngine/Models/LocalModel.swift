@@ -25,6 +25,8 @@ public struct LocalModelOptions: Sendable, Hashable {
 /// over from one generation to the next. Load it once; several engines (tests, benchmarks) may share it.
 public final class LocalModel: ChatModel {
   let session: LlamaSession
+  /// Requests take turns on the one context; engines sharing the model share the line.
+  let line = GenerationQueue()
   /// How long loading the weights and creating the context took.
   public let loadTime: Duration
 
