@@ -15,7 +15,8 @@ run_logged() {
     }
     BEGIN { last = -10 }
     /^\[ *[0-9]+%\]/ { s = $0; sub(/^\[ */, "", s); sub(/%.*/, "", s); report(s + 0); next }
-    /^\[[0-9]+\/[0-9]+\]/ { s = $0; sub(/^\[/, "", s); split(s, n, /[\/\]]/); if (n[2] > 0) report(int(100 * n[1] / n[2])) }'
+    # SwiftPM counts "[done/known]" while it still discovers work: small counts are its planning steps.
+    /^\[[0-9]+\/[0-9]+\]/ { s = $0; sub(/^\[/, "", s); split(s, n, /[\/\]]/); if (n[2] >= 50) report(int(100 * n[1] / n[2])) }'
   local codes=("${PIPESTATUS[@]}")
   set -e
   if [[ ${codes[0]} -ne 0 ]]; then
