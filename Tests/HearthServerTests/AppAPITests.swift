@@ -12,13 +12,20 @@ import Testing
 @Suite("The web app's API, in process and through the live server with the real model", .serialized)
 struct AppAPITests {
   /// Runs a turn and returns its events.
-  static func turn(_ server: LiveServer, session: String, text: String) async throws -> [EventParser.Event] {
+  /// Runs a turn to its end; `onStarted` is called once its `started` event has arrived (it holds the model).
+  static func turn(
+    _ server: LiveServer, session: String, text: String, onStarted: @Sendable () -> Void = {}
+  ) async throws -> [EventParser.Event] {
     let (status, body) = try await server.stream(
       "/api/sessions/\(session)/turns", body: JSONValue.object([("text", .string(text))]).jsonText)
     #expect(status == 200)
     var parser = EventParser()
     var events: [EventParser.Event] = []
-    for try await buffer in body { events += parser.feed(String(buffer: buffer)) }
+    for try await buffer in body {
+      let new = parser.feed(String(buffer: buffer))
+      if new.contains(where: { $0.name == "started" }) { onStarted() }
+      events += new
+    }
     return events
   }
 
@@ -133,8 +140,11 @@ struct AppAPITests {
     try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 64)) { server in
       let first = try await Self.newSession(server)
       let second = try await Self.newSession(server)
-      async let firstEvents = Self.turn(server, session: first, text: "Count from 1 to 30.")
-      try await Task.sleep(for: .milliseconds(150))
+      let (started, startedSignal) = AsyncStream.makeStream(of: Void.self)
+      async let firstEvents = Self.turn(server, session: first, text: "Count from 1 to 30.") {
+        startedSignal.finish()
+      }
+      for await _ in started {}  // the first turn holds the model
       let secondEvents = try await Self.turn(server, session: second, text: "Say hello.")
       let queued = secondEvents.filter { $0.name == "queued" }
       #expect(queued.first.map { try? Self.decode($0.data)["position"]?.numberValue } == 1)

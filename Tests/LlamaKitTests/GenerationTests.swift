@@ -84,14 +84,16 @@ struct GenerationTests {
     let session = try await SharedModels.session()
     let options = GenerationOptions(maxNewTokens: 500, sampling: .greedy, ignoresEndOfGeneration: true)
     let stream = session.respond(to: question, options: options)
+    let (streaming, streamingSignal) = AsyncStream.makeStream(of: Void.self)
     let consumer = Task {
       var count = 0
       for try await event in stream {
         if case .token = event { count += 1 }
+        if count == 5 { streamingSignal.finish() }
       }
       return count
     }
-    try await Task.sleep(for: .milliseconds(150))
+    for await _ in streaming {}  // five tokens in: well into the answer
     consumer.cancel()
     _ = try? await consumer.value
     await session.waitUntilIdle()
