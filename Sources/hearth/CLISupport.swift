@@ -59,7 +59,7 @@ struct ModelOptionGroup: ParsableArguments {
   var chatTemplate: String?
 
   /// The model the engine loads.
-  func modelChoice() throws -> ModelChoice {
+  func modelChoice() -> ModelChoice {
     .file(path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate)
   }
 }

@@ -14,7 +14,7 @@ extension Engine {
     _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true
   ) async throws -> Engine {
     var configuration = EngineConfiguration()
-    configuration.model = try options.modelChoice()
+    configuration.model = options.modelChoice()
     if let generation { configuration.chat.generation = generation }
     configuration.chat.showsThinking = showsThinking
     return try await open(configuration)
