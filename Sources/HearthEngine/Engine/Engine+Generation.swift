@@ -2,10 +2,11 @@ public import HearthCore
 
 /// The model, held by one request until it gives it back with ``Engine/release(_:)``.
 public struct ModelReservation: Sendable {
-  /// The model to generate with.
-  public let model: any ChatModel
-  let line: GenerationQueue
+  let local: LocalModel
   let ticket: GenerationQueue.Ticket
+
+  /// The model to generate with.
+  public var model: any ChatModel { local }
 }
 
 extension Engine {
@@ -27,15 +28,15 @@ extension Engine {
   ///   cancelled while waiting (its place is given up).
   public func reserveModel(onPosition: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ModelReservation {
     guard let model else { throw ChatError.modelNotReady }
-    return ModelReservation(model: model, line: model.line, ticket: try await model.line.enter(onPosition: onPosition))
+    return ModelReservation(local: model, ticket: try await model.line.enter(onPosition: onPosition))
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this
   /// reservation has really ended, not merely when its consumer stopped listening, so a request that
   /// stopped early (a stop sequence, a client that left) never overlaps the next one.
   public func release(_ reservation: ModelReservation) async {
-    await reservation.model.settle()
-    await reservation.line.leave(reservation.ticket)
+    await reservation.local.settle()
+    await reservation.local.line.leave(reservation.ticket)
   }
 
   /// Runs `body` with the model held, waiting for every request that came earlier first.

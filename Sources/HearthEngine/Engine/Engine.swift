@@ -49,8 +49,7 @@ public final class Engine: Sendable {
       let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
         .resolve(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
-      let database = try HearthDatabase(path: configuration.paths.database.path)
-      let lock = try takeLock(configuration, database: database)
+      let (database, lock) = try openProfile(configuration, generating: true)
       let model = try await LocalModel.load(
         LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
       return Engine(
@@ -61,17 +60,21 @@ public final class Engine: Sendable {
   /// Opens the profile with a model that is already loaded (shared by several engines, as tests and
   /// benchmarks do), or with none.
   public static func open(_ configuration: EngineConfiguration, model: LocalModel?) throws -> Engine {
-    let database = try HearthDatabase(path: configuration.paths.database.path)
-    let lock = model == nil ? nil : try takeLock(configuration, database: database)
+    let (database, lock) = try openProfile(configuration, generating: model != nil)
     return Engine(paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock)
   }
 
-  private static func takeLock(_ configuration: EngineConfiguration, database: HearthDatabase) throws -> ProfileLock {
+  /// The database and, for an engine that may write answers, the profile lock (with repair and pruning).
+  private static func openProfile(
+    _ configuration: EngineConfiguration, generating: Bool
+  ) throws -> (HearthDatabase, ProfileLock?) {
+    let database = try HearthDatabase(path: configuration.paths.database.path)
+    guard generating else { return (database, nil) }
     let lock = try ProfileLock(path: configuration.paths.generationLock) {
       try database.repairAfterCrash()
     }
     if let policy = configuration.historyPolicy { try database.prune(policy) }
-    return lock
+    return (database, lock)
   }
 
   // MARK: Settings

@@ -11,14 +11,12 @@ public struct HearthPaths: Sendable, Hashable {
   /// Reads `HEARTH_HOME` from `environment`, falling back to `~/.local/share/hearth`.
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     if let home = environment["HEARTH_HOME"], !home.isEmpty {
-      self.home = URL(fileURLWithPath: home, isDirectory: true)
-      self.models = self.home.appendingPathComponent("models", isDirectory: true)
+      self.init(home: URL(fileURLWithPath: home, isDirectory: true))
     } else {
       let base =
         environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
         ?? FileManager.default.homeDirectoryForCurrentUser
-      self.home = base.appendingPathComponent(".local/share/hearth", isDirectory: true)
-      self.models = self.home.appendingPathComponent("models", isDirectory: true)
+      self.init(home: base.appendingPathComponent(".local/share/hearth", isDirectory: true))
     }
   }
 
