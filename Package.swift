@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "LlamaKit", targets: ["LlamaKit"]),
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
+    .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
@@ -41,6 +42,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -67,10 +70,20 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Standard file formats for the user's data: iCalendar, vCard, Markdown with front matter.
+    .target(
+      name: "HearthInterchange",
+      dependencies: [
+        "HearthCore",
+        .product(name: "Yams", package: "Yams"),
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthEngine",
       dependencies: [
         "HearthCore",
+        "HearthInterchange",
         "HearthStore",
         "LlamaKit",
         .product(name: "Logging", package: "swift-log"),
@@ -136,7 +149,16 @@ let package = Package(
     ),
     .testTarget(
       name: "HearthCoreTests",
-      dependencies: ["HearthCore"],
+      dependencies: ["HearthCore", .product(name: "PropertyBased", package: "swift-property-based")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "HearthInterchangeTests",
+      dependencies: [
+        "HearthInterchange", "HearthCore", "HearthTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      resources: [.copy("Fixtures")],
       swiftSettings: strictSettings
     ),
     .testTarget(
