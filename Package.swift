@@ -176,7 +176,9 @@ let package = Package(
     ),
     .testTarget(
       name: "HearthEngineTests",
-      dependencies: ["HearthEngine", "HearthStore", "LlamaKit", "HearthCore", "HearthTestSupport"],
+      dependencies: [
+        "HearthEngine", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore", "HearthTestSupport",
+      ],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),

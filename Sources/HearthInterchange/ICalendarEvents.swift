@@ -59,6 +59,8 @@ enum ICalendarEvents {
     if event.id.isEmpty { throw ItemProblem(line, "UID is missing") }
     if event.title.isEmpty { event.title = "Untitled event" }
     event.end = end ?? (start.isDate ? start.local.adding(seconds: 86_400) : start.local)
+    // Some programs end a one-day all-day event on its own date; iCalendar's end is exclusive.
+    if start.isDate, event.end == event.start { event.end = event.start.adding(seconds: 86_400) }
     event.exceptions.sort()
     if event.end < event.start {
       throw ItemProblem(line, "the end \(event.end.shortDescription) is before the start \(event.start.shortDescription)")

@@ -54,6 +54,9 @@ enum Schema {
         t.column("value", .text).notNull()
       }
     }
+    migrator.registerMigration("v3-personal-data") { db in
+      try PersonalSchema.create(db)
+    }
     return migrator
   }
 }

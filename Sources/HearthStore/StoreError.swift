@@ -14,6 +14,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case messageNotFound(String)
   /// An import file is not a valid export.
   case invalidImport(String)
+  /// No item of this kind (event, reminder, note, habit, contact) has the id.
+  case itemNotFound(kind: String, id: String)
+  /// An item of this kind with the id exists already.
+  case duplicateItem(kind: String, id: String)
 
   public var description: String {
     switch self {
@@ -28,6 +32,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .sessionNotFound(let id): "no session \(id)"
     case .messageNotFound(let id): "no message \(id)"
     case .invalidImport(let detail): "cannot import: \(detail)"
+    case .itemNotFound(let kind, let id): "no \(kind) with id \(id)"
+    case .duplicateItem(let kind, let id): "a \(kind) with id \(id) exists already"
     }
   }
 }

@@ -17,13 +17,24 @@ public final class Engine: Sendable {
   public let model: LocalModel?
   /// When the engine was opened.
   public let openedAt: Date
+  /// The user's calendar.
+  public let calendar: CalendarService
+  /// The user's reminders.
+  public let reminders: ReminderService
+  /// The user's notes.
+  public let notes: NoteService
+  /// The user's habits.
+  public let habits: HabitService
+  /// The user's contacts.
+  public let contacts: ContactService
 
   let database: HearthDatabase
   // Held for the engine's lifetime when it may generate; released by `deinit`.
   private let lock: ProfileLock?
 
   private init(
-    paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?
+    paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?,
+    timeZone: TimeZone
   ) {
     self.paths = paths
     self.database = database
@@ -32,6 +43,12 @@ public final class Engine: Sendable {
     self.sessions = SessionLibrary(database: database)
     self.chat = ChatService(database: database, model: model, configuration: chat)
     self.openedAt = Date()
+    let items = ItemContext(database: database, timeZone: timeZone)
+    self.calendar = CalendarService(context: items)
+    self.reminders = ReminderService(context: items)
+    self.notes = NoteService(context: items)
+    self.habits = HabitService(context: items)
+    self.contacts = ContactService(context: items)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
@@ -53,7 +70,8 @@ public final class Engine: Sendable {
       let model = try await LocalModel.load(
         LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
       return Engine(
-        paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock)
+        paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
+        timeZone: configuration.timeZone)
     }
   }
 
@@ -61,7 +79,9 @@ public final class Engine: Sendable {
   /// benchmarks do), or with none.
   public static func open(_ configuration: EngineConfiguration, model: LocalModel?) throws -> Engine {
     let (database, lock) = try openProfile(configuration, generating: model != nil)
-    return Engine(paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock)
+    return Engine(
+      paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
+      timeZone: configuration.timeZone)
   }
 
   /// The database and, for an engine that may write answers, the profile lock (with repair and pruning).

@@ -21,6 +21,9 @@ public struct EngineConfiguration: Sendable {
   public var historyPolicy: HistoryPolicy?
   /// Where `HEARTH_MODEL` is read from.
   public var environment: [String: String]
+  /// The user's clock: floating and all-day times in their calendar are read on it. `$TZ` when it names a
+  /// zone, else the system's.
+  public var timeZone: TimeZone
 
   /// Creates a configuration; the history policy comes from `HEARTH_KEEP_SESSIONS` / `HEARTH_KEEP_DAYS`.
   public init(
@@ -32,5 +35,6 @@ public struct EngineConfiguration: Sendable {
     self.chat = chat
     self.historyPolicy = HistoryPolicy(environment: environment)
     self.environment = environment
+    self.timeZone = environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
   }
 }

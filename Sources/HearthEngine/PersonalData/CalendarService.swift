@@ -1,0 +1,127 @@
+public import Foundation
+public import HearthCore
+import HearthInterchange
+import HearthStore
+
+/// A saved event with the conflicts it has with the rest of the calendar.
+public struct SavedEvent: Sendable, Hashable, Codable {
+  public var event: CalendarEvent
+  public var conflicts: [Conflict]
+}
+
+/// The user's calendar: events, their occurrences, free time, and iCalendar files.
+public struct CalendarService: Sendable {
+  let context: ItemContext
+  private static let workingHoursKey = "calendar.workingHours"
+
+  /// The clock floating and all-day times are read on.
+  public var timeZone: TimeZone { context.timeZone }
+
+  /// The event with this id or id prefix.
+  public func event(_ reference: String) throws -> CalendarEvent {
+    let id = try context.resolve(.event, reference)
+    guard let event = try context.database.event(id) else { throw StoreError.itemNotFound(kind: "event", id: id) }
+    return event
+  }
+
+  /// Every event, by first start.
+  public func events() throws -> [CalendarEvent] { try context.database.events() }
+
+  /// The occurrences overlapping `range`, in order of start.
+  public func occurrences(in range: DateInterval) throws -> [Occurrence] {
+    try context.database.events(touching: range)
+      .flatMap { $0.occurrences(overlapping: range, local: timeZone) }
+      .sorted { ($0.startsAt, $0.event.title) < ($1.startsAt, $1.event.title) }
+  }
+
+  /// Adds an event (checked first) and reports what it overlaps.
+  public func create(_ event: CalendarEvent) throws -> SavedEvent {
+    var event = normalized(event)
+    event.createdAt = context.now()
+    event.updatedAt = event.createdAt
+    try event.validate()
+    try context.database.insertEvent(event)
+    return SavedEvent(event: event, conflicts: try conflicts(of: event))
+  }
+
+  /// Replaces an event (checked first) and reports what it now overlaps.
+  public func update(_ event: CalendarEvent) throws -> SavedEvent {
+    var event = normalized(event)
+    event.updatedAt = context.now()
+    try event.validate()
+    try context.database.updateEvent(event)
+    return SavedEvent(event: event, conflicts: try conflicts(of: event))
+  }
+
+  /// Deletes an event, returning it (so it can be restored).
+  @discardableResult
+  public func delete(_ reference: String) throws -> CalendarEvent {
+    try context.database.deleteEvent(try context.resolve(.event, reference))
+  }
+
+  /// Puts back an event exactly as it was (after a deletion).
+  public func restore(_ event: CalendarEvent) throws {
+    try event.validate()
+    try context.database.insertEvent(event)
+  }
+
+  /// The busy occurrences of other events that `event` overlaps.
+  public func conflicts(of event: CalendarEvent) throws -> [Conflict] {
+    let clock = event.isAllDay ? timeZone : event.zone.resolved(local: timeZone)
+    let start = event.start.instant(in: clock)
+    let horizon = DateInterval(
+      start: start, duration: Double(event.duration) + (event.recurrence == nil ? 1 : Double(CalendarEvent.conflictHorizonDays) * 86_400))
+    return event.conflicts(with: try context.database.events(touching: horizon), local: timeZone)
+  }
+
+  /// An all-day series ends with its last day.
+  private func normalized(_ event: CalendarEvent) -> CalendarEvent {
+    var event = event
+    if event.isAllDay, let until = event.recurrence?.until {
+      event.recurrence?.until = LocalDateTime(startOf: until.date).adding(seconds: 86_399)
+    }
+    event.exceptions = Array(Set(event.exceptions)).sorted()
+    return event
+  }
+
+  // MARK: Free time
+
+  /// The user's working hours (09:00–17:00, Monday to Friday, until set).
+  public func workingHours() throws -> WorkingHours {
+    try context.database.setting(Self.workingHoursKey, as: WorkingHours.self) ?? .standard
+  }
+
+  public func setWorkingHours(_ hours: WorkingHours) throws {
+    try context.database.setSetting(Self.workingHoursKey, to: hours)
+  }
+
+  /// Free slots of at least `minimum` seconds within working hours over `window`.
+  public func freeSlots(in window: DateInterval, minimum: TimeInterval = 30 * 60) throws -> [DateInterval] {
+    let busy = FreeTime.busy(try occurrences(in: window))
+    return FreeTime.slots(in: window, busy: busy, hours: try workingHours(), zone: timeZone, minimum: minimum)
+  }
+
+  /// The first free `duration`-second slot starting at or after `after`, within 30 days.
+  public func nextFreeSlot(lasting duration: TimeInterval, after: Date) throws -> DateInterval? {
+    let window = DateInterval(start: after, duration: 31 * 86_400)
+    let busy = FreeTime.busy(try occurrences(in: window))
+    return FreeTime.nextSlot(lasting: duration, after: after, busy: busy, hours: try workingHours(), zone: timeZone)
+  }
+
+  // MARK: Files
+
+  /// Imports the events of an iCalendar file (its to-dos go through ``ReminderService``).
+  public func importFile(_ data: Data) throws -> ImportSummary {
+    let contents = try ICalendar.read(data, local: timeZone)
+    return try context.importItems(
+      contents.events, kind: "event", name: \.title,
+      validate: { (event: CalendarEvent) throws(PersonalDataError) in try normalized(event).validate() },
+      write: { events throws(StoreError) in try context.database.importEvents(events.map(normalized)) })
+  }
+
+  /// The calendar as an iCalendar file: every event, or those of one calendar.
+  public func exportFile(calendar: String? = nil) throws -> String {
+    let events = try events().filter { calendar == nil || $0.calendar == calendar }
+    return ICalendar.write(events: events, calendarName: calendar)
+  }
+}

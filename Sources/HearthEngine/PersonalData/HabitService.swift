@@ -1,0 +1,78 @@
+public import Foundation
+public import HearthCore
+import HearthStore
+
+/// A habit with how it is going.
+public struct HabitProgress: Sendable, Hashable, Codable {
+  public var habit: Habit
+  public var stats: HabitStats
+}
+
+/// The user's habits and their check-ins.
+public struct HabitService: Sendable {
+  let context: ItemContext
+
+  public func habit(_ reference: String) throws -> Habit {
+    let id = try context.resolve(.habit, reference)
+    guard let habit = try context.database.habit(id) else { throw StoreError.itemNotFound(kind: "habit", id: id) }
+    return habit
+  }
+
+  public func list() throws -> [Habit] { try context.database.habits() }
+
+  public func create(_ habit: Habit) throws -> Habit {
+    var habit = habit
+    habit.createdAt = context.now()
+    habit.updatedAt = habit.createdAt
+    try habit.validate()
+    try context.database.insertHabit(habit)
+    return habit
+  }
+
+  public func update(_ habit: Habit) throws -> Habit {
+    var habit = habit
+    habit.updatedAt = context.now()
+    try habit.validate()
+    try context.database.updateHabit(habit)
+    return habit
+  }
+
+  /// Deletes a habit with its check-ins.
+  @discardableResult
+  public func delete(_ reference: String) throws -> Habit {
+    try context.database.deleteHabit(try context.resolve(.habit, reference))
+  }
+
+  /// Records that the habit was done (now, unless `at` says when).
+  public func log(_ reference: String, at: Date? = nil, note: String? = nil) throws -> HabitLog {
+    let log = HabitLog(habitID: try context.resolve(.habit, reference), at: at ?? Date(), note: note)
+    try context.database.insertHabitLog(log)
+    return log
+  }
+
+  /// Removes a check-in.
+  @discardableResult
+  public func removeLog(_ id: String) throws -> HabitLog { try context.database.deleteHabitLog(id) }
+
+  /// A habit's check-ins, oldest first.
+  public func logs(_ reference: String) throws -> [HabitLog] {
+    try context.database.habitLogs(try context.resolve(.habit, reference))
+  }
+
+  /// Streaks and completion of one habit over the last `windowDays` days.
+  public func progress(_ reference: String, windowDays: Int = 30, now: Date = Date()) throws -> HabitProgress {
+    let habit = try habit(reference)
+    return HabitProgress(habit: habit, stats: try stats(habit, windowDays: windowDays, now: now))
+  }
+
+  /// Every habit with its progress.
+  public func overview(windowDays: Int = 30, now: Date = Date()) throws -> [HabitProgress] {
+    try list().map { HabitProgress(habit: $0, stats: try stats($0, windowDays: windowDays, now: now)) }
+  }
+
+  private func stats(_ habit: Habit, windowDays: Int, now: Date) throws -> HabitStats {
+    habit.stats(
+      logs: try context.database.habitLogs(habit.id), today: LocalDate(now, in: context.timeZone),
+      zone: context.timeZone, windowDays: windowDays)
+  }
+}

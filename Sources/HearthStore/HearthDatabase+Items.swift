@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+
+/// What one import wrote.
+public struct ImportCounts: Sendable, Hashable, Codable {
+  /// Items that were new.
+  public var added: Int
+  /// Items whose id was already there, replaced by the file's version.
+  public var replaced: Int
+
+  public init(added: Int = 0, replaced: Int = 0) {
+    self.added = added
+    self.replaced = replaced
+  }
+}
+
+/// Generic storage for the item kinds; each kind's public API is a thin layer over these.
+extension HearthDatabase {
+  func fetchItem<Row: ItemRow>(_ type: Row.Type, id: String) throws(StoreError) -> Row.Item? {
+    try read { db in try Row.fetchOne(db, key: id)?.item() }
+  }
+
+  func fetchItems<Row: ItemRow>(_ type: Row.Type, _ request: @escaping @Sendable (Database) throws -> [Row])
+    throws(StoreError) -> [Row.Item]
+  {
+    try read { db in try request(db).map { try $0.item() } }
+  }
+
+  /// Adds an item; an existing id is refused.
+  func insertItem<Row: ItemRow>(_ row: Row) throws(StoreError) {
+    try write { db in
+      guard try !Row.exists(db, key: row.id) else { throw StoreError.duplicateItem(kind: Row.kind, id: row.id) }
+      try row.insert(db)
+    }
+  }
+
+  /// Replaces an item, returning the version it replaced.
+  @discardableResult
+  func updateItem<Row: ItemRow>(_ row: Row) throws(StoreError) -> Row.Item {
+    try write { db in
+      guard let old = try Row.fetchOne(db, key: row.id) else { throw StoreError.itemNotFound(kind: Row.kind, id: row.id) }
+      try row.update(db)
+      return try old.item()
+    }
+  }
+
+  /// Deletes an item, returning what was deleted.
+  @discardableResult
+  func deleteItem<Row: ItemRow>(_ type: Row.Type, id: String) throws(StoreError) -> Row.Item {
+    try write { db in
+      guard let old = try Row.fetchOne(db, key: id) else { throw StoreError.itemNotFound(kind: Row.kind, id: id) }
+      try Row.deleteOne(db, key: id)
+      return try old.item()
+    }
+  }
+
+  /// Writes many items in one transaction: all of them or, on a failure, none.
+  func importItems<Row: ItemRow>(_ rows: [Row]) throws(StoreError) -> ImportCounts {
+    try write { db in
+      var counts = ImportCounts()
+      for row in rows {
+        if try Row.exists(db, key: row.id) {
+          try row.update(db)
+          counts.replaced += 1
+        } else {
+          try row.insert(db)
+          counts.added += 1
+        }
+      }
+      return counts
+    }
+  }
+}
+
+/// The kinds of the user's own items.
+public enum ItemKind: String, Sendable, CaseIterable, Codable {
+  case event, reminder, note, habit, contact
+
+  var table: String {
+    switch self {
+    case .event: EventRow.databaseTableName
+    case .reminder: ReminderRow.databaseTableName
+    case .note: NoteRow.databaseTableName
+    case .habit: HabitRow.databaseTableName
+    case .contact: ContactRow.databaseTableName
+    }
+  }
+}
+
+extension HearthDatabase {
+  /// Ids of `kind` equal to `reference` or, failing that, starting with it (at most `limit`).
+  public func itemIDs(_ kind: ItemKind, matching reference: String, limit: Int = 5) throws(StoreError) -> [String] {
+    try read { db in
+      if try String.fetchOne(db, sql: "SELECT id FROM \(kind.table) WHERE id = ?", arguments: [reference]) != nil {
+        return [reference]
+      }
+      let escaped = reference.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        .replacingOccurrences(of: "_", with: "\\_")
+      return try String.fetchAll(
+        db, sql: "SELECT id FROM \(kind.table) WHERE id LIKE ? ESCAPE '\\' LIMIT ?", arguments: [escaped + "%", limit])
+    }
+  }
+}
