@@ -132,6 +132,7 @@ let package = Package(
         "HearthBench",
         "HearthCore",
         "HearthEngine",
+        "HearthInterchange",
         "HearthServer",
         "HearthStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -17,6 +17,16 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
 
+# Other programs' calendar and contact parsers, for the interchange tests: Debian's python3-icalendar and
+# python3-vobject, run by the system's /usr/bin/python3.
+if ! /usr/bin/python3 -c "import icalendar, vobject" >/dev/null 2>&1; then
+  echo "browser: installing python3-icalendar and python3-vobject from Debian"
+  if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
+  run_logged "interchange: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
+  run_logged "interchange: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-icalendar python3-vobject
+fi
+
 requirements="$here/requirements-test.txt"
 venv="$HEARTH_CACHE/venv-test"
 want="$(sha256sum "$requirements" | cut -d' ' -f1)"

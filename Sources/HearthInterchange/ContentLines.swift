@@ -128,7 +128,9 @@ enum ContentLines {
   static func parse(_ text: String) -> [ContentLine] {
     var logical: [(text: String, line: Int)] = []
     var number = 0
-    for physical in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+    for physical in text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+    {
       number += 1
       if let first = physical.first, first == " " || first == "\t", !logical.isEmpty {
         logical[logical.count - 1].text += physical.dropFirst()

@@ -36,7 +36,8 @@ public enum ICalendar {
         index = next
         let name = body.first { $0.name == "SUMMARY" }?.text
         guard closed else {
-          let skipped = SkippedItem(line: line.line, item: name, reason: "\(component) is not closed (END:\(component) missing)")
+          let skipped = SkippedItem(
+            line: line.line, item: name, reason: "\(component) is not closed (END:\(component) missing)")
           component == "VEVENT" ? contents.events.skipped.append(skipped) : contents.reminders.skipped.append(skipped)
           continue
         }
@@ -63,7 +64,8 @@ public enum ICalendar {
       case ("X-WR-CALNAME", _):
         contents.calendarName = line.text.trimmingCharacters(in: .whitespaces)
       case ("", _):
-        contents.events.skipped.append(SkippedItem(line: line.line, item: nil, reason: "not a content line: \(line.value.prefix(40))"))
+        contents.events.skipped.append(
+          SkippedItem(line: line.line, item: nil, reason: "not a content line: \(line.value.prefix(40))"))
       case (let name, _) where fileProperties.contains(name) || name == "BEGIN" || name == "END":
         continue
       case (let name, _):
@@ -85,7 +87,9 @@ public enum ICalendar {
 
   /// The lines of one component up to its END, the names of components nested in it, the index after it,
   /// and whether its END was found.
-  private static func collect(_ component: String, in lines: [ContentLine], from start: Int)
+  private static func collect(
+    _ component: String, in lines: [ContentLine], from start: Int
+  )
     -> (body: [ContentLine], nested: [String], next: Int, closed: Bool)
   {
     var body: [ContentLine] = []
@@ -97,7 +101,9 @@ public enum ICalendar {
       index += 1
       if line.name == "BEGIN" {
         if depth == 0 { nested.append(line.value.uppercased()) }
-        if line.value.uppercased() == "VEVENT" || line.value.uppercased() == "VTODO" || line.value.uppercased() == "VCALENDAR" {
+        if line.value.uppercased() == "VEVENT" || line.value.uppercased() == "VTODO"
+          || line.value.uppercased() == "VCALENDAR"
+        {
           // A new item begins before this one ended: this one is not closed.
           return (body, nested, index - 1, false)
         }

@@ -6,10 +6,14 @@ enum ICalendarEvents {
   /// Properties a program writes about the file copy rather than the item.
   static let transient: Set<String> = ["DTSTAMP"]
 
-  static func event(from body: [ContentLine], line: Int, local: TimeZone, dropped: inout [String: Int])
+  static func event(
+    from body: [ContentLine], line: Int, local: TimeZone, dropped: inout [String: Int]
+  )
     throws(ItemProblem) -> CalendarEvent
   {
-    guard let startLine = body.first(where: { $0.name == "DTSTART" }) else { throw ItemProblem(line, "DTSTART is missing") }
+    guard let startLine = body.first(where: { $0.name == "DTSTART" }) else {
+      throw ItemProblem(line, "DTSTART is missing")
+    }
     let start = try TimeValue.parse(startLine)
     let zone: EventZone = start.isDate ? .floating : start.zone
     var event = CalendarEvent(
@@ -43,7 +47,8 @@ enum ICalendarEvents {
       case "EXDATE":
         for raw in property.value.split(separator: ",") {
           let value = try TimeValue.parse(String(raw), line: property)
-          event.exceptions.append(start.isDate ? LocalDateTime(startOf: value.local.date) : value.converted(to: zone, local: local))
+          event.exceptions.append(
+            start.isDate ? LocalDateTime(startOf: value.local.date) : value.converted(to: zone, local: local))
         }
       case "RDATE": throw ItemProblem(property.line, "RDATE (extra dates of a series) is not supported")
       case "RECURRENCE-ID":
@@ -56,19 +61,24 @@ enum ICalendarEvents {
       case let name: dropped[name, default: 0] += 1
       }
     }
-    if event.id.isEmpty { throw ItemProblem(line, "UID is missing") }
+    if event.id.isEmpty {
+      event.id = "ics-" + StableID.hash("\(event.title)\n\(startLine.value)\n\(event.zone)")
+    }
     if event.title.isEmpty { event.title = "Untitled event" }
     event.end = end ?? (start.isDate ? start.local.adding(seconds: 86_400) : start.local)
     // Some programs end a one-day all-day event on its own date; iCalendar's end is exclusive.
     if start.isDate, event.end == event.start { event.end = event.start.adding(seconds: 86_400) }
     event.exceptions.sort()
     if event.end < event.start {
-      throw ItemProblem(line, "the end \(event.end.shortDescription) is before the start \(event.start.shortDescription)")
+      throw ItemProblem(
+        line, "the end \(event.end.shortDescription) is before the start \(event.start.shortDescription)")
     }
     return event
   }
 
-  static func reminder(from body: [ContentLine], line: Int, local: TimeZone, dropped: inout [String: Int])
+  static func reminder(
+    from body: [ContentLine], line: Int, local: TimeZone, dropped: inout [String: Int]
+  )
     throws(ItemProblem) -> Reminder
   {
     var reminder = Reminder(id: "", title: "", createdAt: InterchangeLimits.wholeSecondNow())
@@ -80,7 +90,8 @@ enum ICalendarEvents {
       case "DESCRIPTION": reminder.notes = property.text
       case "DUE":
         let value = try TimeValue.parse(property)
-        reminder.due = value.isDate ? ReminderDue(date: value.local.date) : ReminderDue(time: value.local, zone: value.zone)
+        reminder.due =
+          value.isDate ? ReminderDue(date: value.local.date) : ReminderDue(time: value.local, zone: value.zone)
       case "PRIORITY":
         guard let value = Int(property.value), (0...9).contains(value) else {
           throw ItemProblem(property.line, "PRIORITY \(property.value) is not 0…9")
@@ -101,7 +112,9 @@ enum ICalendarEvents {
       case let name: dropped[name, default: 0] += 1
       }
     }
-    if reminder.id.isEmpty { throw ItemProblem(line, "UID is missing") }
+    if reminder.id.isEmpty {
+      reminder.id = "ics-" + StableID.hash("\(reminder.title)\n\(reminder.due?.description ?? "")")
+    }
     if reminder.title.isEmpty { reminder.title = "Untitled reminder" }
     if completed, reminder.completedAt == nil { reminder.completedAt = reminder.updatedAt }
     return reminder
@@ -115,10 +128,14 @@ enum ICalendarEvents {
       ICalendarFormat.property("DTEND", event.end, zone: event.zone, isDate: event.isAllDay),
       ContentLine(name: "SUMMARY", value: ContentLine.escape(event.title)),
     ]
-    if let location = event.location { lines.append(ContentLine(name: "LOCATION", value: ContentLine.escape(location))) }
+    if let location = event.location {
+      lines.append(ContentLine(name: "LOCATION", value: ContentLine.escape(location)))
+    }
     if let notes = event.notes { lines.append(ContentLine(name: "DESCRIPTION", value: ContentLine.escape(notes))) }
     lines.append(ContentLine(name: "TRANSP", value: event.isBusy ? "OPAQUE" : "TRANSPARENT"))
-    if let rule = event.recurrence { lines.append(RecurrenceRule.write(rule, zone: event.zone, isAllDay: event.isAllDay)) }
+    if let rule = event.recurrence {
+      lines.append(RecurrenceRule.write(rule, zone: event.zone, isAllDay: event.isAllDay))
+    }
     for exception in event.exceptions {
       lines.append(ICalendarFormat.property("EXDATE", exception, zone: event.zone, isDate: event.isAllDay))
     }
@@ -141,7 +158,9 @@ enum ICalendarEvents {
     if let due = reminder.due {
       lines.append(ICalendarFormat.property("DUE", due.time, zone: due.zone, isDate: due.isDateOnly))
     }
-    if reminder.priority != .none { lines.append(ContentLine(name: "PRIORITY", value: "\(reminder.priority.iCalendarValue)")) }
+    if reminder.priority != .none {
+      lines.append(ContentLine(name: "PRIORITY", value: "\(reminder.priority.iCalendarValue)"))
+    }
     if let completedAt = reminder.completedAt {
       lines.append(ContentLine(name: "STATUS", value: "COMPLETED"))
       lines.append(ContentLine(name: "COMPLETED", value: ICalendarFormat.utc(completedAt)))

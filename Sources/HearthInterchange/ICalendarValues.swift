@@ -88,7 +88,8 @@ enum ICalendarFormat {
     switch zone {
     case .utc: return ContentLine(name: name, value: dateTime(time) + "Z")
     case .floating: return ContentLine(name: name, value: dateTime(time))
-    case .named(let identifier): return ContentLine(name: name, parameters: [("TZID", [identifier])], value: dateTime(time))
+    case .named(let identifier):
+      return ContentLine(name: name, parameters: [("TZID", [identifier])], value: dateTime(time))
     }
   }
 

@@ -26,7 +26,9 @@ public struct ParsedFile<Item: Sendable>: Sendable {
   public var skipped: [SkippedItem]
   public var droppedProperties: [String: Int]
 
-  public init(items: [(item: Item, line: Int)] = [], skipped: [SkippedItem] = [], droppedProperties: [String: Int] = [:]) {
+  public init(
+    items: [(item: Item, line: Int)] = [], skipped: [SkippedItem] = [], droppedProperties: [String: Int] = [:]
+  ) {
     self.items = items
     self.skipped = skipped
     self.droppedProperties = droppedProperties
@@ -45,7 +47,9 @@ public enum InterchangeLimits {
 
   /// Now, to the second: files keep times to the second, so items read without a time stamp get one that
   /// survives a round trip.
-  public static func wholeSecondNow() -> Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
+  public static func wholeSecondNow() -> Date {
+    Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+  }
 
   /// The text of `data`, refusing files over the limit and text that is not UTF-8 (a byte-order mark is
   /// dropped).
@@ -54,5 +58,19 @@ public enum InterchangeLimits {
     guard var text = String(data: data, encoding: .utf8) else { throw .notUTF8(format: format) }
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     return text
+  }
+}
+
+/// Ids for items a file gives none: the same item imported twice gets the same id, so it is replaced rather
+/// than duplicated.
+enum StableID {
+  /// FNV-1a, 64 bits, in hexadecimal.
+  static func hash(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
   }
 }

@@ -11,7 +11,9 @@ public enum MarkdownNotes {
   /// Reads one note. `path` (relative to the folder) names the note when the front matter gives no title
   /// and no `# heading` starts the body, and gives it a stable id when the front matter has none, so
   /// importing the same folder twice updates rather than duplicates.
-  public static func read(_ text: String, path: String, modified: Date = Date()) throws(ItemProblemReport)
+  public static func read(
+    _ text: String, path: String, modified: Date = Date()
+  ) throws(ItemProblemReport)
     -> (note: Note, dropped: [String])
   {
     var remainder = Substring(text)
@@ -25,7 +27,9 @@ public enum MarkdownNotes {
       }
       let yaml = String(rest[..<close.lowerBound])
       do {
-        guard let node = try Yams.compose(yaml: yaml) else { throw ItemProblemReport(line: 2, reason: "empty front matter") }
+        guard let node = try Yams.compose(yaml: yaml) else {
+          throw ItemProblemReport(line: 2, reason: "empty front matter")
+        }
         guard let mapping = node.mapping else {
           throw ItemProblemReport(line: 2, reason: "the front matter is not a list of key: value lines")
         }
@@ -52,11 +56,15 @@ public enum MarkdownNotes {
       createdAt: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)),
       updatedAt: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
     if let created = fields["created"] {
-      guard let date = created.timestamp else { throw ItemProblemReport(line: 1, reason: "created: is not a date-time") }
+      guard let date = created.timestamp else {
+        throw ItemProblemReport(line: 1, reason: "created: is not a date-time")
+      }
       note.createdAt = date
     }
     if let updated = fields["updated"] {
-      guard let date = updated.timestamp else { throw ItemProblemReport(line: 1, reason: "updated: is not a date-time") }
+      guard let date = updated.timestamp else {
+        throw ItemProblemReport(line: 1, reason: "updated: is not a date-time")
+      }
       note.updatedAt = date
     }
     if note.title.trimmingCharacters(in: .whitespaces).isEmpty { note.title = fileTitle }
@@ -71,15 +79,8 @@ public enum MarkdownNotes {
     return text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
   }
 
-  /// A stable id from a relative path (FNV-1a, 64 bits).
-  static func stableID(for path: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in path.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return "md-" + String(hash, radix: 16)
-  }
+  /// A stable id from a relative path.
+  static func stableID(for path: String) -> String { "md-" + StableID.hash(path) }
 
   /// Reads every `.md` / `.markdown` file under `folder` (hidden folders skipped). A file that cannot be
   /// read is reported with its path and skipped.
@@ -89,16 +90,20 @@ public enum MarkdownNotes {
       throw .wrongFormat(expected: "a folder of Markdown files", found: folder.path)
     }
     var parsed = ParsedFile<Note>()
-    let files = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])?
+    let files =
+      (FileManager.default.enumerator(
+        at: folder, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])?
       .compactMap { $0 as? URL } ?? [])
       .filter { ["md", "markdown"].contains($0.pathExtension.lowercased()) }
       .sorted { $0.path < $1.path }
     for file in files {
-      let relative = String(file.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+      let relative = String(file.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))
+        .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
       do {
         let data = try Data(contentsOf: file)
         let text = try InterchangeLimits.text(of: data, format: "Markdown")
-        let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
+        let modified =
+          (try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
         let (note, dropped) = try read(text, path: relative, modified: modified)
         parsed.items.append((note, 1))
         for key in dropped { parsed.droppedProperties["front matter \(key)", default: 0] += 1 }

@@ -33,12 +33,16 @@ enum RecurrenceRule {
     }
     if let text = parts.removeValue(forKey: "BYDAY") {
       let rules = text.split(separator: ",").map { Recurrence.WeekdayRule(parsing: $0) }
-      guard !rules.isEmpty, rules.allSatisfy({ $0 != nil }) else { throw problem("BYDAY=\(text) is not a weekday list") }
+      guard !rules.isEmpty, rules.allSatisfy({ $0 != nil }) else {
+        throw problem("BYDAY=\(text) is not a weekday list")
+      }
       rule.byWeekday = rules.compactMap { $0 }
     }
     if let text = parts.removeValue(forKey: "BYMONTHDAY") {
       let days = text.split(separator: ",").map { Int($0) }
-      guard !days.isEmpty, days.allSatisfy({ $0 != nil }) else { throw problem("BYMONTHDAY=\(text) is not a list of days") }
+      guard !days.isEmpty, days.allSatisfy({ $0 != nil }) else {
+        throw problem("BYMONTHDAY=\(text) is not a list of days")
+      }
       if frequency == .yearly, days == [start.local.date.day] {
         // The start's own day: what a yearly rule does anyway.
       } else {
@@ -80,7 +84,9 @@ enum RecurrenceRule {
       parts.append("UNTIL=\(text)")
     }
     if !rule.byWeekday.isEmpty { parts.append("BYDAY=" + rule.byWeekday.map(\.description).joined(separator: ",")) }
-    if !rule.byMonthDay.isEmpty { parts.append("BYMONTHDAY=" + rule.byMonthDay.map(String.init).joined(separator: ",")) }
+    if !rule.byMonthDay.isEmpty {
+      parts.append("BYMONTHDAY=" + rule.byMonthDay.map(String.init).joined(separator: ","))
+    }
     if rule.weekStart != .monday { parts.append("WKST=\(rule.weekStart.rawValue)") }
     return ContentLine(name: "RRULE", value: parts.joined(separator: ";"))
   }

@@ -28,13 +28,15 @@ public enum VCard {
       let name = ungrouped(line.name)
       if name == "BEGIN", line.value.uppercased() == "VCARD" {
         if let begin {
-          parsed.skipped.append(SkippedItem(line: begin.line, item: nil, reason: "the card is not closed (END:VCARD missing)"))
+          parsed.skipped.append(
+            SkippedItem(line: begin.line, item: nil, reason: "the card is not closed (END:VCARD missing)"))
         }
         begin = line
         body = []
       } else if name == "END", line.value.uppercased() == "VCARD", let opened = begin {
         do {
-          parsed.items.append((try contact(from: body, line: opened.line, dropped: &parsed.droppedProperties), opened.line))
+          parsed.items.append(
+            (try contact(from: body, line: opened.line, dropped: &parsed.droppedProperties), opened.line))
         } catch {
           let item = body.first { ungrouped($0.name) == "FN" }?.text
           parsed.skipped.append(SkippedItem(line: error.line, item: item, reason: error.reason))
@@ -43,11 +45,13 @@ public enum VCard {
       } else if begin != nil {
         body.append(line)
       } else {
-        parsed.skipped.append(SkippedItem(line: line.line, item: nil, reason: "outside any card: \(line.unfolded.prefix(40))"))
+        parsed.skipped.append(
+          SkippedItem(line: line.line, item: nil, reason: "outside any card: \(line.unfolded.prefix(40))"))
       }
     }
     if let begin {
-      parsed.skipped.append(SkippedItem(line: begin.line, item: nil, reason: "the card is not closed (END:VCARD missing)"))
+      parsed.skipped.append(
+        SkippedItem(line: begin.line, item: nil, reason: "the card is not closed (END:VCARD missing)"))
     }
     return parsed
   }
@@ -57,7 +61,8 @@ public enum VCard {
     name.firstIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
   }
 
-  static func contact(from body: [ContentLine], line: Int, dropped: inout [String: Int]) throws(ItemProblem) -> Contact {
+  static func contact(from body: [ContentLine], line: Int, dropped: inout [String: Int]) throws(ItemProblem) -> Contact
+  {
     let now = InterchangeLimits.wholeSecondNow()
     var contact = Contact(id: "", fullName: "", createdAt: now)
     for property in body {
@@ -102,7 +107,10 @@ public enum VCard {
       contact.fullName = [contact.givenName, contact.familyName].compactMap { $0 }.joined(separator: " ")
     }
     if contact.fullName.isEmpty { throw ItemProblem(line, "the card has no name (FN or N)") }
-    if contact.id.isEmpty { contact.id = UUID().uuidString }
+    if contact.id.isEmpty {
+      let key = [contact.fullName] + contact.emails.map(\.value) + contact.phones.map(\.value)
+      contact.id = "vcard-" + StableID.hash(key.joined(separator: "\n"))
+    }
     do {
       try contact.validate()
     } catch {

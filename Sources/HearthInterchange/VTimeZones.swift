@@ -31,7 +31,8 @@ enum VTimeZones {
   private static func component(zone: TimeZone, identifier: String, years: ClosedRange<Int>) -> [ContentLine] {
     let utc = TimeZone(identifier: "UTC")!
     let begin = LocalDateTime(startOf: LocalDate(year: years.lowerBound, month: 1, day: 1)!).instant(in: utc)
-    let end = LocalDateTime(startOf: LocalDate(year: min(years.upperBound + 1, 9999), month: 1, day: 1)!).instant(in: utc)
+    let end = LocalDateTime(startOf: LocalDate(year: min(years.upperBound + 1, 9999), month: 1, day: 1)!).instant(
+      in: utc)
     var lines = [
       ContentLine(name: "BEGIN", value: "VTIMEZONE"), ContentLine(name: "TZID", value: identifier),
     ]
@@ -41,12 +42,14 @@ enum VTimeZones {
       let before = zone.secondsFromGMT(for: change.addingTimeInterval(-1))
       let after = zone.secondsFromGMT(for: change)
       let kind = zone.isDaylightSavingTime(for: change) ? "DAYLIGHT" : "STANDARD"
-      observances += observance(kind, onset: LocalDateTime(change, in: TimeZone(secondsFromGMT: before) ?? utc), from: before, to: after)
+      observances += observance(
+        kind, onset: LocalDateTime(change, in: TimeZone(secondsFromGMT: before) ?? utc), from: before, to: after)
       cursor = change
     }
     if observances.isEmpty {
       let offset = zone.secondsFromGMT(for: begin)
-      observances = observance("STANDARD", onset: LocalDateTime(startOf: LocalDate(year: 1970, month: 1, day: 1)!), from: offset, to: offset)
+      observances = observance(
+        "STANDARD", onset: LocalDateTime(startOf: LocalDate(year: 1970, month: 1, day: 1)!), from: offset, to: offset)
     }
     lines += observances
     lines.append(ContentLine(name: "END", value: "VTIMEZONE"))

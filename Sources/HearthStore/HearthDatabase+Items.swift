@@ -20,7 +20,9 @@ extension HearthDatabase {
     try read { db in try Row.fetchOne(db, key: id)?.item() }
   }
 
-  func fetchItems<Row: ItemRow>(_ type: Row.Type, _ request: @escaping @Sendable (Database) throws -> [Row])
+  func fetchItems<Row: ItemRow>(
+    _ type: Row.Type, _ request: @escaping @Sendable (Database) throws -> [Row]
+  )
     throws(StoreError) -> [Row.Item]
   {
     try read { db in try request(db).map { try $0.item() } }
@@ -38,7 +40,9 @@ extension HearthDatabase {
   @discardableResult
   func updateItem<Row: ItemRow>(_ row: Row) throws(StoreError) -> Row.Item {
     try write { db in
-      guard let old = try Row.fetchOne(db, key: row.id) else { throw StoreError.itemNotFound(kind: Row.kind, id: row.id) }
+      guard let old = try Row.fetchOne(db, key: row.id) else {
+        throw StoreError.itemNotFound(kind: Row.kind, id: row.id)
+      }
       try row.update(db)
       return try old.item()
     }

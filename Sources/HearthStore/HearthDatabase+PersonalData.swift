@@ -41,7 +41,8 @@ extension HearthDatabase {
       if let list { request = request.filter(Column("list") == list) }
       if !includeCompleted { request = request.filter(Column("completedAt") == nil) }
       return try request.order(
-        sql: "completedAt IS NOT NULL, dueAt IS NULL, dueAt, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END, createdAt"
+        sql:
+          "completedAt IS NOT NULL, dueAt IS NULL, dueAt, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END, createdAt"
       ).fetchAll(db)
     }
   }
@@ -87,14 +88,20 @@ extension HearthDatabase {
 
   public func insertNote(_ note: Note) throws(StoreError) { try insertItem(NoteRow(note)) }
   @discardableResult public func updateNote(_ note: Note) throws(StoreError) -> Note { try updateItem(NoteRow(note)) }
-  @discardableResult public func deleteNote(_ id: String) throws(StoreError) -> Note { try deleteItem(NoteRow.self, id: id) }
-  public func importNotes(_ notes: [Note]) throws(StoreError) -> ImportCounts { try importItems(notes.map(NoteRow.init)) }
+  @discardableResult public func deleteNote(_ id: String) throws(StoreError) -> Note {
+    try deleteItem(NoteRow.self, id: id)
+  }
+  public func importNotes(_ notes: [Note]) throws(StoreError) -> ImportCounts {
+    try importItems(notes.map(NoteRow.init))
+  }
 
   public func contact(_ id: String) throws(StoreError) -> Contact? { try fetchItem(ContactRow.self, id: id) }
 
   /// Contacts by name.
   public func contacts() throws(StoreError) -> [Contact] {
-    try fetchItems(ContactRow.self) { db in try ContactRow.order(Column("fullName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db) }
+    try fetchItems(ContactRow.self) { db in
+      try ContactRow.order(Column("fullName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
+    }
   }
 
   /// Contacts whose names or organisation start with every word of `query` ("ann mar" finds Anna Martin;
@@ -133,7 +140,9 @@ extension HearthDatabase {
   }
 
   public func insertHabit(_ habit: Habit) throws(StoreError) { try insertItem(HabitRow(habit)) }
-  @discardableResult public func updateHabit(_ habit: Habit) throws(StoreError) -> Habit { try updateItem(HabitRow(habit)) }
+  @discardableResult public func updateHabit(_ habit: Habit) throws(StoreError) -> Habit {
+    try updateItem(HabitRow(habit))
+  }
   /// Deletes a habit and its logs.
   @discardableResult public func deleteHabit(_ id: String) throws(StoreError) -> Habit {
     try deleteItem(HabitRow.self, id: id)
@@ -151,7 +160,9 @@ extension HearthDatabase {
   /// Records a log; the habit must exist.
   public func insertHabitLog(_ log: HabitLog) throws(StoreError) {
     try write { db in
-      guard try HabitRow.exists(db, key: log.habitID) else { throw StoreError.itemNotFound(kind: "habit", id: log.habitID) }
+      guard try HabitRow.exists(db, key: log.habitID) else {
+        throw StoreError.itemNotFound(kind: "habit", id: log.habitID)
+      }
       try HabitLogRow(log).insert(db)
     }
   }

@@ -121,7 +121,8 @@ struct ReminderRow: ItemRow {
     Reminder(
       id: id, title: title, notes: notes, due: try due.map { try JSONColumn.decode(ReminderDue.self, $0) },
       priority: ReminderPriority(rawValue: priority) ?? .none, list: list,
-      completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), createdAt: Date(timeIntervalSince1970: createdAt),
+      completedAt: completedAt.map(Date.init(timeIntervalSince1970:)),
+      createdAt: Date(timeIntervalSince1970: createdAt),
       updatedAt: Date(timeIntervalSince1970: updatedAt))
   }
 }
@@ -233,7 +234,8 @@ struct ContactRow: ItemRow {
   func item() throws -> Contact {
     Contact(
       id: id, fullName: fullName, givenName: givenName, familyName: familyName,
-      phones: try JSONColumn.decode([LabeledValue].self, phones), emails: try JSONColumn.decode([LabeledValue].self, emails),
+      phones: try JSONColumn.decode([LabeledValue].self, phones),
+      emails: try JSONColumn.decode([LabeledValue].self, emails),
       birthday: birthday.flatMap { Birthday(parsing: $0) }, organization: organization, notes: notes,
       createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
   }

@@ -6,7 +6,9 @@ struct Hearth: AsyncParsableCommand {
     commandName: "hearth",
     abstract: "A local-first personal assistant running GGUF models on this machine.",
     subcommands: [
-      AskCommand.self, ChatCommand.self, ServeCommand.self, SessionsCommand.self, ModelsCommand.self, BenchCommand.self,
+      AskCommand.self, ChatCommand.self, ServeCommand.self, SessionsCommand.self, CalendarCommand.self,
+      RemindersCommand.self, NotesCommand.self, HabitsCommand.self, ContactsCommand.self, ModelsCommand.self,
+      BenchCommand.self,
     ]
   )
 }

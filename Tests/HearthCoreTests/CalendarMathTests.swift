@@ -74,12 +74,14 @@ import Testing
       title: "Stand-up", start: at("2026-01-01T09:00"), end: at("2026-01-01T09:15"),
       recurrence: Recurrence(frequency: .daily, byWeekday: [.init(.monday), .init(.friday)]),
       exceptions: [at("2026-12-04T09:00")])
-    let week = DateInterval(start: at("2026-11-30T00:00").instant(in: paris), end: at("2026-12-07T00:00").instant(in: paris))
+    let week = DateInterval(
+      start: at("2026-11-30T00:00").instant(in: paris), end: at("2026-12-07T00:00").instant(in: paris))
     #expect(daily.occurrences(overlapping: week, local: paris).map(\.start) == [at("2026-11-30T09:00")])
     let yearly = CalendarEvent(
       title: "Leap", start: at("2024-02-29T00:00"), end: at("2024-03-01T00:00"), isAllDay: true,
       recurrence: Recurrence(frequency: .yearly))
-    let years = DateInterval(start: at("2025-01-01T00:00").instant(in: paris), end: at("2029-01-01T00:00").instant(in: paris))
+    let years = DateInterval(
+      start: at("2025-01-01T00:00").instant(in: paris), end: at("2029-01-01T00:00").instant(in: paris))
     #expect(yearly.occurrences(overlapping: years, local: paris).map(\.start.date.year) == [2028])
   }
 

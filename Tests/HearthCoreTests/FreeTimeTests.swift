@@ -7,7 +7,8 @@ import Testing
 
   func at(_ text: String) -> Date { LocalDateTime(parsing: text)!.instant(in: paris) }
 
-  func event(_ title: String, _ start: String, _ end: String, allDay: Bool = false, busy: Bool = true) -> CalendarEvent {
+  func event(_ title: String, _ start: String, _ end: String, allDay: Bool = false, busy: Bool = true) -> CalendarEvent
+  {
     CalendarEvent(
       title: title, start: LocalDateTime(parsing: start)!, end: LocalDateTime(parsing: end)!, isAllDay: allDay,
       isBusy: busy)
@@ -50,13 +51,16 @@ import Testing
     #expect(free.allSatisfy { $0.duration == 8 * 3600 })
     #expect(free.map { LocalDateTime($0.start, in: paris).hour } == [9, 9, 9])
     // Monday 09:00 is 08:00 UTC after the change; Friday 09:00 was 07:00 UTC.
-    #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: free[1].start).hour == 8)
-    #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: free[0].start).hour == 7)
+    #expect(
+      Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: free[1].start).hour == 8)
+    #expect(
+      Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: free[0].start).hour == 7)
   }
 
   @Test func recurringEventsTakeTheirTimeEveryDay() {
     let standUp = CalendarEvent(
-      title: "Stand-up", start: LocalDateTime(parsing: "2026-11-30T09:00")!, end: LocalDateTime(parsing: "2026-11-30T09:30")!,
+      title: "Stand-up", start: LocalDateTime(parsing: "2026-11-30T09:00")!,
+      end: LocalDateTime(parsing: "2026-11-30T09:30")!,
       recurrence: Recurrence(frequency: .daily))
     let free = slots([standUp], from: "2026-11-30T00:00", to: "2026-12-02T00:00")
     #expect(free == ["2026-11-30T09:30–2026-11-30T17:00", "2026-12-01T09:30–2026-12-01T17:00"])
@@ -66,9 +70,11 @@ import Testing
     let friday = [event("Busy", "2026-12-04T09:00", "2026-12-04T16:30")]
     let window = DateInterval(start: at("2026-12-04T00:00"), duration: 10 * 86_400)
     let busy = FreeTime.busy(friday.flatMap { $0.occurrences(overlapping: window, local: paris) })
-    let halfHour = FreeTime.nextSlot(lasting: 1800, after: at("2026-12-04T12:00"), busy: busy, hours: .standard, zone: paris)
+    let halfHour = FreeTime.nextSlot(
+      lasting: 1800, after: at("2026-12-04T12:00"), busy: busy, hours: .standard, zone: paris)
     #expect(halfHour.map { LocalDateTime($0.start, in: paris) } == LocalDateTime(parsing: "2026-12-04T16:30"))
-    let hour = FreeTime.nextSlot(lasting: 3600, after: at("2026-12-04T12:00"), busy: busy, hours: .standard, zone: paris)
+    let hour = FreeTime.nextSlot(
+      lasting: 3600, after: at("2026-12-04T12:00"), busy: busy, hours: .standard, zone: paris)
     // The weekend is closed: Monday morning.
     #expect(hour.map { LocalDateTime($0.start, in: paris) } == LocalDateTime(parsing: "2026-12-07T09:00"))
   }

@@ -7,7 +7,11 @@ import Testing
   let today = LocalDate(year: 2026, month: 11, day: 23)!  // a Monday
 
   func logs(_ habit: Habit, daysAgo: [Int]) -> [HabitLog] {
-    daysAgo.map { HabitLog(habitID: habit.id, at: LocalDateTime(startOf: today.adding(days: -$0)).adding(seconds: 8 * 3600).instant(in: utc)) }
+    daysAgo.map {
+      HabitLog(
+        habitID: habit.id,
+        at: LocalDateTime(startOf: today.adding(days: -$0)).adding(seconds: 8 * 3600).instant(in: utc))
+    }
   }
 
   func created(daysAgo: Int) -> Date { LocalDateTime(startOf: today.adding(days: -daysAgo)).instant(in: utc) }

@@ -11,7 +11,8 @@ struct PersonalDataServiceTests {
   let paris = TimeZone(identifier: "Europe/Paris")!
 
   private func engine() async throws -> Engine {
-    var configuration = EngineConfiguration(paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
     configuration.timeZone = paris
     return try await Engine.open(configuration)
   }
@@ -31,7 +32,8 @@ struct PersonalDataServiceTests {
         title: "Yoga", start: at("2026-11-02T18:00"), end: at("2026-11-02T19:00"), zone: .named("Europe/Paris"),
         recurrence: Recurrence(frequency: .weekly)))
 
-    let week = DateInterval(start: at("2026-11-30T00:00").instant(in: paris), end: at("2026-12-07T00:00").instant(in: paris))
+    let week = DateInterval(
+      start: at("2026-11-30T00:00").instant(in: paris), end: at("2026-12-07T00:00").instant(in: paris))
     let titles = try engine.calendar.occurrences(in: week).map { "\($0.start.shortDescription) \($0.event.title)" }
     #expect(titles == ["2026-11-30T18:00 Yoga", "2026-12-01T10:00 Dentist", "2026-12-01T10:30 Call"])
 
@@ -48,7 +50,8 @@ struct PersonalDataServiceTests {
     #expect(try engine.calendar.occurrences(in: week).count == 3)
 
     #expect(throws: PersonalDataError.self) {
-      try engine.calendar.create(CalendarEvent(title: "Backwards", start: at("2026-12-01T10:00"), end: at("2026-12-01T09:00")))
+      try engine.calendar.create(
+        CalendarEvent(title: "Backwards", start: at("2026-12-01T10:00"), end: at("2026-12-01T09:00")))
     }
     #expect(throws: ItemReferenceError.self) { try engine.calendar.delete("no-such-id") }
   }
@@ -56,8 +59,10 @@ struct PersonalDataServiceTests {
   @Test func freeTimeUsesTheSavedWorkingHours() async throws {
     let engine = try await engine()
     try engine.calendar.setWorkingHours(WorkingHours(parsing: "10:00-12:00")!)
-    _ = try engine.calendar.create(CalendarEvent(title: "Busy", start: at("2026-12-01T10:00"), end: at("2026-12-01T11:00")))
-    let day = DateInterval(start: at("2026-12-01T00:00").instant(in: paris), end: at("2026-12-02T00:00").instant(in: paris))
+    _ = try engine.calendar.create(
+      CalendarEvent(title: "Busy", start: at("2026-12-01T10:00"), end: at("2026-12-01T11:00")))
+    let day = DateInterval(
+      start: at("2026-12-01T00:00").instant(in: paris), end: at("2026-12-02T00:00").instant(in: paris))
     let free = try engine.calendar.freeSlots(in: day)
     #expect(free.map { LocalDateTime($0.start, in: paris) } == [at("2026-12-01T11:00")])
     let next = try engine.calendar.nextFreeSlot(lasting: 7200, after: at("2026-12-01T09:00").instant(in: paris))
@@ -100,8 +105,10 @@ struct PersonalDataServiceTests {
 
   @Test func remindersNotesContactsAndHabits() async throws {
     let engine = try await engine()
-    let milk = try engine.reminders.create(Reminder(title: "Milk", due: ReminderDue(date: LocalDate(year: 2026, month: 12, day: 1)!)))
-    _ = try engine.reminders.create(Reminder(title: "Later", due: ReminderDue(date: LocalDate(year: 2026, month: 12, day: 9)!)))
+    let milk = try engine.reminders.create(
+      Reminder(title: "Milk", due: ReminderDue(date: LocalDate(year: 2026, month: 12, day: 1)!)))
+    _ = try engine.reminders.create(
+      Reminder(title: "Later", due: ReminderDue(date: LocalDate(year: 2026, month: 12, day: 9)!)))
     #expect(try engine.reminders.due(by: LocalDate(year: 2026, month: 12, day: 2)!).map(\.title) == ["Milk"])
     _ = try engine.reminders.complete(milk.id)
     #expect(try engine.reminders.list(includeCompleted: false).map(\.title) == ["Later"])

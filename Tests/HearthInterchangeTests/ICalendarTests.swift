@@ -30,7 +30,8 @@ import Testing
     #expect(sync.recurrence?.byWeekday.map(\.weekday) == [.monday, .wednesday])
     // UNTIL 08:30 UTC is 09:30 in Paris in winter.
     #expect(sync.recurrence?.until == LocalDateTime(parsing: "2027-01-31T09:30"))
-    #expect(sync.exceptions == [LocalDateTime(parsing: "2026-12-07T09:30")!, LocalDateTime(parsing: "2026-12-09T09:30")!])
+    #expect(
+      sync.exceptions == [LocalDateTime(parsing: "2026-12-07T09:30")!, LocalDateTime(parsing: "2026-12-09T09:30")!])
     #expect(sync.createdAt == Date(timeIntervalSince1970: 1_793_534_400))
 
     let christmas = try #require(events["christmas-2026@example.com"])
@@ -71,7 +72,9 @@ import Testing
 
   @Test func refusesWhatIsNotACalendar() {
     #expect(throws: InterchangeError.self) { try ICalendar.read(Data("BEGIN:VCARD\r\nEND:VCARD\r\n".utf8)) }
-    #expect(throws: InterchangeError.notUTF8(format: "iCalendar")) { try ICalendar.read(Data([0x42, 0xff, 0xfe, 0x00])) }
+    #expect(throws: InterchangeError.notUTF8(format: "iCalendar")) {
+      try ICalendar.read(Data([0x42, 0xff, 0xfe, 0x00]))
+    }
     #expect(throws: InterchangeError.self) { try ICalendar.read(Data(count: InterchangeLimits.maximumFileBytes + 1)) }
   }
 

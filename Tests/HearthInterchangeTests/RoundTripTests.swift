@@ -70,7 +70,8 @@ import Testing
       let time = Self.base.adding(seconds: minute * 60)
       let reminder = Reminder(
         id: "r\(shape)", title: title, notes: shape % 2 == 0 ? title : nil,
-        due: shape % 3 == 0 ? nil : shape % 3 == 1 ? ReminderDue(date: time.date) : ReminderDue(time: time, zone: Self.zones[shape % 2]),
+        due: shape % 3 == 0
+          ? nil : shape % 3 == 1 ? ReminderDue(date: time.date) : ReminderDue(time: time, zone: Self.zones[shape % 2]),
         priority: ReminderPriority.allCases[shape % 4], list: shape % 2 == 0 ? "Errands; home" : "Reminders",
         completedAt: shape % 5 == 0 ? Self.wholeSeconds(minute) : nil, createdAt: Self.wholeSeconds(minute))
       let read = try ICalendar.read(Data(ICalendar.write(events: [], reminders: [reminder]).utf8))
@@ -81,10 +82,12 @@ import Testing
   @Test func contactsSurviveExportAndImportInBothVersions() async throws {
     await propertyCheck(count: 200, input: Self.text, Self.text, Gen.int(in: 0...100_000)) { name, note, shape in
       let contact = Contact(
-        id: "c\(shape)", fullName: name, givenName: shape % 2 == 0 ? name : nil, familyName: shape % 3 == 0 ? note : nil,
+        id: "c\(shape)", fullName: name, givenName: shape % 2 == 0 ? name : nil,
+        familyName: shape % 3 == 0 ? note : nil,
         phones: shape % 4 == 0 ? [] : [LabeledValue("+33 6 \(shape)", label: shape % 2 == 0 ? "cell" : nil)],
         emails: [LabeledValue("p\(shape)@example.org", label: shape % 3 == 0 ? "home,work" : nil)],
-        birthday: shape % 5 == 0 ? nil : Birthday(year: shape % 7 == 0 ? nil : 1950 + shape % 60, month: 1 + shape % 12, day: 1 + shape % 28),
+        birthday: shape % 5 == 0
+          ? nil : Birthday(year: shape % 7 == 0 ? nil : 1950 + shape % 60, month: 1 + shape % 12, day: 1 + shape % 28),
         organization: shape % 2 == 0 ? note : nil, notes: shape % 3 == 1 ? note : nil,
         createdAt: Self.wholeSeconds(shape), updatedAt: Self.wholeSeconds(shape * 2))
       for version in VCard.Version.allCases {

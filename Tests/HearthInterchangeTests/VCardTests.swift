@@ -17,7 +17,10 @@ import Testing
     #expect(anna.givenName == "Anna" && anna.familyName == "Martin")
     #expect(anna.organization == "Acme, Inc.")
     #expect(anna.emails == [LabeledValue("anna@example.org", label: "home")])
-    #expect(anna.phones == [LabeledValue("+33 6 12 34 56 78", label: "cell"), LabeledValue("+33 1 23 45 67 89", label: "work")])
+    #expect(
+      anna.phones == [
+        LabeledValue("+33 6 12 34 56 78", label: "cell"), LabeledValue("+33 1 23 45 67 89", label: "work"),
+      ])
     #expect(anna.birthday == Birthday(year: 1990, month: 4, day: 12))
     #expect(anna.notes == "Met at the climbing gym; likes tea, not coffee.")
     #expect(anna.updatedAt == Date(timeIntervalSince1970: 1_793_527_200))

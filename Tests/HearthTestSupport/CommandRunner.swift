@@ -68,6 +68,13 @@ public struct CommandRunner: Sendable {
       standardOutput: output, standardError: error)
   }
 
+  /// Runs another program (a peer tool a test checks Hearth against) the same way.
+  public static func runProcess(_ path: String, _ arguments: [String]) async throws -> Result {
+    var runner = CommandRunner()
+    runner.executable = URL(fileURLWithPath: path)
+    return try await runner.run(arguments)
+  }
+
   private static func readAll(_ handle: FileHandle) async -> String {
     await withCheckedContinuation { continuation in
       let thread = Thread {

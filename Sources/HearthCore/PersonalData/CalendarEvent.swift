@@ -108,7 +108,9 @@ public struct CalendarEvent: Hashable, Sendable, Codable, Identifiable {
   /// Checks what every event must satisfy; the first problem found, naming its field.
   public func validate() throws(PersonalDataError) {
     if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .invalid(field: "title", "is empty") }
-    if end < start { throw .invalid(field: "end", "\(end.shortDescription) is before the start \(start.shortDescription)") }
+    if end < start {
+      throw .invalid(field: "end", "\(end.shortDescription) is before the start \(start.shortDescription)")
+    }
     if isAllDay, start.secondOfDay != 0 || end.secondOfDay != 0 {
       throw .invalid(field: "start", "an all-day event starts and ends at midnight")
     }
@@ -198,7 +200,9 @@ public struct Recurrence: Hashable, Sendable, Codable {
 
   /// Checks the rule against the event it belongs to.
   public func validate(start: LocalDateTime) throws(PersonalDataError) {
-    if interval < 1 || interval > 1000 { throw .invalid(field: "recurrence.interval", "must be 1…1000, not \(interval)") }
+    if interval < 1 || interval > 1000 {
+      throw .invalid(field: "recurrence.interval", "must be 1…1000, not \(interval)")
+    }
     if let count, count < 1 { throw .invalid(field: "recurrence.count", "must be at least 1, not \(count)") }
     if count != nil, until != nil { throw .invalid(field: "recurrence.until", "cannot be combined with count") }
     if let until, until < start {

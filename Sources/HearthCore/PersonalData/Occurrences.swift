@@ -10,6 +10,14 @@ public struct Occurrence: Hashable, Sendable, Codable {
   public var startsAt: Date
   public var endsAt: Date
 
+  public init(event: CalendarEvent, start: LocalDateTime, end: LocalDateTime, startsAt: Date, endsAt: Date) {
+    self.event = event
+    self.start = start
+    self.end = end
+    self.startsAt = startsAt
+    self.endsAt = endsAt
+  }
+
   /// Whether the two share any moment (touching ends do not overlap).
   public func overlaps(_ other: Occurrence) -> Bool { startsAt < other.endsAt && other.startsAt < endsAt }
 }

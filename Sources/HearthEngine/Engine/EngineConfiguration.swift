@@ -35,6 +35,7 @@ public struct EngineConfiguration: Sendable {
     self.chat = chat
     self.historyPolicy = HistoryPolicy(environment: environment)
     self.environment = environment
-    self.timeZone = environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
+    self.timeZone =
+      environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
   }
 }

@@ -70,7 +70,9 @@ public struct CalendarService: Sendable {
     let clock = event.isAllDay ? timeZone : event.zone.resolved(local: timeZone)
     let start = event.start.instant(in: clock)
     let horizon = DateInterval(
-      start: start, duration: Double(event.duration) + (event.recurrence == nil ? 1 : Double(CalendarEvent.conflictHorizonDays) * 86_400))
+      start: start,
+      duration: Double(event.duration)
+        + (event.recurrence == nil ? 1 : Double(CalendarEvent.conflictHorizonDays) * 86_400))
     return event.conflicts(with: try context.database.events(touching: horizon), local: timeZone)
   }
 

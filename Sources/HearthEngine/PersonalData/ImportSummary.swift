@@ -68,7 +68,8 @@ struct ItemContext: Sendable {
     var accepted: [Item] = []
     for (item, line) in parsed.items {
       if let first = firstLine[item.id] {
-        skipped.append(SkippedItem(line: line, item: name(item), reason: "id \(item.id) repeats the item at line \(first)"))
+        skipped.append(
+          SkippedItem(line: line, item: name(item), reason: "id \(item.id) repeats the item at line \(first)"))
         continue
       }
       do {

@@ -9,7 +9,9 @@ public struct ReminderService: Sendable {
 
   public func reminder(_ reference: String) throws -> Reminder {
     let id = try context.resolve(.reminder, reference)
-    guard let reminder = try context.database.reminder(id) else { throw StoreError.itemNotFound(kind: "reminder", id: id) }
+    guard let reminder = try context.database.reminder(id) else {
+      throw StoreError.itemNotFound(kind: "reminder", id: id)
+    }
     return reminder
   }
 
@@ -21,7 +23,9 @@ public struct ReminderService: Sendable {
   /// Open reminders due by the end of `day` (overdue ones included).
   public func due(by day: LocalDate) throws -> [Reminder] {
     let end = LocalDateTime(startOf: day.adding(days: 1)).instant(in: context.timeZone)
-    return try list(includeCompleted: false).filter { ($0.due?.instant(local: context.timeZone) ?? .distantFuture) < end }
+    return try list(includeCompleted: false).filter {
+      ($0.due?.instant(local: context.timeZone) ?? .distantFuture) < end
+    }
   }
 
   public func create(_ reminder: Reminder) throws -> Reminder {
