@@ -95,6 +95,7 @@ let package = Package(
       dependencies: [
         "HearthCore",
         "HearthEngine",
+        "HearthInterchange",
         "HearthStore",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),

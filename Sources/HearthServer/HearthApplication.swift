@@ -23,6 +23,8 @@ public func buildApplication(
       allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)))
   OpenAIRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SessionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  CalendarRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  NoteHabitContactRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   try WebAssets.load().register(on: router)

@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable, Hashable {
   public var allowedHosts: [String]
   /// The largest request body accepted, in bytes.
   public var maxBodyBytes: Int
+  /// The largest file accepted by an import route (iCalendar, vCard, Markdown), in bytes.
+  public var maxImportBytes: Int
   /// The longest prompt accepted, in characters, summed over a request's messages.
   public var maxPromptCharacters: Int
   /// The most requests waiting for the model at once; more are refused with 429.
@@ -21,8 +23,9 @@ public struct ServerConfiguration: Sendable, Hashable {
   public init(
     host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, allowedOrigins: [String] = [],
     allowedHosts: [String] = [], maxBodyBytes: Int = 1 << 20, maxPromptCharacters: Int = 200_000,
-    maxQueuedRequests: Int = 64
+    maxQueuedRequests: Int = 64, maxImportBytes: Int = 32 << 20
   ) {
+    self.maxImportBytes = maxImportBytes
     self.host = host
     self.port = port
     self.apiKey = apiKey
@@ -43,7 +46,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     guard (0...65_535).contains(port) else { throw .invalidPort(port) }
     if let apiKey, apiKey.count < 16 { throw .weakAPIKey }
     guard bindsLoopbackOnly || apiKey != nil else { throw .exposedWithoutKey(host: host) }
-    guard maxBodyBytes > 0, maxPromptCharacters > 0, maxQueuedRequests > 0 else { throw .invalidLimit }
+    guard maxBodyBytes > 0, maxPromptCharacters > 0, maxQueuedRequests > 0, maxImportBytes > 0 else {
+      throw .invalidLimit
+    }
   }
 }
 

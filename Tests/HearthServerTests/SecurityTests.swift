@@ -24,7 +24,7 @@ struct SecurityTests {
 
   @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
-      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/metrics"] {
+      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/metrics"] + Self.dataRoutes {
         let missing = try await server.request(.GET, path)
         #expect(missing.status == 401, "\(path)")
         #expect(missing.json?["error"]?["code"]?.stringValue == "invalid_api_key")
@@ -40,6 +40,44 @@ struct SecurityTests {
     }
   }
 
+  /// Every read route of the user's own data.
+  static let dataRoutes = [
+    "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
+    "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
+    "/api/contacts/export",
+  ]
+  /// Every route that changes the user's data or takes a file, with a body it would accept.
+  static let dataWrites: [(HTTPMethod, String, String)] = [
+    (.POST, "/api/calendar/events", #"{"title":"T","start":"2026-12-01T09:00","end":"2026-12-01T10:00"}"#),
+    (.PUT, "/api/calendar/hours", #"{"hours":"09:00-17:00"}"#),
+    (.POST, "/api/calendar/import", "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"),
+    (.POST, "/api/reminders", #"{"title":"T"}"#),
+    (.POST, "/api/reminders/import", "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"),
+    (.POST, "/api/notes", #"{"title":"T"}"#),
+    (.POST, "/api/notes/import?name=a.md", "# A\n"),
+    (.POST, "/api/habits", #"{"name":"T"}"#),
+    (.POST, "/api/contacts", #"{"fullName":"T"}"#),
+    (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
+  ]
+
+  @Test func everyDataWriteNeedsTheKeyAndAListedOriginAndStaysWithinTheLimits() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096, maxImportBytes: 8192)
+    try await LiveServer.inProcess(configuration: configuration) { server in
+      let auth = ("Authorization", "Bearer \(Self.key)")
+      for (method, path, body) in Self.dataWrites {
+        #expect(try await server.request(method, path, body: body).status == 401, "\(path)")
+        let foreign = try await server.request(
+          method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
+        #expect(foreign.status == 403, "\(path)")
+        let huge = String(repeating: "x", count: path.hasSuffix("import") || path.contains("import?") ? 9000 : 5000)
+        let large = try await server.request(method, path, body: huge, headers: [auth])
+        #expect(large.status == 413, "\(path) → \(large.status)")
+        let accepted = try await server.request(method, path, body: body, headers: [auth])
+        #expect((200..<300).contains(accepted.status), "\(path) → \(accepted.status) \(accepted.body)")
+      }
+    }
+  }
+
   @Test func foreignHostNamesAreRefused() async throws {
     try await LiveServer.with(withModel: false) { server in
       let rebound = try await server.request(
@@ -48,6 +86,13 @@ struct SecurityTests {
       #expect(rebound.json?["error"]?["code"]?.stringValue == "host_not_allowed")
       let local = try await server.request(.GET, "/api/sessions", headers: [("Host", "localhost:\(server.port)")])
       #expect(local.status == 200)
+      let attacker = [("Host", "attacker.example:\(server.port)")]
+      for path in Self.dataRoutes {
+        #expect(try await server.request(.GET, path, headers: attacker).status == 421, "\(path)")
+      }
+      for (method, path, body) in Self.dataWrites {
+        #expect(try await server.request(method, path, body: body, headers: attacker).status == 421, "\(path)")
+      }
     }
   }
 

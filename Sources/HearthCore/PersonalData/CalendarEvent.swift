@@ -198,6 +198,23 @@ public struct Recurrence: Hashable, Sendable, Codable {
     self.weekStart = weekStart
   }
 
+  enum CodingKeys: String, CodingKey {
+    case frequency, interval, count, until, byWeekday, byMonthDay, weekStart
+  }
+
+  /// Reads a rule; fields left out take their defaults, so `{"frequency": "WEEKLY"}` is a rule.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      frequency: try container.decode(Frequency.self, forKey: .frequency),
+      interval: try container.decodeIfPresent(Int.self, forKey: .interval) ?? 1,
+      count: try container.decodeIfPresent(Int.self, forKey: .count),
+      until: try container.decodeIfPresent(LocalDateTime.self, forKey: .until),
+      byWeekday: try container.decodeIfPresent([WeekdayRule].self, forKey: .byWeekday) ?? [],
+      byMonthDay: try container.decodeIfPresent([Int].self, forKey: .byMonthDay) ?? [],
+      weekStart: try container.decodeIfPresent(Weekday.self, forKey: .weekStart) ?? .monday)
+  }
+
   /// Checks the rule against the event it belongs to.
   public func validate(start: LocalDateTime) throws(PersonalDataError) {
     if interval < 1 || interval > 1000 {

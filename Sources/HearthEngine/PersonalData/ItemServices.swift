@@ -128,6 +128,23 @@ public struct NoteService: Sendable {
       write: { notes throws(StoreError) in try context.database.importNotes(notes) })
   }
 
+  /// Imports one Markdown file; `name` is its file name (the title when the file gives none).
+  public func importFile(_ data: Data, name: String) throws -> ImportSummary {
+    let text = try InterchangeLimits.text(of: data, format: "Markdown")
+    var parsed = ParsedFile<Note>()
+    do {
+      let (note, dropped) = try MarkdownNotes.read(text, path: name)
+      parsed.items = [(note, 1)]
+      for key in dropped { parsed.droppedProperties["front matter \(key)", default: 0] += 1 }
+    } catch {
+      parsed.skipped = [SkippedItem(line: error.line, item: name, reason: error.reason)]
+    }
+    return try context.importItems(
+      parsed, kind: "note", name: \.title,
+      validate: { (note: Note) throws(PersonalDataError) in try note.validate() },
+      write: { notes throws(StoreError) in try context.database.importNotes(notes) })
+  }
+
   /// Writes every note into `folder` as `Title.md`; refuses to overwrite a file unless `replacing`.
   /// - Returns: the files written.
   public func exportFolder(_ folder: URL, replacing: Bool = false) throws -> [URL] {

@@ -102,6 +102,11 @@ enum JSONResponse {
 
 /// Reading a request body within the size limit and decoding it.
 enum RequestReader {
+  /// The whole body, refused with 413 beyond `limit` bytes.
+  static func bytes(of request: Request, limit: Int) async throws -> Data {
+    Data(try await body(request, limit: limit).readableBytesView)
+  }
+
   private static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
     do {
       return try await request.body.collect(upTo: limit)

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthInterchange
 import HearthStore
 import Hummingbird
 import Logging
@@ -17,9 +18,26 @@ enum ErrorMapping {
       case .alreadyGenerating: return APIError(.conflict, error.description, code: "session_busy")
       case .modelNotReady: return APIError(.serviceUnavailable, error.description, code: "model_not_loaded")
       }
+    case let error as PersonalDataError:
+      switch error {
+      case .invalid(let field, _): return .invalidRequest(error.description, parameter: field)
+      case .notFound: return .notFound(error.description)
+      case .duplicate: return APIError(.conflict, error.description, code: "duplicate_item")
+      }
+    case let error as ItemReferenceError:
+      switch error {
+      case .notFound: return .notFound(error.description)
+      case .ambiguous: return APIError(.conflict, error.description, code: "ambiguous_id")
+      }
+    case let error as InterchangeError:
+      switch error {
+      case .tooLarge: return APIError(.contentTooLarge, error.description, code: "body_too_large")
+      case .notUTF8, .wrongFormat: return APIError(.badRequest, error.description, code: "invalid_file")
+      }
     case let error as StoreError:
       switch error {
-      case .sessionNotFound, .messageNotFound: return .notFound(error.description)
+      case .sessionNotFound, .messageNotFound, .itemNotFound: return .notFound(error.description)
+      case .duplicateItem: return APIError(.conflict, error.description, code: "duplicate_item")
       case .invalidImport: return .invalidRequest(error.description)
       case .locked: return APIError(.serviceUnavailable, error.description, code: "database_locked")
       default: return APIError(.internalServerError, error.description, code: "database_error")
@@ -78,7 +96,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     let known = [
       "v1", "api", "sessions", "chat", "completions", "models", "turns", "stop", "export", "import", "search",
-      "settings", "diagnostics", "health", "metrics", ":id",
+      "settings", "diagnostics", "health", "metrics", ":id", "calendar", "events", "occurrences", "free", "hours",
+      "reminders", "complete", "notes", "habits", "log", "logs", "contacts",
     ]
     guard parts.allSatisfy({ known.contains($0) }) else { return parts.first.map { "/\($0)/…" } ?? "/" }
     return "/" + parts.joined(separator: "/")

@@ -1,0 +1,183 @@
+import Foundation
+import HearthCore
+import Hummingbird
+
+/// A request body whose fields are all known: one naming a field the API does not have is refused, never
+/// silently ignored.
+protocol StrictInput: Decodable {
+  /// The fields the body may have.
+  static var fields: Set<String> { get }
+  /// Fields holding objects, with the fields those may have.
+  static var nested: [String: Set<String>] { get }
+}
+
+extension StrictInput {
+  static var nested: [String: Set<String>] { [:] }
+}
+
+extension RequestReader {
+  /// Decodes a JSON body, refusing fields the input does not know.
+  static func decodeStrict<Value: StrictInput>(
+    _ type: Value.Type, from request: Request, limit: Int
+  ) async throws
+    -> Value
+  {
+    let data = try await bytes(of: request, limit: limit)
+    guard !data.isEmpty else { throw APIError.invalidRequest("the request body is empty; JSON was expected") }
+    let value: Value
+    do {
+      value = try JSONDecoder().decode(Value.self, from: data)
+    } catch let error as DecodingError {
+      throw APIError.invalidRequest("the request body is not valid: \(DecodingErrorText.describe(error))")
+    }
+    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    if let key = (object ?? [:]).keys.sorted().first(where: { !Value.fields.contains($0) }) {
+      throw APIError.invalidRequest("unknown field \(key)", parameter: key)
+    }
+    for (field, allowed) in Value.nested {
+      guard let inner = object?[field] as? [String: Any] else { continue }
+      if let key = inner.keys.sorted().first(where: { !allowed.contains($0) }) {
+        throw APIError.invalidRequest("unknown field \(field).\(key)", parameter: "\(field).\(key)")
+      }
+    }
+    return value
+  }
+}
+
+struct EventInput: StrictInput {
+  var title: String
+  var start: LocalDateTime
+  var end: LocalDateTime
+  var zone: EventZone?
+  var isAllDay: Bool?
+  var location: String?
+  var notes: String?
+  var calendar: String?
+  var isBusy: Bool?
+  var recurrence: Recurrence?
+  var exceptions: [LocalDateTime]?
+
+  static let fields: Set<String> = [
+    "title", "start", "end", "zone", "isAllDay", "location", "notes", "calendar", "isBusy", "recurrence", "exceptions",
+  ]
+  static let nested: [String: Set<String>] = [
+    "recurrence": ["frequency", "interval", "count", "until", "byWeekday", "byMonthDay", "weekStart"]
+  ]
+
+  /// The event with these fields; `base` keeps its id and creation time.
+  func event(replacing base: CalendarEvent? = nil) -> CalendarEvent {
+    CalendarEvent(
+      id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines), start: start,
+      end: end, zone: zone ?? .floating, isAllDay: isAllDay ?? false, location: location.flatMap(Self.nonEmpty),
+      notes: notes.flatMap(Self.nonEmpty), calendar: calendar.flatMap(Self.nonEmpty) ?? CalendarEvent.defaultCalendar,
+      isBusy: isBusy ?? true, recurrence: recurrence, exceptions: exceptions ?? [], createdAt: base?.createdAt ?? Date()
+    )
+  }
+
+  static func nonEmpty(_ text: String) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+}
+
+struct ReminderInput: StrictInput {
+  var title: String
+  var notes: String?
+  /// `2026-12-01` (a day) or `2026-12-01T17:00` (a time on the user's clock).
+  var due: String?
+  var priority: ReminderPriority?
+  var list: String?
+  var completed: Bool?
+
+  static let fields: Set<String> = ["title", "notes", "due", "priority", "list", "completed"]
+
+  func reminder(replacing base: Reminder? = nil) throws -> Reminder {
+    var parsedDue: ReminderDue?
+    if let due, !due.isEmpty {
+      if let date = LocalDate(parsing: due) {
+        parsedDue = ReminderDue(date: date)
+      } else if let time = LocalDateTime(parsing: due) {
+        parsedDue = ReminderDue(time: time)
+      } else {
+        throw APIError.invalidRequest(
+          "due must be a date (2026-12-01) or a date-time (2026-12-01T17:00)", parameter: "due")
+      }
+    }
+    let completedAt = completed == true ? (base?.completedAt ?? Date()) : nil
+    return Reminder(
+      id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines),
+      notes: notes.flatMap(EventInput.nonEmpty), due: parsedDue, priority: priority ?? .none,
+      list: list.flatMap(EventInput.nonEmpty) ?? Reminder.defaultList, completedAt: completedAt,
+      createdAt: base?.createdAt ?? Date())
+  }
+}
+
+struct NoteInput: StrictInput {
+  var title: String
+  var body: String?
+  var tags: [String]?
+  var isPinned: Bool?
+
+  static let fields: Set<String> = ["title", "body", "tags", "isPinned"]
+
+  func note(replacing base: Note? = nil) -> Note {
+    Note(
+      id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines), body: body ?? "",
+      tags: tags ?? [], isPinned: isPinned ?? false, createdAt: base?.createdAt ?? Date())
+  }
+}
+
+struct HabitInput: StrictInput {
+  var name: String
+  var schedule: Habit.Schedule?
+
+  static let fields: Set<String> = ["name", "schedule"]
+
+  func habit(replacing base: Habit? = nil) -> Habit {
+    Habit(
+      id: base?.id ?? UUID().uuidString, name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+      schedule: schedule ?? .daily, createdAt: base?.createdAt ?? Date())
+  }
+}
+
+struct HabitLogInput: StrictInput {
+  /// When it was done, on the user's clock (default: now).
+  var at: LocalDateTime?
+  var note: String?
+
+  static let fields: Set<String> = ["at", "note"]
+}
+
+struct ContactInput: StrictInput {
+  var fullName: String
+  var givenName: String?
+  var familyName: String?
+  var phones: [LabeledValue]?
+  var emails: [LabeledValue]?
+  var birthday: Birthday?
+  var organization: String?
+  var notes: String?
+
+  static let fields: Set<String> = [
+    "fullName", "givenName", "familyName", "phones", "emails", "birthday", "organization", "notes",
+  ]
+
+  func contact(replacing base: Contact? = nil) -> Contact {
+    Contact(
+      id: base?.id ?? UUID().uuidString, fullName: fullName.trimmingCharacters(in: .whitespacesAndNewlines),
+      givenName: givenName.flatMap(EventInput.nonEmpty), familyName: familyName.flatMap(EventInput.nonEmpty),
+      phones: phones ?? [], emails: emails ?? [], birthday: birthday,
+      organization: organization.flatMap(EventInput.nonEmpty), notes: notes.flatMap(EventInput.nonEmpty),
+      createdAt: base?.createdAt ?? Date())
+  }
+}
+
+struct WorkingHoursInput: StrictInput {
+  var hours: WorkingHours
+  static let fields: Set<String> = ["hours"]
+}
+
+struct CompletionInput: StrictInput {
+  var done: Bool
+  static let fields: Set<String> = ["done"]
+}
