@@ -33,7 +33,8 @@ url="$(grep -o 'http://[^ ]*' "$log" | head -1)"
 echo "web tests: server at $url"
 
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
-"$python" "$root/Tests/web/browser_test.py" "$url" "$@"
+# The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
+HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
 
 # The server logs each request and each generation, and nothing the user or the model wrote.
 for expected in " request" " generation"; do

@@ -5,6 +5,7 @@ Usage: browser_test.py BASE_URL [--screenshots DIR]
 
 import json
 import os
+import subprocess
 import sys
 import time
 import unittest
@@ -207,6 +208,109 @@ class WebAppTest(unittest.TestCase):
         self.shoot("mobile-dark")
         self.driver.execute_script("localStorage.removeItem('hearth.theme')")
         self.driver.set_window_size(1280, 860)
+        self.driver.refresh()
+
+    def hearth(self, *arguments):
+        """The `hearth` command on the same profile the server uses, as a user in another terminal would."""
+        result = subprocess.run(
+            [os.environ["HEARTH_BIN"], *arguments], capture_output=True, text=True, timeout=60,
+            env={**os.environ, "HEARTH_HOME": os.environ["HEARTH_PROFILE"]},
+        )
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout
+
+    def set_value(self, element, value):
+        self.driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
+            element, value,
+        )
+
+    def test_9_an_event_added_on_the_calendar_page_is_in_hearth_calendar_list(self):
+        self.driver.get(BASE_URL + "/#/calendar")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "add-event"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+        form.find_element(By.NAME, "title").send_keys("Dentist visit")
+        day = form.find_element(By.NAME, "date").get_attribute("value")
+        self.set_value(form.find_element(By.NAME, "startTime"), "10:00")
+        self.set_value(form.find_element(By.NAME, "endTime"), "11:00")
+        form.find_element(By.NAME, "location").send_keys("Rue de la Paix 1")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "event-dialog")))
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".week"), "Dentist visit"))
+
+        listed = json.loads(self.hearth("calendar", "list", "--from", day, "--to", day, "--json"))
+        self.assertEqual([(item["title"], item["start"], item["location"]) for item in listed],
+                         [("Dentist visit", f"{day}T10:00", "Rue de la Paix 1")])
+
+        # An overlapping event from the terminal shows on the page, both marked as a conflict.
+        self.hearth("calendar", "add", "Call with Bao", "--start", f"{day}T10:30", "--duration", "60")
+        self.find(".page-bar .button:not(.primary)").click()  # Today: reloads the week
+        self.wait.until(lambda _: len(self.driver.find_elements(By.CSS_SELECTOR, ".event-block.conflict")) == 2)
+        self.find(".event-block.conflict").click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+        self.assertIn(self.find("#event-form input[name='title']").get_attribute("value"), ("Dentist visit", "Call with Bao"))
+        self.find("#event-cancel").click()
+        self.shoot("calendar-week")
+        self.find(".segmented button:last-child").click()
+        self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".month")))
+        self.assertIn("Dentist visit", self.find(".month").text)
+        self.shoot("calendar-month")
+
+    def test_9b_contacts_import_through_the_page(self):
+        self.driver.get(BASE_URL + "/#/contacts")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "import-contacts"))).click()
+        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HearthInterchangeTests", "Fixtures")
+        picker.send_keys(os.path.abspath(os.path.join(fixtures, "contacts.vcf")))
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "3 contacts added"))
+        self.assertIn("2 skipped", self.find("#toast").text)
+        self.wait.until(EC.element_to_be_clickable((By.XPATH, "//nav[@id='contact-list']//button[contains(., 'Anna Martin')]"))).click()
+        card = self.wait.until(EC.visibility_of_element_located((By.ID, "contact-card")))
+        self.assertIn("+33 6 12 34 56 78", card.text)
+        self.assertIn("Acme, Inc.", card.text)
+        search = self.find("#contact-search")
+        search.send_keys("chlo")
+        self.wait.until(lambda _: [e.text.split("\n")[0] for e in self.driver.find_elements(By.CSS_SELECTOR, "#contact-list .note-item")] == ["Chloé Dubois"])
+        searched = json.loads(self.hearth("contacts", "search", "anna", "--json"))
+        self.assertEqual([item["full_name"] for item in searched], ["Anna Martin"])
+        self.set_value(search, "")
+        self.wait.until(lambda _: len(self.driver.find_elements(By.CSS_SELECTOR, "#contact-list .note-item")) == 3)
+        self.shoot("contacts")
+
+    def test_9c_notes_reminders_and_habits(self):
+        self.driver.get(BASE_URL + "/#/notes")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-note"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "note-form")))
+        form.find_element(By.NAME, "title").send_keys("Trip ideas")
+        form.find_element(By.NAME, "tags").send_keys("travel, spring")
+        form.find_element(By.NAME, "body").send_keys("# Lisbon\n\n- Tram 28\n- **Pastéis** de nata\n")
+        self.assertEqual(self.find("#note-preview strong").text, "Pastéis")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".note-list"), "Trip ideas"))
+        self.find("#note-search").send_keys("tram")
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".note-list .meta"), "Tram"))
+        self.shoot("notes")
+
+        self.driver.get(BASE_URL + "/#/reminders")
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "reminder-form")))
+        form.find_element(By.NAME, "title").send_keys("Buy milk")
+        self.set_value(form.find_element(By.NAME, "due"), time.strftime("%Y-%m-%d"))
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        row = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//section[h3='Due today']//li[contains(., 'Buy milk')]")))
+        self.shoot("reminders")
+        row.find_element(By.CSS_SELECTOR, "input[type='checkbox']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".done-list summary"), "Completed (1)"))
+        self.assertIn("[x] Buy milk", self.hearth("reminders", "list", "--all"))
+
+        self.driver.get(BASE_URL + "/#/habits")
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "habit-form")))
+        form.find_element(By.NAME, "name").send_keys("Read 20 pages")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        check = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//article[contains(., 'Read 20 pages')]//button[.='Check in']")))
+        check.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".habit-card"), "Done today"))
+        self.assertIn("1 days streak", self.find(".habit-card").text)
+        self.shoot("habits")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,11 @@ struct WebAssets: Sendable {
     ("/", "index.html", "text/html; charset=utf-8"),
     ("/assets/app.js", "app.js", "text/javascript; charset=utf-8"),
     ("/assets/markdown.js", "markdown.js", "text/javascript; charset=utf-8"),
+    ("/assets/api.js", "api.js", "text/javascript; charset=utf-8"),
+    ("/assets/pages.js", "pages.js", "text/javascript; charset=utf-8"),
+    ("/assets/calendar.js", "calendar.js", "text/javascript; charset=utf-8"),
+    ("/assets/lists.js", "lists.js", "text/javascript; charset=utf-8"),
+    ("/assets/records.js", "records.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

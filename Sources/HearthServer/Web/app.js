@@ -1,53 +1,13 @@
 import { renderMarkdown } from "/assets/markdown.js";
+import { $, api, getJSON, showError, toast } from "/assets/api.js";
+import { pages, wirePages } from "/assets/pages.js";
 
-const $ = (id) => document.getElementById(id);
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
   precise: { temperature: 0, top_k: 40, top_p: 0.95, min_p: 0.05, repeat_penalty: 1 },
   balanced: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repeat_penalty: 1.1 },
   creative: { temperature: 1.0, top_k: 80, top_p: 0.95, min_p: 0.02, repeat_penalty: 1.1 },
 };
-
-// ---- API ----------------------------------------------------------------------------------------
-
-class APIError extends Error {}
-
-async function api(path, { method = "GET", json, signal, retried = false } = {}) {
-  const headers = {};
-  const key = localStorage.getItem("hearth.apiKey");
-  if (key) headers.Authorization = `Bearer ${key}`;
-  if (json !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, { method, headers, signal, body: json === undefined ? undefined : JSON.stringify(json) });
-  if (response.status === 401 && !retried) {
-    const entered = window.prompt("This Hearth server needs its API key:");
-    if (entered) {
-      localStorage.setItem("hearth.apiKey", entered.trim());
-      return api(path, { method, json, signal, retried: true });
-    }
-  }
-  if (!response.ok) {
-    const body = await response.json().catch(() => null);
-    throw new APIError(body?.error?.message ?? `${response.status} ${response.statusText}`);
-  }
-  return response;
-}
-
-const getJSON = async (path) => (await api(path)).json();
-
-// ---- Notices ------------------------------------------------------------------------------------
-
-function showError(message) {
-  $("banner-text").textContent = message;
-  $("banner").hidden = false;
-}
-
-function toast(message) {
-  const element = $("toast");
-  element.textContent = message;
-  element.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { element.hidden = true; }, 4000);
-}
 
 // ---- Sessions drawer ------------------------------------------------------------------------------
 
@@ -450,7 +410,7 @@ async function deleteSession() {
 // ---- Other views ----------------------------------------------------------------------------------
 
 function showView(name) {
-  for (const view of ["chat", "settings", "models", "diagnostics"]) $(`view-${view}`).hidden = view !== name;
+  for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
   if (name !== "chat") {
     $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
@@ -459,6 +419,11 @@ function showView(name) {
   if (name === "settings") fillSettings();
   if (name === "models") loadModels();
   if (name === "diagnostics") loadDiagnostics();
+  if (pages[name]) {
+    history.replaceState(null, "", `#/${name}`);
+    pages[name]().catch((error) => showError(error.message));
+  }
+  document.querySelector(".app").classList.remove("drawer-open");
 }
 
 async function loadSettings() {
@@ -582,6 +547,7 @@ function cycleTheme() {
 }
 
 function wire() {
+  wirePages();
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();
@@ -634,14 +600,26 @@ function wire() {
   });
 }
 
+/// Opens what the address names: a chat (`#/s/ID`), a page (`#/calendar`), or a new chat.
+async function route() {
+  const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
+  const page = location.hash.match(/^#\/([a-z]+)$/);
+  if (match) {
+    if (state.current?.id !== match[1]) await openSession(match[1]);
+  } else if (page && pages[page[1]]) {
+    if ($(`view-${page[1]}`).hidden) showView(page[1]);
+  } else if (location.hash !== "#/" || !state.current) {
+    newChat();
+  }
+}
+
 async function start() {
   applyTheme(localStorage.getItem("hearth.theme") ?? "system");
   wire();
   try {
     await Promise.all([loadSessions(), loadSettings()]);
-    const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
-    if (match) await openSession(match[1]);
-    else newChat();
+    await route();
+    window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
     showError(error.message);
   }

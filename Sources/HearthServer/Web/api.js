@@ -1,0 +1,126 @@
+// What every page shares: the API client (with the key, when the server asks for one), notices, and a
+// small helper to build elements without ever parsing text as HTML.
+
+export const $ = (id) => document.getElementById(id);
+
+export class APIError extends Error {}
+
+/// A request to Hearth's API. `json` is sent as JSON; `body` as is, with `type` as its content type.
+export async function api(path, { method = "GET", json, body, type, signal, retried = false } = {}) {
+  const headers = {};
+  const key = localStorage.getItem("hearth.apiKey");
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (json !== undefined) headers["Content-Type"] = "application/json";
+  else if (type) headers["Content-Type"] = type;
+  const payload = json === undefined ? body : JSON.stringify(json);
+  const response = await fetch(path, { method, headers, signal, body: payload });
+  if (response.status === 401 && !retried) {
+    const entered = window.prompt("This Hearth server needs its API key:");
+    if (entered) {
+      localStorage.setItem("hearth.apiKey", entered.trim());
+      return api(path, { method, json, body, type, signal, retried: true });
+    }
+  }
+  if (!response.ok) {
+    const answer = await response.json().catch(() => null);
+    throw new APIError(answer?.error?.message ?? `${response.status} ${response.statusText}`);
+  }
+  return response;
+}
+
+export const getJSON = async (path) => (await api(path)).json();
+export const sendJSON = async (path, method, json) => (await api(path, { method, json })).json();
+
+export function showError(message) {
+  $("banner-text").textContent = message;
+  $("banner").hidden = false;
+}
+
+export function toast(message) {
+  const element = $("toast");
+  element.textContent = message;
+  element.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { element.hidden = true; }, 4000);
+}
+
+/// `el("button", { class: "x", onclick }, "text", child)`: attributes, listeners (`on…`) and children;
+/// strings become text nodes.
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "class") element.className = value;
+    // Through the CSSOM: the page's policy forbids style attributes, not style properties.
+    else if (name === "style") {
+      for (const rule of value.split(";").filter(Boolean)) {
+        const [property, ...rest] = rule.split(":");
+        element.style.setProperty(property.trim(), rest.join(":").trim());
+      }
+    }
+    else if (value === true) element.setAttribute(name, "");
+    else element.setAttribute(name, value);
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+  return element;
+}
+
+/// Runs an action, showing its failure in the banner.
+export function attempt(action) {
+  return async (...args) => {
+    try {
+      return await action(...args);
+    } catch (error) {
+      showError(error.message);
+    }
+  };
+}
+
+/// Asks for files and sends each to `path` (`?name=` carries the file name when `withName`).
+export function pickFiles({ accept, multiple = false, path, type, withName = false, done }) {
+  const input = el("input", { type: "file", accept, multiple, hidden: true });
+  input.addEventListener("change", attempt(async () => {
+    const results = [];
+    for (const file of input.files) {
+      const target = withName ? `${path}?name=${encodeURIComponent(file.name)}` : path;
+      results.push(await (await api(target, { method: "POST", body: await file.text(), type })).json());
+    }
+    input.remove();
+    done(results);
+  }));
+  document.body.append(input);
+  input.click();
+}
+
+/// A one-line account of an import: "3 contacts added, 1 replaced, 2 skipped (line 12: …)".
+export function importSummary(summary) {
+  let text = `${summary.added} ${summary.kind}s added, ${summary.replaced} replaced, ${summary.skipped.length} skipped`;
+  if (summary.skipped.length) text += ` (line ${summary.skipped[0].line}: ${summary.skipped[0].reason}${summary.skipped.length > 1 ? ", …" : ""})`;
+  return text;
+}
+
+// Dates as the profile's wall clock: "2026-12-01T09:00" strings, computed on in UTC so the browser's own
+// zone never shifts them.
+export const clock = {
+  parse(text) {
+    const [date, time = "00:00"] = text.split("T");
+    const [y, m, d] = date.split("-").map(Number);
+    const [hh, mm] = time.split(":").map(Number);
+    return new Date(Date.UTC(y, m - 1, d, hh, mm));
+  },
+  format(date, withTime = true) {
+    const iso = date.toISOString();
+    return withTime ? iso.slice(0, 16) : iso.slice(0, 10);
+  },
+  addDays(date, days) { return new Date(date.getTime() + days * 86400000); },
+  today() {
+    const now = new Date();
+    return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
+  },
+  weekday(date) { return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.getUTCDay()]; },
+  time(text) { return text.slice(11, 16); },
+};

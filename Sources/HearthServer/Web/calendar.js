@@ -1,0 +1,277 @@
+// The calendar page: a week (hours down, days across) or a month, events added and edited in a dialog,
+// overlaps of busy events marked, iCalendar import and export.
+import { $, api, attempt, clock, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+
+const HOUR = 44;
+const state = { mode: "week", anchor: clock.today(), occurrences: [] };
+
+function rangeStart() {
+  if (state.mode === "week") {
+    const shift = (state.anchor.getUTCDay() + 6) % 7;
+    return clock.addDays(state.anchor, -shift);
+  }
+  const first = new Date(Date.UTC(state.anchor.getUTCFullYear(), state.anchor.getUTCMonth(), 1));
+  return clock.addDays(first, -((first.getUTCDay() + 6) % 7));
+}
+
+function rangeDays() { return state.mode === "week" ? 7 : 42; }
+
+export async function show() {
+  const view = $("view-calendar");
+  const start = rangeStart();
+  const end = clock.addDays(start, rangeDays());
+  const data = await getJSON(`/api/calendar/occurrences?from=${clock.format(start, false)}&to=${clock.format(end, false)}`);
+  state.occurrences = data.occurrences;
+  markConflicts(state.occurrences);
+  const title = state.mode === "week"
+    ? `${clock.format(start, false)} – ${clock.format(clock.addDays(end, -1), false)}`
+    : state.anchor.toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "UTC" });
+  view.replaceChildren(
+    el("div", { class: "page-bar" },
+      el("button", { class: "icon-button", type: "button", title: "Earlier", onclick: () => move(-1) }, "‹"),
+      el("button", { class: "button", type: "button", onclick: () => { state.anchor = clock.today(); show(); } }, "Today"),
+      el("button", { class: "icon-button", type: "button", title: "Later", onclick: () => move(1) }, "›"),
+      el("strong", { class: "page-title", id: "calendar-range" }, title),
+      el("div", { class: "segmented" },
+        el("button", { type: "button", class: state.mode === "week" ? "on" : "", onclick: () => setMode("week") }, "Week"),
+        el("button", { type: "button", class: state.mode === "month" ? "on" : "", onclick: () => setMode("month") }, "Month")),
+      el("button", { class: "button primary", id: "add-event", type: "button", onclick: () => openEditor(newEvent(clock.format(clock.today(), false) + "T09:00")) }, "New event"),
+      el("button", { class: "button", type: "button", onclick: importCalendar }, "Import"),
+      el("button", { class: "button", type: "button", onclick: exportCalendar }, "Export")),
+    el("p", { class: "muted small" }, `Times on ${data.timeZone}.`),
+    state.mode === "week" ? weekView(start) : monthView(start));
+  if (state.mode === "week") {
+    const grid = view.querySelector(".week-scroll");
+    grid.scrollTop = 7.5 * HOUR;
+  }
+}
+
+function move(step) {
+  state.anchor = state.mode === "week"
+    ? clock.addDays(state.anchor, 7 * step)
+    : new Date(Date.UTC(state.anchor.getUTCFullYear(), state.anchor.getUTCMonth() + step, 1));
+  show().catch(() => {});
+}
+
+function setMode(mode) {
+  state.mode = mode;
+  show().catch(() => {});
+}
+
+/// Busy, timed occurrences that overlap another one get `conflict`.
+function markConflicts(occurrences) {
+  const timed = occurrences.filter((item) => item.event.isBusy && !item.event.isAllDay);
+  for (const item of timed) {
+    item.conflict = timed.some((other) => other !== item && other.startsAt < item.endsAt && item.startsAt < other.endsAt);
+  }
+}
+
+function occurrencesOn(day) {
+  const date = clock.format(day, false);
+  return state.occurrences.filter((item) => {
+    if (item.event.isAllDay) return item.start.slice(0, 10) <= date && date < item.end.slice(0, 10);
+    return item.start.slice(0, 10) === date;
+  });
+}
+
+function weekView(start) {
+  const days = [...Array(7).keys()].map((offset) => clock.addDays(start, offset));
+  const today = clock.format(clock.today(), false);
+  const header = el("div", { class: "week-head" }, el("div"),
+    days.map((day) => el("div", { class: clock.format(day, false) === today ? "today" : "" },
+      `${clock.weekday(day)} ${day.getUTCDate()}`)));
+  const allDay = el("div", { class: "week-allday" }, el("div", { class: "muted small" }, "all day"),
+    days.map((day) => el("div", {}, occurrencesOn(day).filter((item) => item.event.isAllDay).map(chip))));
+  const hours = el("div", { class: "week-hours", style: `height:${24 * HOUR}px` }, [...Array(24).keys()].map((hour) =>
+    el("div", { class: "hour-label", style: `top:${hour * HOUR}px` }, `${String(hour).padStart(2, "0")}:00`)));
+  const columns = days.map((day) => {
+    const column = el("div", { class: "day-column", "data-date": clock.format(day, false), style: `height:${24 * HOUR}px` });
+    column.addEventListener("click", (event) => {
+      if (event.target !== column) return;
+      const hour = Math.floor(event.offsetY / HOUR);
+      openEditor(newEvent(`${clock.format(day, false)}T${String(hour).padStart(2, "0")}:00`));
+    });
+    const timed = occurrencesOn(day).filter((entry) => !entry.event.isAllDay);
+    const placement = lanes(timed);
+    for (const item of timed) column.append(block(item, placement.get(item)));
+    return column;
+  });
+  return el("div", { class: "week" }, header, allDay,
+    el("div", { class: "week-scroll" }, el("div", { class: "week-grid" }, hours, columns)));
+}
+
+/// Side-by-side lanes for overlapping events: each cluster of overlaps shares its width.
+function lanes(items) {
+  const sorted = [...items].sort((a, b) => a.startsAt - b.startsAt || b.endsAt - a.endsAt);
+  const placement = new Map();
+  let cluster = [];
+  let clusterEnd = -Infinity;
+  const close = () => {
+    const count = Math.max(...cluster.map((item) => placement.get(item).lane)) + 1;
+    for (const item of cluster) placement.get(item).count = count;
+    cluster = [];
+  };
+  for (const item of sorted) {
+    if (cluster.length && item.startsAt >= clusterEnd) {
+      close();
+      clusterEnd = -Infinity;
+    }
+    const used = new Set(cluster.filter((other) => other.endsAt > item.startsAt).map((other) => placement.get(other).lane));
+    let lane = 0;
+    while (used.has(lane)) lane += 1;
+    placement.set(item, { lane, count: 1 });
+    cluster.push(item);
+    clusterEnd = Math.max(clusterEnd, item.endsAt);
+  }
+  if (cluster.length) close();
+  return placement;
+}
+
+function minutes(text) { return Number(text.slice(11, 13)) * 60 + Number(text.slice(14, 16)); }
+
+function block(item, { lane, count } = { lane: 0, count: 1 }) {
+  const top = (minutes(item.start) / 60) * HOUR;
+  const sameDay = item.end.slice(0, 10) === item.start.slice(0, 10);
+  const bottom = sameDay ? (minutes(item.end) / 60) * HOUR : 24 * HOUR;
+  return el("button", {
+    type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}`,
+    style: `top:${top}px;height:${Math.max(bottom - top, 18)}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px)`, title: item.conflict ? "Overlaps another event" : item.event.title,
+    onclick: () => openEditor(item.event),
+  }, el("span", { class: "event-time" }, `${clock.time(item.start)}–${clock.time(item.end)}`), " ", item.event.title,
+  item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null);
+}
+
+function chip(item) {
+  return el("button", {
+    type: "button", class: `event-chip${item.conflict ? " conflict" : ""}`, onclick: (event) => { event.stopPropagation(); openEditor(item.event); },
+  }, item.event.isAllDay ? item.event.title : `${clock.time(item.start)} ${item.event.title}`);
+}
+
+function monthView(start) {
+  const month = state.anchor.getUTCMonth();
+  const today = clock.format(clock.today(), false);
+  const names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((name) => el("div", { class: "month-name" }, name));
+  const cells = [...Array(42).keys()].map((offset) => {
+    const day = clock.addDays(start, offset);
+    const date = clock.format(day, false);
+    const cell = el("div", {
+      class: `month-cell${day.getUTCMonth() === month ? "" : " other"}${date === today ? " today" : ""}`, "data-date": date,
+    }, el("span", { class: "month-day" }, String(day.getUTCDate())), occurrencesOn(day).slice(0, 4).map(chip));
+    cell.addEventListener("click", (event) => { if (event.target === cell) openEditor(newEvent(`${date}T09:00`)); });
+    return cell;
+  });
+  return el("div", { class: "month" }, names, cells);
+}
+
+function newEvent(start) {
+  const end = clock.format(new Date(clock.parse(start).getTime() + 3600000));
+  return { title: "", start, end, isAllDay: false, isBusy: true, calendar: "Personal", location: "", notes: "" };
+}
+
+function openEditor(event) {
+  const dialog = $("event-dialog");
+  const form = $("event-form");
+  form.reset();
+  form.dataset.id = event.id ?? "";
+  form.elements.title.value = event.title;
+  form.elements.date.value = event.start.slice(0, 10);
+  form.elements.startTime.value = event.isAllDay ? "09:00" : event.start.slice(11, 16);
+  form.elements.endDate.value = event.isAllDay ? clock.format(clock.addDays(clock.parse(event.end), -1), false) : event.end.slice(0, 10);
+  form.elements.endTime.value = event.isAllDay ? "10:00" : event.end.slice(11, 16);
+  form.elements.allDay.checked = event.isAllDay;
+  form.elements.location.value = event.location ?? "";
+  form.elements.notes.value = event.notes ?? "";
+  form.elements.calendar.value = event.calendar ?? "Personal";
+  form.elements.busy.checked = event.isBusy !== false;
+  form.elements.repeat.value = event.recurrence?.frequency ?? "";
+  form.dataset.recurrence = event.recurrence ? JSON.stringify(event.recurrence) : "";
+  form.dataset.zone = event.zone ?? "floating";
+  $("event-delete").hidden = !event.id;
+  $("event-conflicts").replaceChildren();
+  $("event-dialog-title").textContent = event.id ? "Edit event" : "New event";
+  syncAllDay();
+  dialog.showModal();
+  form.elements.title.focus();
+}
+
+function syncAllDay() {
+  const form = $("event-form");
+  form.elements.startTime.hidden = form.elements.allDay.checked;
+  form.elements.endTime.hidden = form.elements.allDay.checked;
+}
+
+function eventFromForm() {
+  const form = $("event-form");
+  const allDay = form.elements.allDay.checked;
+  const start = allDay ? `${form.elements.date.value}T00:00` : `${form.elements.date.value}T${form.elements.startTime.value}`;
+  const end = allDay
+    ? `${clock.format(clock.addDays(clock.parse(form.elements.endDate.value || form.elements.date.value), 1), false)}T00:00`
+    : `${form.elements.endDate.value || form.elements.date.value}T${form.elements.endTime.value}`;
+  const body = {
+    title: form.elements.title.value, start, end, isAllDay: allDay, location: form.elements.location.value, notes: form.elements.notes.value,
+    calendar: form.elements.calendar.value, isBusy: form.elements.busy.checked, zone: allDay ? "floating" : form.dataset.zone || "floating",
+  };
+  if (form.elements.repeat.value) {
+    const previous = form.dataset.recurrence ? JSON.parse(form.dataset.recurrence) : null;
+    body.recurrence = previous && previous.frequency === form.elements.repeat.value ? previous : { frequency: form.elements.repeat.value };
+  }
+  return body;
+}
+
+async function saveEvent(submitEvent) {
+  submitEvent.preventDefault();
+  const form = $("event-form");
+  const id = form.dataset.id;
+  const saved = id
+    ? await sendJSON(`/api/calendar/events/${encodeURIComponent(id)}`, "PUT", eventFromForm())
+    : await sendJSON("/api/calendar/events", "POST", eventFromForm());
+  await show();
+  if (saved.conflicts.length) {
+    const names = saved.conflicts.map((item) => `${item.event.title} (${item.start.replace("T", " ")}–${clock.time(item.end)})`);
+    $("event-conflicts").replaceChildren(el("p", { class: "warning" }, `Saved. It overlaps ${names.join(", ")}.`),
+      el("button", { class: "button", type: "button", onclick: () => $("event-dialog").close() }, "OK"));
+    form.dataset.id = saved.event.id;
+    $("event-delete").hidden = false;
+  } else {
+    $("event-dialog").close();
+    toast(`Saved “${saved.event.title}”`);
+  }
+}
+
+async function deleteEvent() {
+  const form = $("event-form");
+  if (!window.confirm("Delete this event (every occurrence)?")) return;
+  const deleted = await (await api(`/api/calendar/events/${encodeURIComponent(form.dataset.id)}`, { method: "DELETE" })).json();
+  $("event-dialog").close();
+  await show();
+  toast(`Deleted “${deleted.title}”`);
+}
+
+function importCalendar() {
+  pickFiles({
+    accept: ".ics,text/calendar", path: "/api/calendar/import", type: "text/calendar",
+    done: async ([result]) => {
+      await show();
+      toast(importSummary(result.events) + (result.reminders.added + result.reminders.replaced ? `; ${importSummary(result.reminders)}` : ""));
+    },
+  });
+}
+
+async function exportCalendar() {
+  const response = await api("/api/calendar/export");
+  download(await response.blob(), "hearth-calendar.ics");
+}
+
+export function download(blob, name) {
+  const link = el("a", { href: URL.createObjectURL(blob), download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+}
+
+export function wire() {
+  $("event-form").addEventListener("submit", attempt(saveEvent));
+  $("event-form").elements.allDay.addEventListener("change", syncAllDay);
+  $("event-delete").addEventListener("click", attempt(deleteEvent));
+  $("event-cancel").addEventListener("click", () => $("event-dialog").close());
+}

@@ -1,0 +1,116 @@
+// The reminders and habits pages: what is due and what to check in today.
+import { $, api, attempt, clock, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import { download } from "/assets/calendar.js";
+
+const reminderState = { list: "" };
+
+export async function showReminders() {
+  const view = $("view-reminders");
+  const { reminders } = await getJSON("/api/reminders");
+  const lists = [...new Set(["Reminders", ...reminders.map((item) => item.list)])].sort();
+  const today = clock.format(clock.today(), false);
+  const open = reminders.filter((item) => !item.completedAt && (!reminderState.list || item.list === reminderState.list));
+  const dueToday = open.filter((item) => item.due && item.due.time.slice(0, 10) <= today);
+  const later = open.filter((item) => !dueToday.includes(item));
+  const done = reminders.filter((item) => item.completedAt && (!reminderState.list || item.list === reminderState.list));
+  const listFilter = el("select", { id: "reminder-list-filter", "aria-label": "List" },
+    el("option", { value: "" }, "All lists"), lists.map((name) => el("option", { value: name, selected: name === reminderState.list }, name)));
+  listFilter.addEventListener("change", () => { reminderState.list = listFilter.value; showReminders().catch(() => {}); });
+  const form = el("form", { id: "reminder-form", class: "inline-form" },
+    el("input", { name: "title", placeholder: "New reminder", "aria-label": "New reminder", required: true }),
+    el("input", { name: "due", type: "date", "aria-label": "Due date" }),
+    el("input", { name: "time", type: "time", "aria-label": "Due time" }),
+    el("select", { name: "priority", "aria-label": "Priority" },
+      ["none", "low", "medium", "high"].map((value) => el("option", { value }, value === "none" ? "No priority" : value))),
+    el("input", { name: "list", list: "reminder-lists", placeholder: "List", "aria-label": "List", value: reminderState.list || "Reminders" }),
+    el("datalist", { id: "reminder-lists" }, lists.map((name) => el("option", { value: name }))),
+    el("button", { class: "button primary", type: "submit" }, "Add"));
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    const fields = form.elements;
+    const due = fields.due.value ? (fields.time.value ? `${fields.due.value}T${fields.time.value}` : fields.due.value) : undefined;
+    await sendJSON("/api/reminders", "POST", { title: fields.title.value, due, priority: fields.priority.value, list: fields.list.value });
+    await showReminders();
+    $("reminder-form").elements.title.focus();
+  }));
+  view.replaceChildren(
+    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Reminders"), listFilter,
+      el("button", { class: "button", type: "button", onclick: importReminders }, "Import"),
+      el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/reminders/export")).blob(), "hearth-reminders.ics")) }, "Export")),
+    form,
+    section("Due today", dueToday, "Nothing due today."),
+    section("Later", later, "Nothing else to do."),
+    done.length ? el("details", { class: "done-list" }, el("summary", {}, `Completed (${done.length})`), done.map(reminderRow)) : null);
+}
+
+function section(title, reminders, empty) {
+  return el("section", { class: "list-section" }, el("h3", {}, title),
+    reminders.length ? el("ul", { class: "item-list" }, reminders.map(reminderRow)) : el("p", { class: "muted" }, empty));
+}
+
+function reminderRow(reminder) {
+  const box = el("input", { type: "checkbox", checked: Boolean(reminder.completedAt), "aria-label": `Done: ${reminder.title}` });
+  box.addEventListener("change", attempt(async () => {
+    await sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}/complete`, "POST", { done: box.checked });
+    await showReminders();
+  }));
+  const due = reminder.due ? (reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.replace("T", " ").slice(0, 16)) : "";
+  const overdue = reminder.due && !reminder.completedAt && reminder.due.time.slice(0, 10) < clock.format(clock.today(), false);
+  return el("li", { class: `item-row${reminder.completedAt ? " completed" : ""}`, "data-id": reminder.id },
+    el("label", { class: "check" }, box, el("span", {}, reminder.title)),
+    due ? el("span", { class: `tag${overdue ? " overdue" : ""}` }, due) : null,
+    reminder.priority !== "none" ? el("span", { class: `tag priority-${reminder.priority}` }, reminder.priority) : null,
+    el("span", { class: "tag" }, reminder.list),
+    el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
+      await api(`/api/reminders/${encodeURIComponent(reminder.id)}`, { method: "DELETE" });
+      await showReminders();
+    }) }, "Delete"));
+}
+
+function importReminders() {
+  pickFiles({
+    accept: ".ics,text/calendar", path: "/api/reminders/import", type: "text/calendar",
+    done: async ([summary]) => { await showReminders(); toast(importSummary(summary)); },
+  });
+}
+
+export async function showHabits() {
+  const view = $("view-habits");
+  const { habits } = await getJSON("/api/habits");
+  const form = el("form", { id: "habit-form", class: "inline-form" },
+    el("input", { name: "name", placeholder: "New habit", "aria-label": "New habit", required: true }),
+    el("input", { name: "schedule", value: "daily", "aria-label": "Schedule", title: "daily, days such as MO,WE,FR, or 3/week" }),
+    el("button", { class: "button primary", type: "submit" }, "Add"));
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    await sendJSON("/api/habits", "POST", { name: form.elements.name.value, schedule: form.elements.schedule.value });
+    await showHabits();
+  }));
+  view.replaceChildren(
+    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Habits"), el("span", { class: "muted small" }, "Schedules: daily · MO,WE,FR · 3/week")),
+    form,
+    habits.length ? el("div", { class: "habit-grid" }, habits.map(habitCard)) : el("p", { class: "muted" }, "No habits yet."));
+}
+
+function habitCard({ habit, stats }) {
+  const done = new Set(stats.doneDays);
+  const today = clock.today();
+  const days = [...Array(stats.windowDays).keys()].reverse().map((back) => clock.format(clock.addDays(today, -back), false));
+  return el("article", { class: "habit-card", "data-id": habit.id },
+    el("header", {}, el("h3", {}, habit.name), el("span", { class: "tag" }, habit.schedule)),
+    el("p", { class: "habit-figures" },
+      el("strong", {}, String(stats.currentStreak)), ` ${stats.streakUnit} streak · best ${stats.longestStreak} · `,
+      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ` of ${stats.windowDays} days`),
+    el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.windowDays} days done` },
+      days.map((day) => el("span", { class: done.has(day) ? "on" : "", title: day }))),
+    el("div", { class: "row" },
+      el("button", {
+        class: `button${stats.doneToday ? "" : " primary"}`, type: "button", disabled: stats.doneToday,
+        onclick: attempt(async () => { await sendJSON(`/api/habits/${encodeURIComponent(habit.id)}/log`, "POST", {}); await showHabits(); }),
+      }, stats.doneToday ? "Done today ✓" : "Check in"),
+      el("button", { class: "icon-button danger", type: "button", onclick: attempt(async () => {
+        if (!window.confirm(`Delete “${habit.name}” and its check-ins?`)) return;
+        await api(`/api/habits/${encodeURIComponent(habit.id)}`, { method: "DELETE" });
+        await showHabits();
+      }) }, "Delete")));
+}

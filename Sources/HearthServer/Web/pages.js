@@ -1,0 +1,16 @@
+// The pages beside the chat, by the name the navigation uses.
+import { show as showCalendar, wire as wireCalendar } from "/assets/calendar.js";
+import { showHabits, showReminders } from "/assets/lists.js";
+import { showContacts, showNotes } from "/assets/records.js";
+
+export const pages = {
+  calendar: showCalendar,
+  reminders: showReminders,
+  notes: showNotes,
+  habits: showHabits,
+  contacts: showContacts,
+};
+
+export function wirePages() {
+  wireCalendar();
+}

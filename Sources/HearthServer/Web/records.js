@@ -1,0 +1,185 @@
+// The notes page (list, search, a Markdown editor with preview) and the contacts page (search, a card
+// per person, an editor).
+import { $, api, attempt, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import { download } from "/assets/calendar.js";
+import { renderMarkdown } from "/assets/markdown.js";
+
+const noteState = { selected: null, query: "", timer: null };
+
+export async function showNotes() {
+  const search = el("input", { type: "search", id: "note-search", placeholder: "Search notes", "aria-label": "Search notes", value: noteState.query });
+  search.addEventListener("input", () => {
+    noteState.query = search.value;
+    clearTimeout(noteState.timer);
+    noteState.timer = setTimeout(() => refreshNotes().catch(() => {}), 200);
+  });
+  $("view-notes").replaceChildren(
+    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Notes"), search,
+      el("button", { class: "button primary", type: "button", id: "new-note", onclick: () => { noteState.selected = { title: "", body: "", tags: [], isPinned: false }; refreshNotes().catch(() => {}); } }, "New note"),
+      el("button", { class: "button", type: "button", onclick: importNotes }, "Import")),
+    el("div", { class: "split", id: "notes-body" }));
+  await refreshNotes();
+}
+
+/// The list and the editor, below the page's bar (which keeps the search field as it is typed in).
+async function refreshNotes() {
+  const query = noteState.query.trim();
+  const notes = query
+    ? (await getJSON(`/api/notes?q=${encodeURIComponent(query)}`)).hits.map((hit) => ({ ...hit.note, excerpt: hit.excerpt }))
+    : (await getJSON("/api/notes")).notes;
+  const list = el("nav", { class: "note-list", "aria-label": "Notes" }, notes.map((note) =>
+    el("button", {
+      type: "button", class: `note-item${noteState.selected?.id === note.id ? " active" : ""}`, "data-id": note.id,
+      onclick: () => { noteState.selected = note; refreshNotes().catch(() => {}); },
+    }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
+    el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")))));
+  $("notes-body").replaceChildren(list,
+    noteState.selected ? editor(noteState.selected) : el("p", { class: "muted" }, notes.length ? "Pick a note, or start a new one." : "No notes yet."));
+}
+
+function editor(note) {
+  const preview = el("div", { class: "bubble note-preview", id: "note-preview" });
+  const body = el("textarea", { name: "body", rows: 16, "aria-label": "Body (Markdown)" });
+  body.value = note.body;
+  const refresh = () => preview.replaceChildren(renderMarkdown(body.value));
+  body.addEventListener("input", refresh);
+  refresh();
+  const form = el("form", { class: "note-editor", id: "note-form" },
+    el("input", { name: "title", value: note.title, placeholder: "Title", "aria-label": "Title", required: true }),
+    el("input", { name: "tags", value: note.tags.join(", "), placeholder: "Tags, separated by commas", "aria-label": "Tags" }),
+    el("label", { class: "inline" }, el("input", { name: "pinned", type: "checkbox", checked: note.isPinned }), " Pinned"),
+    el("div", { class: "editor-panes" }, body, preview),
+    el("div", { class: "row" },
+      el("button", { class: "button primary", type: "submit" }, "Save"),
+      note.id ? el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api(`/api/notes/${encodeURIComponent(note.id)}/export`)).blob(), `${note.title || "note"}.md`)) }, "Export") : null,
+      note.id ? el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
+        if (!window.confirm(`Delete “${note.title}”?`)) return;
+        await api(`/api/notes/${encodeURIComponent(note.id)}`, { method: "DELETE" });
+        noteState.selected = null;
+        await refreshNotes();
+      }) }, "Delete") : null));
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    const fields = form.elements;
+    const input = {
+      title: fields.title.value, body: fields.body.value, isPinned: fields.pinned.checked,
+      tags: fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean),
+    };
+    noteState.selected = note.id
+      ? await sendJSON(`/api/notes/${encodeURIComponent(note.id)}`, "PUT", input)
+      : await sendJSON("/api/notes", "POST", input);
+    await refreshNotes();
+    toast("Note saved");
+  }));
+  return form;
+}
+
+function importNotes() {
+  pickFiles({
+    accept: ".md,.markdown,text/markdown", multiple: true, path: "/api/notes/import", type: "text/markdown", withName: true,
+    done: async (summaries) => {
+      await refreshNotes();
+      const added = summaries.reduce((sum, item) => sum + item.added + item.replaced, 0);
+      const skipped = summaries.flatMap((item) => item.skipped);
+      toast(`${added} notes imported${skipped.length ? `, ${skipped.length} skipped (${skipped[0].item}: ${skipped[0].reason})` : ""}`);
+    },
+  });
+}
+
+const contactState = { selected: null, query: "", timer: null, editing: false };
+
+export async function showContacts() {
+  const search = el("input", { type: "search", id: "contact-search", placeholder: "Search by name or organisation", "aria-label": "Search contacts", value: contactState.query });
+  search.addEventListener("input", () => {
+    contactState.query = search.value;
+    clearTimeout(contactState.timer);
+    contactState.timer = setTimeout(() => refreshContacts().catch(() => {}), 200);
+  });
+  $("view-contacts").replaceChildren(
+    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Contacts"), search,
+      el("button", { class: "button primary", type: "button", onclick: () => { contactState.selected = { fullName: "", phones: [], emails: [] }; contactState.editing = true; refreshContacts().catch(() => {}); } }, "New contact"),
+      el("button", { class: "button", type: "button", id: "import-contacts", onclick: importContacts }, "Import"),
+      el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/contacts/export")).blob(), "hearth-contacts.vcf")) }, "Export")),
+    el("div", { class: "split", id: "contacts-body" }));
+  await refreshContacts();
+}
+
+async function refreshContacts() {
+  const query = contactState.query.trim();
+  const { contacts } = await getJSON(query ? `/api/contacts?q=${encodeURIComponent(query)}` : "/api/contacts");
+  const list = el("nav", { class: "note-list", id: "contact-list", "aria-label": "Contacts" }, contacts.map((contact) =>
+    el("button", {
+      type: "button", class: `note-item${contactState.selected?.id === contact.id ? " active" : ""}`, "data-id": contact.id,
+      onclick: () => { contactState.selected = contact; contactState.editing = false; refreshContacts().catch(() => {}); },
+    }, el("span", { class: "title" }, contact.fullName), el("span", { class: "meta" }, contact.organization ?? contact.emails[0]?.value ?? ""))));
+  const detail = contactState.selected
+    ? (contactState.editing ? contactEditor(contactState.selected) : card(contactState.selected))
+    : el("p", { class: "muted" }, contacts.length ? "Pick a contact." : "No contacts yet. Import a .vcf file or add one.");
+  $("contacts-body").replaceChildren(list, detail);
+}
+
+function card(contact) {
+  const line = (label, value) => value ? el("div", { class: "card-line" }, el("dt", {}, label), el("dd", {}, value)) : null;
+  return el("article", { class: "contact-card", id: "contact-card" },
+    el("h3", {}, contact.fullName),
+    contact.organization ? el("p", { class: "muted" }, contact.organization) : null,
+    el("dl", {},
+      contact.phones.map((phone) => line(phone.label ?? "phone", el("a", { href: `tel:${phone.value}` }, phone.value))),
+      contact.emails.map((email) => line(email.label ?? "e-mail", el("a", { href: `mailto:${email.value}` }, email.value))),
+      line("birthday", contact.birthday), line("notes", contact.notes)),
+    el("div", { class: "row" },
+      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; refreshContacts().catch(() => {}); } }, "Edit"),
+      el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
+        if (!window.confirm(`Delete ${contact.fullName}?`)) return;
+        await api(`/api/contacts/${encodeURIComponent(contact.id)}`, { method: "DELETE" });
+        contactState.selected = null;
+        await refreshContacts();
+      }) }, "Delete")));
+}
+
+/// "cell: +33 6…" lines to labelled values and back.
+const labeled = {
+  parse: (text) => text.split("\n").map((line) => line.trim()).filter(Boolean).map((line) => {
+    const match = line.match(/^([A-Za-z,]+):\s*(.+)$/);
+    return match && !/^(tel|mailto)$/i.test(match[1]) ? { label: match[1].toLowerCase(), value: match[2] } : { value: line };
+  }),
+  write: (values) => values.map((item) => (item.label ? `${item.label}: ${item.value}` : item.value)).join("\n"),
+};
+
+function contactEditor(contact) {
+  const form = el("form", { class: "note-editor", id: "contact-form" },
+    el("label", {}, "Full name", el("input", { name: "fullName", value: contact.fullName, required: true })),
+    el("label", {}, "Organisation", el("input", { name: "organization", value: contact.organization ?? "" })),
+    el("label", {}, "Phones (one per line, “cell: +33 …”)", el("textarea", { name: "phones", rows: 3 })),
+    el("label", {}, "E-mails (one per line, “work: anna@…”)", el("textarea", { name: "emails", rows: 3 })),
+    el("label", {}, "Birthday (1990-04-12, or --04-12)", el("input", { name: "birthday", value: contact.birthday ?? "" })),
+    el("label", {}, "Notes", el("textarea", { name: "notes", rows: 3 })),
+    el("div", { class: "row" }, el("button", { class: "button primary", type: "submit" }, "Save"),
+      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = false; if (!contact.id) contactState.selected = null; refreshContacts().catch(() => {}); } }, "Cancel")));
+  form.elements.phones.value = labeled.write(contact.phones);
+  form.elements.emails.value = labeled.write(contact.emails);
+  form.elements.notes.value = contact.notes ?? "";
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    const fields = form.elements;
+    const input = {
+      fullName: fields.fullName.value, organization: fields.organization.value, notes: fields.notes.value,
+      phones: labeled.parse(fields.phones.value), emails: labeled.parse(fields.emails.value),
+      givenName: contact.givenName ?? undefined, familyName: contact.familyName ?? undefined,
+    };
+    if (fields.birthday.value.trim()) input.birthday = fields.birthday.value.trim();
+    contactState.selected = contact.id
+      ? await sendJSON(`/api/contacts/${encodeURIComponent(contact.id)}`, "PUT", input)
+      : await sendJSON("/api/contacts", "POST", input);
+    contactState.editing = false;
+    await refreshContacts();
+  }));
+  return form;
+}
+
+function importContacts() {
+  pickFiles({
+    accept: ".vcf,text/vcard", path: "/api/contacts/import", type: "text/vcard",
+    done: async ([summary]) => { await refreshContacts(); toast(importSummary(summary)); },
+  });
+}
