@@ -10,9 +10,15 @@ struct RemindersCommand: AsyncParsableCommand {
     subcommands: [List.self, Add.self, Edit.self, Done.self, Remove.self, Import.self, Export.self]
   )
 
+  /// One reminder; a due time kept on another zone's clock is shown on the user's.
   static func line(_ reminder: Reminder) -> String {
     var text = "\(reminder.isCompleted ? "[x]" : "[ ]") \(reminder.title)"
-    if let due = reminder.due { text += "  due \(due)" }
+    if let due = reminder.due {
+      let shown =
+        due.isDateOnly || due.zone == .floating
+        ? due.description : LocalDateTime(due.instant(local: .current), in: .current).shortDescription
+      text += "  due \(shown)"
+    }
     if reminder.priority != .none { text += "  !\(reminder.priority.rawValue)" }
     if reminder.list != Reminder.defaultList { text += "  [\(reminder.list)]" }
     return text + "  " + Terminal.dim(DataText.shortID(reminder.id))
