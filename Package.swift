@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
+    .library(name: "HearthActions", targets: ["HearthActions"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
@@ -79,9 +80,16 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Action blocks: their specs, validation, the grammar that constrains them and the prompt that teaches them.
+    .target(
+      name: "HearthActions",
+      dependencies: ["HearthCore"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthEngine",
       dependencies: [
+        "HearthActions",
         "HearthCore",
         "HearthInterchange",
         "HearthStore",
@@ -152,6 +160,13 @@ let package = Package(
     .testTarget(
       name: "HearthCoreTests",
       dependencies: ["HearthCore", .product(name: "PropertyBased", package: "swift-property-based")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "HearthActionsTests",
+      dependencies: [
+        "HearthActions", "HearthCore", .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

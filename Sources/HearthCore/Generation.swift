@@ -11,12 +11,16 @@ public struct GenerationOptions: Sendable, Hashable {
   public var ignoresEndOfGeneration: Bool
   /// A GBNF grammar (root rule `root`) the output must follow, or `nil` for free text.
   public var grammar: String?
+  /// When set, the grammar is lazy: output is free until everything generated so far fully matches this
+  /// regular expression (ECMAScript), and from its first capture group on it must follow the grammar.
+  public var grammarTrigger: String?
 
   /// Creates options.
   public init(
     maxNewTokens: Int = 512, sampling: SamplingParameters = .init(), timeout: Duration? = nil,
-    ignoresEndOfGeneration: Bool = false, grammar: String? = nil
+    ignoresEndOfGeneration: Bool = false, grammar: String? = nil, grammarTrigger: String? = nil
   ) {
+    self.grammarTrigger = grammarTrigger
     self.maxNewTokens = maxNewTokens
     self.sampling = sampling
     self.timeout = timeout

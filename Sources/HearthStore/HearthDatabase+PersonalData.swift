@@ -157,6 +157,8 @@ extension HearthDatabase {
     }
   }
 
+  public func habitLog(_ id: String) throws(StoreError) -> HabitLog? { try fetchItem(HabitLogRow.self, id: id) }
+
   /// Records a log; the habit must exist.
   public func insertHabitLog(_ log: HabitLog) throws(StoreError) {
     try write { db in

@@ -57,6 +57,26 @@ enum Schema {
     migrator.registerMigration("v3-personal-data") { db in
       try PersonalSchema.create(db)
     }
+    migrator.registerMigration("v4-action-log") { db in
+      try db.create(table: "actionRecord") { t in
+        t.primaryKey("id", .text)
+        t.column("sessionID", .text).indexed()
+        t.column("messageID", .text).indexed()
+        t.column("kind", .text).notNull()
+        t.column("action", .text)
+        t.column("block", .text).notNull()
+        t.column("state", .text).notNull()
+        t.column("summary", .text).notNull()
+        t.column("itemKind", .text)
+        t.column("itemID", .text)
+        t.column("before", .text)
+        t.column("after", .text)
+        t.column("result", .text)
+        t.column("reason", .text)
+        t.column("createdAt", .double).notNull().indexed()
+        t.column("updatedAt", .double).notNull()
+      }
+    }
     return migrator
   }
 }

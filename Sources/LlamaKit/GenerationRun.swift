@@ -82,7 +82,8 @@ final class GenerationRun: @unchecked Sendable {
     }
     prefillStarted = clock.now
     reused = session.reusablePrefix(for: prompt)
-    sampler = try SamplerChain(options.sampling, grammar: options.grammar, model: session.model)
+    sampler = try SamplerChain(
+      options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger, model: session.model)
     phase = .prefill(next: reused)
   }
 

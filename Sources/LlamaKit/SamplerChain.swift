@@ -15,7 +15,8 @@ final class SamplerChain {
   /// - Parameter directGreedy: pick plain greedy tokens from the logits (off only to compare with the chain).
   /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
   init(
-    _ parameters: SamplingParameters, grammar: String? = nil, model: LlamaModel, directGreedy: Bool = true
+    _ parameters: SamplingParameters, grammar: String? = nil, grammarTrigger: String? = nil, model: LlamaModel,
+    directGreedy: Bool = true
   ) throws(LlamaError) {
     let vocabularySize = Int32(model.metadata.vocabularySize)
     var chainParams = llama_sampler_chain_default_params()
@@ -24,7 +25,11 @@ final class SamplerChain {
     if let grammar {
       // Constraining first keeps every later stage (penalties, greedy, top-k) within what the grammar allows.
       let (constraint, errors) = LlamaLogCapture.capturingErrors {
-        llama_sampler_init_grammar(model.vocab, grammar, "root")
+        guard let grammarTrigger else { return llama_sampler_init_grammar(model.vocab, grammar, "root") }
+        return grammarTrigger.withCString { pattern in
+          var patterns: [UnsafePointer<CChar>?] = [pattern]
+          return llama_sampler_init_grammar_lazy_patterns(model.vocab, grammar, "root", &patterns, 1, nil, 0)
+        }
       }
       // Throwing after `pointer` is set still runs `deinit`, which frees the chain.
       guard let constraint else {

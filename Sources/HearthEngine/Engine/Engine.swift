@@ -27,6 +27,8 @@ public final class Engine: Sendable {
   public let habits: HabitService
   /// The user's contacts.
   public let contacts: ContactService
+  /// What the assistant's answers do to the user's data.
+  public let actions: ActionService
 
   let database: HearthDatabase
   // Held for the engine's lifetime when it may generate; released by `deinit`.
@@ -49,6 +51,9 @@ public final class Engine: Sendable {
     self.notes = NoteService(context: items)
     self.habits = HabitService(context: items)
     self.contacts = ContactService(context: items)
+    self.actions = ActionService(
+      planner: ActionPlanner(
+        context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts))
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.

@@ -1,0 +1,87 @@
+import Foundation
+public import HearthCore
+
+/// A GBNF grammar whose sentences are exactly the valid action blocks (compact JSON, fields in the specs'
+/// order, dates as ISO 8601 strings), and the pattern that switches it on: generation runs free until the
+/// model writes `[KIND:`, and from there every token must continue a valid block.
+public enum ActionGrammar {
+  /// The grammar over `kinds` (all by default).
+  public static func grammar(kinds: [ActionKind] = ActionKind.allCases) -> String {
+    var rules: [String] = []
+    let kindRules = kinds.map { "kind-\(name($0))" }
+    rules.append("root ::= \"[\" ( \(kindRules.joined(separator: " | ")) ) \"]\"")
+    for kind in kinds {
+      let specs = ActionSpec.specs(of: kind)
+      let variants = specs.map { "\(name(kind))-\($0.action ?? "query")" }
+      rules.append("kind-\(name(kind)) ::= \"\(kind.rawValue):{\" ( \(variants.joined(separator: " | ")) ) \"}\"")
+      for (spec, variant) in zip(specs, variants) { rules.append("\(variant) ::= \(body(spec))") }
+    }
+    rules += primitives
+    return rules.joined(separator: "\n")
+  }
+
+  /// The trigger: a full match of everything generated so far; the grammar gets the text from the group on.
+  public static func triggerPattern(kinds: [ActionKind] = ActionKind.allCases) -> String {
+    #"[\s\S]*?(\[(?:"# + kinds.map(\.rawValue).joined(separator: "|") + #"):[\s\S]*)"#
+  }
+
+  private static func name(_ kind: ActionKind) -> String {
+    kind.rawValue.lowercased().replacingOccurrences(of: "_", with: "-")
+  }
+
+  private static func body(_ spec: ActionSpec) -> String {
+    var parts: [String] = []
+    var first = true
+    func key(_ field: String) -> String {
+      defer { first = false }
+      return first ? #""\"\#(field)\":""# : #"",\"\#(field)\":""#
+    }
+    if let action = spec.action {
+      parts.append(#""\"action\":\"\#(action)\"""#)
+      first = false
+    }
+    if spec.needsTarget {
+      let targets = spec.fields.filter { spec.targetFields.contains($0.name) }
+      let alternatives = targets.map { "\(key($0.name)) \(value($0.type))" }
+      first = false
+      parts.append("( \(alternatives.joined(separator: " | ")) )")
+    }
+    for field in spec.fields where !(spec.needsTarget && spec.targetFields.contains(field.name)) {
+      let piece = "\(key(field.name)) \(value(field.type))"
+      parts.append(field.required ? piece : "( \(piece) )?")
+    }
+    return parts.joined(separator: " ")
+  }
+
+  private static func value(_ type: ActionField.FieldType) -> String {
+    switch type {
+    case .text(let limit): limit > 200 ? "long-text" : "text-\(limit)"
+    case .dateTime: "date-time"
+    case .date: "date"
+    case .dateOrDateTime: "date-or-time"
+    case .minutes: "minutes"
+    case .choice(let options): "( " + options.map { #""\"\#($0)\"""# }.joined(separator: " | ") + " )"
+    case .tags: "tags"
+    }
+  }
+
+  private static let textLimits = Set(
+    ActionSpec.all.flatMap(\.fields).compactMap { field -> Int? in
+      if case .text(let limit) = field.type, limit <= 200 { return limit }
+      return nil
+    } + [30])
+
+  private static var primitives: [String] {
+    textLimits.sorted().map { "text-\($0) ::= \"\\\"\" char{1,\($0)} \"\\\"\"" } + [
+      #"long-text ::= "\"" char+ "\"""#,
+      #"char ::= [^"\\\x00-\x1F] | "\\" ["\\/nt]"#,
+      #"date-time ::= "\"" day "T" clock "\"""#,
+      #"date ::= "\"" day "\"""#,
+      #"date-or-time ::= "\"" day ( "T" clock )? "\"""#,
+      #"day ::= "20" [0-9] [0-9] "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [12] [0-9] | "3" [01] )"#,
+      #"clock ::= ( [01] [0-9] | "2" [0-3] ) ":" [0-5] [0-9]"#,
+      #"minutes ::= [1-9] [0-9]{0,3}"#,
+      #"tags ::= "[" ( text-30 ( "," text-30 ){0,9} )? "]""#,
+    ]
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HearthActions
+import HearthCore
+
+extension ActionPlanner {
+  /// Answers a question block: the found facts as short lines, for the card and the second pass.
+  func answer(_ action: ValidatedAction) throws -> (summary: String, result: String) {
+    switch (action.kind, action.action) {
+    case (.calendar, "query"):
+      let range = self.range(action, defaultDays: 7)
+      var found = try calendar.occurrences(in: range)
+      if let text = action.text("text")?.lowercased() {
+        found = found.filter {
+          $0.event.title.lowercased().contains(text) || ($0.event.location ?? "").lowercased().contains(text)
+        }
+      }
+      let lines = found.prefix(30).map { occurrence -> String in
+        let local = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
+        let shown = CalendarEvent(
+          title: occurrence.event.title, start: local,
+          end: occurrence.event.isAllDay ? occurrence.end : LocalDateTime(occurrence.endsAt, in: zone),
+          isAllDay: occurrence.event.isAllDay)
+        return "- \(Self.when(shown)): \(occurrence.event.title)"
+          + (occurrence.event.location.map { " at \($0)" } ?? "")
+      }
+      return (
+        "Looked up the calendar (\(found.count) found)",
+        lines.isEmpty ? "Nothing is planned then." : lines.joined(separator: "\n")
+      )
+    case (.calendar, "free"):
+      let minutes = action.minutes("minutes") ?? 60
+      let slots = try calendar.freeSlots(in: range(action, defaultDays: 7), minimum: Double(minutes) * 60)
+      let lines = slots.prefix(12).map { slot -> String in
+        let start = LocalDateTime(slot.start, in: zone)
+        let end = LocalDateTime(slot.end, in: zone)
+        return "- \(Self.when(CalendarEvent(title: "", start: start, end: end)))"
+      }
+      return (
+        "Looked for free time of \(minutes) minutes",
+        lines.isEmpty ? "No free slot that long." : lines.joined(separator: "\n")
+      )
+    case (.reminder, "list"):
+      let open = try reminders.list(list: action.text("list"), includeCompleted: false)
+      let lines = open.prefix(30).map { "- \($0.title)" + ($0.due.map { " (due \($0))" } ?? "") }
+      return (
+        "Looked up the reminders (\(open.count) open)",
+        lines.isEmpty ? "No open reminders." : lines.joined(separator: "\n")
+      )
+    case (.note, "search"):
+      let hits = try notes.search(action.text("query") ?? "", limit: 5)
+      let lines = hits.map { "- \($0.note.title): \($0.note.body.prefix(300))" }
+      return (
+        "Searched the notes (\(hits.count) found)", lines.isEmpty ? "No note matches." : lines.joined(separator: "\n")
+      )
+    case (.habit, "stats"):
+      let progress = try habits.overview().filter { item in
+        action.text("name").map { item.habit.name.lowercased().contains($0.lowercased()) } ?? true
+      }
+      let lines = progress.map {
+        "- \($0.habit.name): streak \($0.stats.currentStreak) \($0.stats.streakUnit), best \($0.stats.longestStreak), "
+          + "\(Int(($0.stats.completionRate * 100).rounded()))% of the last \($0.stats.windowDays) days"
+          + ($0.stats.doneToday ? ", done today" : "")
+      }
+      return ("Looked up habits", lines.isEmpty ? "No such habit." : lines.joined(separator: "\n"))
+    case (.contactsSearch, _):
+      let found = try contacts.search(action.text("query") ?? "", limit: 5)
+      let lines = found.map { contact -> String in
+        var parts = [contact.fullName]
+        parts += contact.phones.map { "\($0.label ?? "phone") \($0.value)" }
+        parts += contact.emails.map { "\($0.label ?? "e-mail") \($0.value)" }
+        if let birthday = contact.birthday { parts.append("birthday \(birthday)") }
+        return "- " + parts.joined(separator: ", ")
+      }
+      return (
+        "Searched contacts (\(found.count) found)",
+        lines.isEmpty ? "No contact matches." : lines.joined(separator: "\n")
+      )
+    case (.webSearch, _):
+      throw ActionFailure("web search is off")
+    default:
+      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") asks nothing")
+    }
+  }
+
+  /// `from`…`to` on the user's clock; a date alone as `to` includes its day; `defaultDays` from today.
+  func range(_ action: ValidatedAction, defaultDays: Int) -> DateInterval {
+    let start = action.dateTime("from") ?? LocalDateTime(startOf: today)
+    var end =
+      action.dateTime("to").map { action.isDateOnly("to") ? LocalDateTime(startOf: $0.date.adding(days: 1)) : $0 }
+      ?? LocalDateTime(startOf: start.date.adding(days: defaultDays))
+    if end <= start { end = LocalDateTime(startOf: start.date.adding(days: 1)) }
+    return DateInterval(start: start.instant(in: zone), end: end.instant(in: zone))
+  }
+}

@@ -1,0 +1,189 @@
+public import Foundation
+import HearthActions
+public import HearthCore
+import HearthStore
+
+/// What the assistant's answers do to the user's data: action blocks are read from an answer, checked,
+/// and then creations run (and can be undone), changes and deletions wait for confirmation, questions are
+/// answered from the data. Every outcome is an ``ActionRecord`` in the audit log.
+public struct ActionService: Sendable {
+  let planner: ActionPlanner
+  private var database: HearthDatabase { planner.context.database }
+
+  /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote may be given
+  /// here: text from the user, notes, files or the web never is.
+  public func process(answer: String, session: UUID? = nil, message: UUID? = nil) throws -> [ActionRecord] {
+    let (blocks, malformed) = ActionBlockParser.parse(answer)
+    var records: [ActionRecord] = malformed.map { block in
+      ActionRecord(
+        sessionID: session, messageID: message, kind: String(block.raw.dropFirst().prefix { $0 != ":" }),
+        block: block.raw, state: .invalid, summary: "Not run: the block is malformed", reason: block.reason)
+    }
+    for block in blocks {
+      records.append(run(block, session: session, message: message))
+    }
+    for record in records { try database.saveAction(record) }
+    return records.sorted {
+      answer.range(of: $0.block)?.lowerBound ?? answer.endIndex < answer.range(of: $1.block)?.lowerBound
+        ?? answer.endIndex
+    }
+  }
+
+  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) -> ActionRecord {
+    var record = ActionRecord(
+      sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .failed, summary: "")
+    let action: ValidatedAction
+    do {
+      action = try block.validated()
+    } catch {
+      record.state = .invalid
+      record.summary = "Not run: \(error)"
+      record.reason = error.description
+      return record
+    }
+    record.action = action.action
+    do {
+      switch action.spec.effect {
+      case .creates:
+        let (item, summary) = try planner.create(action)
+        record.state = .created
+        record.summary = summary
+        record.itemKind = item.kind
+        record.itemID = item.id
+        record.after = item.json
+      case .changes, .deletes:
+        let before = try planner.target(of: action)
+        let after = action.spec.effect == .changes ? try planner.changed(before, by: action) : nil
+        record.state = .pending
+        record.summary = ActionPlanner.preview(action, before: before, after: after)
+        record.itemKind = before.kind
+        record.itemID = before.id
+        record.before = before.json
+        record.after = after?.json
+      case .asks:
+        let (summary, result) = try planner.answer(action)
+        record.state = .answered
+        record.summary = summary
+        record.result = result
+      }
+    } catch {
+      record.state = .failed
+      record.summary = "Could not \(action.action ?? "run") \(ActionBlock.noun(action.kind))"
+      record.reason = "\(error)"
+    }
+    return record
+  }
+
+  /// Runs a pending change or deletion the user agreed to. A target that is gone cancels it with the reason.
+  public func confirm(_ id: UUID) throws -> ActionRecord {
+    var record = try pending(id)
+    guard let kind = record.itemKind, let itemID = record.itemID,
+      let current = try ItemSnapshot.current(kind: kind, id: itemID, in: database)
+    else {
+      return try settle(record, as: .cancelled, reason: "the \(record.itemKind ?? "item") no longer exists")
+    }
+    let (blocks, _) = ActionBlockParser.parse(record.block)
+    guard let block = blocks.first, let action = try? block.validated() else {
+      return try settle(record, as: .cancelled, reason: "the block no longer reads")
+    }
+    record.before = current.json
+    if action.spec.effect == .deletes {
+      try ItemSnapshot.remove(kind: kind, id: itemID, in: database)
+      record.after = nil
+      return try settle(record, as: .deleted)
+    }
+    let changed: ItemSnapshot
+    do {
+      changed = try planner.changed(current, by: action)
+    } catch {
+      return try settle(record, as: .cancelled, reason: "\(error)")
+    }
+    try planner.apply(changed)
+    record.after = (try ItemSnapshot.current(kind: kind, id: itemID, in: database) ?? changed).json
+    return try settle(record, as: .updated)
+  }
+
+  /// Declines a pending change or deletion.
+  public func cancel(_ id: UUID) throws -> ActionRecord {
+    try settle(try pending(id), as: .cancelled, reason: "declined")
+  }
+
+  /// Takes back what an action did: removes what it created, restores what it changed or deleted.
+  public func undo(_ id: UUID) throws -> ActionRecord {
+    guard let record = try database.action(id) else { throw StoreError.itemNotFound(kind: "action", id: id.uuidString) }
+    guard record.canUndo, let kind = record.itemKind, let itemID = record.itemID else {
+      throw ActionStateError(id: id, state: record.state, wanted: "undo")
+    }
+    switch record.state {
+    case .created:
+      try ItemSnapshot.remove(kind: kind, id: itemID, in: database)
+      return try settle(record, as: .undone, expecting: .created)
+    case .updated, .deleted:
+      guard let before = record.before.flatMap({ ItemSnapshot(kind: kind, json: $0) }) else {
+        throw ActionStateError(id: id, state: record.state, wanted: "undo")
+      }
+      try before.put(in: database)
+      return try settle(record, as: record.state == .deleted ? .restored : .undone, expecting: record.state)
+    default:
+      throw ActionStateError(id: id, state: record.state, wanted: "undo")
+    }
+  }
+
+  /// The audit log, newest first.
+  public func log(session: UUID? = nil, message: UUID? = nil, limit: Int = 200) throws -> [ActionRecord] {
+    try database.actions(session: session, message: message, limit: limit)
+  }
+
+  /// The record with this id or unique id prefix.
+  public func record(_ reference: String) throws -> ActionRecord {
+    if let id = UUID(uuidString: reference), let record = try database.action(id) { return record }
+    let matches = try database.actions(limit: 10_000).filter {
+      $0.id.uuidString.lowercased().hasPrefix(reference.lowercased())
+    }
+    guard matches.count == 1 else {
+      throw ActionReferenceError(reference: reference, count: matches.count)
+    }
+    return matches[0]
+  }
+
+  private func pending(_ id: UUID) throws -> ActionRecord {
+    guard let record = try database.action(id) else { throw StoreError.itemNotFound(kind: "action", id: id.uuidString) }
+    guard record.state == .pending else {
+      throw ActionStateError(id: id, state: record.state, wanted: "confirm or cancel")
+    }
+    return record
+  }
+
+  private func settle(
+    _ record: ActionRecord, as state: ActionRecord.State, reason: String? = nil,
+    expecting: ActionRecord.State = .pending
+  ) throws -> ActionRecord {
+    var record = record
+    record.state = state
+    if let reason { record.reason = reason }
+    record.updatedAt = Date()
+    guard try database.updateAction(record, expecting: expecting) else {
+      throw ActionStateError(id: record.id, state: try database.action(record.id)?.state ?? .failed, wanted: "\(state)")
+    }
+    return record
+  }
+}
+
+/// An action asked to do what its state does not allow (confirm twice, undo a pending one).
+public struct ActionStateError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var id: UUID
+  public var state: ActionRecord.State
+  public var wanted: String
+
+  public var description: String { "action \(id.uuidString.prefix(8)) is \(state.rawValue); it cannot \(wanted)" }
+}
+
+/// An action reference that names none or several records.
+public struct ActionReferenceError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var reference: String
+  public var count: Int
+
+  public var description: String {
+    count == 0 ? "no action with id \(reference)" : "\(reference) matches \(count) actions; give more of the id"
+  }
+}
