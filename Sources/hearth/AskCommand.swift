@@ -22,6 +22,9 @@ struct AskCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Continue this session (id or unique id prefix) instead of starting a new one.")
   var session: String?
 
+  @Flag(name: .long, help: "Answer without acting on your calendar, reminders, notes, habits or contacts.")
+  var noActions = false
+
   @Flag(name: .long, help: "Do not save the exchange as a session.")
   var noSave = false
 
@@ -36,7 +39,7 @@ struct AskCommand: AsyncParsableCommand {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
       let text = try promptText()
-      let engine = try await Engine.openForChat(modelOptions, generation: options)
+      let engine = try await Engine.openForChat(modelOptions, generation: options, actions: !noActions)
       guard let model = engine.model else { return }
       if noSave {
         try await answerWithoutSaving(text, engine: engine, model: model, options: options)
@@ -50,7 +53,8 @@ struct AskCommand: AsyncParsableCommand {
       }
       let events = try await engine.chat.send(
         text, to: target.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
-      guard let message = await TurnPrinter.print(events, quiet: json) else { return }
+      let outcome = await TurnPrinter.print(events, quiet: json)
+      guard let message = outcome.message else { return }
       if json {
         // The turn has ended (and its generation with it), so these are its figures.
         var report = AskReport(
@@ -59,6 +63,7 @@ struct AskCommand: AsyncParsableCommand {
         report.sessionId = target.id.uuidString
         report.thinking = message.thinking
         report.state = message.state.rawValue
+        report.actions = outcome.actions
         Terminal.write(try JSONOutput.encode(report) + "\n")
       } else {
         Terminal.write("\n")
@@ -76,7 +81,7 @@ struct AskCommand: AsyncParsableCommand {
     var answer = ""
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration
-    for try await event in model.generate(messages: messages, options: options) {
+    for try await event in model.generate(messages: messages, options: engine.actionConstrained(options)) {
       switch event {
       case .token(let piece):
         answer += piece
@@ -85,11 +90,16 @@ struct AskCommand: AsyncParsableCommand {
       case .done(let reason): stopReason = reason
       }
     }
+    // Unsaved answers act too (their actions are logged without a session), but only whole ones.
+    let actions =
+      engine.actsOnAnswers && stopReason == .endOfGeneration ? try engine.actions.process(answer: answer) : []
     if json {
-      let report = AskReport(
+      var report = AskReport(
         text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)
+      report.actions = actions
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
+      if !actions.isEmpty { Terminal.write("\n" + actions.map(TurnPrinter.card).joined(separator: "\n")) }
       Terminal.write("\n")
       if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
     }
@@ -126,6 +136,7 @@ struct AskReport: Encodable {
   var sessionId: String?
   var thinking: String?
   var state: String?
+  var actions: [ActionRecord]?
 
   init(text: String, stopReason: StopReason, usage: GenerationUsage?, model: String, loadTime: Duration) {
     self.text = text

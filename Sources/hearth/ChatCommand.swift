@@ -16,6 +16,9 @@ struct ChatCommand: AsyncParsableCommand {
         /rename TITLE      rename this session
         /pin               pin or unpin this session
         /stats             figures of the last answer
+        y / n              confirm or decline the changes the last answer proposed
+        /undo [ID]         take back an action (the latest one of this session by default)
+        /actions           what this session's answers did
         /help, /quit
       """
   )
@@ -39,10 +42,14 @@ struct ChatCommand: AsyncParsableCommand {
     if new, session != nil { throw ValidationError("--new and --session cannot be combined") }
   }
 
+  @Flag(name: .long, help: "Chat without acting on your calendar, reminders, notes, habits or contacts.")
+  var noActions = false
+
   func run() async throws {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
-      let engine = try await Engine.openForChat(modelOptions, generation: options, showsThinking: !hideThinking)
+      let engine = try await Engine.openForChat(
+        modelOptions, generation: options, showsThinking: !hideThinking, actions: !noActions)
       guard let model = engine.model else { return }
       let library = engine.sessions
       var current = try await startingSession(engine)
@@ -53,7 +60,6 @@ struct ChatCommand: AsyncParsableCommand {
       for message in try library.messages(in: current.id).suffix(4) {
         Terminal.write(Terminal.dim("\(message.role.rawValue): \(message.content.prefix(200))") + "\n")
       }
-      let systemPrompt = engine.systemPrompt(custom: system)
       // The session answering right now, if any: Ctrl-C stops its answer, otherwise leaves.
       let answering = Mutex<UUID?>(nil)
       let service = engine.chat
@@ -66,6 +72,7 @@ struct ChatCommand: AsyncParsableCommand {
       }
       defer { withExtendedLifetime(interrupts) {} }
       var last: StoredMessage?
+      var pending: [ActionRecord] = []
 
       Terminal.write("> ")
       for await line in LineReader.lines() {
@@ -101,13 +108,39 @@ struct ChatCommand: AsyncParsableCommand {
           current = try library.modify(current.id) { $0.isPinned.toggle() }
           Terminal.write(Terminal.dim(current.isPinned ? "(pinned)" : "(unpinned)") + "\n")
         case "/stats": Terminal.write(Self.describe(last, usage: model.lastUsage) + "\n")
+        case "say" where !pending.isEmpty && ["y", "yes", "n", "no"].contains(input.lowercased()):
+          let confirming = input.lowercased().hasPrefix("y")
+          for record in pending {
+            let settled = confirming ? try engine.actions.confirm(record.id) : try engine.actions.cancel(record.id)
+            Terminal.write(TurnPrinter.card(settled) + "\n")
+          }
+          pending = []
+        case "/undo":
+          do {
+            let target =
+              argument.isEmpty
+              ? try engine.actions.log(session: current.id).first { $0.canUndo } : try engine.actions.record(argument)
+            guard let target else {
+              Terminal.writeError("hearth: nothing to undo in this session\n")
+              break
+            }
+            Terminal.write(TurnPrinter.card(try engine.actions.undo(target.id)) + "\n")
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/actions":
+          let records = try engine.actions.log(session: current.id, limit: 20)
+          if records.isEmpty { Terminal.write(Terminal.dim("(no actions in this session)") + "\n") }
+          for record in records.reversed() { Terminal.write(TurnPrinter.card(record) + "\n") }
         case let unknown where unknown.hasPrefix("/"):
           Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
         default:
           let events = try await service.send(
-            input, to: current.id, systemPrompt: systemPrompt, options: options)
+            input, to: current.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
           answering.withLock { $0 = current.id }
-          last = await TurnPrinter.print(events)
+          let outcome = await TurnPrinter.print(events)
+          last = outcome.message
+          pending = outcome.actions.filter { $0.state == .pending }
           answering.withLock { $0 = nil }
           Terminal.write("\n")
           if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }

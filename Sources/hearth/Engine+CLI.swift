@@ -11,12 +11,13 @@ extension Engine {
 
   /// Opens the user's profile with the model the options name, for commands that chat.
   static func openForChat(
-    _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true
+    _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true, actions: Bool = true
   ) async throws -> Engine {
     var configuration = EngineConfiguration()
     configuration.model = options.modelChoice()
     if let generation { configuration.chat.generation = generation }
     configuration.chat.showsThinking = showsThinking
+    configuration.chat.actions = actions
     return try await open(configuration)
   }
 }

@@ -7,7 +7,8 @@ struct Hearth: AsyncParsableCommand {
     abstract: "A local-first personal assistant running GGUF models on this machine.",
     subcommands: [
       AskCommand.self, ChatCommand.self, ServeCommand.self, SessionsCommand.self, CalendarCommand.self,
-      RemindersCommand.self, NotesCommand.self, HabitsCommand.self, ContactsCommand.self, ModelsCommand.self,
+      RemindersCommand.self, NotesCommand.self, HabitsCommand.self, ContactsCommand.self, ActionsCommand.self,
+      ModelsCommand.self,
       BenchCommand.self,
     ]
   )

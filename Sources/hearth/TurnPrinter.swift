@@ -2,10 +2,15 @@ import Foundation
 import HearthCore
 import HearthEngine
 
-/// Prints a turn's events as they arrive and returns the final message.
+/// Prints a turn's events as they arrive and returns the final message and its actions.
 enum TurnPrinter {
-  static func print(_ events: AsyncStream<ChatEvent>, quiet: Bool = false) async -> StoredMessage? {
+  static func print(
+    _ events: AsyncStream<ChatEvent>, quiet: Bool = false
+  ) async -> (
+    message: StoredMessage?, actions: [ActionRecord]
+  ) {
     var final: StoredMessage?
+    var actions: [ActionRecord] = []
     var thinking = false
     for await event in events {
       switch event {
@@ -26,10 +31,29 @@ enum TurnPrinter {
           thinking = false
         }
         Terminal.write(text)
+      case .actions(let records):
+        actions = records
+        if !quiet { Terminal.write("\n" + records.map(card).joined(separator: "\n")) }
       case .finished(let message): final = message
       }
     }
-    return final
+    return (final, actions)
+  }
+
+  /// One action as a line: what it did or will do, and what the user can say to it.
+  static func card(_ record: ActionRecord) -> String {
+    let id = String(record.id.uuidString.prefix(8))
+    switch record.state {
+    case .created: return "  ✓ \(record.summary)  " + Terminal.dim("(/undo \(id))")
+    case .pending: return "  ? \(record.summary) — confirm? (y/n)  " + Terminal.dim(id)
+    case .answered:
+      return "  ⓘ \(record.summary)\n"
+        + (record.result ?? "").split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
+    case .updated, .deleted: return "  ✓ \(record.summary) (\(record.state.rawValue))  " + Terminal.dim("(/undo \(id))")
+    case .undone, .restored, .cancelled:
+      return "  – \(record.summary) (\(record.state.rawValue)\(record.reason.map { ": \($0)" } ?? ""))"
+    case .failed, .invalid: return "  ✗ \(record.summary)\(record.reason.map { ": \($0)" } ?? "")"
+    }
   }
 
   /// A notice for an answer that did not end normally.

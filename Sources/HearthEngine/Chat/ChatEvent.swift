@@ -11,6 +11,9 @@ public enum ChatEvent: Sendable, Hashable {
   case answer(String)
   /// Thinking text.
   case thinking(String)
+  /// The answer's action blocks and what became of them (created, pending confirmation, answered, …);
+  /// sent before `finished`, only when the answer had blocks.
+  case actions([ActionRecord])
   /// The turn ended; the final stored message (state, stop reason, figures).
   case finished(StoredMessage)
 }
@@ -44,11 +47,15 @@ public struct ChatConfiguration: Sendable, Hashable {
   /// Summarise trimmed turns with the model (once per trim, cached); otherwise, or when that fails, an
   /// extractive summary is used.
   public var summarizesWithModel: Bool
+  /// Let answers act on the user's data through action blocks: the system prompt teaches them, generation
+  /// is constrained by their grammar once a block starts, and a finished answer's blocks run.
+  public var actions: Bool
 
   public init(
     generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250),
-    summarizesWithModel: Bool = true
+    summarizesWithModel: Bool = true, actions: Bool = true
   ) {
+    self.actions = actions
     self.generation = generation
     self.showsThinking = showsThinking
     self.persistInterval = persistInterval

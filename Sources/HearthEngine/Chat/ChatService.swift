@@ -10,15 +10,33 @@ public actor ChatService {
   private let configuration: ChatConfiguration
   private let now: @Sendable () -> Date
   private var activeTurns: [UUID: Task<Void, Never>] = [:]
+  private let actionHooks: ActionHooks?
 
-  /// Creates the service. `model` may be set later, once loaded.
+  /// What a chat needs from the action pipeline: the grammar a block's payload must follow once
+  /// `trigger` matches, and what runs a finished answer's blocks.
+  public struct ActionHooks: Sendable {
+    public var grammar: String
+    public var trigger: String
+    public var process: @Sendable (StoredMessage) async -> [ActionRecord]
+
+    public init(grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage) async -> [ActionRecord])
+    {
+      self.grammar = grammar
+      self.trigger = trigger
+      self.process = process
+    }
+  }
+
+  /// Creates the service. `model` may be set later, once loaded. With `actionHooks` (and
+  /// ``ChatConfiguration/actions`` on), answers are constrained by the block grammar and their blocks run.
   public init(
     database: HearthDatabase, model: (any ChatModel)?, configuration: ChatConfiguration = .init(),
-    now: @escaping @Sendable () -> Date = { Date() }
+    actionHooks: ActionHooks? = nil, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.database = database
     self.model = model
     self.configuration = configuration
+    self.actionHooks = configuration.actions ? actionHooks : nil
     self.now = now
   }
 
@@ -58,8 +76,12 @@ public actor ChatService {
     guard !text.isEmpty else { throw ChatError.emptyMessage }
     guard activeTurns[sessionID] == nil else { throw ChatError.alreadyGenerating(sessionID: sessionID) }
     guard let model else { throw ChatError.modelNotReady }
-    let options = options ?? configuration.generation
+    var options = options ?? configuration.generation
     try options.validate()
+    if let actionHooks, options.grammar == nil {
+      options.grammar = actionHooks.grammar
+      options.grammarTrigger = actionHooks.trigger
+    }
 
     var session = try database.session(sessionID)
     let timestamp = now()
@@ -78,10 +100,14 @@ public actor ChatService {
     let turn = Turn(
       database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
       options: options, configuration: configuration, now: now, events: continuation)
+    let hooks = actionHooks
     let task = Task {
       let final = await turn.run()
+      // Only a whole answer acts: a stopped or failed one may hold half a block.
+      let records = final.state == .complete ? await hooks?.process(final) ?? [] : []
       // The session is free again before anyone hears that the turn ended.
       self.turnEnded(sessionID)
+      if !records.isEmpty { continuation.yield(.actions(records)) }
       continuation.yield(.finished(final))
       continuation.finish()
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthActions
 public import HearthCore
 import HearthStore
 
@@ -31,6 +32,7 @@ public final class Engine: Sendable {
   public let actions: ActionService
 
   let database: HearthDatabase
+  let chatConfiguration: ChatConfiguration
   // Held for the engine's lifetime when it may generate; released by `deinit`.
   private let lock: ProfileLock?
 
@@ -43,17 +45,30 @@ public final class Engine: Sendable {
     self.model = model
     self.lock = lock
     self.sessions = SessionLibrary(database: database)
-    self.chat = ChatService(database: database, model: model, configuration: chat)
     self.openedAt = Date()
+    self.chatConfiguration = chat
     let items = ItemContext(database: database, timeZone: timeZone)
-    self.calendar = CalendarService(context: items)
-    self.reminders = ReminderService(context: items)
-    self.notes = NoteService(context: items)
-    self.habits = HabitService(context: items)
-    self.contacts = ContactService(context: items)
-    self.actions = ActionService(
+    let calendar = CalendarService(context: items)
+    let reminders = ReminderService(context: items)
+    let notes = NoteService(context: items)
+    let habits = HabitService(context: items)
+    let contacts = ContactService(context: items)
+    let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts))
+    self.calendar = calendar
+    self.reminders = reminders
+    self.notes = notes
+    self.habits = habits
+    self.contacts = contacts
+    self.actions = actions
+    let hooks = ChatService.ActionHooks(
+      grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
+      process: { message in
+        // A failure to record is shown as no cards; the answer itself is saved either way.
+        (try? actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
+      })
+    self.chat = ChatService(database: database, model: model, configuration: chat, actionHooks: hooks)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
@@ -116,15 +131,4 @@ public final class Engine: Sendable {
     try database.setChatSettings(settings)
   }
 
-  // MARK: The system prompt
-
-  /// The system prompt a turn gets: the user's own when given, else Hearth's identity and today's date,
-  /// each section within its budget of the model's tokens.
-  public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
-    if let custom { return custom }
-    var builder = SystemPromptBuilder()
-    builder.add(SystemPromptBuilder.identity())
-    builder.add(SystemPromptBuilder.date(now))
-    return builder.build { text in model?.countTokens(text) ?? text.count }
-  }
 }

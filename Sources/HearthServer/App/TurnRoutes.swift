@@ -101,6 +101,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     case .trimmed(let dropped): ("trimmed", JSONResponse.encodedLine(["dropped_messages": dropped]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
+    case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": message]))
     }
   }

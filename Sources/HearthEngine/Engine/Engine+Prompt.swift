@@ -1,0 +1,70 @@
+public import Foundation
+import HearthActions
+public import HearthCore
+
+extension Engine {
+  /// The system prompt a turn gets: the user's own when given; else Hearth's identity and, when answers
+  /// may act, the action instructions (stable within a day, so they stay in the cached prefix), then the
+  /// volatile sections — the coming days by name, the next events, due reminders and today's habits —
+  /// each within its budget of the model's tokens.
+  public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
+    if let custom { return custom }
+    var builder = SystemPromptBuilder()
+    builder.add(SystemPromptBuilder.identity())
+    guard chatConfiguration.actions else {
+      builder.add(SystemPromptBuilder.date(now, timeZone: calendar.timeZone))
+      return builder.build { text in model?.countTokens(text) ?? text.count }
+    }
+    let today = LocalDate(now, in: calendar.timeZone)
+    builder.add(PromptSection(name: "actions", text: ActionInstructions.text(today: today), tokenBudget: 900))
+    builder.add(
+      PromptSection(
+        name: "days",
+        text: ActionInstructions.calendarDays(today: today) + " Time zone \(calendar.timeZone.identifier).",
+        tokenBudget: 120, isVolatile: true))
+    builder.add(PromptSection(name: "calendar", text: upcomingEvents(today: today), tokenBudget: 250, isVolatile: true))
+    builder.add(PromptSection(name: "reminders", text: dueReminders(today: today), tokenBudget: 150, isVolatile: true))
+    builder.add(PromptSection(name: "habits", text: todaysHabits(now: now), tokenBudget: 100, isVolatile: true))
+    return builder.build { text in model?.countTokens(text) ?? text.count }
+  }
+
+  /// `options` with the action-block grammar when answers may act (and no other grammar is set), as the
+  /// chat service applies it; for answers generated outside a chat session.
+  public func actionConstrained(_ options: GenerationOptions) -> GenerationOptions {
+    guard chatConfiguration.actions, options.grammar == nil else { return options }
+    var options = options
+    options.grammar = ActionGrammar.grammar()
+    options.grammarTrigger = ActionGrammar.triggerPattern()
+    return options
+  }
+
+  /// Whether answers may act on the user's data.
+  public var actsOnAnswers: Bool { chatConfiguration.actions }
+
+  private func upcomingEvents(today: LocalDate) -> String {
+    let zone = calendar.timeZone
+    let week = DateInterval(
+      start: LocalDateTime(startOf: today).instant(in: zone),
+      end: LocalDateTime(startOf: today.adding(days: 7)).instant(in: zone))
+    guard let found = try? calendar.occurrences(in: week), !found.isEmpty else { return "" }
+    let lines = found.prefix(12).map { occurrence -> String in
+      let start = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
+      let time =
+        occurrence.event.isAllDay ? "all day" : "\(LocalDate.pad(start.hour, 2)):\(LocalDate.pad(start.minute, 2))"
+      return "- \(start.date) \(time) \(occurrence.event.title)"
+    }
+    return "The user's next events:\n" + lines.joined(separator: "\n")
+  }
+
+  private func dueReminders(today: LocalDate) -> String {
+    guard let due = try? reminders.due(by: today.adding(days: 1)), !due.isEmpty else { return "" }
+    return "Reminders due by tomorrow:\n"
+      + due.prefix(8).map { "- \($0.title) (\($0.due?.description ?? ""))" }.joined(separator: "\n")
+  }
+
+  private func todaysHabits(now: Date) -> String {
+    guard let overview = try? habits.overview(now: now), !overview.isEmpty else { return "" }
+    let lines = overview.map { "- \($0.habit.name): \($0.stats.doneToday ? "done today" : "not yet today")" }
+    return "Habits:\n" + lines.joined(separator: "\n")
+  }
+}
