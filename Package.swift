@@ -121,6 +121,7 @@ let package = Package(
     .target(
       name: "HearthBench",
       dependencies: [
+        "HearthActions",
         "HearthCore",
         "HearthEngine",
         "HearthServer",

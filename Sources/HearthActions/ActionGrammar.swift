@@ -20,6 +20,29 @@ public enum ActionGrammar {
     return rules.joined(separator: "\n")
   }
 
+  /// The grammar of one action's blocks, with some fields pinned to given JSON values (dates read from the
+  /// request) and some left out, so a model only writes what it must: the free text.
+  /// `choices` limits a field to a few JSON values (the titles of the items that exist); a field named in
+  /// `phrased` may only be a phrase of up to eight of `words` (the request's own words), so the model names
+  /// things as the user did instead of inventing.
+  public static func grammar(
+    for spec: ActionSpec, fixed: [String: String], omit: Set<String>, choices: [String: [String]] = [:],
+    phrased: Set<String> = [], words: [String] = []
+  ) -> String {
+    let header = #""[\#(spec.kind.rawValue):{""#
+    var phrases: [String: [String]] = [:]
+    if !words.isEmpty {
+      for field in phrased { phrases[field] = ["phrase"] }
+    }
+    let body = body(spec, fixed: fixed, omit: omit, choices: choices.merging(phrases) { old, _ in old })
+    var rules = ["root ::= \(header) \(body) \"}]\""]
+    if !words.isEmpty {
+      rules.append(#"phrase ::= "\"" word ( " " word ){0,7} "\"""#)
+      rules.append("word ::= " + words.map { quoted($0) }.joined(separator: " | "))
+    }
+    return (rules + primitives).joined(separator: "\n")
+  }
+
   /// The trigger: a full match of everything generated so far; the grammar gets the text from the group on.
   public static func triggerPattern(kinds: [ActionKind] = ActionKind.allCases) -> String {
     #"[\s\S]*?(\[(?:"# + kinds.map(\.rawValue).joined(separator: "|") + #"):[\s\S]*)"#
@@ -29,7 +52,14 @@ public enum ActionGrammar {
     kind.rawValue.lowercased().replacingOccurrences(of: "_", with: "-")
   }
 
-  private static func body(_ spec: ActionSpec) -> String {
+  private static func body(
+    _ spec: ActionSpec, fixed: [String: String] = [:], omit: Set<String> = [], choices: [String: [String]] = [:]
+  ) -> String {
+    func value(of field: ActionField) -> String {
+      guard let options = choices[field.name], !options.isEmpty else { return Self.value(field.type) }
+      if options == ["phrase"] { return "phrase" }
+      return "( " + options.map(quoted).joined(separator: " | ") + " )"
+    }
     var parts: [String] = []
     var first = true
     func key(_ field: String) -> String {
@@ -41,16 +71,28 @@ public enum ActionGrammar {
       first = false
     }
     if spec.needsTarget {
-      let targets = spec.fields.filter { spec.targetFields.contains($0.name) }
-      let alternatives = targets.map { "\(key($0.name)) \(value($0.type))" }
+      let targets = spec.fields.filter { spec.targetFields.contains($0.name) && !omit.contains($0.name) }
+      let alternatives = targets.map { field in
+        "\(key(field.name)) \(fixed[field.name].map(quoted) ?? value(of: field))"
+      }
       first = false
       parts.append("( \(alternatives.joined(separator: " | ")) )")
     }
     for field in spec.fields where !(spec.needsTarget && spec.targetFields.contains(field.name)) {
-      let piece = "\(key(field.name)) \(value(field.type))"
+      if omit.contains(field.name) { continue }
+      if let literal = fixed[field.name] {
+        parts.append("\(key(field.name)) \(quoted(literal))")
+        continue
+      }
+      let piece = "\(key(field.name)) \(value(of: field))"
       parts.append(field.required ? piece : "( \(piece) )?")
     }
     return parts.joined(separator: " ")
+  }
+
+  /// A GBNF literal of a JSON value's text.
+  private static func quoted(_ json: String) -> String {
+    "\"" + json.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 
   private static func value(_ type: ActionField.FieldType) -> String {

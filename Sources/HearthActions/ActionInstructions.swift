@@ -5,7 +5,7 @@ public import HearthCore
 /// action where it matters), with real dates filled in so the model copies dates instead of computing them.
 public enum ActionInstructions {
   /// The specs shown as examples, in order: the common ones first.
-  static let shown: [(ActionKind, String?)] = [
+  public static let shown: [(ActionKind, String?)] = [
     (.calendar, "create"), (.calendar, "update"), (.calendar, "delete"), (.calendar, "query"), (.calendar, "free"),
     (.reminder, "create"), (.reminder, "complete"), (.note, "create"), (.note, "search"), (.habit, "log"),
     (.contactsSearch, nil),
@@ -30,7 +30,7 @@ public enum ActionInstructions {
   }
 
   /// `{{tomorrow}}`, `{{friday}}` (the next Friday after today) → dates.
-  static func fill(_ payload: String, today: LocalDate) -> String {
+  public static func fill(_ payload: String, today: LocalDate) -> String {
     var text = payload.replacingOccurrences(of: "{{tomorrow}}", with: today.adding(days: 1).description)
     for weekday in Weekday.allCases {
       let ahead = (weekday.index - today.weekday.index + 7) % 7

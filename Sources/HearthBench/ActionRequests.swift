@@ -1,4 +1,4 @@
-import HearthCore
+public import HearthCore
 
 /// A request to the assistant and the block that answers it correctly, for measuring how reliably a model
 /// acts. Written before any tuning; "today" is Monday 2026-11-23.
@@ -103,6 +103,40 @@ public struct ActionRequest: Sendable {
     .init("When is Anna's birthday?", .contactsSearch, containing: ["query": "anna"]),
     .init("What is the capital of France?", nil),
     .init("Tell me a short joke", nil),
+  ]
+
+  /// 16 more, written after the first step was tuned on `all` and never tuned on: how well it generalises.
+  public static let heldOut: [ActionRequest] = [
+    .init(
+      "Set up a meeting with Priya on Thursday at 11", .calendar, "create", exact: ["start": "2026-11-26T11:00"],
+      containing: ["title": "priya"]),
+    .init(
+      "Add a doctor appointment tomorrow at 4pm", .calendar, "create", exact: ["start": "2026-11-24T16:00"],
+      containing: ["title": "doctor"]),
+    .init(
+      "Schedule a 30 minute call with Leo on Friday at 10:00", .calendar, "create",
+      exact: ["start": "2026-11-27T10:00", "end": "2026-11-27T10:30"], containing: ["title": "leo"]),
+    .init(
+      "Push the yoga class to Sunday at 10", .calendar, "update", exact: ["newStart": "2026-11-29T10:00"],
+      containing: ["title": "yoga"]),
+    .init("Please cancel my dentist appointment", .calendar, "delete", containing: ["title": "dentist"]),
+    .init("Am I free on Wednesday for two hours?", .calendar, "free", exact: ["from": "2026-11-25", "minutes": "120"]),
+    .init("What meetings do I have on Thursday?", .calendar, "query", exact: ["from": "2026-11-26"]),
+    .init(
+      "Remind me to book the car service on Saturday", .reminder, "create", exact: ["due": "2026-11-28"],
+      containing: ["title": "car"]),
+    .init(
+      "Can you remind me to send the invoice tomorrow at 9?", .reminder, "create", exact: ["due": "2026-11-24T09:00"],
+      containing: ["title": "invoice"]),
+    .init("Show me my reminders", .reminder, "list"),
+    .init("Write down a note: the bike lock code is 4411", .note, "create", containing: ["body": "4411"]),
+    .init("Find my notes about the old flat", .note, "search", containing: ["query": "flat"]),
+    .init(
+      "I want a new habit: meditate every day", .habit, "create", exact: ["schedule": "daily"],
+      containing: ["name": "meditate"]),
+    .init("What's Anna's email?", .contactsSearch, containing: ["query": "anna"]),
+    .init("How tall is the Eiffel Tower?", nil),
+    .init("Add 2 and 3 for me", nil),
   ]
 
   /// How a written answer measures against this request.

@@ -152,3 +152,41 @@ struct ActionServiceTests {
     #expect(try engine.actions.log().count == 1)
   }
 }
+
+@Suite("A chat acts through the real default model", .serialized)
+struct ChatActsTests {
+  @Test func aMeetingIsAddedAndItsDeletionWaitsForConfirmation() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    configuration.model = .file(path: TestModels.smolLM2, contextSize: 2048, threads: 2)
+    configuration.timeZone = TimeZone(identifier: "Europe/Paris")!
+    let engine = try await Engine.open(configuration)
+    let session = try await engine.chat.newSession()
+    func say(_ text: String) async throws -> [ActionRecord] {
+      var records: [ActionRecord] = []
+      for await event in try await engine.chat.send(
+        text, to: session.id, systemPrompt: engine.systemPrompt(),
+        options: GenerationOptions(maxNewTokens: 64, sampling: .greedy))
+      {
+        if case .actions(let found) = event { records = found }
+      }
+      return records
+    }
+    let tomorrow = LocalDate(Date(), in: configuration.timeZone).adding(days: 1)
+    let added = try await say("Add a meeting with Sam tomorrow at 10 for an hour")
+    #expect(added.map(\.state) == [.created])
+    let event = try #require(try engine.calendar.events().first)
+    #expect(event.title.lowercased().contains("sam"))
+    #expect(event.start == LocalDateTime(date: tomorrow, hour: 10))
+    #expect(event.end == LocalDateTime(date: tomorrow, hour: 11))
+
+    let deletion = try await say("Delete the meeting with Sam")
+    #expect(deletion.map(\.state) == [.pending])
+    #expect(try engine.calendar.events().count == 1)
+    #expect(try engine.actions.confirm(try #require(deletion.first).id).state == .deleted)
+    #expect(try engine.calendar.events().isEmpty)
+
+    // A question that acts on nothing gets an ordinary answer and no cards.
+    #expect(try await say("What is the capital of France?").isEmpty)
+  }
+}

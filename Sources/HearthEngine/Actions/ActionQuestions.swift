@@ -63,7 +63,16 @@ extension ActionPlanner {
       }
       return ("Looked up habits", lines.isEmpty ? "No such habit." : lines.joined(separator: "\n"))
     case (.contactsSearch, _):
-      let found = try contacts.search(action.text("query") ?? "", limit: 5)
+      let query = action.text("query") ?? ""
+      var found = try contacts.search(query, limit: 5)
+      if found.isEmpty {
+        // "Anna's phone number": any one name word finds the person.
+        let ignored: Set<String> = ["phone", "number", "email", "mail", "address", "birthday", "contact", "the", "and"]
+        for word in query.lowercased().replacingOccurrences(of: "'s", with: "").split(whereSeparator: { !$0.isLetter })
+        where word.count >= 3 && !ignored.contains(String(word)) {
+          found += try contacts.search(String(word), limit: 5).filter { hit in !found.contains { $0.id == hit.id } }
+        }
+      }
       let lines = found.map { contact -> String in
         var parts = [contact.fullName]
         parts += contact.phones.map { "\($0.label ?? "phone") \($0.value)" }

@@ -18,12 +18,18 @@ public actor ChatService {
     public var grammar: String
     public var trigger: String
     public var process: @Sendable (StoredMessage) async -> [ActionRecord]
+    /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
+    /// `nil` for one that does not; the turn then answers with the block instead of free text.
+    public var draft: (@Sendable (String, any ChatModel) async -> String?)?
 
-    public init(grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage) async -> [ActionRecord])
-    {
+    public init(
+      grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage) async -> [ActionRecord],
+      draft: (@Sendable (String, any ChatModel) async -> String?)? = nil
+    ) {
       self.grammar = grammar
       self.trigger = trigger
       self.process = process
+      self.draft = draft
     }
   }
 
@@ -97,14 +103,21 @@ public actor ChatService {
 
     let (events, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
     continuation.yield(.started(user: user, assistant: placeholder))
-    let turn = Turn(
-      database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
-      options: options, configuration: configuration, now: now, events: continuation)
     let hooks = actionHooks
-    let task = Task {
-      let final = await turn.run()
+    let database = database
+    let task = Task { [configuration, now] in
+      let drafted = await hooks?.draft?(text, model)
+      let turn = Turn(
+        database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
+        options: options, configuration: configuration, now: now, events: continuation,
+        prewritten: drafted.map { "Here is what I will do:\n\($0)" })
+      var final = await turn.run()
       // Only a whole answer acts: a stopped or failed one may hold half a block.
       let records = final.state == .complete ? await hooks?.process(final) ?? [] : []
+      let facts = records.filter { $0.state == .answered }.compactMap(\.result)
+      if !facts.isEmpty, !Task.isCancelled {
+        final = SecondPass(database: database, events: continuation, now: now).answer(facts: facts, into: final)
+      }
       // The session is free again before anyone hears that the turn ended.
       self.turnEnded(sessionID)
       if !records.isEmpty { continuation.yield(.actions(records)) }

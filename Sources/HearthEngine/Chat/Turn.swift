@@ -14,10 +14,21 @@ struct Turn: Sendable {
   let configuration: ChatConfiguration
   let now: @Sendable () -> Date
   let events: AsyncStream<ChatEvent>.Continuation
+  /// An answer already written (an action block drafted for the request): it is the answer, unchanged.
+  var prewritten: String? = nil
 
   /// Produces the answer and returns it as finally stored; the caller announces the end.
   func run() async -> StoredMessage {
     var message = assistant
+    if let prewritten {
+      message.content = prewritten
+      message.state = .complete
+      message.stopReason = .endOfGeneration
+      events.yield(.answer(prewritten))
+      message.updatedAt = now()
+      try? database.updateMessage(message)
+      return message
+    }
     do {
       let prompt = try await fitPrompt()
       try await stream(prompt, into: &message)

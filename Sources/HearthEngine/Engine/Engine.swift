@@ -62,11 +62,16 @@ public final class Engine: Sendable {
     self.habits = habits
     self.contacts = contacts
     self.actions = actions
+    let names = ExistingNames(calendar: calendar, reminders: reminders, notes: notes, habits: habits)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
       process: { message in
         // A failure to record is shown as no cards; the answer itself is saved either way.
         (try? actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
+      },
+      draft: { request, model in
+        let today = LocalDate(Date(), in: timeZone)
+        return try? await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
       })
     self.chat = ChatService(database: database, model: model, configuration: chat, actionHooks: hooks)
   }
