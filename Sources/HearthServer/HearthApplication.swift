@@ -25,6 +25,7 @@ public func buildApplication(
   SessionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   CalendarRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   NoteHabitContactRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  ActionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   try WebAssets.load().register(on: router)

@@ -44,7 +44,7 @@ struct SecurityTests {
   static let dataRoutes = [
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
-    "/api/contacts/export",
+    "/api/contacts/export", "/api/actions",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -59,6 +59,21 @@ struct SecurityTests {
     (.POST, "/api/contacts", #"{"fullName":"T"}"#),
     (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
   ]
+
+  @Test func actionDecisionsNeedTheKeyAndAListedOrigin() async throws {
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
+      let auth = ("Authorization", "Bearer \(Self.key)")
+      for verb in ["confirm", "cancel", "undo"] {
+        let path = "/api/actions/\(UUID().uuidString)/\(verb)"
+        let missing = try await server.request(.POST, path)
+        #expect(missing.status == 401, "\(path)")
+        let foreign = try await server.request(.POST, path, headers: [auth, ("Origin", "http://evil.example")])
+        #expect(foreign.status == 403, "\(path)")
+        let unknown = try await server.request(.POST, path, headers: [auth])
+        #expect(unknown.status == 404, "\(path)")
+      }
+    }
+  }
 
   @Test func everyDataWriteNeedsTheKeyAndAListedOriginAndStaysWithinTheLimits() async throws {
     let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096, maxImportBytes: 8192)

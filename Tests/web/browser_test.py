@@ -312,6 +312,33 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("1 days streak", self.find(".habit-card").text)
         self.shoot("habits")
 
+    def test_9d_the_assistant_acts_with_cards(self):
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        self.send("Add a meeting with Sam tomorrow at 10 for an hour")
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))
+        self.assertIn("Sam", card.text)
+        self.assertNotIn("CALENDAR_ACTION", self.last_answer_text())
+        tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time() + 86400))
+        listed = json.loads(self.hearth("calendar", "list", "--from", tomorrow, "--to", tomorrow, "--json"))
+        self.assertIn(f"{tomorrow}T10:00", [item["start"] for item in listed if "sam" in item["title"].lower()])
+
+        self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
+        self.send("Delete the meeting with Sam")
+        pending = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='pending']")))
+        self.assertIn("Delete", pending.text)
+        # Nothing is deleted before the user agrees.
+        still = json.loads(self.hearth("calendar", "list", "--from", tomorrow, "--to", tomorrow, "--json"))
+        self.assertTrue(any("sam" in item["title"].lower() for item in still))
+        self.shoot("action-cards")
+        pending.find_element(By.XPATH, ".//button[.='Confirm']").click()
+        self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+        gone = json.loads(self.hearth("calendar", "list", "--from", tomorrow, "--to", tomorrow, "--json"))
+        self.assertFalse(any("sam" in item["title"].lower() for item in gone))
+        # The cards come back with the session.
+        self.driver.refresh()
+        self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2, failfast=True)

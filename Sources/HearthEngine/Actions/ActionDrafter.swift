@@ -74,15 +74,24 @@ public struct ActionDrafter: Sendable {
     (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
   }
 
-  /// How many words (of three letters or more) two texts share, ignoring case and a plural "s".
-  static func overlap(_ name: String, _ request: String) -> Int {
+  /// Words too common to name anything.
+  static let stopWords: Set<String> = [
+    "the", "and", "for", "with", "from", "my", "about", "this", "that", "please", "into", "onto", "your", "our",
+  ]
+
+  /// How many words (of three letters or more, not stop words) two texts share, ignoring case and a plural
+  /// "s"; ties go to the name whose words the request covers best.
+  static func overlap(_ name: String, _ request: String) -> Double {
     func stems(_ text: String) -> Set<String> {
       Set(
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count >= 3 }.map { word in
-          word.hasSuffix("s") && word.count > 3 ? String(word.dropLast()) : String(word)
-        })
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter {
+          $0.count >= 3 && !stopWords.contains(String($0))
+        }
+        .map { word in word.hasSuffix("s") && word.count > 3 ? String(word.dropLast()) : String(word) })
     }
-    return stems(name).intersection(stems(request)).count
+    let words = stems(name)
+    let shared = words.intersection(stems(request)).count
+    return shared == 0 ? 0 : Double(shared) + Double(shared) / Double(max(words.count, 1)) / 10
   }
 
   /// The request's words as written and capitalised, for phrases.

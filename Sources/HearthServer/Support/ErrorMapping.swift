@@ -24,6 +24,8 @@ enum ErrorMapping {
       case .notFound: return .notFound(error.description)
       case .duplicate: return APIError(.conflict, error.description, code: "duplicate_item")
       }
+    case let error as ActionStateError: return APIError(.conflict, error.description, code: "action_state")
+    case let error as ActionReferenceError: return .notFound(error.description)
     case let error as ItemReferenceError:
       switch error {
       case .notFound: return .notFound(error.description)
@@ -97,7 +99,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let known = [
       "v1", "api", "sessions", "chat", "completions", "models", "turns", "stop", "export", "import", "search",
       "settings", "diagnostics", "health", "metrics", ":id", "calendar", "events", "occurrences", "free", "hours",
-      "reminders", "complete", "notes", "habits", "log", "logs", "contacts",
+      "reminders", "complete", "notes", "habits", "log", "logs", "contacts", "actions", "confirm", "cancel", "undo",
     ]
     guard parts.allSatisfy({ known.contains($0) }) else { return parts.first.map { "/\($0)/…" } ?? "/" }
     return "/" + parts.joined(separator: "/")

@@ -1,6 +1,7 @@
 import { renderMarkdown } from "/assets/markdown.js";
 import { $, api, getJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
+import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -125,7 +126,7 @@ function fillMessage(element, message) {
   if (message.role === "user") {
     bubble.textContent = message.content;
   } else {
-    bubble.replaceChildren(renderMarkdown(message.content));
+    bubble.replaceChildren(renderMarkdown(withoutBlocks(message.content)));
   }
   const thinking = element.querySelector(".thinking");
   const showThinking = state.settings?.show_thinking !== false;
@@ -201,6 +202,7 @@ async function openSession(id) {
     showView("chat");
     showSessionHeader(session);
     renderConversation(session, messages);
+    await loadCards(session.id, $("messages")).catch((error) => showError(error.message));
     renderSessionListActive();
     document.querySelector(".app").classList.remove("drawer-open");
   } catch (error) {
@@ -308,6 +310,9 @@ async function send(text) {
         case "answer":
           answer.content += event.data.text;
           frame ??= requestAnimationFrame(redraw);
+          break;
+        case "actions":
+          showCards(pendingAnswer, event.data.actions);
           break;
         case "done":
           answer = event.data.message;

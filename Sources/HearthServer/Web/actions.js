@@ -1,0 +1,59 @@
+// Action cards: what an answer's blocks did or propose, in place of the raw blocks, with Confirm, Cancel
+// and Undo.
+import { api, attempt, el, getJSON, toast } from "/assets/api.js";
+
+const BLOCK = /\[(?:CALENDAR_ACTION|REMINDER_ACTION|NOTE_ACTION|HABIT_ACTION|CONTACTS_SEARCH|WEB_SEARCH):\s*\{[\s\S]*?\}\s*\]?(?=\s|$)/g;
+
+/// The answer as shown: its blocks are shown as cards instead.
+export function withoutBlocks(text) {
+  return text.replace(BLOCK, "").replace(/\n{3,}/g, "\n\n").trim();
+}
+
+const LABELS = {
+  created: "Done", undone: "Undone", pending: "Needs your OK", updated: "Changed", deleted: "Deleted",
+  restored: "Restored", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
+};
+
+function card(record) {
+  const buttons = [];
+  const act = (verb) => attempt(async () => {
+    const updated = await (await api(`/api/actions/${record.id}/${verb}`, { method: "POST" })).json();
+    node.replaceWith(card(updated));
+    toast(`${LABELS[updated.state]}: ${updated.summary}`);
+  });
+  if (record.state === "pending") {
+    buttons.push(el("button", { class: "button primary", type: "button", onclick: act("confirm") }, "Confirm"));
+    buttons.push(el("button", { class: "button", type: "button", onclick: act("cancel") }, "Cancel"));
+  }
+  if (["created", "updated", "deleted"].includes(record.state)) {
+    buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
+  }
+  const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state },
+    el("div", { class: "action-head" }, el("span", { class: "action-state" }, LABELS[record.state] ?? record.state),
+      el("span", { class: "action-summary" }, record.summary)),
+    record.result ? el("pre", { class: "action-result" }, record.result) : null,
+    record.reason && record.state !== "cancelled" ? el("div", { class: "action-reason" }, record.reason) : null,
+    buttons.length ? el("div", { class: "row" }, buttons) : null);
+  return node;
+}
+
+/// Shows `records` under the answer `element`, replacing cards shown before.
+export function showCards(element, records) {
+  element.querySelector(".action-cards")?.remove();
+  if (!records.length) return;
+  element.append(el("div", { class: "action-cards" }, records.map(card)));
+}
+
+/// Loads a session's cards and puts each under its answer.
+export async function loadCards(sessionID, container) {
+  const { actions } = await getJSON(`/api/actions?session=${sessionID}`);
+  const byMessage = new Map();
+  for (const record of actions.slice().reverse()) {
+    if (!record.messageID) continue;
+    byMessage.set(record.messageID.toLowerCase(), [...(byMessage.get(record.messageID.toLowerCase()) ?? []), record]);
+  }
+  for (const element of container.querySelectorAll(".message.assistant")) {
+    const records = byMessage.get((element.dataset.id ?? "").toLowerCase());
+    if (records) showCards(element, records);
+  }
+}
