@@ -180,8 +180,10 @@ struct ChatActsTests {
     #expect(event.start == LocalDateTime(date: tomorrow, hour: 10))
     #expect(event.end == LocalDateTime(date: tomorrow, hour: 11))
 
-    let deletion = try await say("Delete the meeting with Sam")
+    // "Delete it" names the event the last action made.
+    let deletion = try await say("Delete it")
     #expect(deletion.map(\.state) == [.pending])
+    #expect(deletion.first?.itemID == event.id)
     #expect(try engine.calendar.events().count == 1)
     #expect(try engine.actions.confirm(try #require(deletion.first).id).state == .deleted)
     #expect(try engine.calendar.events().isEmpty)

@@ -129,6 +129,32 @@ public struct ActionService: Sendable {
     }
   }
 
+  /// "Delete it", "cancel that", "move it to Friday at 3": a change that names no item but the one this
+  /// session's last action made or touched. The block names that item by id, so nothing else can match.
+  public func followUp(_ request: String, session: UUID) throws -> String? {
+    let words = Set(request.lowercased().split { !$0.isLetter }.map(String.init))
+    guard !words.isDisjoint(with: ["it", "that", "this"]),
+      let last = try database.actions(session: session, limit: 20).first(where: {
+        $0.itemKind != nil && $0.itemID != nil
+      }),
+      let itemKind = last.itemKind, let itemID = last.itemID,
+      let kind = ["event": ActionKind.calendar, "reminder": .reminder, "note": .note][itemKind]
+    else { return nil }
+    let today = LocalDate(Date(), in: planner.zone)
+    let hints = RequestHints(request, today: today)
+    guard let action = RequestHints.action(" " + request.lowercased() + " ", kind: kind), action != "create" else {
+      return nil
+    }
+    var payload: [(String, JSONValue)] = [("action", .string(action)), ("id", .string(itemID))]
+    if action == "update", kind == .calendar {
+      guard let start = hints.dateTimes.first else { return nil }
+      payload.append(("newStart", .string(start.shortDescription)))
+    } else if !["delete", "complete"].contains(action) {
+      return nil
+    }
+    return "[\(kind.rawValue):\(JSONValue.object(payload).jsonText)]"
+  }
+
   /// The audit log, newest first.
   public func log(session: UUID? = nil, message: UUID? = nil, limit: Int = 200) throws -> [ActionRecord] {
     try database.actions(session: session, message: message, limit: limit)

@@ -20,11 +20,11 @@ public actor ChatService {
     public var process: @Sendable (StoredMessage) async -> [ActionRecord]
     /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
     /// `nil` for one that does not; the turn then answers with the block instead of free text.
-    public var draft: (@Sendable (String, any ChatModel) async -> String?)?
+    public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
 
     public init(
       grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage) async -> [ActionRecord],
-      draft: (@Sendable (String, any ChatModel) async -> String?)? = nil
+      draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
       self.trigger = trigger
@@ -106,7 +106,7 @@ public actor ChatService {
     let hooks = actionHooks
     let database = database
     let task = Task { [configuration, now] in
-      let drafted = await hooks?.draft?(text, model)
+      let drafted = await hooks?.draft?(text, model, sessionID)
       let turn = Turn(
         database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
         options: options, configuration: configuration, now: now, events: continuation,

@@ -69,7 +69,8 @@ public final class Engine: Sendable {
         // A failure to record is shown as no cards; the answer itself is saved either way.
         (try? actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
       },
-      draft: { request, model in
+      draft: { request, model, session in
+        if let block = try? actions.followUp(request, session: session) { return block }
         let today = LocalDate(Date(), in: timeZone)
         return try? await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
       })
