@@ -94,7 +94,10 @@ let package = Package(
         "HearthInterchange",
         "HearthStore",
         "LlamaKit",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strictSettings
     ),

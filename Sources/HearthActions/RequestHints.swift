@@ -28,6 +28,7 @@ public struct RequestHints: Sendable, Hashable {
   /// The kind the words point to. A word that also appears in ordinary talk ("add", "lunch", "cancel")
   /// counts for the calendar only next to a day or a time, so "add 2 and 3" stays a question.
   static func kind(_ text: String, namesATime: Bool) -> ActionKind? {
+    if has(text, ["search the web", "on the web", "on the internet", "web search", "google "]) { return .webSearch }
     if has(text, ["remind", "to-do", "todo", "reminder"]) || text.hasPrefix(" i bought") { return .reminder }
     if has(text, [" note ", " note:", " note.", "notes", "write down", "did i write", "i wrote"]) { return .note }
     if has(text, ["habit", "streak", "went for a run", "start running", "check in"]) { return .habit }

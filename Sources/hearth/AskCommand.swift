@@ -92,7 +92,7 @@ struct AskCommand: AsyncParsableCommand {
     }
     // Unsaved answers act too (their actions are logged without a session), but only whole ones.
     let actions =
-      engine.actsOnAnswers && stopReason == .endOfGeneration ? try engine.actions.process(answer: answer) : []
+      engine.actsOnAnswers && stopReason == .endOfGeneration ? try await engine.actions.process(answer: answer) : []
     if json {
       var report = AskReport(
         text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)

@@ -18,6 +18,8 @@ struct ActionPlanner {
   let notes: NoteService
   let habits: HabitService
   let contacts: ContactService
+  /// Where web searches go; `nil` keeps them off.
+  var webSearch: (any WebSearchProvider)?
 
   var zone: TimeZone { context.timeZone }
   var today: LocalDate { LocalDate(Date(), in: zone) }

@@ -4,7 +4,7 @@ import HearthCore
 
 extension ActionPlanner {
   /// Answers a question block: the found facts as short lines, for the card and the second pass.
-  func answer(_ action: ValidatedAction) throws -> (summary: String, result: String) {
+  func answer(_ action: ValidatedAction) async throws -> (summary: String, result: String) {
     switch (action.kind, action.action) {
     case (.calendar, "query"):
       let range = self.range(action, defaultDays: 7)
@@ -85,7 +85,15 @@ extension ActionPlanner {
         lines.isEmpty ? "No contact matches." : lines.joined(separator: "\n")
       )
     case (.webSearch, _):
-      throw ActionFailure("web search is off")
+      guard let webSearch else { throw ActionFailure("web search is off (set HEARTH_SEARXNG_URL to a SearXNG server)") }
+      let query = action.text("query") ?? ""
+      let results = try await webSearch.search(query, limit: 5)
+      // Results are data: they are shown and answered from, never read for action blocks.
+      let lines = results.map { "- \($0.title) (\($0.url)): \($0.snippet)" }
+      return (
+        "Searched the web for “\(query)” (\(results.count) found)",
+        lines.isEmpty ? "Nothing found." : lines.joined(separator: "\n")
+      )
     default:
       throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") asks nothing")
     }

@@ -12,7 +12,7 @@ public struct ActionService: Sendable {
 
   /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote may be given
   /// here: text from the user, notes, files or the web never is.
-  public func process(answer: String, session: UUID? = nil, message: UUID? = nil) throws -> [ActionRecord] {
+  public func process(answer: String, session: UUID? = nil, message: UUID? = nil) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
       ActionRecord(
@@ -20,7 +20,7 @@ public struct ActionService: Sendable {
         block: block.raw, state: .invalid, summary: "Not run: the block is malformed", reason: block.reason)
     }
     for block in blocks {
-      records.append(run(block, session: session, message: message))
+      records.append(await run(block, session: session, message: message))
     }
     for record in records { try database.saveAction(record) }
     return records.sorted {
@@ -29,7 +29,7 @@ public struct ActionService: Sendable {
     }
   }
 
-  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) -> ActionRecord {
+  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) async -> ActionRecord {
     var record = ActionRecord(
       sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .failed, summary: "")
     let action: ValidatedAction
@@ -61,7 +61,7 @@ public struct ActionService: Sendable {
         record.before = before.json
         record.after = after?.json
       case .asks:
-        let (summary, result) = try planner.answer(action)
+        let (summary, result) = try await planner.answer(action)
         record.state = .answered
         record.summary = summary
         record.result = result

@@ -38,7 +38,7 @@ public final class Engine: Sendable {
 
   private init(
     paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone
+    timeZone: TimeZone, webSearch: (any WebSearchProvider)?
   ) {
     self.paths = paths
     self.database = database
@@ -55,7 +55,8 @@ public final class Engine: Sendable {
     let contacts = ContactService(context: items)
     let actions = ActionService(
       planner: ActionPlanner(
-        context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts))
+        context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
+        webSearch: webSearch))
     self.calendar = calendar
     self.reminders = reminders
     self.notes = notes
@@ -67,7 +68,7 @@ public final class Engine: Sendable {
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
       process: { message in
         // A failure to record is shown as no cards; the answer itself is saved either way.
-        (try? actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
+        (try? await actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
       },
       draft: { request, model, session in
         if let block = try? actions.followUp(request, session: session) { return block }
@@ -97,7 +98,7 @@ public final class Engine: Sendable {
         LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
       return Engine(
         paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
-        timeZone: configuration.timeZone)
+        timeZone: configuration.timeZone, webSearch: configuration.webSearch)
     }
   }
 
@@ -107,7 +108,7 @@ public final class Engine: Sendable {
     let (database, lock) = try openProfile(configuration, generating: model != nil)
     return Engine(
       paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone)
+      timeZone: configuration.timeZone, webSearch: configuration.webSearch)
   }
 
   /// The database and, for an engine that may write answers, the profile lock (with repair and pruning).

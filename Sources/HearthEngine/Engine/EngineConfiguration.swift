@@ -24,6 +24,9 @@ public struct EngineConfiguration: Sendable {
   /// The user's clock: floating and all-day times in their calendar are read on it. `$TZ` when it names a
   /// zone, else the system's.
   public var timeZone: TimeZone
+  /// Where `WEB_SEARCH` blocks search: a SearXNG server from `$HEARTH_SEARXNG_URL`; `nil` (the default)
+  /// keeps web search off.
+  public var webSearch: (any WebSearchProvider)?
 
   /// Creates a configuration; the history policy comes from `HEARTH_KEEP_SESSIONS` / `HEARTH_KEEP_DAYS`.
   public init(
@@ -35,6 +38,7 @@ public struct EngineConfiguration: Sendable {
     self.chat = chat
     self.historyPolicy = HistoryPolicy(environment: environment)
     self.environment = environment
+    self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
   }

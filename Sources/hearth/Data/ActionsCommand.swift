@@ -73,7 +73,8 @@ struct ActionsCommand: AsyncParsableCommand {
         let engine = try await Engine.openProfile()
         let target = try engine.sessions.session(matching: session)
         let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try InputFile.read(file)
-        let records = try engine.actions.process(answer: String(decoding: data, as: UTF8.self), session: target.id)
+        let records = try await engine.actions.process(
+          answer: String(decoding: data, as: UTF8.self), session: target.id)
         if json { return Terminal.write(try JSONOutput.encode(records) + "\n") }
         if records.isEmpty { Terminal.writeError("no action blocks in the text\n") }
         for record in records { Terminal.write(TurnPrinter.card(record) + "\n") }
