@@ -70,6 +70,60 @@ class OpenAIClientTest(unittest.TestCase):
         self.assertEqual(sorted(answer), ["city", "country"])
         self.assertIsInstance(answer["city"], str)
 
+    WEATHER = [{
+        "type": "function",
+        "function": {
+            "name": "get_weather", "description": "Get the weather in a city",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+    }]
+
+    def test_tool_calls_whole_and_streamed(self):
+        ask = [{"role": "user", "content": "What is the weather in Paris?"}]
+        reply = self.client.chat.completions.create(
+            model="hearth", messages=ask, tools=self.WEATHER, tool_choice="required", temperature=0)
+        self.assertEqual(reply.choices[0].finish_reason, "tool_calls")
+        call = reply.choices[0].message.tool_calls[0]
+        self.assertEqual(call.function.name, "get_weather")
+        self.assertIsInstance(json.loads(call.function.arguments)["city"], str)
+
+        stream = self.client.chat.completions.create(
+            model="hearth", messages=ask, tools=self.WEATHER, temperature=0, stream=True,
+            tool_choice={"type": "function", "function": {"name": "get_weather"}})
+        name, arguments, finish = None, "", None
+        for chunk in stream:
+            if not chunk.choices:
+                continue
+            for delta in chunk.choices[0].delta.tool_calls or []:
+                name = name or delta.function.name
+                arguments += delta.function.arguments or ""
+            finish = chunk.choices[0].finish_reason or finish
+        self.assertEqual((name, finish), ("get_weather", "tool_calls"))
+        self.assertIn("city", json.loads(arguments))
+
+        # The call and its result go back as the conversation continues; with tool_choice none, text comes back.
+        follow = ask + [
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": call.id, "type": "function", "function": {"name": "get_weather", "arguments": call.function.arguments}}]},
+            {"role": "tool", "tool_call_id": call.id, "content": "Sunny, 21 C"},
+        ]
+        answer = self.client.chat.completions.create(
+            model="hearth", messages=follow, tools=self.WEATHER, tool_choice="none", temperature=0, max_tokens=30)
+        self.assertIsNone(answer.choices[0].message.tool_calls)
+        self.assertTrue(answer.choices[0].message.content)
+
+    def test_tool_mistakes_are_named(self):
+        ask = [{"role": "user", "content": "Hi"}]
+        with self.assertRaises(openai.BadRequestError) as caught:
+            self.client.chat.completions.create(
+                model="hearth", messages=ask, tools=self.WEATHER,
+                tool_choice={"type": "function", "function": {"name": "get_time"}})
+        self.assertEqual(caught.exception.body.get("param"), "tool_choice")
+        with self.assertRaises(openai.BadRequestError) as caught:
+            self.client.chat.completions.create(
+                model="hearth", messages=ask + [{"role": "tool", "content": "x"}], tools=self.WEATHER)
+        self.assertIn("tool_call_id", caught.exception.body.get("param"))
+
     def test_errors_raise_the_clients_own_exceptions(self):
         with self.assertRaises(openai.BadRequestError) as caught:
             self.client.chat.completions.create(model="hearth", messages=[], max_tokens=5)

@@ -23,9 +23,17 @@ struct ChatCompletionRequest: Decodable {
   var topK: Int?
   var minP: Double?
   var repeatPenalty: Double?
+  /// The caller's functions the model may call, and how it may.
+  var tools: [ToolPlan.Definition]?
+  var toolChoice: ToolPlan.Choice?
+  /// Several calls in one answer are allowed by OpenAI's default; Hearth's answers make at most one, which
+  /// that allows.
+  var parallelToolCalls: Bool?
 
   enum CodingKeys: String, CodingKey {
-    case model, messages, temperature, seed, stop, stream, n
+    case model, messages, temperature, seed, stop, stream, n, tools
+    case toolChoice = "tool_choice"
+    case parallelToolCalls = "parallel_tool_calls"
     case ignoreEOS = "ignore_eos"
     case maxTokens = "max_tokens"
     case maxCompletionTokens = "max_completion_tokens"
@@ -40,7 +48,28 @@ struct ChatCompletionRequest: Decodable {
   struct Message: Decodable {
     var role: String
     var content: Content?
+    var toolCalls: [ToolCallIn]?
+    var toolCallID: String?
+
+    enum CodingKeys: String, CodingKey {
+      case role, content
+      case toolCalls = "tool_calls"
+      case toolCallID = "tool_call_id"
+    }
   }
+
+  /// A call an earlier answer made, sent back with the conversation.
+  struct ToolCallIn: Decodable {
+    struct Function: Decodable {
+      var name: String
+      var arguments: String
+    }
+    var id: String?
+    var function: Function
+  }
+
+  /// The tools offered, checked; `nil` when none are.
+  func toolPlan() throws -> ToolPlan? { try ToolPlan(tools: tools, choice: toolChoice) }
 
   /// Message content: a string, or a list of parts of which only text is understood.
   struct Content: Decodable {
@@ -102,24 +131,44 @@ struct ChatCompletionRequest: Decodable {
   /// - Throws: ``APIError`` for an empty conversation, an unknown role or content Hearth cannot read.
   func chatMessages() throws -> [ChatMessage] {
     guard !messages.isEmpty else { throw APIError.invalidRequest("messages must not be empty", parameter: "messages") }
-    return try messages.enumerated().map { index, message in
+    var names: [String: String] = [:]
+    var converted = try messages.enumerated().map { index, message in
       let parameter = "messages[\(index)]"
-      let role: ChatMessage.Role
-      switch message.role {
-      case "system", "developer": role = .system
-      case "user": role = .user
-      case "assistant": role = .assistant
-      default:
-        throw APIError.invalidRequest(
-          "\(parameter).role \"\(message.role)\" is not supported; use system, developer, user or assistant",
-          parameter: "\(parameter).role")
-      }
       if message.content?.hasNonTextParts == true {
         throw APIError.invalidRequest(
           "\(parameter).content has non-text parts; this model reads text only", parameter: "\(parameter).content")
       }
-      return ChatMessage(role: role, content: message.content?.text ?? "")
+      let text = message.content?.text ?? ""
+      switch message.role {
+      case "system", "developer": return ChatMessage(role: .system, content: text)
+      case "user": return ChatMessage(role: .user, content: text)
+      case "assistant":
+        // Earlier calls go back to the model in the shape it writes them.
+        let calls = (message.toolCalls ?? []).map { call -> String in
+          if let id = call.id { names[id] = call.function.name }
+          return "<tool_call>{\"name\":\"\(call.function.name)\",\"arguments\":\(call.function.arguments)}</tool_call>"
+        }
+        return ChatMessage(role: .assistant, content: ([text] + calls).filter { !$0.isEmpty }.joined(separator: "\n"))
+      case "tool":
+        guard let id = message.toolCallID else {
+          throw APIError.invalidRequest(
+            "\(parameter).tool_call_id is required for a tool message", parameter: "\(parameter).tool_call_id")
+        }
+        return ChatMessage(role: .user, content: "Result of \(names[id] ?? id): \(text)")
+      default:
+        throw APIError.invalidRequest(
+          "\(parameter).role \"\(message.role)\" is not supported; use system, developer, user, assistant or tool",
+          parameter: "\(parameter).role")
+      }
     }
+    if let plan = try toolPlan(), plan.active {
+      if let first = converted.first, first.role == .system {
+        converted[0] = ChatMessage(role: .system, content: first.content + "\n\n" + plan.instructions)
+      } else {
+        converted.insert(ChatMessage(role: .system, content: plan.instructions), at: 0)
+      }
+    }
+    return converted
   }
 
   /// Generation options: the request's values over the user's saved settings.
@@ -152,6 +201,16 @@ struct ChatCompletionRequest: Decodable {
     }
     options.ignoresEndOfGeneration = ignoreEOS ?? false
     options.grammar = try grammar()
+    if let plan = try toolPlan(), plan.active {
+      guard options.grammar == nil else {
+        throw APIError.invalidRequest(
+          "response_format cannot be combined with tools; use tool_choice none or drop response_format",
+          parameter: "response_format")
+      }
+      let (grammar, trigger) = try plan.grammar()
+      options.grammar = grammar
+      options.grammarTrigger = trigger
+    }
     do {
       try options.validate()
     } catch {

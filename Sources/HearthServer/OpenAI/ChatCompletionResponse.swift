@@ -32,12 +32,23 @@ struct ChatCompletion: Encodable {
 
   struct Message: Encodable {
     var role = "assistant"
-    var content: String
+    var content: String?
     var reasoningContent: String?
+    var toolCalls: [ToolPlan.Call]?
 
     enum CodingKeys: String, CodingKey {
       case role, content
       case reasoningContent = "reasoning_content"
+      case toolCalls = "tool_calls"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(role, forKey: .role)
+      // OpenAI writes `content: null` beside tool calls.
+      try container.encode(content, forKey: .content)
+      try container.encodeIfPresent(reasoningContent, forKey: .reasoningContent)
+      try container.encodeIfPresent(toolCalls, forKey: .toolCalls)
     }
   }
 
@@ -77,11 +88,21 @@ struct ChatCompletionChunk: Encodable {
     var role: String?
     var content: String?
     var reasoningContent: String?
+    var toolCalls: [ToolCallDelta]?
 
     enum CodingKeys: String, CodingKey {
       case role, content
       case reasoningContent = "reasoning_content"
+      case toolCalls = "tool_calls"
     }
+  }
+
+  /// A call in a stream: here whole, in one delta.
+  struct ToolCallDelta: Encodable {
+    var index = 0
+    var id: String
+    var type = "function"
+    var function: ToolPlan.Call.Function
   }
 
   enum CodingKeys: String, CodingKey { case id, object, created, model, choices, usage }

@@ -53,21 +53,24 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     }
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: body.stop?.values ?? [])
     let identity = CompletionIdentity(model: model.name, promptTokens: promptTokens)
+    let callsTools = try body.toolPlan()?.active == true
     if body.stream == true {
       return stream(
-        run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true, channel: context.channel)
+        run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true, callsTools: callsTools,
+        channel: context.channel)
     }
     let outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) { try await complete(run) }
     record(outcome, identity)
+    let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
+    var message = ChatCompletion.Message(content: outcome.content, reasoningContent: reasoning)
+    var finishReason = outcome.finishReason
+    if callsTools, let (text, call) = ToolPlan.extract(outcome.content) {
+      message = .init(content: text, reasoningContent: reasoning, toolCalls: [call])
+      finishReason = "tool_calls"
+    }
     let completion = ChatCompletion(
       id: identity.id, created: identity.created, model: identity.model,
-      choices: [
-        .init(
-          message: .init(
-            content: outcome.content, reasoningContent: outcome.reasoning.isEmpty ? nil : outcome.reasoning),
-          finishReason: outcome.finishReason)
-      ],
-      usage: identity.usage(outcome))
+      choices: [.init(message: message, finishReason: finishReason)], usage: identity.usage(outcome))
     return try JSONResponse.make(completion)
   }
 
@@ -83,8 +86,11 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     }
   }
 
+  /// Streams the completion. With tools on offer the answer is held back until it ends, because a call
+  /// cannot be told from text before it is complete; it then goes out as one content delta or one
+  /// `tool_calls` delta.
   private func stream(
-    _ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool, channel: any Channel
+    _ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool, callsTools: Bool, channel: any Channel
   ) -> Response {
     Response(
       status: .ok, headers: EventStream.headers,
@@ -99,10 +105,22 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
           let pieces = PieceEvents(identity: identity)
           let outcome = try await run.run { content, reasoning in
-            try await writer.write(pieces.event(content: content, reasoning: reasoning))
+            guard !callsTools || !reasoning.isEmpty else { return }
+            try await writer.write(pieces.event(content: callsTools ? "" : content, reasoning: reasoning))
           }
           record(outcome, identity)
-          try await writer.sendEvent(identity.chunk(.init(), finishReason: outcome.finishReason))
+          var finishReason = outcome.finishReason
+          if callsTools {
+            if let (text, call) = ToolPlan.extract(outcome.content) {
+              if let text { try await writer.sendEvent(identity.chunk(.init(content: text))) }
+              let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
+              try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta])))
+              finishReason = "tool_calls"
+            } else if !outcome.content.isEmpty {
+              try await writer.sendEvent(identity.chunk(.init(content: outcome.content)))
+            }
+          }
+          try await writer.sendEvent(identity.chunk(.init(), finishReason: finishReason))
           if includeUsage { try await writer.sendEvent(identity.usageChunk(outcome)) }
           try await writer.sendEvent("[DONE]")
         } catch {
