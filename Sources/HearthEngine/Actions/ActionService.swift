@@ -11,15 +11,28 @@ public struct ActionService: Sendable {
   private var database: HearthDatabase { planner.context.database }
 
   /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote may be given
-  /// here: text from the user, notes, files or the web never is.
-  public func process(answer: String, session: UUID? = nil, message: UUID? = nil) async throws -> [ActionRecord] {
+  /// here: text from the user, notes, files or the web never is. A block the answer copied from the user's
+  /// message (`userText`) is recorded as not run.
+  public func process(
+    answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil
+  ) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
       ActionRecord(
         sessionID: session, messageID: message, kind: String(block.raw.dropFirst().prefix { $0 != ":" }),
         block: block.raw, state: .invalid, summary: "Not run: the block is malformed", reason: block.reason)
     }
+    let squeezed = { (text: String) in text.filter { !$0.isWhitespace } }
+    let said = userText.map(squeezed) ?? ""
     for block in blocks {
+      if !said.isEmpty, said.contains(squeezed(block.raw)) {
+        records.append(
+          ActionRecord(
+            sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .invalid,
+            summary: "Not run: the block was copied from your message",
+            reason: "blocks run only when the assistant writes them"))
+        continue
+      }
       records.append(await run(block, session: session, message: message))
     }
     for record in records { try database.saveAction(record) }

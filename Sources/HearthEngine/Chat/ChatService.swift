@@ -17,13 +17,14 @@ public actor ChatService {
   public struct ActionHooks: Sendable {
     public var grammar: String
     public var trigger: String
-    public var process: @Sendable (StoredMessage) async -> [ActionRecord]
+    /// Runs a finished answer's blocks; the second argument is the user's message, whose own blocks stay inert.
+    public var process: @Sendable (StoredMessage, String) async -> [ActionRecord]
     /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
     /// `nil` for one that does not; the turn then answers with the block instead of free text.
     public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
 
     public init(
-      grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage) async -> [ActionRecord],
+      grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage, String) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
@@ -113,7 +114,7 @@ public actor ChatService {
         prewritten: drafted.map { "Here is what I will do:\n\($0)" })
       var final = await turn.run()
       // Only a whole answer acts: a stopped or failed one may hold half a block.
-      let records = final.state == .complete ? await hooks?.process(final) ?? [] : []
+      let records = final.state == .complete ? await hooks?.process(final, text) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
         final = SecondPass(database: database, events: continuation, now: now).answer(facts: facts, into: final)

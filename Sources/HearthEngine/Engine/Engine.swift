@@ -66,11 +66,15 @@ public final class Engine: Sendable {
     let names = ExistingNames(calendar: calendar, reminders: reminders, notes: notes, habits: habits)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
-      process: { message in
+      process: { message, request in
         // A failure to record is shown as no cards; the answer itself is saved either way.
-        (try? await actions.process(answer: message.content, session: message.sessionID, message: message.id)) ?? []
+        (try? await actions.process(
+          answer: message.content, session: message.sessionID, message: message.id, userText: request)) ?? []
       },
       draft: { request, model, session in
+        // A message that holds a block of its own is talk about blocks, never an order to run one.
+        let written = ActionBlockParser.parse(request)
+        guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
         if let block = try? actions.followUp(request, session: session) { return block }
         let today = LocalDate(Date(), in: timeZone)
         return try? await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
