@@ -15,9 +15,14 @@ public protocol ChatModel: Sendable {
   /// Returns once the generation started last has really ended, including one whose consumer stopped
   /// listening early (a stop sequence, a client that left): only then may the next one start.
   func settle() async
+  /// The number of weights, when known.
+  var parameterCount: UInt64? { get }
 }
 
 extension ChatModel {
   /// A model whose generations end when their streams do has nothing to wait for.
   public func settle() async {}
+
+  /// Unknown unless the model says.
+  public var parameterCount: UInt64? { nil }
 }

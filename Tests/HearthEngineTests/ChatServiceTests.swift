@@ -228,3 +228,67 @@ struct ScriptedModel: ChatModel {
     }
   }
 }
+
+@Suite("A question's second pass")
+struct SecondPassTests {
+  /// Answers "On it." to a turn and, given facts, a sentence made from them; remembers what it was given.
+  final class FactModel: ChatModel, @unchecked Sendable {
+    let parameterCount: UInt64?
+    private let lock = NSLock()
+    private var systemPrompts: [String] = []
+
+    init(parameters: UInt64) { parameterCount = parameters }
+
+    var name: String { "facts" }
+    var contextSize: Int { 4096 }
+    var seen: [String] { lock.withLock { systemPrompts } }
+    func countTokens(_ messages: [ChatMessage]) throws -> Int { messages.reduce(0) { $0 + $1.content.count / 4 + 4 } }
+    func generate(
+      messages: [ChatMessage], options: GenerationOptions
+    ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+      let system = messages.first { $0.role == .system }?.content ?? ""
+      lock.withLock { systemPrompts.append(system) }
+      let reply = system.contains("- Dentist at 10:00") ? ["The dentist ", "is at 10:00."] : ["On it."]
+      return AsyncThrowingStream { continuation in
+        for piece in reply { continuation.yield(.token(piece)) }
+        continuation.yield(.done(.endOfGeneration))
+        continuation.finish()
+      }
+    }
+  }
+
+  private func answer(with model: FactModel) async throws -> StoredMessage {
+    let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
+    let hooks = ChatService.ActionHooks(
+      grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
+      process: { message, _ in
+        [
+          ActionRecord(
+            messageID: message.id, kind: "CALENDAR_ACTION", block: "", state: .answered, summary: "",
+            result: "- Dentist at 10:00")
+        ]
+      })
+    let service = ChatService(database: database, model: model, actionHooks: hooks)
+    let session = try await service.newSession()
+    var final: StoredMessage?
+    for await event in try await service.send("When is the dentist?", to: session.id) {
+      if case .finished(let message) = event { final = message }
+    }
+    return try #require(final)
+  }
+
+  @Test func aLargeModelWritesTheAnswerFromTheFacts() async throws {
+    let model = FactModel(parameters: 7_000_000_000)
+    let message = try await answer(with: model)
+    #expect(message.content == "On it.\n\nThe dentist is at 10:00.")
+    #expect(model.seen.count == 2)
+    #expect(model.seen.last?.contains("- Dentist at 10:00") == true)
+  }
+
+  @Test func aTinyModelAnswersWithTheFactsAsTheyAre() async throws {
+    let model = FactModel(parameters: 135_000_000)
+    let message = try await answer(with: model)
+    #expect(message.content == "On it.\n\nHere is what I found:\n- Dentist at 10:00")
+    #expect(model.seen.count == 1)
+  }
+}

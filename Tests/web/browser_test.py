@@ -322,6 +322,12 @@ class WebAppTest(unittest.TestCase):
         tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time() + 86400))
         listed = json.loads(self.hearth("calendar", "list", "--from", tomorrow, "--to", tomorrow, "--json"))
         self.assertIn(f"{tomorrow}T10:00", [item["start"] for item in listed if "sam" in item["title"].lower()])
+        # The calendar page shows it too (the month grid always holds tomorrow).
+        self.driver.get(BASE_URL + "/#/calendar")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented button:last-child"))).click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, f".month-cell[data-date='{tomorrow}']"), "Sam"))
+        self.driver.back()
+        self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))
 
         self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
         self.send("Delete the meeting with Sam")

@@ -117,7 +117,8 @@ public actor ChatService {
       let records = final.state == .complete ? await hooks?.process(final, text) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
-        final = SecondPass(database: database, events: continuation, now: now).answer(facts: facts, into: final)
+        final = await SecondPass(database: database, model: model, events: continuation, now: now)
+          .answer(text, facts: facts, into: final)
       }
       // The session is free again before anyone hears that the turn ended.
       self.turnEnded(sessionID)

@@ -59,6 +59,9 @@ public final class LocalModel: ChatModel {
   /// The name the model's header gives (`general.name`), or the file name.
   public var displayName: String { session.model.metadata.name }
 
+  /// The number of weights llama.cpp counts.
+  public var parameterCount: UInt64? { session.model.metadata.parameterCount }
+
   public var contextSize: Int { session.contextSize }
 
   /// CPU threads the model evaluates with.
