@@ -610,7 +610,7 @@ async function route() {
   const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
   const page = location.hash.match(/^#\/([a-z]+)$/);
   if (match) {
-    if (state.current?.id !== match[1]) await openSession(match[1]);
+    if (state.current?.id !== match[1] || $("view-chat").hidden) await openSession(match[1]);
   } else if (page && pages[page[1]]) {
     if ($(`view-${page[1]}`).hidden) showView(page[1]);
   } else if (location.hash !== "#/" || !state.current) {
