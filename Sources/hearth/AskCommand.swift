@@ -81,11 +81,12 @@ struct AskCommand: AsyncParsableCommand {
     var answer = ""
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration
+    var blocks = BlockFilter()
     for try await event in model.generate(messages: messages, options: engine.actionConstrained(options)) {
       switch event {
       case .token(let piece):
         answer += piece
-        if !json { Terminal.write(piece) }
+        if !json { Terminal.write(blocks.feed(piece)) }
       case .usage(let figures): usage = figures
       case .done(let reason): stopReason = reason
       }
@@ -99,6 +100,7 @@ struct AskCommand: AsyncParsableCommand {
       report.actions = actions
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
+      Terminal.write(blocks.finish())
       if !actions.isEmpty { Terminal.write("\n" + actions.map(TurnPrinter.card).joined(separator: "\n")) }
       Terminal.write("\n")
       if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }

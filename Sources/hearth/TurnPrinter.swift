@@ -11,6 +11,7 @@ enum TurnPrinter {
   ) {
     var final: StoredMessage?
     var actions: [ActionRecord] = []
+    var blocks = BlockFilter()
     var thinking = false
     for await event in events {
       switch event {
@@ -30,11 +31,13 @@ enum TurnPrinter {
           Terminal.write("\n")
           thinking = false
         }
-        Terminal.write(text)
+        Terminal.write(blocks.feed(text))
       case .actions(let records):
         actions = records
-        if !quiet { Terminal.write("\n" + records.map(card).joined(separator: "\n")) }
-      case .finished(let message): final = message
+        if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(card).joined(separator: "\n")) }
+      case .finished(let message):
+        if !quiet { Terminal.write(blocks.finish()) }
+        final = message
       }
     }
     return (final, actions)

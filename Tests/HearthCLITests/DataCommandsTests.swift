@@ -160,6 +160,21 @@ struct DataCommandsTests {
     #expect(badSchedule.status != 0 && badSchedule.standardError.contains("--schedule"))
   }
 
+  @Test func askActsAndShowsACardInsteadOfTheBlock() async throws {
+    var hearth = try hearth()
+    hearth.environment["HEARTH_MODEL"] = TestModels.smolLM2
+    let output = try await ok(
+      hearth, ["ask", "Add a meeting with Sam tomorrow at 10 for an hour", "--temperature", "0"])
+    #expect(!output.contains("CALENDAR_ACTION"), "\(output)")
+    #expect(output.contains("✓ Added"), "\(output)")
+    let listed = try #require(try json(try await ok(hearth, ["calendar", "list", "--json"])) as? [[String: Any]])
+    #expect(listed.contains { ($0["start"] as? String)?.hasSuffix("T10:00") == true })
+    let quiet = try await ok(
+      hearth,
+      ["ask", "Add a meeting with Ana tomorrow at 11", "--no-actions", "--temperature", "0", "--max-tokens", "20"])
+    #expect(!quiet.contains("✓"))
+  }
+
   @Test func badFilesAreRefusedWithTheirReason() async throws {
     let hearth = try hearth()
     let folder = try TestModels.temporaryDirectory()

@@ -64,6 +64,38 @@ struct ActionServiceTests {
     #expect(try engine.actions.log().count == 4)
   }
 
+  @Test func rescheduleDeletionsAndRewritesWaitForConfirmation() async throws {
+    let engine = try await engine()
+    try engine.calendar.setWorkingHours(WorkingHours(parsing: "09:00-17:00 MO,TU,WE,TH,FR,SA,SU")!)
+    _ = try await run(
+      engine,
+      #"[CALENDAR_ACTION:{"action":"create","title":"Review","start":"2030-01-07T10:00","end":"2030-01-07T11:00"}]"#)
+    let reschedule = try await run(engine, #"[CALENDAR_ACTION:{"action":"reschedule","title":"Review","minutes":30}]"#)
+    #expect(reschedule.state == .pending && reschedule.summary.hasPrefix("Move “Review”"))
+    #expect(try engine.actions.confirm(reschedule.id).state == .updated)
+    let moved = try #require(try engine.calendar.events().first)
+    #expect(moved.duration == 30 * 60)
+    #expect(moved.start.instant(in: paris) >= Date().addingTimeInterval(-60))
+
+    _ = try await run(engine, #"[REMINDER_ACTION:{"action":"create","title":"Renew passport"}]"#)
+    let dropReminder = try await run(engine, #"[REMINDER_ACTION:{"action":"delete","title":"passport"}]"#)
+    #expect(dropReminder.state == .pending)
+    _ = try engine.actions.confirm(dropReminder.id)
+    #expect(try engine.reminders.list().isEmpty)
+
+    _ = try await run(engine, #"[NOTE_ACTION:{"action":"create","title":"Packing","body":"socks"}]"#)
+    let rewrite = try await run(
+      engine, #"[NOTE_ACTION:{"action":"update","title":"Packing","body":"passport, charger"}]"#)
+    #expect(rewrite.summary == "Rewrite the note “Packing”")
+    _ = try engine.actions.confirm(rewrite.id)
+    #expect(try engine.notes.list().first?.body == "passport, charger")
+    #expect(try engine.actions.undo(rewrite.id).state == .undone)
+    #expect(try engine.notes.list().first?.body == "socks")
+    let dropNote = try await run(engine, #"[NOTE_ACTION:{"action":"delete","title":"Packing"}]"#)
+    #expect(try engine.actions.confirm(dropNote.id).state == .deleted)
+    #expect(try engine.notes.list().isEmpty)
+  }
+
   @Test func aPendingChangeWhoseTargetIsGoneIsCancelledWithTheReason() async throws {
     let engine = try await engine()
     _ = try await run(engine, #"[CALENDAR_ACTION:{"action":"create","title":"Yoga","start":"2026-11-25T18:00"}]"#)

@@ -1,0 +1,74 @@
+import HearthCore
+
+/// Keeps action blocks out of streamed text: their cards are printed once the answer ends. Text that could
+/// still turn out to start a block (`[CALE…`) is held back until it is clear; a block is dropped through its
+/// closing `]`, strings and escapes honoured.
+struct BlockFilter {
+  private var held = ""
+  private var inBlock = false
+  private var depth = 0
+  private var inString = false
+  private var escaped = false
+  private var sawObject = false
+
+  private static let openings = ActionKind.allCases.map { "[\($0.rawValue):" }
+
+  /// The part of `text` that is safe to show now.
+  mutating func feed(_ text: String) -> String {
+    var shown = ""
+    for character in text {
+      if inBlock {
+        skip(character)
+        continue
+      }
+      held.append(character)
+      if Self.openings.contains(where: { $0.hasPrefix(held) }) {
+        if Self.openings.contains(held) {
+          inBlock = true
+          held = ""
+        }
+        continue
+      }
+      // Not a block after all: show what was held, keeping a new `[` back.
+      if character == "[" {
+        shown += held.dropLast()
+        held = "["
+      } else {
+        shown += held
+        held = ""
+      }
+    }
+    return shown
+  }
+
+  /// What is still held when the answer ends (text that only looked like the start of a block).
+  mutating func finish() -> String {
+    defer { held = "" }
+    return inBlock ? "" : held
+  }
+
+  private mutating func skip(_ character: Character) {
+    if inString {
+      if escaped {
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        inString = false
+      }
+      return
+    }
+    switch character {
+    case "\"": inString = true
+    case "{":
+      depth += 1
+      sawObject = true
+    case "}": depth -= 1
+    case "]" where depth <= 0 && sawObject:
+      inBlock = false
+      depth = 0
+      sawObject = false
+    default: break
+    }
+  }
+}
