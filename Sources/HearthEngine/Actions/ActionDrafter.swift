@@ -26,6 +26,8 @@ public struct ActionDrafter: Sendable {
       let spec = ActionSpec.specs(of: kind).first(where: { $0.action == hints.action })
         ?? ActionSpec.specs(of: kind).first
     else { return nil }
+    // An event is made only for a request that says when: "how do I run a good meeting?" is a question.
+    if spec.kind == .calendar, spec.action == "create", hints.dates.isEmpty, hints.dateTimes.isEmpty { return nil }
     let (fixed, omit) = Self.pinned(spec, hints: hints, request: request)
     var lines = [
       ActionInstructions.calendarDays(today: today),
