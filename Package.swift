@@ -142,6 +142,7 @@ let package = Package(
     .executableTarget(
       name: "hearth",
       dependencies: [
+        "HearthActions",
         "HearthBench",
         "HearthCore",
         "HearthEngine",

@@ -85,3 +85,20 @@ import Testing
         "Today is Monday 2026-11-23. Tomorrow is Tuesday 2026-11-24."))
   }
 }
+
+@Suite struct ActionSchemaTests {
+  @Test func everyKindHasASchemaThatNamesItsFields() throws {
+    for kind in ActionKind.allCases {
+      let schema = ActionSpec.jsonSchema(of: kind)
+      #expect(schema.objectMembers != nil, "\(kind)")
+    }
+    let create = try #require(ActionSpec.all.first { $0.kind == .calendar && $0.action == "create" }).jsonSchema
+    #expect(create["required"]?.arrayValue?.compactMap(\.stringValue) == ["action", "title", "start"])
+    #expect(create["properties"]?["start"]?["format"]?.stringValue == "date-time")
+    #expect(create["additionalProperties"] == .bool(false))
+    // The schema is one a grammar can be built from, like any response_format schema.
+    for kind in ActionKind.allCases {
+      #expect(throws: Never.self) { try JSONSchemaGrammar.grammar(for: ActionSpec.jsonSchema(of: kind)) }
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthActions
 import HearthCore
 import HearthEngine
 
@@ -7,7 +8,7 @@ struct ActionsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "actions",
     abstract: "What the assistant's answers did to your data: the log, confirm, cancel, undo, and apply a text.",
-    subcommands: [Log.self, Confirm.self, Cancel.self, Undo.self, Apply.self]
+    subcommands: [Log.self, Confirm.self, Cancel.self, Undo.self, Apply.self, Schema.self]
   )
 
   struct Log: AsyncParsableCommand {
@@ -58,6 +59,27 @@ struct ActionsCommand: AsyncParsableCommand {
     @Argument(help: "Action id or unique prefix.") var id: String
     @Flag(name: .long, help: "Print JSON.") var json = false
     func run() async throws { try await ActionsCommand.settle(id, json: json) { try $0.undo($1) } }
+  }
+
+  struct Schema: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the JSON schema of each kind of action block (or of one: CALENDAR_ACTION, …).")
+    @Argument(help: "A kind, e.g. CALENDAR_ACTION.") var kind: String?
+
+    func run() async throws {
+      try await reportingFailures {
+        let kinds =
+          try kind.map { name in
+            guard let kind = ActionKind(rawValue: name.uppercased()) else {
+              throw ValidationError(
+                "\(name) is not one of \(ActionKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return [kind]
+          } ?? ActionKind.allCases
+        let schemas = JSONValue.object(kinds.map { ($0.rawValue, ActionSpec.jsonSchema(of: $0)) })
+        Terminal.write(try JSONOutput.encode(schemas, pretty: true) + "\n")
+      }
+    }
   }
 
   struct Apply: AsyncParsableCommand {
