@@ -77,7 +77,10 @@ struct ActionsCommand: AsyncParsableCommand {
             return [kind]
           } ?? ActionKind.allCases
         let schemas = JSONValue.object(kinds.map { ($0.rawValue, ActionSpec.jsonSchema(of: $0)) })
-        Terminal.write(try JSONOutput.encode(schemas, pretty: true) + "\n")
+        // Schema keywords keep their spelling: no key conversion here.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Terminal.write(String(decoding: try encoder.encode(schemas), as: UTF8.self) + "\n")
       }
     }
   }
