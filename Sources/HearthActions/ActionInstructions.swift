@@ -42,7 +42,7 @@ public enum ActionInstructions {
 
   /// The coming days by name, so "on Friday" needs no arithmetic: `Today is Monday 2026-11-23. Tomorrow is …`.
   public static func calendarDays(today: LocalDate, days: Int = 7) -> String {
-    func name(_ date: LocalDate) -> String { "\(date.weekday)".capitalized + " " + date.description }
+    func name(_ date: LocalDate) -> String { "\(date.weekday.name) \(date)" }
     var lines = ["Today is \(name(today)).", "Tomorrow is \(name(today.adding(days: 1)))."]
     let rest = (2...max(2, days)).map { name(today.adding(days: $0)) }
     lines.append("Then: " + rest.joined(separator: ", ") + ".")

@@ -21,7 +21,7 @@ public struct WorkingHours: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// `09:00-17:00 MO,TU,WE,TH,FR`.
   public var description: String {
-    func clock(_ minute: Int) -> String { "\(LocalDate.pad(minute / 60, 2)):\(LocalDate.pad(minute % 60, 2))" }
+    func clock(_ minute: Int) -> String { LocalDateTime(secondsSinceEpoch: minute * 60).clock }
     return "\(clock(startMinute))-\(clock(endMinute)) \(days.sorted().map(\.rawValue).joined(separator: ","))"
   }
 

@@ -125,6 +125,12 @@ public enum Weekday: String, CaseIterable, Sendable, Codable, Hashable, Comparab
   case saturday = "SA"
   case sunday = "SU"
 
+  /// `Monday`.
+  public var name: String { "\(self)".capitalized }
+
+  /// `Mon`.
+  public var abbreviation: String { String(name.prefix(3)) }
+
   /// 0 for Monday … 6 for Sunday.
   public var index: Int { Self.allCases.firstIndex(of: self)! }
 

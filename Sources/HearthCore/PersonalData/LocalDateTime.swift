@@ -79,9 +79,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStri
   }
 
   /// `2026-12-01T09:00` without seconds when they are zero: how people write it.
-  public var shortDescription: String {
-    second == 0 ? "\(date)T\(LocalDate.pad(hour, 2)):\(LocalDate.pad(minute, 2))" : description
-  }
+  public var shortDescription: String { second == 0 ? "\(date)T\(clock)" : description }
+
+  /// The time of day as a clock shows it: `09:30`.
+  public var clock: String { "\(LocalDate.pad(hour, 2)):\(LocalDate.pad(minute, 2))" }
 
   /// Parses `2026-12-01T09:00`, `2026-12-01T09:00:30`, `2026-12-01 09:00` and iCalendar's `20261201T090000`.
   /// A date alone is midnight.

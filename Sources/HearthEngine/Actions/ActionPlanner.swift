@@ -192,10 +192,9 @@ struct ActionPlanner {
   // MARK: Descriptions
 
   static func when(_ event: CalendarEvent) -> String {
-    let day = "\(String("\(event.start.date.weekday)".prefix(3)).capitalized) \(event.start.date)"
+    let day = "\(event.start.date.weekday.abbreviation) \(event.start.date)"
     if event.isAllDay { return "\(day), all day" }
-    func clock(_ time: LocalDateTime) -> String { "\(LocalDate.pad(time.hour, 2)):\(LocalDate.pad(time.minute, 2))" }
-    return "\(day) \(clock(event.start))–\(clock(event.end))"
+    return "\(day) \(event.start.clock)–\(event.end.clock)"
   }
 
   /// The card's line for a pending change or deletion.

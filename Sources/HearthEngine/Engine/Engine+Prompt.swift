@@ -50,7 +50,7 @@ extension Engine {
     let lines = found.prefix(12).map { occurrence -> String in
       let start = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
       let time =
-        occurrence.event.isAllDay ? "all day" : "\(LocalDate.pad(start.hour, 2)):\(LocalDate.pad(start.minute, 2))"
+        occurrence.event.isAllDay ? "all day" : start.clock
       return "- \(start.date) \(time) \(occurrence.event.title)"
     }
     return "The user's next events:\n" + lines.joined(separator: "\n")

@@ -70,7 +70,7 @@ struct CalendarCommand: AsyncParsableCommand {
     if occurrence.event.zone != .floating, !occurrence.event.isAllDay,
       occurrence.event.zone.resolved(local: zone).identifier != zone.identifier
     {
-      text += " (\(DataText.clock(occurrence.start)) \(occurrence.event.zone))"
+      text += " (\(occurrence.start.clock) \(occurrence.event.zone))"
     }
     if let location = occurrence.event.location { text += " @ \(location)" }
     if occurrence.event.calendar != CalendarEvent.defaultCalendar { text += " [\(occurrence.event.calendar)]" }
@@ -160,7 +160,7 @@ struct CalendarCommand: AsyncParsableCommand {
         for slot in local {
           let minutes = (slot.end.secondsSinceEpoch - slot.start.secondsSinceEpoch) / 60
           Terminal.write(
-            "\(DataText.weekday(slot.start.date)) \(slot.start.date) \(DataText.clock(slot.start))–\(DataText.clock(slot.end))  (\(minutes) min)\n"
+            "\(slot.start.date.weekday.abbreviation) \(slot.start.date) \(slot.start.clock)–\(slot.end.clock)  (\(minutes) min)\n"
           )
         }
       }

@@ -69,23 +69,17 @@ enum OutputFile {
 
 /// Plain-text renderings shared by the data commands.
 enum DataText {
-  static func clock(_ time: LocalDateTime) -> String {
-    "\(LocalDate.pad(time.hour, 2)):\(LocalDate.pad(time.minute, 2))"
-  }
-
-  static func weekday(_ date: LocalDate) -> String { String("\(date.weekday)".prefix(3)).capitalized }
-
   static func shortID(_ id: String) -> String { String(id.prefix(8)) }
 
   /// `Tue 2026-12-01 10:00–11:00` or `Tue 2026-12-01 all day`, on the user's clock (`zone`).
   static func when(_ occurrence: Occurrence, zone: TimeZone) -> String {
     let (start, end) = local(occurrence, zone: zone)
-    let day = "\(weekday(start.date)) \(start.date)"
+    let day = "\(start.date.weekday.abbreviation) \(start.date)"
     if occurrence.event.isAllDay {
       let days = start.date.days(until: end.date)
       return days > 1 ? "\(day) all day (\(days) days)" : "\(day) all day"
     }
-    return "\(day) \(clock(start))–\(end.date == start.date ? clock(end) : end.shortDescription)"
+    return "\(day) \(start.clock)–\(end.date == start.date ? end.clock : end.shortDescription)"
   }
 
   /// Start and end on the user's clock; all-day events keep their dates.
