@@ -23,13 +23,7 @@ extension RequestReader {
     -> Value
   {
     let data = try await bytes(of: request, limit: limit)
-    guard !data.isEmpty else { throw APIError.invalidRequest("the request body is empty; JSON was expected") }
-    let value: Value
-    do {
-      value = try JSONDecoder().decode(Value.self, from: data)
-    } catch let error as DecodingError {
-      throw APIError.invalidRequest("the request body is not valid: \(DecodingErrorText.describe(error))")
-    }
+    let value = try decode(type, from: data)
     let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     if let key = (object ?? [:]).keys.sorted().first(where: { !Value.fields.contains($0) }) {
       throw APIError.invalidRequest("unknown field \(key)", parameter: key)

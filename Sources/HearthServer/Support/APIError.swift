@@ -120,14 +120,20 @@ enum RequestReader {
   static func decode<Value: Decodable>(
     _ type: Value.Type, from request: Request, limit: Int, what: String = "the request body is not valid"
   ) async throws -> Value {
-    let buffer = try await body(request, limit: limit)
-    guard buffer.readableBytes > 0 else {
+    try decode(type, from: try await bytes(of: request, limit: limit), what: what)
+  }
+
+  /// Decodes a JSON body already read, refusing an empty one.
+  static func decode<Value: Decodable>(
+    _ type: Value.Type, from data: Data, what: String = "the request body is not valid"
+  ) throws -> Value {
+    guard !data.isEmpty else {
       throw APIError.invalidRequest("the request body is empty; JSON was expected")
     }
     do {
       let decoder = JSONDecoder()
       decoder.dateDecodingStrategy = .secondsSince1970
-      return try decoder.decode(Value.self, from: Data(buffer.readableBytesView))
+      return try decoder.decode(Value.self, from: data)
     } catch let error as DecodingError {
       throw APIError.invalidRequest("\(what): \(DecodingErrorText.describe(error))")
     }
