@@ -18,6 +18,20 @@ public enum PersonalDataError: Error, Sendable, Hashable, CustomStringConvertibl
   }
 }
 
+/// An item of the user's data: checked before it is stored, and stamped with when it was made and changed.
+public protocol PersonalItem: Identifiable<String>, Sendable {
+  var createdAt: Date { get set }
+  var updatedAt: Date { get set }
+  /// The first rule the item breaks, naming its field.
+  func validate() throws(PersonalDataError)
+}
+
+extension CalendarEvent: PersonalItem {}
+extension Reminder: PersonalItem {}
+extension Note: PersonalItem {}
+extension Habit: PersonalItem {}
+extension Contact: PersonalItem {}
+
 /// A reminder's urgency, as people say it; iCalendar's 1…9 scale maps onto it (1–4 high, 5 medium, 6–9 low).
 public enum ReminderPriority: String, Sendable, Codable, CaseIterable, Comparable {
   case none, low, medium, high

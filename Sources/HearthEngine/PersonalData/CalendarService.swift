@@ -36,19 +36,14 @@ public struct CalendarService: Sendable {
 
   /// Adds an event (checked first) and reports what it overlaps.
   public func create(_ event: CalendarEvent) throws -> SavedEvent {
-    var event = normalized(event)
-    event.createdAt = context.now()
-    event.updatedAt = event.createdAt
-    try event.validate()
+    let event = try context.created(normalized(event))
     try context.database.insertEvent(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
 
   /// Replaces an event (checked first) and reports what it now overlaps.
   public func update(_ event: CalendarEvent) throws -> SavedEvent {
-    var event = normalized(event)
-    event.updatedAt = context.now()
-    try event.validate()
+    let event = try context.changed(normalized(event))
     try context.database.updateEvent(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
@@ -116,9 +111,8 @@ public struct CalendarService: Sendable {
   public func importFile(_ data: Data) throws -> ImportSummary {
     let contents = try ICalendar.read(data, local: timeZone)
     return try context.importItems(
-      contents.events, kind: "event", name: \.title,
-      validate: { (event: CalendarEvent) throws(PersonalDataError) in try normalized(event).validate() },
-      write: { events throws(StoreError) in try context.database.importEvents(events.map(normalized)) })
+      contents.events, kind: "event", name: \.title, prepare: normalized,
+      write: { events throws(StoreError) in try context.database.importEvents(events) })
   }
 
   /// The calendar as an iCalendar file: every event, or those of one calendar.

@@ -21,18 +21,13 @@ public struct HabitService: Sendable {
   public func list() throws -> [Habit] { try context.database.habits() }
 
   public func create(_ habit: Habit) throws -> Habit {
-    var habit = habit
-    habit.createdAt = context.now()
-    habit.updatedAt = habit.createdAt
-    try habit.validate()
+    let habit = try context.created(habit)
     try context.database.insertHabit(habit)
     return habit
   }
 
   public func update(_ habit: Habit) throws -> Habit {
-    var habit = habit
-    habit.updatedAt = context.now()
-    try habit.validate()
+    let habit = try context.changed(habit)
     try context.database.updateHabit(habit)
     return habit
   }

@@ -57,23 +57,41 @@ struct ItemContext: Sendable {
     }
   }
 
-  /// Validates each parsed item, skips the ones that fail and repeated ids (reported with their lines), and
-  /// writes the rest in one transaction.
-  func importItems<Item: Identifiable<String> & Sendable>(
-    _ parsed: ParsedFile<Item>, kind: String, name: (Item) -> String,
-    validate: (Item) throws(PersonalDataError) -> Void, write: ([Item]) throws(StoreError) -> ImportCounts
+  /// `item` checked and stamped as new.
+  func created<Item: PersonalItem>(_ item: Item) throws(PersonalDataError) -> Item {
+    var item = item
+    item.createdAt = now()
+    item.updatedAt = item.createdAt
+    try item.validate()
+    return item
+  }
+
+  /// `item` checked and stamped as changed now.
+  func changed<Item: PersonalItem>(_ item: Item) throws(PersonalDataError) -> Item {
+    var item = item
+    item.updatedAt = now()
+    try item.validate()
+    return item
+  }
+
+  /// Prepares (`prepare`) and validates each parsed item, skips the ones that fail and repeated ids
+  /// (reported with their lines), and writes the rest in one transaction.
+  func importItems<Item: PersonalItem>(
+    _ parsed: ParsedFile<Item>, kind: String, name: (Item) -> String, prepare: (Item) -> Item = { $0 },
+    write: ([Item]) throws(StoreError) -> ImportCounts
   ) throws -> ImportSummary {
     var skipped = parsed.skipped
     var firstLine: [String: Int] = [:]
     var accepted: [Item] = []
-    for (item, line) in parsed.items {
+    for (parsedItem, line) in parsed.items {
+      let item = prepare(parsedItem)
       if let first = firstLine[item.id] {
         skipped.append(
           SkippedItem(line: line, item: name(item), reason: "id \(item.id) repeats the item at line \(first)"))
         continue
       }
       do {
-        try validate(item)
+        try item.validate()
       } catch {
         skipped.append(SkippedItem(line: line, item: name(item), reason: error.description))
         continue

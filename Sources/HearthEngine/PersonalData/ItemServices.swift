@@ -29,18 +29,13 @@ public struct ReminderService: Sendable {
   }
 
   public func create(_ reminder: Reminder) throws -> Reminder {
-    var reminder = reminder
-    reminder.createdAt = context.now()
-    reminder.updatedAt = reminder.createdAt
-    try reminder.validate()
+    let reminder = try context.created(reminder)
     try context.database.insertReminder(reminder)
     return reminder
   }
 
   public func update(_ reminder: Reminder) throws -> Reminder {
-    var reminder = reminder
-    reminder.updatedAt = context.now()
-    try reminder.validate()
+    let reminder = try context.changed(reminder)
     try context.database.updateReminder(reminder)
     return reminder
   }
@@ -62,7 +57,6 @@ public struct ReminderService: Sendable {
     let contents = try ICalendar.read(data, local: context.timeZone)
     return try context.importItems(
       contents.reminders, kind: "reminder", name: \.title,
-      validate: { (reminder: Reminder) throws(PersonalDataError) in try reminder.validate() },
       write: { reminders throws(StoreError) in try context.database.importReminders(reminders) })
   }
 
@@ -91,9 +85,7 @@ public struct NoteService: Sendable {
   public func create(_ note: Note) throws -> Note {
     var note = note
     note.tags = Note.normalized(note.tags)
-    note.createdAt = context.now()
-    note.updatedAt = note.createdAt
-    try note.validate()
+    note = try context.created(note)
     try context.database.insertNote(note)
     return note
   }
@@ -101,8 +93,7 @@ public struct NoteService: Sendable {
   public func update(_ note: Note) throws -> Note {
     var note = note
     note.tags = Note.normalized(note.tags)
-    note.updatedAt = context.now()
-    try note.validate()
+    note = try context.changed(note)
     try context.database.updateNote(note)
     return note
   }
@@ -124,7 +115,6 @@ public struct NoteService: Sendable {
     let parsed = try MarkdownNotes.readFolder(folder)
     return try context.importItems(
       parsed, kind: "note", name: \.title,
-      validate: { (note: Note) throws(PersonalDataError) in try note.validate() },
       write: { notes throws(StoreError) in try context.database.importNotes(notes) })
   }
 
@@ -141,7 +131,6 @@ public struct NoteService: Sendable {
     }
     return try context.importItems(
       parsed, kind: "note", name: \.title,
-      validate: { (note: Note) throws(PersonalDataError) in try note.validate() },
       write: { notes throws(StoreError) in try context.database.importNotes(notes) })
   }
 
@@ -190,18 +179,13 @@ public struct ContactService: Sendable {
   }
 
   public func create(_ contact: Contact) throws -> Contact {
-    var contact = contact
-    contact.createdAt = context.now()
-    contact.updatedAt = contact.createdAt
-    try contact.validate()
+    let contact = try context.created(contact)
     try context.database.insertContact(contact)
     return contact
   }
 
   public func update(_ contact: Contact) throws -> Contact {
-    var contact = contact
-    contact.updatedAt = context.now()
-    try contact.validate()
+    let contact = try context.changed(contact)
     try context.database.updateContact(contact)
     return contact
   }
@@ -215,7 +199,6 @@ public struct ContactService: Sendable {
   public func importFile(_ data: Data) throws -> ImportSummary {
     try context.importItems(
       try VCard.read(data), kind: "contact", name: \.fullName,
-      validate: { (contact: Contact) throws(PersonalDataError) in try contact.validate() },
       write: { contacts throws(StoreError) in try context.database.importContacts(contacts) })
   }
 
