@@ -60,17 +60,40 @@ struct SecurityTests {
     (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
   ]
 
-  @Test func actionDecisionsNeedTheKeyAndAListedOrigin() async throws {
+  /// Every route that names one item or action by id, with a body it would accept.
+  static let itemRoutes: [(HTTPMethod, String, String?)] = {
+    let id = UUID().uuidString
+    let event = #"{"title":"T","start":"2026-12-01T09:00","end":"2026-12-01T10:00"}"#
+    return [
+      (.GET, "/api/calendar/events/\(id)", nil), (.PUT, "/api/calendar/events/\(id)", event),
+      (.DELETE, "/api/calendar/events/\(id)", nil),
+      (.PUT, "/api/reminders/\(id)", #"{"title":"T"}"#), (.DELETE, "/api/reminders/\(id)", nil),
+      (.POST, "/api/reminders/\(id)/complete", #"{"done":true}"#),
+      (.GET, "/api/notes/\(id)", nil), (.PUT, "/api/notes/\(id)", #"{"title":"T"}"#),
+      (.DELETE, "/api/notes/\(id)", nil),
+      (.GET, "/api/notes/\(id)/export", nil),
+      (.PUT, "/api/habits/\(id)", #"{"name":"T"}"#), (.DELETE, "/api/habits/\(id)", nil),
+      (.POST, "/api/habits/\(id)/log", "{}"), (.GET, "/api/habits/\(id)/logs", nil),
+      (.DELETE, "/api/habits/logs/\(id)", nil),
+      (.GET, "/api/contacts/\(id)", nil), (.PUT, "/api/contacts/\(id)", #"{"fullName":"T"}"#),
+      (.DELETE, "/api/contacts/\(id)", nil),
+      (.POST, "/api/actions/\(id)/confirm", nil), (.POST, "/api/actions/\(id)/cancel", nil),
+      (.POST, "/api/actions/\(id)/undo", nil),
+    ]
+  }()
+
+  @Test func everyItemRouteNeedsTheKeyAndAListedOrigin() async throws {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
       let auth = ("Authorization", "Bearer \(Self.key)")
-      for verb in ["confirm", "cancel", "undo"] {
-        let path = "/api/actions/\(UUID().uuidString)/\(verb)"
-        let missing = try await server.request(.POST, path)
+      for (method, path, body) in Self.itemRoutes {
+        let missing = try await server.request(method, path, body: body)
         #expect(missing.status == 401, "\(path)")
-        let foreign = try await server.request(.POST, path, headers: [auth, ("Origin", "http://evil.example")])
+        let foreign = try await server.request(
+          method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
         #expect(foreign.status == 403, "\(path)")
-        let unknown = try await server.request(.POST, path, headers: [auth])
-        #expect(unknown.status == 404, "\(path)")
+        // Let in, the route looks the item up and finds none.
+        let unknown = try await server.request(method, path, body: body, headers: [auth])
+        #expect(unknown.status == 404, "\(path) → \(unknown.status) \(unknown.body)")
       }
     }
   }
@@ -106,6 +129,9 @@ struct SecurityTests {
         #expect(try await server.request(.GET, path, headers: attacker).status == 421, "\(path)")
       }
       for (method, path, body) in Self.dataWrites {
+        #expect(try await server.request(method, path, body: body, headers: attacker).status == 421, "\(path)")
+      }
+      for (method, path, body) in Self.itemRoutes {
         #expect(try await server.request(method, path, body: body, headers: attacker).status == 421, "\(path)")
       }
     }
