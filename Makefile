@@ -16,8 +16,9 @@ SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
 all: build
 
-## setup: llama.cpp (library and tools) and the models, cached outside the clone
+## setup: llama.cpp (library and tools) and the models, cached outside the clone; Debian's poppler-utils
 setup:
+	@scripts/setup-system.sh
 	@scripts/setup-llama.sh
 	@scripts/setup-models.sh
 

@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
     .library(name: "HearthActions", targets: ["HearthActions"]),
+    .library(name: "HearthMemory", targets: ["HearthMemory"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
@@ -86,10 +87,17 @@ let package = Package(
       dependencies: ["HearthCore"],
       swiftSettings: strictSettings
     ),
+    // Memory: texts cut into chunks, embedded, stored and found again by meaning and by words.
+    .target(
+      name: "HearthMemory",
+      dependencies: ["HearthCore", "HearthStore"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthEngine",
       dependencies: [
         "HearthActions",
+        "HearthMemory",
         "HearthCore",
         "HearthInterchange",
         "HearthStore",
@@ -105,6 +113,7 @@ let package = Package(
       name: "HearthServer",
       dependencies: [
         "HearthCore",
+        "HearthMemory",
         "HearthEngine",
         "HearthInterchange",
         "HearthStore",
@@ -125,6 +134,7 @@ let package = Package(
       name: "HearthBench",
       dependencies: [
         "HearthActions",
+        "HearthMemory",
         "HearthCore",
         "HearthEngine",
         "HearthServer",
@@ -143,6 +153,7 @@ let package = Package(
       name: "hearth",
       dependencies: [
         "HearthActions",
+        "HearthMemory",
         "HearthBench",
         "HearthCore",
         "HearthEngine",
@@ -186,6 +197,16 @@ let package = Package(
     .testTarget(
       name: "LlamaKitTests",
       dependencies: ["LlamaKit", "HearthCore", "HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: llamaRpath
+    ),
+    .testTarget(
+      name: "HearthMemoryTests",
+      dependencies: [
+        "HearthMemory", "HearthEngine", "HearthStore", "HearthCore", "HearthTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
+      resources: [.copy("Fixtures")],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the default chat model available in Hearth's data directory ($HEARTH_HOME/models), pointing at
-# the verified copy in the cache rather than duplicating 100 MB.
+# Makes the default chat model and the memory's embedding model available in Hearth's data directory
+# ($HEARTH_HOME/models), pointing at the verified copies in the cache rather than duplicating them.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=scripts/pins.sh
@@ -8,9 +8,12 @@ source "$here/pins.sh"
 
 home="${HEARTH_HOME:-$HOME/.local/share/hearth}"
 mkdir -p "$home/models"
-target="$home/models/$SMOLLM2_FILE"
-source_file="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE"
-if [[ -e "$target" && ! -L "$target" ]]; then
-  exit 0 # a real file the user put there is theirs
-fi
-ln -sfn "$source_file" "$target"
+link() { # file name in the cache
+  local target="$home/models/$1"
+  if [[ -e "$target" && ! -L "$target" ]]; then
+    return # a real file the user put there is theirs
+  fi
+  ln -sfn "$HEARTH_MODELS_CACHE/$1" "$target"
+}
+link "$SMOLLM2_FILE"
+link "$MINILM_FILE"

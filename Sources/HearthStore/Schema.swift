@@ -77,6 +77,9 @@ enum Schema {
         t.column("updatedAt", .double).notNull()
       }
     }
+    migrator.registerMigration("v5-memory") { db in
+      try MemorySchema.create(db)
+    }
     return migrator
   }
 }

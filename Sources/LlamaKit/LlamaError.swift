@@ -30,6 +30,10 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
   case decodeFailed(code: Int32, position: Int)
   /// llama.cpp could not parse the grammar that constrains the output.
   case invalidGrammar(reason: String)
+  /// The model gives no pooled sentence vector, so it cannot embed text.
+  case notAnEmbeddingModel(model: String)
+  /// A text to embed is longer than the model's window; the caller must split it.
+  case inputTooLong(index: Int, tokens: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -61,6 +65,10 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
       "this session is already generating an answer"
     case .invalidGrammar(let reason):
       "the output grammar is invalid: \(reason)"
+    case .notAnEmbeddingModel(let model):
+      "model \(model) does not produce sentence embeddings (no pooling); choose an embedding model"
+    case .inputTooLong(let index, let tokens, let limit):
+      "input \(index) is \(tokens) tokens but the embedding model reads at most \(limit); split it"
     case .decodeFailed(let code, let position):
       "llama.cpp failed to decode at position \(position) (code \(code))"
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthMemory
 
 struct AskCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -25,6 +26,9 @@ struct AskCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Answer without acting on your calendar, reminders, notes, habits or contacts.")
   var noActions = false
 
+  @Flag(name: .long, help: "Answer without drawing on the memory (notes, documents, past chats).")
+  var noMemory = false
+
   @Flag(name: .long, help: "Do not save the exchange as a session.")
   var noSave = false
 
@@ -39,7 +43,8 @@ struct AskCommand: AsyncParsableCommand {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
       let text = try promptText()
-      let engine = try await Engine.openForChat(modelOptions, generation: options, actions: !noActions)
+      let engine = try await Engine.openForChat(
+        modelOptions, generation: options, actions: !noActions, memory: !noMemory)
       guard let model = engine.model else { return }
       if noSave {
         try await answerWithoutSaving(text, engine: engine, model: model, options: options)
@@ -64,6 +69,7 @@ struct AskCommand: AsyncParsableCommand {
         report.thinking = message.thinking
         report.state = message.state.rawValue
         report.actions = outcome.actions
+        report.sources = outcome.sources
         Terminal.write(try JSONOutput.encode(report) + "\n")
       } else {
         Terminal.write("\n")
@@ -77,7 +83,10 @@ struct AskCommand: AsyncParsableCommand {
     _ text: String, engine: Engine, model: LocalModel, options: GenerationOptions
   ) async throws {
     // The same system prompt a saved ask gets, so saving never changes the answer.
-    let messages: [ChatMessage] = [.system(engine.systemPrompt(custom: system)), .user(text)]
+    let memory = noMemory ? nil : await engine.memory.context(for: text, session: nil, for: model)
+    let messages: [ChatMessage] = [
+      .system(engine.systemPrompt(custom: system)), .user(MemoryPrompt.question(text, with: memory)),
+    ]
     var answer = ""
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration
@@ -98,9 +107,11 @@ struct AskCommand: AsyncParsableCommand {
       var report = AskReport(
         text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)
       report.actions = actions
+      report.sources = memory?.citations
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
       Terminal.write(blocks.finish())
+      if let memory { Terminal.write("\n" + Terminal.dim(TurnPrinter.sourcesLine(memory.citations))) }
       if !actions.isEmpty { Terminal.write("\n" + actions.map(TurnPrinter.card).joined(separator: "\n")) }
       Terminal.write("\n")
       if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
@@ -138,6 +149,8 @@ struct AskReport: Encodable {
   var sessionId: String?
   var thinking: String?
   var state: String?
+  /// The notes, documents and past chats the answer drew on.
+  var sources: [Citation]?
   var actions: [ActionRecord]?
 
   init(text: String, stopReason: StopReason, usage: GenerationUsage?, model: String, loadTime: Duration) {

@@ -19,6 +19,7 @@ struct ChatCommand: AsyncParsableCommand {
         y / n              confirm or decline the changes the last answer proposed
         /undo [ID]         take back an action (the latest one of this session by default)
         /actions           what this session's answers did
+        /memory on|off     let this session's answers draw on the memory, or not
         /help, /quit
       """
   )
@@ -45,11 +46,14 @@ struct ChatCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Chat without acting on your calendar, reminders, notes, habits or contacts.")
   var noActions = false
 
+  @Flag(name: .long, help: "Chat without drawing on the memory (notes, documents, past chats).")
+  var noMemory = false
+
   func run() async throws {
     try await reportingFailures {
       let options = try samplingOptions.generationOptions()
       let engine = try await Engine.openForChat(
-        modelOptions, generation: options, showsThinking: !hideThinking, actions: !noActions)
+        modelOptions, generation: options, showsThinking: !hideThinking, actions: !noActions, memory: !noMemory)
       guard let model = engine.model else { return }
       let library = engine.sessions
       var current = try await startingSession(engine)
@@ -127,6 +131,17 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.write(TurnPrinter.card(try engine.actions.undo(target.id)) + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/memory":
+          switch argument.lowercased() {
+          case "on", "off":
+            try engine.memory.setUsesMemory(argument.lowercased() == "on", in: current.id)
+            Terminal.write(Terminal.dim("(memory \(argument.lowercased()) for this session)") + "\n")
+          case "":
+            let uses = try engine.memory.usesMemory(in: current.id)
+            Terminal.write(Terminal.dim("(memory is \(uses ? "on" : "off") for this session)") + "\n")
+          default:
+            Terminal.writeError("hearth: /memory takes on or off\n")
           }
         case "/actions":
           let records = try engine.actions.log(session: current.id, limit: 20)

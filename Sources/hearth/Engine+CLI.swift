@@ -11,13 +11,15 @@ extension Engine {
 
   /// Opens the user's profile with the model the options name, for commands that chat.
   static func openForChat(
-    _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true, actions: Bool = true
+    _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true, actions: Bool = true,
+    memory: Bool = true
   ) async throws -> Engine {
     var configuration = EngineConfiguration()
     configuration.model = options.modelChoice()
     if let generation { configuration.chat.generation = generation }
     configuration.chat.showsThinking = showsThinking
     configuration.chat.actions = actions
+    configuration.chat.memory = memory
     return try await open(configuration)
   }
 }

@@ -7,15 +7,17 @@ enum TurnPrinter {
   static func print(
     _ events: AsyncStream<ChatEvent>, quiet: Bool = false
   ) async -> (
-    message: StoredMessage?, actions: [ActionRecord]
+    message: StoredMessage?, actions: [ActionRecord], sources: [Citation]
   ) {
     var final: StoredMessage?
+    var sources: [Citation] = []
     var actions: [ActionRecord] = []
     var blocks = BlockFilter()
     var thinking = false
     for await event in events {
       switch event {
       case .started: break
+      case .sources(let cited): sources = cited
       case .trimmed(let dropped):
         if !quiet {
           Terminal.writeError(Terminal.dim("(conversation trimmed: \(dropped) earlier messages summarised)") + "\n")
@@ -36,11 +38,23 @@ enum TurnPrinter {
         actions = records
         if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(card).joined(separator: "\n")) }
       case .finished(let message):
-        if !quiet { Terminal.write(blocks.finish()) }
+        if !quiet {
+          Terminal.write(blocks.finish())
+          if !sources.isEmpty { Terminal.write("\n" + Terminal.dim(Self.sourcesLine(sources))) }
+        }
         final = message
       }
     }
-    return (final, actions)
+    return (final, actions, sources)
+  }
+
+  /// The sources an answer drew on, as one line: `Sources: [1] Boiler (note) · [2] manual.pdf › Service`.
+  static func sourcesLine(_ sources: [Citation]) -> String {
+    "Sources: "
+      + sources.map { citation in
+        let place = citation.heading.isEmpty || citation.heading == citation.title ? "" : " › \(citation.heading)"
+        return "[\(citation.number)] \(citation.title)\(place) (\(citation.collection.singular))"
+      }.joined(separator: " · ")
   }
 
   /// One action as a line: what it did or will do, and what the user can say to it.

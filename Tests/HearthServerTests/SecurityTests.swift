@@ -44,7 +44,7 @@ struct SecurityTests {
   static let dataRoutes = [
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
-    "/api/contacts/export", "/api/actions",
+    "/api/contacts/export", "/api/actions", "/api/memory", "/api/memory/search?q=x",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -58,6 +58,9 @@ struct SecurityTests {
     (.POST, "/api/habits", #"{"name":"T"}"#),
     (.POST, "/api/contacts", #"{"fullName":"T"}"#),
     (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
+    (.POST, "/api/memory/documents?name=a.md", "# A\n\nThe spare key is under the blue pot.\n"),
+    (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
+    (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
 
   /// Every route that names one item or action by id, with a body it would accept.
@@ -79,6 +82,8 @@ struct SecurityTests {
       (.DELETE, "/api/contacts/\(id)", nil),
       (.POST, "/api/actions/\(id)/confirm", nil), (.POST, "/api/actions/\(id)/cancel", nil),
       (.POST, "/api/actions/\(id)/undo", nil),
+      (.DELETE, "/api/memory/sources?id=file:/nowhere/\(id).md", nil),
+      (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
     ]
   }()
 
@@ -107,7 +112,8 @@ struct SecurityTests {
         let foreign = try await server.request(
           method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
         #expect(foreign.status == 403, "\(path)")
-        let huge = String(repeating: "x", count: path.hasSuffix("import") || path.contains("import?") ? 9000 : 5000)
+        let takesFiles = path.hasSuffix("import") || path.contains("import?") || path.hasPrefix("/api/memory/documents")
+        let huge = String(repeating: "x", count: takesFiles ? 9000 : 5000)
         let large = try await server.request(method, path, body: huge, headers: [auth])
         #expect(large.status == 413, "\(path) → \(large.status)")
         let accepted = try await server.request(method, path, body: body, headers: [auth])

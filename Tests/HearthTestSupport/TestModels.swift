@@ -17,6 +17,18 @@ public enum TestModels {
   /// gemma-3-270m (gemma3 architecture, base model without a chat template).
   public static var gemma3: String { "\(directory)/gemma-3-270m-Q4_K_M.gguf" }
 
+  /// all-MiniLM-L6-v2 (bert architecture, 384 dimensions, mean pooling): the embedding model.
+  public static var miniLM: String { "\(directory)/all-MiniLM-L6-v2.f16.gguf" }
+
+  /// A llama.cpp tool (`llama-embedding`, `llama-bench`, …) from the prefix the set-up built.
+  public static func llamaTool(_ name: String) -> String {
+    let environment = ProcessInfo.processInfo.environment
+    let prefix =
+      environment["HEARTH_LLAMA_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "\(environment["HOME"] ?? NSHomeDirectory())/.cache/hearth/llama.cpp-0.3.36"
+    return "\(prefix)/bin/\(name)"
+  }
+
   /// The package root, for finding built products.
   public static var packageRoot: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -7,6 +7,9 @@ public enum ChatEvent: Sendable, Hashable {
   case started(user: StoredMessage, assistant: StoredMessage)
   /// Older messages no longer fit the context and were replaced by a summary.
   case trimmed(droppedMessages: Int)
+  /// The notes, documents and past chats retrieved for the question, numbered as the answer cites them;
+  /// sent before the answer, only when the memory found something.
+  case sources([Citation])
   /// Answer text.
   case answer(String)
   /// Thinking text.
@@ -50,12 +53,16 @@ public struct ChatConfiguration: Sendable, Hashable {
   /// Let answers act on the user's data through action blocks: the system prompt teaches them, generation
   /// is constrained by their grammar once a block starts, and a finished answer's blocks run.
   public var actions: Bool
+  /// Let answers draw on the memory (notes, documents, past chats) when the embedding model is installed;
+  /// each chat can still turn it off.
+  public var memory: Bool
 
   public init(
     generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250),
-    summarizesWithModel: Bool = true, actions: Bool = true
+    summarizesWithModel: Bool = true, actions: Bool = true, memory: Bool = true
   ) {
     self.actions = actions
+    self.memory = memory
     self.generation = generation
     self.showsThinking = showsThinking
     self.persistInterval = persistInterval

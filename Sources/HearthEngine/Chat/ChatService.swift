@@ -1,5 +1,6 @@
 public import Foundation
 public import HearthCore
+public import HearthMemory
 public import HearthStore
 
 /// The life of a chat turn, independent of any user interface: guards, persistence of the user message
@@ -11,6 +12,22 @@ public actor ChatService {
   private let now: @Sendable () -> Date
   private var activeTurns: [UUID: Task<Void, Never>] = [:]
   private let actionHooks: ActionHooks?
+  private let memoryHooks: MemoryHooks?
+
+  /// What a chat needs from the memory: the section of retrieved notes for a question (or `nil`), and what
+  /// indexes a chat once a turn has ended.
+  public struct MemoryHooks: Sendable {
+    public var context: @Sendable (String, UUID, any ChatModel) async -> MemoryContext?
+    public var remember: @Sendable (ChatSession) async -> Void
+
+    public init(
+      context: @escaping @Sendable (String, UUID, any ChatModel) async -> MemoryContext?,
+      remember: @escaping @Sendable (ChatSession) async -> Void
+    ) {
+      self.context = context
+      self.remember = remember
+    }
+  }
 
   /// What a chat needs from the action pipeline: the grammar a block's payload must follow once
   /// `trigger` matches, and what runs a finished answer's blocks.
@@ -38,12 +55,13 @@ public actor ChatService {
   /// ``ChatConfiguration/actions`` on), answers are constrained by the block grammar and their blocks run.
   public init(
     database: HearthDatabase, model: (any ChatModel)?, configuration: ChatConfiguration = .init(),
-    actionHooks: ActionHooks? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    actionHooks: ActionHooks? = nil, memoryHooks: MemoryHooks? = nil, now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.database = database
     self.model = model
     self.configuration = configuration
     self.actionHooks = configuration.actions ? actionHooks : nil
+    self.memoryHooks = configuration.memory ? memoryHooks : nil
     self.now = now
   }
 
@@ -105,13 +123,20 @@ public actor ChatService {
     let (events, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
     continuation.yield(.started(user: user, assistant: placeholder))
     let hooks = actionHooks
+    let memoryHooks = memoryHooks
     let database = database
     let task = Task { [configuration, now] in
       let drafted = await hooks?.draft?(text, model, sessionID)
+      // A drafted action answers without the model reading anything, so it needs no memory.
+      let memory = drafted == nil ? await memoryHooks?.context(text, sessionID, model) : nil
+      if let memory {
+        try? database.setCitations(memory.citations, for: placeholder.id)
+        continuation.yield(.sources(memory.citations))
+      }
       let turn = Turn(
         database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
         options: options, configuration: configuration, now: now, events: continuation,
-        prewritten: drafted.map { "Here is what I will do:\n\($0)" })
+        prewritten: drafted.map { "Here is what I will do:\n\($0)" }, memory: memory)
       var final = await turn.run()
       // Only a whole answer acts: a stopped or failed one may hold half a block.
       let records = final.state == .complete ? await hooks?.process(final, text) ?? [] : []
@@ -120,6 +145,7 @@ public actor ChatService {
         final = await SecondPass(database: database, model: model, events: continuation, now: now)
           .answer(text, facts: facts, into: final)
       }
+      if let memoryHooks, let current = try? database.session(sessionID) { await memoryHooks.remember(current) }
       // The session is free again before anyone hears that the turn ended.
       self.turnEnded(sessionID)
       if !records.isEmpty { continuation.yield(.actions(records)) }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthMemory
 import HearthStore
 
 /// One answer being produced: fits the history into the context, streams the model's output through the
@@ -16,6 +17,8 @@ struct Turn: Sendable {
   let events: AsyncStream<ChatEvent>.Continuation
   /// An answer already written (an action block drafted for the request): it is the answer, unchanged.
   var prewritten: String? = nil
+  /// Notes retrieved for the question, placed before it in the prompt (never stored in the message).
+  var memory: MemoryContext? = nil
 
   /// Produces the answer and returns it as finally stored; the caller announces the end.
   func run() async -> StoredMessage {
@@ -51,10 +54,13 @@ struct Turn: Sendable {
 
   /// The messages to send: system prompt and summary, then as much recent history as fits.
   private func fitPrompt() async throws -> [ChatMessage] {
-    let history = try database.messages(in: session.id).filter { stored in
+    var history = try database.messages(in: session.id).filter { stored in
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
     }.map(\.chatMessage)
+    if let memory, let last = history.indices.last, history[last].role == .user {
+      history[last].content = MemoryPrompt.question(history[last].content, with: memory)
+    }
     // A long answer limit must not starve the history: at most half the window is held back for it; an
     // answer that needs more stops with a full context.
     let reserve = min(options.maxNewTokens, model.contextSize / 2)

@@ -30,6 +30,8 @@ public final class Engine: Sendable {
   public let contacts: ContactService
   /// What the assistant's answers do to the user's data.
   public let actions: ActionService
+  /// What the assistant remembers: documents, notes, past chats, the persona.
+  public let memory: MemoryService
 
   let database: HearthDatabase
   let chatConfiguration: ChatConfiguration
@@ -38,7 +40,7 @@ public final class Engine: Sendable {
 
   private init(
     paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone, webSearch: (any WebSearchProvider)?
+    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder
   ) {
     self.paths = paths
     self.database = database
@@ -63,6 +65,10 @@ public final class Engine: Sendable {
     self.habits = habits
     self.contacts = contacts
     self.actions = actions
+    let memory = MemoryService(
+      database: database, embedder: embedder, notes: notes,
+      documentsFolder: paths.home.appendingPathComponent("documents", isDirectory: true))
+    self.memory = memory
     let names = ExistingNames(calendar: calendar, reminders: reminders, notes: notes, habits: habits)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
@@ -79,7 +85,17 @@ public final class Engine: Sendable {
         let today = LocalDate(Date(), in: timeZone)
         return try? await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
       })
-    self.chat = ChatService(database: database, model: model, configuration: chat, actionHooks: hooks)
+    let memoryHooks = ChatService.MemoryHooks(
+      context: { question, session, model in
+        await memory.context(for: question, session: session, for: model)
+      },
+      remember: { session in
+        // A chat that cannot be indexed now is indexed with its next turn; the answer is saved either way.
+        guard memory.isAvailable else { return }
+        try? await memory.remember(session: session)
+      })
+    self.chat = ChatService(
+      database: database, model: model, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
@@ -102,7 +118,8 @@ public final class Engine: Sendable {
         LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
       return Engine(
         paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
-        timeZone: configuration.timeZone, webSearch: configuration.webSearch)
+        timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+        embedder: LocalEmbedder(path: configuration.embeddingModelPath))
     }
   }
 
@@ -112,7 +129,8 @@ public final class Engine: Sendable {
     let (database, lock) = try openProfile(configuration, generating: model != nil)
     return Engine(
       paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone, webSearch: configuration.webSearch)
+      timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+      embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath))
   }
 
   /// The database and, for an engine that may write answers, the profile lock (with repair and pruning).

@@ -27,6 +27,19 @@ public struct EngineConfiguration: Sendable {
   /// Where `WEB_SEARCH` blocks search: a SearXNG server from `$HEARTH_SEARXNG_URL`; `nil` (the default)
   /// keeps web search off.
   public var webSearch: (any WebSearchProvider)?
+  /// The embedding model file for the memory: `$HEARTH_EMBEDDING_MODEL`, else the default one installed in
+  /// the profile's models folder.
+  public var embeddingModel: String?
+  /// An embedding model already loaded, shared by several engines (as tests and benchmarks do).
+  public var sharedEmbedder: LocalEmbedder?
+
+  /// The file name of the default embedding model.
+  public static let defaultEmbeddingModelFileName = "all-MiniLM-L6-v2.f16.gguf"
+
+  /// The embedding model the memory uses.
+  public var embeddingModelPath: String {
+    embeddingModel ?? paths.models.appendingPathComponent(Self.defaultEmbeddingModelFileName).path
+  }
 
   /// Creates a configuration; the history policy comes from `HEARTH_KEEP_SESSIONS` / `HEARTH_KEEP_DAYS`.
   public init(
@@ -38,6 +51,7 @@ public struct EngineConfiguration: Sendable {
     self.chat = chat
     self.historyPolicy = HistoryPolicy(environment: environment)
     self.environment = environment
+    self.embeddingModel = environment["HEARTH_EMBEDDING_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current

@@ -40,8 +40,13 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
     router.get("/api/sessions/:id") { _, context in
       let id = try Self.sessionID(context)
+      let messages = try library.messages(in: id)
+      let memory = dependencies.engine.memory
       return try JSONResponse.make(
-        SessionDetail(session: try library.session(id), messages: try library.messages(in: id)))
+        SessionDetail(
+          session: try library.session(id), messages: messages, usesMemory: try memory.usesMemory(in: id),
+          citations: Dictionary(
+            uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) })))
     }
     router.patch("/api/sessions/:id") { request, context in
       let id = try Self.sessionID(context)
@@ -110,6 +115,10 @@ struct SearchResults: Encodable { var hits: [SearchHit] }
 struct SessionDetail: Encodable {
   var session: ChatSession
   var messages: [StoredMessage]
+  /// Whether this chat's answers draw on the memory.
+  var usesMemory: Bool
+  /// The sources each answer drew on, by message id.
+  var citations: [String: [Citation]]
 }
 struct NewSession: Decodable { var title: String? }
 struct SessionChange: Decodable {

@@ -99,6 +99,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     case .started(let user, let assistant):
       ("started", JSONResponse.encodedLine(StartedEvent(user: user, assistant: assistant)))
     case .trimmed(let dropped): ("trimmed", JSONResponse.encodedLine(["dropped_messages": dropped]))
+    case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
     case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthInterchange
+import HearthMemory
 import HearthStore
 import Hummingbird
 import Logging
@@ -45,6 +46,24 @@ enum ErrorMapping {
       default: return APIError(.internalServerError, error.description, code: "database_error")
       }
     case let error as InvalidParameterError: return .invalidRequest(error.description)
+    case let error as MemoryError:
+      switch error {
+      case .unknownSource: return .notFound(error.description)
+      case .modelMismatch: return APIError(.conflict, error.description, code: "embedding_model_mismatch")
+      }
+    case let error as DocumentError:
+      switch error {
+      case .tooLarge: return APIError(.contentTooLarge, error.description, code: "body_too_large")
+      case .pdfToolMissing: return APIError(.serviceUnavailable, error.description, code: "pdf_tool_missing")
+      default: return APIError(.badRequest, error.description, code: "invalid_file")
+      }
+    case let error as EmbeddingError:
+      switch error {
+      case .modelMissing: return APIError(.serviceUnavailable, error.description, code: "embedding_model_missing")
+      case .emptyInput: return .invalidRequest(error.description, parameter: "input")
+      case .inputTooLong:
+        return APIError(.badRequest, error.description, parameter: "input", code: "context_length_exceeded")
+      }
     case let error as HTTPError:
       return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
     case let error as any HTTPResponseError where error.status.code < 500:

@@ -1,5 +1,5 @@
 import { renderMarkdown } from "/assets/markdown.js";
-import { $, api, getJSON, showError, toast } from "/assets/api.js";
+import { $, api, attempt, el, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 
@@ -184,10 +184,28 @@ function emptyState() {
   return element;
 }
 
+/// The sources an answer drew on, numbered as it cites them, each linking to where it lives.
+function showSources(element, citations) {
+  element.querySelector(".sources")?.remove();
+  if (!citations?.length) return;
+  const line = el("div", { class: "sources" }, "Sources: ");
+  citations.forEach((citation, index) => {
+    const place = citation.heading && citation.heading !== citation.title ? ` › ${citation.heading}` : "";
+    const href = citation.collection === "conversations" ? `#/s/${citation.location}`
+      : citation.collection === "notes" ? "#/notes" : "#/memory";
+    if (index > 0) line.append(" · ");
+    line.append(el("a", { href, title: citation.collection === "documents" ? `${citation.location}, bytes ${citation.start}–${citation.end}` : citation.collection },
+      `[${citation.number}] ${citation.title}${place}`));
+  });
+  element.append(line);
+}
+
 function showSessionHeader(session) {
   $("session-title").textContent = session ? session.title : "New chat";
   $("session-actions").hidden = !session;
   if (!session) return;
+  $("memory-toggle").textContent = state.usesMemory === false ? "Memory off" : "Memory on";
+  $("memory-toggle").classList.toggle("on", state.usesMemory !== false);
   $("pin").textContent = session.is_pinned ? "Unpin" : "Pin";
   $("pin").classList.toggle("on", session.is_pinned);
   $("archive").textContent = session.is_archived ? "Unarchive" : "Archive";
@@ -196,12 +214,17 @@ function showSessionHeader(session) {
 
 async function openSession(id) {
   try {
-    const { session, messages } = await getJSON(`/api/sessions/${id}`);
+    const { session, messages, usesMemory, citations } = await getJSON(`/api/sessions/${id}`);
     state.current = session;
+    state.usesMemory = usesMemory;
     if (location.hash !== `#/s/${id}`) history.replaceState(null, "", `#/s/${id}`);
     showView("chat");
     showSessionHeader(session);
     renderConversation(session, messages);
+    for (const [messageID, cited] of Object.entries(citations ?? {})) {
+      const element = $("messages").querySelector(`[data-id="${messageID}"]`);
+      if (element) showSources(element, cited);
+    }
     await loadCards(session.id, $("messages")).catch((error) => showError(error.message));
     renderSessionListActive();
     document.querySelector(".app").classList.remove("drawer-open");
@@ -216,6 +239,7 @@ function renderSessionListActive() {
 
 function newChat() {
   state.current = null;
+  state.usesMemory = true;
   history.replaceState(null, "", "#/");
   document.title = "Hearth";
   showView("chat");
@@ -284,6 +308,7 @@ async function send(text) {
     frame = null;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     fillMessage(pendingAnswer, answer);
+    if (answer.sources) showSources(pendingAnswer, answer.sources);
     if (nearBottom) list.scrollTop = list.scrollHeight;
   };
   try {
@@ -314,8 +339,11 @@ async function send(text) {
         case "actions":
           showCards(pendingAnswer, event.data.actions);
           break;
+        case "sources":
+          answer.sources = event.data.sources;
+          break;
         case "done":
-          answer = event.data.message;
+          answer = { ...event.data.message, sources: answer.sources };
           if (answer.state === "failed") showError(`The answer failed: ${answer.error ?? "unknown error"}`);
           redraw();
           break;
@@ -582,6 +610,12 @@ function wire() {
   $("rename").addEventListener("click", startRename);
   $("pin").addEventListener("click", () => patchSession({ pinned: !state.current.is_pinned }).catch((error) => showError(error.message)));
   $("archive").addEventListener("click", () => patchSession({ archived: !state.current.is_archived }).catch((error) => showError(error.message)));
+  $("memory-toggle").addEventListener("click", attempt(async () => {
+    const { enabled } = await sendJSON(`/api/sessions/${state.current.id}/memory`, "PUT", { enabled: state.usesMemory === false });
+    state.usesMemory = enabled;
+    showSessionHeader(state.current);
+    toast(enabled ? "This chat's answers may draw on your memory." : "This chat's answers no longer draw on your memory.");
+  }));
   $("export-md").addEventListener("click", exportMarkdown);
   $("delete").addEventListener("click", deleteSession);
   $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });

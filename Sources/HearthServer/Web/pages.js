@@ -1,6 +1,7 @@
 // The pages beside the chat, by the name the navigation uses.
 import { show as showCalendar, wire as wireCalendar } from "/assets/calendar.js";
 import { showHabits, showReminders } from "/assets/lists.js";
+import { showMemory } from "/assets/memory.js";
 import { showContacts, showNotes } from "/assets/records.js";
 
 export const pages = {
@@ -9,6 +10,7 @@ export const pages = {
   notes: showNotes,
   habits: showHabits,
   contacts: showContacts,
+  memory: showMemory,
 };
 
 export function wirePages() {

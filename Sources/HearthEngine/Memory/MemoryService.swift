@@ -1,0 +1,254 @@
+public import Foundation
+public import HearthCore
+public import HearthMemory
+public import HearthStore
+
+/// The assistant's memory for every surface: documents the user adds, their notes (kept in step), past
+/// chats (indexed as they are saved) and the persona text, all embedded with the local embedding model and
+/// found again by meaning and by words.
+public final class MemoryService: Sendable {
+  /// The embedding model.
+  public let embedder: LocalEmbedder
+  /// Where uploaded documents are kept.
+  public let documentsFolder: URL
+  let index: MemoryIndex
+  let database: HearthDatabase
+  let notes: NoteService
+
+  init(database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, documentsFolder: URL) {
+    self.database = database
+    self.embedder = embedder
+    self.notes = notes
+    self.documentsFolder = documentsFolder
+    self.index = MemoryIndex(database: database, embedder: embedder)
+  }
+
+  /// Whether the embedding model is installed, so the memory can work.
+  public var isAvailable: Bool { embedder.isInstalled }
+
+  // MARK: Sources
+
+  /// The indexed sources, newest first.
+  public func sources(in collection: MemoryCollection? = nil) throws -> [MemorySource] {
+    try database.memorySources(in: collection)
+  }
+
+  /// Sources and chunks per collection.
+  public func counts() throws -> [MemoryCollection: (sources: Int, chunks: Int)] {
+    try database.memoryCounts()
+  }
+
+  /// The model the stored vectors came from.
+  public func indexIdentity() throws -> MemoryIndexIdentity? {
+    try database.memoryIndexIdentity()
+  }
+
+  /// Forgets a source, named by its id (`file:/…`, `note:…`, `chat:…`, `persona`) or by a file's path.
+  /// - Throws: ``MemoryError/unknownSource(_:)`` when nothing is indexed under it.
+  @discardableResult
+  public func remove(_ reference: String) async throws -> MemorySource {
+    for candidate in [reference, "file:" + URL(fileURLWithPath: reference).standardizedFileURL.path] {
+      if let source = try database.memorySource(candidate) {
+        try await index.remove(source.id)
+        if source.location.hasPrefix(documentsFolder.path + "/") {
+          try? FileManager.default.removeItem(atPath: source.location)
+        }
+        return source
+      }
+    }
+    throw MemoryError.unknownSource(reference)
+  }
+
+  // MARK: Documents
+
+  /// Indexes one document file; an unchanged file costs a read and a hash.
+  public func addFile(_ url: URL) async throws -> IndexOutcome {
+    let file = url.standardizedFileURL
+    let text = try DocumentText.read(file)
+    return try await index.index(
+      SourceText(
+        id: "file:" + file.path, collection: .documents, title: file.lastPathComponent, location: file.path, text: text)
+    )
+  }
+
+  /// Keeps an uploaded document in the profile's documents folder and indexes it.
+  /// - Throws: ``DocumentError`` for a kind that is not indexed, binary content or no text.
+  public func addUpload(name: String, data: Data) async throws -> IndexOutcome {
+    let safe = Self.safeFileName(name)
+    let ext = URL(fileURLWithPath: safe).pathExtension.lowercased()
+    guard DocumentText.supportedExtensions.contains(ext) else {
+      throw DocumentError.unsupportedKind(path: safe, ext: ext)
+    }
+    guard data.count <= DocumentText.byteLimit else {
+      throw DocumentError.tooLarge(path: safe, bytes: data.count, limit: DocumentText.byteLimit)
+    }
+    if ext != "pdf" { _ = try DocumentText.decode(data, path: safe) }
+    try FileManager.default.createDirectory(at: documentsFolder, withIntermediateDirectories: true)
+    let target = documentsFolder.appendingPathComponent(safe)
+    try data.write(to: target, options: .atomic)
+    do {
+      return try await addFile(target)
+    } catch {
+      try? FileManager.default.removeItem(at: target)
+      throw error
+    }
+  }
+
+  /// The document files under `urls` (folders are walked; hidden files and unsupported kinds are listed as
+  /// skipped), in a stable order.
+  public func documentFiles(in urls: [URL]) -> (files: [URL], skipped: [(path: String, reason: String)]) {
+    var files: [URL] = []
+    var skipped: [(String, String)] = []
+    for url in urls {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        skipped.append((url.path, "no such file or folder"))
+        continue
+      }
+      guard isFolder.boolValue else {
+        if DocumentText.isSupported(url) {
+          files.append(url)
+        } else {
+          skipped.append((url.path, DocumentError.unsupportedKind(path: url.path, ext: url.pathExtension).description))
+        }
+        continue
+      }
+      let walker = FileManager.default.enumerator(
+        at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+      var found: [URL] = []
+      while let next = walker?.nextObject() as? URL {
+        guard (try? next.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+        if DocumentText.isSupported(next) {
+          found.append(next)
+        } else {
+          skipped.append((next.path, "not a document kind"))
+        }
+      }
+      files += found.sorted { $0.path < $1.path }
+    }
+    return (files, skipped)
+  }
+
+  /// A name that stays inside the documents folder: no path separators, no leading dots.
+  static func safeFileName(_ name: String) -> String {
+    let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+    var cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0 != ":" }.map(Character.init))
+    while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+    cleaned = String(cleaned.prefix(120))
+    return cleaned.isEmpty ? "document.txt" : cleaned
+  }
+
+  // MARK: Retrieval
+
+  /// The chunks that best answer `query`; notes are brought up to date first.
+  public func recall(_ query: String, options: RetrievalOptions = .init()) async throws -> [MemoryHit] {
+    try await syncNotes()
+    return try await index.search(query, options: options)
+  }
+
+  /// Re-embeds everything with the current embedding model.
+  public func rebuild(progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws {
+    try await index.rebuild(progress: progress)
+  }
+
+  /// Checks the embedding model loads and matches the stored vectors.
+  @discardableResult
+  public func prepare() async throws -> EmbedderInfo {
+    try await index.prepare()
+  }
+
+  // MARK: Notes, persona, chats
+
+  /// Brings the notes collection in step with the notes: changed notes re-indexed, deleted ones dropped.
+  @discardableResult
+  public func syncNotes() async throws -> (indexed: Int, removed: Int) {
+    let current = try notes.list()
+    var indexed = 0
+    var wanted: Set<String> = []
+    for note in current {
+      let id = "note:\(note.id)"
+      wanted.insert(id)
+      let tags = note.tags.isEmpty ? "" : "\n\nTags: " + note.tags.joined(separator: ", ")
+      let outcome = try await index.index(
+        SourceText(
+          id: id, collection: .notes, title: note.title, location: note.id,
+          text: "# \(note.title)\n\n\(note.body)\(tags)"))
+      if !outcome.unchanged { indexed += 1 }
+    }
+    var removed = 0
+    for source in try database.memorySources(in: .notes) where !wanted.contains(source.id) {
+      try await index.removeIfPresent(source.id)
+      removed += 1
+    }
+    return (indexed, removed)
+  }
+
+  /// What the user wants the assistant to know about them.
+  public func persona() throws -> String {
+    try database.setting("persona", as: String.self) ?? ""
+  }
+
+  /// Saves the persona text and indexes it (an empty text clears it).
+  public func setPersona(_ text: String) async throws {
+    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard text.count <= 8_000 else {
+      throw InvalidParameterError(name: "persona", value: "of \(text.count) characters", expected: "at most 8000")
+    }
+    try database.setSetting("persona", to: text)
+    if text.isEmpty {
+      try await index.removeIfPresent("persona")
+    } else if isAvailable {
+      _ = try await index.index(
+        SourceText(id: "persona", collection: .persona, title: "About me", location: "persona", text: text))
+    }
+  }
+
+  /// Indexes a chat's finished messages, so later chats can recall them.
+  public func remember(session: ChatSession) async throws {
+    let messages = try database.messages(in: session.id).filter {
+      $0.role != .system && ($0.state == .complete || $0.role == .user) && !$0.content.isEmpty
+    }
+    guard !messages.isEmpty else { return }
+    let text = messages.map { "\($0.role == .user ? "User" : "Assistant"): \($0.content)" }
+      .joined(separator: "\n\n")
+    _ = try await index.index(
+      SourceText(
+        id: "chat:\(session.id.uuidString)", collection: .conversations, title: session.title,
+        location: session.id.uuidString, text: text))
+  }
+
+  /// The memory section for a chat turn: what the memory holds that is close enough to the question, in
+  /// the token budget, leaving out the chat itself. `nil` when the memory is off for the chat, unavailable,
+  /// or has nothing relevant.
+  public func context(
+    for question: String, session: UUID?, tokenBudget: Int, countTokens: (String) -> Int
+  ) async -> MemoryContext? {
+    guard isAvailable else { return nil }
+    if let session, !((try? database.usesMemory(session)) ?? false) { return nil }
+    let options = RetrievalOptions(
+      k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
+      excludedSources: session.map { ["chat:\($0.uuidString)"] } ?? [])
+    guard let hits = try? await recall(question, options: options), !hits.isEmpty else { return nil }
+    return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
+  }
+
+  /// The memory section for a question to `model`: a quarter of its window at most, counted with its tokenizer.
+  public func context(for question: String, session: UUID?, for model: any ChatModel) async -> MemoryContext? {
+    let budget = min(600, model.contextSize / 4)
+    return await context(for: question, session: session, tokenBudget: budget) { text in
+      (model as? LocalModel)?.countTokens(text) ?? text.utf8.count / 3
+    }
+  }
+
+  /// Cosine similarity below which a chunk is not worth the model's attention in a chat turn.
+  public static let relevanceFloor: Float = 0.25
+
+  /// Whether answers in a chat draw on the memory.
+  public func usesMemory(in session: UUID) throws -> Bool { try database.usesMemory(session) }
+
+  /// Turns the memory on or off for one chat.
+  public func setUsesMemory(_ uses: Bool, in session: UUID) throws { try database.setUsesMemory(uses, for: session) }
+
+  /// The sources each message drew on.
+  public func citations(for messages: [UUID]) throws -> [UUID: [Citation]] { try database.citations(for: messages) }
+}

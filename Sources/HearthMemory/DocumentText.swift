@@ -1,0 +1,107 @@
+public import Foundation
+
+/// Why a file could not be read into memory.
+public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+  case unreadable(path: String, reason: String)
+  case unsupportedKind(path: String, ext: String)
+  case tooLarge(path: String, bytes: Int, limit: Int)
+  case notText(path: String)
+  case empty(path: String)
+  case noTextInPDF(path: String)
+  case pdfToolMissing(path: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason): "\(path): cannot be read (\(reason))"
+    case .unsupportedKind(let path, let ext):
+      "\(path): .\(ext) files are not indexed (supported: \(DocumentText.supportedExtensions.sorted().joined(separator: ", ")))"
+    case .tooLarge(let path, let bytes, let limit):
+      "\(path): \(bytes) bytes is over the limit of \(limit) bytes for one document"
+    case .notText(let path): "\(path): not UTF-8 text (binary file?)"
+    case .empty(let path): "\(path): holds no text"
+    case .noTextInPDF(let path): "\(path): the PDF has no text layer (a scan?); nothing to index"
+    case .pdfToolMissing(let path):
+      "\(path): reading PDFs needs pdftotext (Debian: apt-get install poppler-utils)"
+    }
+  }
+}
+
+/// The text of a document file: `.txt` and `.md` as they are, `.html` without its markup, `.pdf` through
+/// poppler's `pdftotext`.
+public enum DocumentText {
+  /// File extensions that are indexed.
+  public static let supportedExtensions: Set<String> = ["txt", "md", "markdown", "html", "htm", "pdf"]
+  /// The largest file read: 20 MiB.
+  public static let byteLimit = 20 << 20
+
+  /// Whether `url` names a file kind that is indexed.
+  public static func isSupported(_ url: URL) -> Bool {
+    supportedExtensions.contains(url.pathExtension.lowercased())
+  }
+
+  /// Reads the text of the file at `url`.
+  /// - Throws: ``DocumentError`` naming the file and the reason.
+  public static func read(_ url: URL) throws(DocumentError) -> String {
+    let path = url.path
+    let ext = url.pathExtension.lowercased()
+    guard supportedExtensions.contains(ext) else { throw .unsupportedKind(path: path, ext: ext) }
+    let size: Int
+    do {
+      size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    } catch {
+      throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+    }
+    guard size <= byteLimit else { throw .tooLarge(path: path, bytes: size, limit: byteLimit) }
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+    }
+    let text: String
+    switch ext {
+    case "pdf": text = try PDFText.extract(path: path, data: data)
+    case "html", "htm": text = HTMLText.plain(try decode(data, path: path))
+    default: text = try decode(data, path: path)
+    }
+    guard text.contains(where: { !$0.isWhitespace }) else {
+      throw ext == "pdf" ? .noTextInPDF(path: path) : .empty(path: path)
+    }
+    return text
+  }
+
+  /// Text from bytes that must be UTF-8 without NUL bytes.
+  public static func decode(_ data: Data, path: String) throws(DocumentError) -> String {
+    guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { throw .notText(path: path) }
+    return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+  }
+}
+
+/// Runs poppler's `pdftotext` on a PDF.
+enum PDFText {
+  static func extract(path: String, data: Data) throws(DocumentError) -> String {
+    guard data.starts(with: Array("%PDF".utf8)) else { throw .notText(path: path) }
+    guard
+      let tool = ["/usr/bin/pdftotext", "/usr/local/bin/pdftotext", "/opt/homebrew/bin/pdftotext"]
+        .first(where: FileManager.default.isExecutableFile(atPath:))
+    else { throw .pdfToolMissing(path: path) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = ["-enc", "UTF-8", "-q", path, "-"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      throw .unreadable(path: path, reason: "pdftotext did not start: \(error)")
+    }
+    let bytes = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw .unreadable(path: path, reason: "pdftotext failed with status \(process.terminationStatus)")
+    }
+    // pdftotext separates pages with form feeds; a page break is a paragraph break.
+    return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n\n")
+  }
+}

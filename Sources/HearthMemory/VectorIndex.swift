@@ -1,0 +1,172 @@
+public import HearthCore
+
+/// Every chunk's vector in one contiguous block of memory, searched exhaustively: with unit vectors a dot
+/// product is the cosine similarity, and a scan with SIMD arithmetic over a contiguous matrix beats an
+/// index structure at the sizes a person's memory reaches (see `hearth bench memory`).
+public struct VectorIndex: Sendable {
+  /// Length of every vector.
+  public let dimension: Int
+  private(set) var rowIDs: [Int64] = []
+  private var collections: [MemoryCollection] = []
+  private var values: [Float] = []
+  private var slots: [Int64: Int] = [:]
+
+  /// Creates an empty index.
+  public init(dimension: Int) {
+    precondition(dimension > 0)
+    self.dimension = dimension
+  }
+
+  /// Vectors held.
+  public var count: Int { rowIDs.count }
+
+  /// Adds (or replaces) the vector of a chunk.
+  public mutating func insert(_ rowID: Int64, collection: MemoryCollection, vector: [Float]) {
+    precondition(vector.count == dimension)
+    if let slot = slots[rowID] {
+      values.replaceSubrange(slot * dimension..<(slot + 1) * dimension, with: vector)
+      collections[slot] = collection
+      return
+    }
+    slots[rowID] = rowIDs.count
+    rowIDs.append(rowID)
+    collections.append(collection)
+    values.append(contentsOf: vector)
+  }
+
+  /// Adds many vectors given as one block (`rowIDs.count × dimension` floats).
+  public mutating func insert(rowIDs ids: [Int64], collections kinds: [MemoryCollection], values block: [Float]) {
+    precondition(block.count == ids.count * dimension && kinds.count == ids.count)
+    guard slots.isEmpty else {
+      for (index, id) in ids.enumerated() {
+        insert(id, collection: kinds[index], vector: Array(block[index * dimension..<(index + 1) * dimension]))
+      }
+      return
+    }
+    for (index, id) in ids.enumerated() { slots[id] = index }
+    rowIDs = ids
+    collections = kinds
+    values = block
+  }
+
+  /// Removes a chunk's vector; the last vector takes its place, so the block stays contiguous.
+  public mutating func remove(_ rowID: Int64) {
+    guard let slot = slots.removeValue(forKey: rowID) else { return }
+    let last = rowIDs.count - 1
+    if slot != last {
+      let moved = rowIDs[last]
+      rowIDs[slot] = moved
+      collections[slot] = collections[last]
+      values.withUnsafeMutableBufferPointer { buffer in
+        for offset in 0..<dimension { buffer[slot * dimension + offset] = buffer[last * dimension + offset] }
+      }
+      slots[moved] = slot
+    }
+    rowIDs.removeLast()
+    collections.removeLast()
+    values.removeLast(dimension)
+  }
+
+  /// The `k` chunks most similar to `query` (a unit vector), best first, optionally within some collections.
+  public func nearest(
+    to query: [Float], k: Int, in allowed: Set<MemoryCollection>? = nil
+  ) -> [(rowID: Int64, similarity: Float)] {
+    precondition(query.count == dimension)
+    guard k > 0, !rowIDs.isEmpty else { return [] }
+    var best = TopK(capacity: k)
+    let dimension = dimension
+    values.withUnsafeBufferPointer { matrix in
+      query.withUnsafeBufferPointer { q in
+        for slot in 0..<rowIDs.count {
+          if let allowed, !allowed.contains(collections[slot]) { continue }
+          let score = Self.dot(q.baseAddress!, matrix.baseAddress! + slot * dimension, count: dimension)
+          best.offer(score, slot)
+        }
+      }
+    }
+    return best.sorted().map { (rowIDs[$0.slot], $0.score) }
+  }
+
+  /// The cosine similarity of a chunk's vector to `query`, or `nil` when the chunk is not held.
+  public func similarity(of rowID: Int64, to query: [Float]) -> Float? {
+    guard let slot = slots[rowID], query.count == dimension else { return nil }
+    return values.withUnsafeBufferPointer { matrix in
+      query.withUnsafeBufferPointer {
+        Self.dot($0.baseAddress!, matrix.baseAddress! + slot * dimension, count: dimension)
+      }
+    }
+  }
+
+  @inline(__always)
+  static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+    var sum0 = SIMD16<Float>()
+    var sum1 = SIMD16<Float>()
+    var index = 0
+    let rawA = UnsafeRawPointer(a)
+    let rawB = UnsafeRawPointer(b)
+    while index + 32 <= count {
+      sum0 +=
+        rawA.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+        * rawB.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
+      sum1 +=
+        rawA.loadUnaligned(fromByteOffset: (index + 16) * 4, as: SIMD16<Float>.self)
+        * rawB.loadUnaligned(fromByteOffset: (index + 16) * 4, as: SIMD16<Float>.self)
+      index += 32
+    }
+    var total = (sum0 + sum1).sum()
+    while index < count {
+      total += a[index] * b[index]
+      index += 1
+    }
+    return total
+  }
+}
+
+/// The `capacity` highest scores seen, kept in a small min-heap.
+struct TopK {
+  let capacity: Int
+  private var heap: [(score: Float, slot: Int)] = []
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    heap.reserveCapacity(capacity)
+  }
+
+  mutating func offer(_ score: Float, _ slot: Int) {
+    if heap.count < capacity {
+      heap.append((score, slot))
+      siftUp(heap.count - 1)
+    } else if score > heap[0].score {
+      heap[0] = (score, slot)
+      siftDown(0)
+    }
+  }
+
+  func sorted() -> [(score: Float, slot: Int)] {
+    heap.sorted { $0.score > $1.score || ($0.score == $1.score && $0.slot < $1.slot) }
+  }
+
+  private mutating func siftUp(_ start: Int) {
+    var child = start
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].score < heap[parent].score else { return }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private mutating func siftDown(_ start: Int) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count, heap[left].score < heap[smallest].score { smallest = left }
+      if right < heap.count, heap[right].score < heap[smallest].score { smallest = right }
+      guard smallest != parent else { return }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+}

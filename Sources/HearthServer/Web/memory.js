@@ -1,0 +1,90 @@
+// The memory page: what the assistant remembers (collections and sources with chunk counts), documents
+// added by upload, removal, a search that shows its scores, and the persona text.
+import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+
+const state = { query: "", mode: "hybrid" };
+
+export async function showMemory() {
+  const overview = await getJSON("/api/memory");
+  const search = el("input", { type: "search", id: "memory-search", placeholder: "Search the memory", "aria-label": "Search the memory", value: state.query });
+  const mode = el("select", { id: "memory-mode", "aria-label": "Search by" },
+    ["hybrid", "vector", "keyword"].map((name) => el("option", { value: name, selected: state.mode === name }, name === "hybrid" ? "meaning + words" : name === "vector" ? "meaning" : "words")));
+  const run = attempt(async (event) => {
+    event?.preventDefault();
+    state.query = search.value;
+    state.mode = mode.value;
+    await refreshResults();
+  });
+  const form = el("form", { class: "page-bar", id: "memory-search-form", onsubmit: run },
+    el("strong", { class: "page-title" }, "Memory"), search, mode,
+    el("button", { class: "button", type: "submit" }, "Search"),
+    el("button", { class: "button primary", type: "button", id: "memory-upload", onclick: upload }, "Add documents"));
+  const status = overview.available
+    ? `Embedding model ${overview.embeddingModel}${overview.index ? ` · ${overview.index.dimension} dimensions` : ""} · `
+      + overview.collections.map((c) => `${c.name}: ${c.sources} (${c.chunks} chunks)`).join(" · ")
+    : `The embedding model ${overview.embeddingModel} is not installed; the memory is off.`;
+  const persona = el("textarea", { id: "persona", rows: 4, "aria-label": "About me", placeholder: "What should the assistant know about you? (name, family, work, preferences…)" });
+  persona.value = overview.persona;
+  const personaForm = el("form", { class: "persona", id: "persona-form" },
+    el("label", { for: "persona" }, el("strong", {}, "About me"), " — remembered in every chat"), persona,
+    el("div", { class: "row" }, el("button", { class: "button", type: "submit" }, "Save")));
+  personaForm.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    await sendJSON("/api/memory/persona", "PUT", { text: persona.value });
+    toast("Saved");
+  }));
+  $("view-memory").replaceChildren(form, el("p", { class: "muted", id: "memory-status" }, status),
+    el("div", { id: "memory-results" }), personaForm,
+    el("h3", {}, "Sources"), sourceList(overview.sources));
+  if (state.query) await refreshResults();
+}
+
+async function refreshResults() {
+  const target = $("memory-results");
+  if (!state.query.trim()) return target.replaceChildren();
+  const { hits } = await getJSON(`/api/memory/search?q=${encodeURIComponent(state.query)}&mode=${state.mode}&k=8`);
+  target.replaceChildren(hits.length
+    ? el("ol", { class: "memory-hits" }, hits.map((hit) => el("li", { class: "memory-hit" },
+      el("div", { class: "meta" },
+        el("strong", {}, label(hit.source, hit.chunk.heading)),
+        ` · ${hit.source.collection}`,
+        hit.similarity !== undefined && hit.similarity !== null ? ` · similarity ${hit.similarity.toFixed(3)}` : "",
+        hit.vectorRank ? ` · meaning #${hit.vectorRank}` : "", hit.keywordRank ? ` · words #${hit.keywordRank}` : ""),
+      el("p", {}, hit.chunk.text))))
+    : el("p", { class: "muted" }, "Nothing found."));
+}
+
+function label(source, heading) {
+  const name = source.collection === "documents" ? source.location : source.title;
+  return heading && heading !== source.title ? `${name} › ${heading}` : name;
+}
+
+function sourceList(sources) {
+  if (!sources.length) return el("p", { class: "muted" }, "Nothing indexed yet. Add documents, write notes, or chat.");
+  return el("ul", { class: "memory-sources", id: "memory-sources" }, sources.map((source) => el("li", { "data-id": source.id },
+    el("span", { class: "title" }, source.collection === "documents" ? source.location : source.title),
+    el("span", { class: "meta" }, ` ${source.collection} · ${source.chunkCount} chunks `),
+    el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${source.title}`, onclick: attempt(async () => {
+      if (!window.confirm(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`)) return;
+      await api(`/api/memory/sources?id=${encodeURIComponent(source.id)}`, { method: "DELETE" });
+      await showMemory();
+    }) }, "Forget"))));
+}
+
+function upload() {
+  const input = el("input", { type: "file", accept: ".txt,.md,.markdown,.html,.htm,.pdf", multiple: true, hidden: true });
+  input.addEventListener("change", attempt(async () => {
+    let added = 0;
+    for (const file of input.files) {
+      const answer = await (await api(`/api/memory/documents?name=${encodeURIComponent(file.name)}`, {
+        method: "POST", body: file, type: file.type || "application/octet-stream",
+      })).json();
+      added += answer.added;
+    }
+    input.remove();
+    toast(`${input.files.length} document${input.files.length === 1 ? "" : "s"} indexed (${added} new chunks)`);
+    await showMemory();
+  }));
+  document.body.append(input);
+  input.click();
+}

@@ -1,0 +1,56 @@
+import HearthCore
+import PropertyBased
+import Testing
+
+@testable import HearthMemory
+
+@Suite("Vector search and fusion")
+struct RankingTests {
+  static func unit(_ values: [Float]) -> [Float] {
+    let norm = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
+    return values.map { $0 / max(norm, 1e-6) }
+  }
+
+  @Test("the SIMD scan finds the same top k as a plain loop, after inserts and removals")
+  func matchesPlainLoop() async {
+    await propertyCheck(input: Gen.int(in: 1...10_000)) { seed in
+      var random = SeededRandom(seed: UInt64(seed))
+      let dimension = [7, 32, 48, 384][seed % 4]
+      var index = VectorIndex(dimension: dimension)
+      var plain: [Int64: [Float]] = [:]
+      for row in 0..<200 {
+        let vector = Self.unit((0..<dimension).map { _ in Float.random(in: -1...1, using: &random) })
+        index.insert(Int64(row), collection: row % 2 == 0 ? .notes : .documents, vector: vector)
+        plain[Int64(row)] = vector
+      }
+      for row in stride(from: 0, to: 200, by: 7) {
+        index.remove(Int64(row))
+        plain[Int64(row)] = nil
+      }
+      let query = Self.unit((0..<dimension).map { _ in Float.random(in: -1...1, using: &random) })
+      let found = index.nearest(to: query, k: 10, in: [.notes])
+      let expected = plain.filter { $0.key % 2 == 0 }
+        .map { ($0.key, zip($0.value, query).reduce(Float(0)) { $0 + $1.0 * $1.1 }) }
+        .sorted { $0.1 > $1.1 }.prefix(10)
+      #expect(found.map(\.rowID) == expected.map(\.0))
+      for (hit, want) in zip(found, expected) { #expect(abs(hit.similarity - want.1) < 1e-4) }
+      #expect(index.count == plain.count)
+    }
+  }
+
+  @Test("reciprocal rank fusion lifts what both searches found")
+  func fusion() {
+    let fused = HybridRanking.fuse(vector: [1, 2, 3], keyword: [3, 4, 1])
+    #expect(fused.map(\.rowID).prefix(2) == [1, 3])
+    #expect(fused.first { $0.rowID == 3 }?.vectorRank == 3)
+    #expect(fused.first { $0.rowID == 3 }?.keywordRank == 1)
+    #expect(fused.count == 4)
+  }
+
+  @Test("keyword queries drop a question's function words but keep names and codes")
+  func keywordTerms() {
+    #expect(KeywordQuery.terms(of: "What is the policy number for Verdant?") == "policy number Verdant")
+    #expect(KeywordQuery.terms(of: "What is it?") == "What is it")
+    #expect(KeywordQuery.terms(of: "code F-28 on the boiler") == "code F-28 boiler")
+  }
+}
