@@ -54,11 +54,12 @@ lint:
 format:
 	swift format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-## bench: compare Hearth with llama-bench and llama-completion on the default model
+## bench: compare Hearth with llama.cpp's own tools on the default models (and its memory with sqlite-vec)
 bench: build
 	.build/release/hearth bench
 	.build/release/hearth bench chat
 	.build/release/hearth bench server
+	HEARTH_SQLITE_VEC="$$(scripts/setup-sqlite-vec.sh)" .build/release/hearth bench memory
 
 clean:
 	rm -rf .build

@@ -203,7 +203,7 @@ let package = Package(
     .testTarget(
       name: "HearthMemoryTests",
       dependencies: [
-        "HearthMemory", "HearthEngine", "HearthStore", "HearthCore", "HearthTestSupport",
+        "HearthMemory", "HearthEngine", "HearthBench", "HearthStore", "HearthCore", "HearthTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       resources: [.copy("Fixtures")],

@@ -15,4 +15,13 @@ public enum KeywordQuery {
     let kept = words.filter { !stopWords.contains($0.lowercased()) }
     return (kept.isEmpty ? words : kept).joined(separator: " ")
   }
+
+  /// Whether the query names something exact that meaning alone blurs: a token with a digit (a code, a
+  /// number, a date) or a capitalised word after the first (a name, a brand, a place).
+  public static func namesSomethingExact(_ query: String) -> Bool {
+    let words = query.split { !($0.isLetter || $0.isNumber || $0 == "-") }
+    return words.enumerated().contains { index, word in
+      word.contains(where: \.isNumber) || (index > 0 && word.first?.isUppercase == true && word != "I")
+    }
+  }
 }

@@ -148,16 +148,23 @@ public actor MemoryIndex {
     let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty, options.k > 0 else { return [] }
     try await prepare()
+    let pool = options.candidates + options.excludedSources.count * 4
+    // The keyword search reads only SQLite: it runs while the query is embedded and the vectors scanned.
+    let database = database
+    let terms = KeywordQuery.terms(of: trimmed)
+    async let keywordSearch =
+      options.mode == .vector ? [] : try database.memoryKeywordSearch(terms, limit: pool * 2)
     let queryVector = try await embedder.embed([trimmed])[0]
     guard let vectors = loaded?.vectors else { return [] }
-    let pool = options.candidates + options.excludedSources.count * 4
     let vectorHits =
       options.mode == .keyword ? [] : vectors.nearest(to: queryVector, k: pool, in: options.collections)
-    let keywordHits =
-      options.mode == .vector
-      ? []
-      : try database.memoryKeywordSearch(KeywordQuery.terms(of: trimmed), limit: pool, collections: options.collections)
-    let fused = HybridRanking.fuse(vector: vectorHits.map(\.rowID), keyword: keywordHits)
+    var keywordHits = try await keywordSearch
+    if let allowed = options.collections {
+      keywordHits.removeAll { rowID in vectors.collection(of: rowID).map { !allowed.contains($0) } ?? true }
+    }
+    keywordHits = Array(keywordHits.prefix(pool))
+    let weights = options.fusion.adjusted(for: trimmed)
+    let fused = HybridRanking.fuse(vector: vectorHits.map(\.rowID), keyword: keywordHits, weights: weights)
     let found = try database.memoryChunks(rowIDs: fused.map(\.rowID))
     var hits: [MemoryHit] = []
     for candidate in fused {

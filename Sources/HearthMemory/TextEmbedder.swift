@@ -1,4 +1,4 @@
-public import HearthCore
+import HearthCore
 public import HearthStore
 
 /// What the memory needs from an embedding model: the seam between retrieval and whatever computes the

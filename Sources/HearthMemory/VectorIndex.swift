@@ -87,6 +87,11 @@ public struct VectorIndex: Sendable {
     return best.sorted().map { (rowIDs[$0.slot], $0.score) }
   }
 
+  /// The collection a chunk belongs to, or `nil` when the chunk is not held.
+  public func collection(of rowID: Int64) -> MemoryCollection? {
+    slots[rowID].map { collections[$0] }
+  }
+
   /// The cosine similarity of a chunk's vector to `query`, or `nil` when the chunk is not held.
   public func similarity(of rowID: Int64, to query: [Float]) -> Float? {
     guard let slot = slots[rowID], query.count == dimension else { return nil }

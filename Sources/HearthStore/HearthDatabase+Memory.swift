@@ -209,24 +209,17 @@ extension HearthDatabase {
     }
   }
 
-  /// Chunks matching any of the query's words, best first by BM25, as row ids.
-  public func memoryKeywordSearch(
-    _ query: String, limit: Int, collections: Set<MemoryCollection>? = nil
-  ) throws(StoreError) -> [Int64] {
+  /// Chunks matching any of the query's words, best first by BM25, as row ids. Only the keyword index is
+  /// read (never the chunks' rows with their vectors), so a common word matching thousands of chunks stays
+  /// cheap; the caller filters by collection.
+  public func memoryKeywordSearch(_ query: String, limit: Int) throws(StoreError) -> [Int64] {
     guard limit > 0, let pattern = FTS5Pattern(matchingAnyTokenIn: query) else { return [] }
     return try read { db in
-      var sql = """
-        SELECT memoryChunk.rowid FROM memoryChunk_fts JOIN memoryChunk ON memoryChunk.rowid = memoryChunk_fts.rowid
-        WHERE memoryChunk_fts MATCH ?
-        """
-      var arguments: StatementArguments = [pattern]
-      if let collections {
-        sql += " AND memoryChunk.collection IN (\(collections.map { _ in "?" }.joined(separator: ",")))"
-        for collection in collections.sorted(by: { $0.rawValue < $1.rawValue }) { arguments += [collection.rawValue] }
-      }
-      sql += " ORDER BY bm25(memoryChunk_fts, 0.5, 1.0) LIMIT ?"
-      arguments += [limit]
-      return try Int64.fetchAll(db, sql: sql, arguments: arguments)
+      try Int64.fetchAll(
+        db,
+        sql:
+          "SELECT rowid FROM memoryChunk_fts WHERE memoryChunk_fts MATCH ? ORDER BY bm25(memoryChunk_fts, 0.5, 1.0) LIMIT ?",
+        arguments: [pattern, limit])
     }
   }
 

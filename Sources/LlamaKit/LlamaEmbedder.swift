@@ -31,11 +31,13 @@ public final class LlamaEmbedder: @unchecked Sendable {
 
   /// Creates an embedding context on `model`.
   /// - Parameters:
-  ///   - batchTokens: the token capacity of one decode; also the context window.
+  ///   - batchTokens: the token capacity of one decode; also the context window. An encoder attends across
+  ///     the whole decode (other texts masked out), so its cost grows with the square of this: 512 (a
+  ///     MiniLM window) is measurably faster per text than 2048 (`hearth bench memory`).
   /// - Throws: ``LlamaError/notAnEmbeddingModel(model:)`` when the model has no pooled output;
   ///   ``LlamaError/contextCreationFailed(reason:)`` when llama.cpp refuses.
   public static func create(
-    model: LlamaModel, batchTokens: Int = 2048, threads: Int? = nil
+    model: LlamaModel, batchTokens: Int = 512, threads: Int? = nil
   ) async throws(LlamaError) -> LlamaEmbedder {
     // Fixed: llama.cpp's encoder graph fails an internal shape check for some other sequence counts.
     let maxSequences = 64

@@ -8,7 +8,10 @@ struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
     abstract: "Measure Hearth; compare it with llama.cpp's own tools in the same run.",
-    subcommands: [BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self],
+    subcommands: [
+      BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self,
+      BenchMemoryCommand.self,
+    ],
     defaultSubcommand: BenchLlamaCommand.self
   )
 }

@@ -40,11 +40,24 @@ struct RankingTests {
 
   @Test("reciprocal rank fusion lifts what both searches found")
   func fusion() {
-    let fused = HybridRanking.fuse(vector: [1, 2, 3], keyword: [3, 4, 1])
+    let fused = HybridRanking.fuse(vector: [1, 2, 3], keyword: [3, 4, 1], weights: .classic)
     #expect(fused.map(\.rowID).prefix(2) == [1, 3])
     #expect(fused.first { $0.rowID == 3 }?.vectorRank == 3)
     #expect(fused.first { $0.rowID == 3 }?.keywordRank == 1)
     #expect(fused.count == 4)
+  }
+
+  @Test("words weigh fully only when the query names something exact")
+  func adaptiveWeights() {
+    let weights = HybridRanking.Weights()
+    #expect(weights.adjusted(for: "what is the policy number for Verdant").keyword == 1)
+    #expect(weights.adjusted(for: "code 4719 for the boiler").keyword == 1)
+    #expect(weights.adjusted(for: "why is my heater knocking in the morning").keyword == 0.3)
+    #expect(weights.adjusted(for: "What did I say about the garden").keyword == 0.3)
+    // A paraphrase: the keyword list's lone first place does not outrank agreement further down.
+    let fused = HybridRanking.fuse(vector: [1, 2, 3], keyword: [9, 2], weights: weights)
+    #expect(fused.map(\.rowID).prefix(2) == [2, 1])
+    #expect(fused.last?.rowID == 9)
   }
 
   @Test("keyword queries drop a question's function words but keep names and codes")

@@ -203,8 +203,10 @@ public final class MemoryService: Sendable {
     }
   }
 
-  /// Indexes a chat's finished messages, so later chats can recall them.
+  /// Indexes a chat's finished messages, so later chats can recall them; a chat whose memory is off is
+  /// neither helped by the memory nor remembered by it.
   public func remember(session: ChatSession) async throws {
+    guard try database.usesMemory(session.id) else { return }
     let messages = try database.messages(in: session.id).filter {
       $0.role != .system && ($0.state == .complete || $0.role == .user) && !$0.content.isEmpty
     }
@@ -246,8 +248,12 @@ public final class MemoryService: Sendable {
   /// Whether answers in a chat draw on the memory.
   public func usesMemory(in session: UUID) throws -> Bool { try database.usesMemory(session) }
 
-  /// Turns the memory on or off for one chat.
-  public func setUsesMemory(_ uses: Bool, in session: UUID) throws { try database.setUsesMemory(uses, for: session) }
+  /// Turns the memory on or off for one chat. Off, the chat is also forgotten by the memory; on again, it is
+  /// remembered from its next turn.
+  public func setUsesMemory(_ uses: Bool, in session: UUID) throws {
+    try database.setUsesMemory(uses, for: session)
+    if !uses { try database.removeMemorySource("chat:\(session.uuidString)") }
+  }
 
   /// The sources each message drew on.
   public func citations(for messages: [UUID]) throws -> [UUID: [Citation]] { try database.citations(for: messages) }

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import HearthBench
+import HearthEngine
+import HearthMemory
+
+struct BenchMemoryCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "memory",
+    abstract: "The memory measured: recall@5 on the labelled set, index build rate, embeddings/s against "
+      + "llama-embedding, and top-10 search latency at 10k and 100k chunks (against sqlite-vec when given).")
+
+  @Option(name: .long, help: "The embedding model (default: $HEARTH_EMBEDDING_MODEL, else the installed one).")
+  var embeddingModel: String?
+  @Option(name: .long, help: "The labelled set: a folder with corpus/ and queries.json.")
+  var set = "Tests/HearthMemoryTests/Fixtures/retrieval"
+  @Option(name: .long, help: "sqlite-vec's vec0.so to compare with (default: $HEARTH_SQLITE_VEC).")
+  var sqliteVec: String?
+  @Option(name: .long, help: "Index sizes for the latency test, comma-separated.") var sizes = "10000,100000"
+  @Option(name: .long, help: "CPU threads (default: one per core).") var threads: Int?
+  @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+  func run() async throws {
+    try await reportingFailures {
+      let sizes = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+      guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 && $0 <= 1_000_000 }) else {
+        throw ValidationError("--sizes takes counts between 100 and 1000000, comma-separated")
+      }
+      let environment = ProcessInfo.processInfo.environment
+      let model = embeddingModel ?? EngineConfiguration().embeddingModelPath
+      let library = sqliteVec ?? environment["HEARTH_SQLITE_VEC"].flatMap { $0.isEmpty ? nil : $0 }
+      let benchmark = MemoryBenchmark(
+        embeddingModel: model, labelledSet: URL(fileURLWithPath: set),
+        threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        sqliteVec: library, sizes: sizes)
+      let report = try await benchmark.run { Terminal.writeError(Terminal.dim("… \($0)") + "\n") }
+      if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
+      Terminal.write(Self.describe(report, sqliteVecGiven: library != nil))
+    }
+  }
+
+  static func describe(_ report: MemoryBenchmark.Report, sqliteVecGiven: Bool) -> String {
+    func pct(_ score: RetrievalEvaluation.Score) -> String {
+      String(format: "%d/%d (%.1f %%)", score.found, score.queries, 100 * score.recall)
+    }
+    var lines = [
+      "Labelled set: \(report.files) files, \(report.chunks) chunks; indexed in \(String(format: "%.1f", report.indexSeconds)) s "
+        + "(\(String(format: "%.0f", Double(report.chunks) / max(report.indexSeconds, 0.001))) chunks/s, "
+        + "\(String(format: "%.1f", Double(report.files) / max(report.indexSeconds, 0.001))) files/s)",
+      "",
+      "| retrieval | recall@5 | paraphrase | keyword | mixed | MRR@5 |",
+      "|---|---|---|---|---|---|",
+    ]
+    for score in report.recall + (report.classicHybrid.map { [$0] } ?? []) {
+      let name = score == report.classicHybrid ? "hybrid, plain RRF (c=60, equal weights)" : score.mode.rawValue
+      lines.append(
+        "| \(name) | \(pct(score)) | \(score.foundByKind["paraphrase"] ?? 0) | \(score.foundByKind["keyword"] ?? 0) | "
+          + "\(score.foundByKind["mixed"] ?? 0) | \(String(format: "%.3f", score.meanReciprocalRank)) |")
+    }
+    let ours = report.hearthEmbedSeconds.median
+    let theirs = report.llamaEmbedSeconds.median
+    let sameBatch = report.llamaEmbedSameBatchSeconds.median
+    lines += [
+      "",
+      "Embeddings: \(report.embeddedTexts) texts, \(report.embeddedTokens) tokens",
+      "| embedder | texts/s | seconds (median of 3) | Hearth's speed ÷ this |",
+      "|---|---|---|---|",
+      String(format: "| Hearth (batch 512) | %.0f | %.3f | 1.00× |", Double(report.embeddedTexts) / ours, ours),
+      String(
+        format: "| llama-embedding, default batch 2048 | %.0f | %.3f | %.2f× |", Double(report.embeddedTexts) / theirs,
+        theirs, theirs / ours),
+      String(
+        format: "| llama-embedding, batch 512 | %.0f | %.3f | %.2f× |", Double(report.embeddedTexts) / sameBatch,
+        sameBatch, sameBatch / ours),
+      String(format: "Query embedding: p50 %.1f ms", report.queryEmbeddingMs.median),
+      "",
+      "| chunks | search | p50 ms | p95 ms |",
+      "|---|---|---|---|",
+    ]
+    for row in report.latency {
+      lines.append(String(format: "| %d | %@ | %.2f | %.2f |", row.chunks, row.method, row.p50, row.p95))
+    }
+    if !sqliteVecGiven { lines.append("(sqlite-vec not compared: pass --sqlite-vec PATH or set HEARTH_SQLITE_VEC)") }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
