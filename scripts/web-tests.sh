@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-HEARTH_HOME="$home" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
+HEARTH_HOME="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 300); do
   if grep -q "Hearth is listening on" "$log"; then break; fi
@@ -34,13 +34,13 @@ echo "web tests: server at $url"
 
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
-HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
+HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
 
 # The server logs each request and each generation, and nothing the user or the model wrote.
 for expected in " request" " generation"; do
   grep -q -- "$expected" "$log" || { cat "$log" >&2; echo "web tests: no '$expected' line in the server's log" >&2; exit 1; }
 done
-for written in "capital of France" "Count from 1 to 300" "Geography questions" "Paris"; do
+for written in "capital of France" "Count from 1 to 300" "Geography questions" "Paris" "padlock" "Hammarby"; do
   if grep -q -i -- "$written" "$log"; then
     echo "web tests: the server's log contains what was written (\"$written\")" >&2
     exit 1

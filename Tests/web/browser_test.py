@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 import urllib.request
@@ -344,6 +345,46 @@ class WebAppTest(unittest.TestCase):
         # The cards come back with the session.
         self.driver.refresh()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+
+    def test_9e_memory_page_and_cited_answers(self):
+        folder = tempfile.mkdtemp()
+        document = os.path.join(folder, "boat.md")
+        with open(document, "w") as handle:
+            handle.write("# Boat\n\nThe boat is moored at pier 7 in Hammarby harbour. The padlock code is 3391.\n")
+        self.driver.get(BASE_URL + "/#/memory")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-status"), "all-MiniLM-L6-v2"))
+        self.find("#memory-upload").click()
+        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        picker.send_keys(document)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "1 document indexed"))
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-sources"), "boat.md"))
+        search = self.find("#memory-search")
+        search.send_keys("where is the boat kept")
+        search.send_keys(Keys.ENTER)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-results"), "pier 7"))
+        self.assertIn("similarity", self.find(".memory-hit .meta").text)
+        persona = self.find("#persona")
+        persona.send_keys("I sail on weekends.")
+        self.find("#persona-form button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Saved"))
+        self.assertEqual(self.hearth("index", "persona").strip(), "I sail on weekends.")
+        self.shoot("memory")
+        recalled = json.loads(self.hearth("recall", "padlock code", "--json"))
+        self.assertTrue(recalled[0]["source"].endswith("/documents/boat.md"), recalled)
+
+        # A chat answer drawing on the document names it, and still does after a reload.
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        self.send("What is the padlock code for the boat?")
+        # The line is redrawn with the answer as it streams: wait on its text, not on one element.
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant .sources"), "boat.md"))
+        self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
+        self.driver.refresh()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant .sources"), "boat.md"))
+        toggle = self.wait.until(EC.element_to_be_clickable((By.ID, "memory-toggle")))
+        self.assertEqual(toggle.text, "Memory on")
+        toggle.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-toggle"), "Memory off"))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,26 @@ class OpenAIClientTest(unittest.TestCase):
         models = [model.id for model in self.client.models.list()]
         self.assertEqual(models, ["SmolLM2-135M-Instruct.Q4_1.gguf"])
 
+    def test_embeddings(self):
+        # The client asks for base64 and decodes it itself: the compact path, checked against floats.
+        reply = self.client.embeddings.create(
+            model="all-MiniLM-L6-v2", input=["The cat sits on the mat.", "A kitten rests on a rug.", "Tax forms"]
+        )
+        vectors = [item.embedding for item in reply.data]
+        self.assertEqual([len(vector) for vector in vectors], [384, 384, 384])
+        self.assertEqual([item.index for item in reply.data], [0, 1, 2])
+        self.assertGreater(reply.usage.prompt_tokens, 6)
+        dot = lambda a, b: sum(x * y for x, y in zip(a, b))
+        self.assertAlmostEqual(dot(vectors[0], vectors[0]), 1.0, places=3)
+        self.assertGreater(dot(vectors[0], vectors[1]), dot(vectors[0], vectors[2]) + 0.2)
+        floats = self.client.embeddings.create(
+            model="all-MiniLM-L6-v2", input="The cat sits on the mat.", encoding_format="float"
+        )
+        self.assertTrue(all(abs(a - b) < 1e-5 for a, b in zip(floats.data[0].embedding, vectors[0])))
+        with self.assertRaises(openai.BadRequestError) as refused:
+            self.client.embeddings.create(model="all-MiniLM-L6-v2", input="x", dimensions=128)
+        self.assertIn("dimensions", str(refused.exception))
+
     def test_completion(self):
         reply = self.client.chat.completions.create(
             model="SmolLM2-135M-Instruct", messages=QUESTION, temperature=0, max_tokens=30
