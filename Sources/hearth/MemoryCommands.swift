@@ -41,11 +41,19 @@ struct IndexCommand: AsyncParsableCommand {
           }
         }
         progress.finish()
+        for path in paths {
+          var isFolder: ObjCBool = false
+          guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            continue
+          }
+          report.removed += try await memory.forgetMissingFiles(under: URL(fileURLWithPath: path)).map(\.location)
+        }
         if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
         let added = report.indexed.filter { !$0.unchanged }
         Terminal.write(
           "indexed \(added.count) file\(added.count == 1 ? "" : "s") (\(added.reduce(0) { $0 + $1.added }) new chunks), "
-            + "\(report.indexed.count - added.count) unchanged, \(report.skipped.count) skipped\n")
+            + "\(report.indexed.count - added.count) unchanged, \(report.skipped.count) skipped"
+            + (report.removed.isEmpty ? "" : ", \(report.removed.count) gone from disk and forgotten") + "\n")
         for skipped in report.skipped { Terminal.writeError("skipped \(skipped.reason)\n") }
       }
     }
@@ -206,6 +214,8 @@ struct AddReport: Encodable {
   }
   var indexed: [Indexed] = []
   var skipped: [Skipped] = []
+  /// Files indexed before from a folder given again, no longer there, and forgotten.
+  var removed: [String] = []
 }
 
 /// A progress bar on standard error: files done of total, new chunks and their rate.

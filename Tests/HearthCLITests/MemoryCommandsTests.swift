@@ -51,6 +51,14 @@ struct MemoryCommandsTests {
     let listed = try await hearth.run(["index", "list", "--json"])
     let sources = try #require(try json(listed.standardOutput) as? [[String: Any]])
     #expect(sources.compactMap { $0["location"] as? String } == [folder.appendingPathComponent("boiler.md").path])
+    // A file deleted from the folder leaves the memory when the folder is indexed again.
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("boiler.md"))
+    let rescanned = try await hearth.run(["index", "add", folder.path])
+    #expect(rescanned.standardOutput.contains("1 gone from disk and forgotten"), "\(rescanned.standardOutput)")
+    let empty = try await hearth.run(["index", "list", "--json"])
+    // (rome.html, forgotten by `index rm` but still in the folder, is indexed again with it.)
+    let left = (try json(empty.standardOutput) as? [[String: Any]])?.compactMap { $0["location"] as? String }
+    #expect(left == [folder.appendingPathComponent("rome.html").path])
     let unknown = try await hearth.run(["index", "rm", "file:/nowhere.md"])
     #expect(unknown.status != 0 && unknown.standardError.contains("nothing is indexed as file:/nowhere.md"))
   }

@@ -69,6 +69,20 @@ struct MemoryServiceTests {
     #expect(try engine.memory.sources(in: .notes).isEmpty)
   }
 
+  @Test("the persona is in every system prompt, and found by recall, but never cited twice")
+  func persona() async throws {
+    let engine = try await engine()
+    try await engine.memory.setPersona("I am vegetarian and live in Uppsala.")
+    #expect(engine.systemPrompt().contains("About the user, in their words: I am vegetarian and live in Uppsala."))
+    #expect(try await engine.memory.recall("where do I live").first?.source.id == "persona")
+    let session = try await engine.chat.newSession()
+    let (sources, _) = try await turn(engine, "Where do I live?", in: session.id)
+    #expect(!sources.contains { $0.sourceID == "persona" })
+    try await engine.memory.setPersona("")
+    #expect(!engine.systemPrompt().contains("About the user"))
+    #expect(try engine.memory.sources(in: .persona).isEmpty)
+  }
+
   @Test("past chats are remembered in later ones, and forgotten with the chat")
   func conversationsAreRemembered() async throws {
     let engine = try await engine()

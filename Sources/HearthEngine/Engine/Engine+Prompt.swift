@@ -3,14 +3,17 @@ import HearthActions
 public import HearthCore
 
 extension Engine {
-  /// The system prompt a turn gets: the user's own when given; else Hearth's identity and, when answers
-  /// may act, the action instructions (stable within a day, so they stay in the cached prefix), then the
+  /// The system prompt a turn gets: the user's own when given; else Hearth's identity, what the user wrote
+  /// about themselves (stable, so it stays in the cached prefix) and, when answers may act, the action instructions (stable within a day, so they stay in the cached prefix), then the
   /// volatile sections — the coming days by name, the next events, due reminders and today's habits —
   /// each within its budget of the model's tokens.
   public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
     if let custom { return custom }
     var builder = SystemPromptBuilder()
     builder.add(SystemPromptBuilder.identity())
+    if let persona = try? memory.persona(), !persona.isEmpty {
+      builder.add(PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
+    }
     guard chatConfiguration.actions else {
       builder.add(SystemPromptBuilder.date(now, timeZone: calendar.timeZone))
       return builder.build { text in model?.countTokens(text) ?? text.count }

@@ -94,6 +94,21 @@ public final class MemoryService: Sendable {
     }
   }
 
+  /// Forgets documents indexed from under `folder` whose files are gone, so a folder indexed again
+  /// mirrors what it holds now.
+  /// - Returns: the sources removed.
+  @discardableResult
+  public func forgetMissingFiles(under folder: URL) async throws -> [MemorySource] {
+    let prefix = folder.standardizedFileURL.path + "/"
+    var removed: [MemorySource] = []
+    for source in try database.memorySources(in: .documents)
+    where source.location.hasPrefix(prefix) && !FileManager.default.fileExists(atPath: source.location) {
+      try await index.removeIfPresent(source.id)
+      removed.append(source)
+    }
+    return removed
+  }
+
   /// The document files under `urls` (folders are walked; hidden files and unsupported kinds are listed as
   /// skipped), in a stable order.
   public func documentFiles(in urls: [URL]) -> (files: [URL], skipped: [(path: String, reason: String)]) {
@@ -229,7 +244,8 @@ public final class MemoryService: Sendable {
     if let session, !((try? database.usesMemory(session)) ?? false) { return nil }
     let options = RetrievalOptions(
       k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
-      excludedSources: session.map { ["chat:\($0.uuidString)"] } ?? [])
+      // The persona is in every system prompt already.
+      excludedSources: Set(["persona"] + (session.map { ["chat:\($0.uuidString)"] } ?? [])))
     guard let hits = try? await recall(question, options: options), !hits.isEmpty else { return nil }
     return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
   }
