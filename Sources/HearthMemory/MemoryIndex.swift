@@ -151,9 +151,13 @@ public actor MemoryIndex {
     let pool = options.candidates + options.excludedSources.count * 4
     // The keyword search reads only SQLite: it runs while the query is embedded and the vectors scanned.
     let database = database
-    let terms = KeywordQuery.terms(of: trimmed)
-    async let keywordSearch =
-      options.mode == .vector ? [] : try database.memoryKeywordSearch(terms, limit: pool * 2)
+    let chunkCount = loaded?.vectors.count ?? 0
+    async let keywordSearch: [Int64] = {
+      guard options.mode != .vector else { return [] }
+      let terms = try KeywordQuery.informative(
+        trimmed, limit: Self.commonWordLimit(chunks: chunkCount), counts: database.memoryTermCounts)
+      return try database.memoryKeywordSearch(terms, limit: pool * 2)
+    }()
     let queryVector = try await embedder.embed([trimmed])[0]
     guard let vectors = loaded?.vectors else { return [] }
     let vectorHits =
@@ -180,6 +184,10 @@ public actor MemoryIndex {
     }
     return HybridRanking.distinct(hits, k: options.k, perCollection: options.perCollection)
   }
+
+  /// A word in more chunks than this is too common for the keyword search: 200, or one chunk in two
+  /// hundred in a larger memory.
+  public static func commonWordLimit(chunks: Int) -> Int { max(200, chunks / 200) }
 
   /// Re-embeds every stored chunk with the current model, for a memory built with another one.
   /// - Parameter progress: called after each batch with the chunks done and the total.

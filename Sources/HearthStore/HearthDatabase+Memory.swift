@@ -223,6 +223,27 @@ extension HearthDatabase {
     }
   }
 
+  /// How many chunks hold each of these index terms (stemmed, lower-case words); terms in none are absent.
+  public func memoryTermCounts(_ terms: Set<String>) throws(StoreError) -> [String: Int] {
+    guard !terms.isEmpty else { return [:] }
+    return try read { db in
+      var counts: [String: Int] = [:]
+      for row in try Row.fetchAll(
+        db,
+        sql: "SELECT term, doc FROM memoryChunk_vocab WHERE term IN (\(terms.map { _ in "?" }.joined(separator: ",")))",
+        arguments: StatementArguments(Array(terms)))
+      {
+        counts[row["term"]] = row["doc"]
+      }
+      return counts
+    }
+  }
+
+  /// Chunks stored.
+  public func memoryChunkCount() throws(StoreError) -> Int {
+    try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM memoryChunk") ?? 0 }
+  }
+
   /// What the embedding model reads for every chunk (headings and text), by row id, for re-embedding.
   public func memoryChunkTexts() throws(StoreError) -> [(rowID: Int64, text: String)] {
     try read { db in

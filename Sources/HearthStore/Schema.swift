@@ -80,6 +80,11 @@ enum Schema {
     migrator.registerMigration("v5-memory") { db in
       try MemorySchema.create(db)
     }
+    migrator.registerMigration("v6-memory-vocabulary") { db in
+      // How many chunks hold each (stemmed) word: lets a keyword search leave out words too common to tell
+      // chunks apart. A view over the keyword index; it stores nothing.
+      try db.execute(sql: "CREATE VIRTUAL TABLE memoryChunk_vocab USING fts5vocab(memoryChunk_fts, 'row')")
+    }
     return migrator
   }
 }

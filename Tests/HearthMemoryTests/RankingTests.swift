@@ -60,6 +60,21 @@ struct RankingTests {
     #expect(fused.last?.rowID == 9)
   }
 
+  @Test("words too common to tell chunks apart are left out of the keyword search")
+  func commonWordsLeftOut() {
+    // Index terms as a stemmer writes them, with the chunks holding each.
+    let index = ["servic": 5_000, "boiler": 40, "calora": 3, "morn": 900, "knock": 12, "happi": 7]
+    let counts: (Set<String>) -> [String: Int] = { wanted in index.filter { wanted.contains($0.key) } }
+    #expect(KeywordQuery.informative("service the Calora boiler", limit: 1_000, counts: counts) == "Calora boiler")
+    #expect(KeywordQuery.informative("knocking in the morning", limit: 1_000, counts: counts) == "knocking morning")
+    #expect(KeywordQuery.informative("knocking in the morning", limit: 100, counts: counts) == "knocking")
+    // All common: the rarest stays. Unknown words are rare.
+    #expect(KeywordQuery.informative("service mornings", limit: 10, counts: counts) == "mornings")
+    #expect(KeywordQuery.informative("QX-7781 service", limit: 1_000, counts: counts) == "QX-7781")
+    #expect(KeywordQuery.stemCandidates("Happy").contains("happi"))
+    #expect(KeywordQuery.stemCandidates("Däckcentrum").contains("dackcentrum"))
+  }
+
   @Test("keyword queries drop a question's function words but keep names and codes")
   func keywordTerms() {
     #expect(KeywordQuery.terms(of: "What is the policy number for Verdant?") == "policy number Verdant")
