@@ -18,10 +18,17 @@ struct BenchMemoryCommand: AsyncParsableCommand {
   var sqliteVec: String?
   @Option(name: .long, help: "Index sizes for the latency test, comma-separated.") var sizes = "10000,100000"
   @Option(name: .long, help: "CPU threads (default: one per core).") var threads: Int?
+  @Flag(
+    name: .long,
+    help: "Instead: answer the labelled queries with the chat model from what was retrieved, in each prompt shape.")
+  var answers = false
+  @Option(name: .long, help: "The chat model for --answers (default: $HEARTH_MODEL, else the installed one).")
+  var model: String?
   @Flag(name: .long, help: "Print one JSON object.") var json = false
 
   func run() async throws {
     try await reportingFailures {
+      if answers { return try await runAnswers() }
       let sizes = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
       guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 && $0 <= 1_000_000 }) else {
         throw ValidationError("--sizes takes counts between 100 and 1000000, comma-separated")
@@ -37,6 +44,27 @@ struct BenchMemoryCommand: AsyncParsableCommand {
       if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
       Terminal.write(Self.describe(report, sqliteVecGiven: library != nil))
     }
+  }
+
+  private func runAnswers() async throws {
+    let benchmark = MemoryAnswers(
+      chatModel: try ModelResolver(paths: HearthPaths()).resolve(explicit: model),
+      embeddingModel: embeddingModel ?? EngineConfiguration().embeddingModelPath,
+      labelledSet: URL(fileURLWithPath: set),
+      threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    let rows = try await benchmark.run { Terminal.writeError(Terminal.dim("… \($0)") + "\n") }
+    if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
+    var lines = [
+      "| prompt shape | answerable (passage retrieved) | answer repeats ≥ half the passage's words | mean overlap | seconds |",
+      "|---|---|---|---|---|",
+    ]
+    for row in rows {
+      lines.append(
+        String(
+          format: "| %@ | %d | %d (%.0f %%) | %.2f | %.0f |", row.shape.rawValue, row.answerable, row.answered,
+          100 * Double(row.answered) / Double(max(row.answerable, 1)), row.meanOverlap, row.seconds))
+    }
+    Terminal.write(lines.joined(separator: "\n") + "\n")
   }
 
   static func describe(_ report: MemoryBenchmark.Report, sqliteVecGiven: Bool) -> String {
