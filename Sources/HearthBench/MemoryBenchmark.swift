@@ -253,8 +253,8 @@ public struct MemoryBenchmark: Sendable {
   ) async throws -> Latency {
     let data = folder.appendingPathComponent("vectors-\(size).f32")
     let probeFile = folder.appendingPathComponent("probes-\(size).f32")
-    try Self.littleEndian(vectors).write(to: data)
-    try Self.littleEndian(probes.flatMap { $0 }).write(to: probeFile)
+    try vectors.littleEndianBytes.write(to: data)
+    try probes.flatMap { $0 }.littleEndianBytes.write(to: probeFile)
     let script = folder.appendingPathComponent("sqlite_vec_latency.py")
     try SQLiteVecScript.source.write(to: script, atomically: true, encoding: .utf8)
     let output = try await ChildProcess(
@@ -270,12 +270,6 @@ public struct MemoryBenchmark: Sendable {
         tool: "sqlite-vec", reason: String((output.standardError + output.standardOutput).suffix(300)))
     }
     return Latency(chunks: size, method: "sqlite-vec vec0 (MATCH … AND k = 10)", p50: numbers[0], p95: numbers[1])
-  }
-
-  static func littleEndian(_ values: [Float]) -> Data {
-    var data = Data(capacity: values.count * 4)
-    for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-    return data
   }
 }
 

@@ -127,7 +127,7 @@ extension HearthDatabase {
             """,
           arguments: [
             chunk.id, source.id, source.collection.rawValue, chunk.ordinal, chunk.heading, chunk.text, chunk.start,
-            chunk.end, chunk.tokenCount, Self.blob(item.vector),
+            chunk.end, chunk.tokenCount, item.vector.littleEndianBytes,
           ])
         if db.changesCount > 0 { inserted.append(db.lastInsertedRowID) }
       }
@@ -260,7 +260,7 @@ extension HearthDatabase {
     try write { db in
       for (rowID, vector) in vectors {
         try db.execute(
-          sql: "UPDATE memoryChunk SET vector = ? WHERE rowid = ?", arguments: [Self.blob(vector), rowID])
+          sql: "UPDATE memoryChunk SET vector = ? WHERE rowid = ?", arguments: [vector.littleEndianBytes, rowID])
       }
     }
   }
@@ -285,14 +285,6 @@ extension HearthDatabase {
       id: row["id"], collection: MemoryCollection(rawValue: row["collection"]) ?? .documents, title: row["title"],
       location: row["location"], contentHash: row["contentHash"], byteCount: row["byteCount"],
       chunkCount: row["chunkCount"], indexedAt: Date(timeIntervalSince1970: row["indexedAt"]))
-  }
-
-  private static func blob(_ vector: [Float]) -> Data {
-    var data = Data(capacity: vector.count * 4)
-    for value in vector {
-      withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-    }
-    return data
   }
 }
 

@@ -164,3 +164,13 @@ extension MemoryCollection {
     }
   }
 }
+
+extension Array where Element == Float {
+  /// The values as little-endian IEEE 754 single-precision bytes: how a vector is stored, and what an
+  /// embeddings API sends as base64.
+  public var littleEndianBytes: Data {
+    var data = Data(capacity: count * 4)
+    for value in self { Swift.withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+    return data
+  }
+}

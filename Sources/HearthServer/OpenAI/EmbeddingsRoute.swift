@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthEngine
 import Hummingbird
 
@@ -39,16 +40,12 @@ struct EmbeddingsRoute<Context: RequestContext>: Sendable {
         parameter: "dimensions")
     }
     let data = vectors.enumerated().map { index, vector in
-      EmbeddingList.Item(index: index, embedding: format == .float ? .floats(vector) : .base64(Self.base64(vector)))
+      EmbeddingList.Item(
+        index: index,
+        embedding: format == .float ? .floats(vector) : .base64(vector.littleEndianBytes.base64EncodedString()))
     }
     return try JSONResponse.make(
       EmbeddingList(data: data, model: embedder.name, usage: .init(promptTokens: tokens, totalTokens: tokens)))
-  }
-
-  static func base64(_ vector: [Float]) -> String {
-    var bytes = Data(capacity: vector.count * 4)
-    for value in vector { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
-    return bytes.base64EncodedString()
   }
 }
 
