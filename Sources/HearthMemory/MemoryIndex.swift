@@ -58,6 +58,8 @@ public actor MemoryIndex {
   private let embedder: any TextEmbedder
   private let chunking: ChunkingOptions
   private var loaded: (info: EmbedderInfo, vectors: VectorIndex)?
+  // The highest chunk row whose vector is held: rows above it were added since (by another process too).
+  private var lastRowID: Int64 = 0
 
   /// Creates the memory over a profile's database.
   public init(database: HearthDatabase, embedder: any TextEmbedder, chunking: ChunkingOptions = .init()) {
@@ -77,11 +79,26 @@ public actor MemoryIndex {
     } else {
       try database.setMemoryIndexIdentity(info.identity)
     }
+    let last = try database.memoryLastRowID()
     let stored = try database.memoryVectors(dimension: info.identity.dimension)
     var vectors = VectorIndex(dimension: info.identity.dimension)
     vectors.insert(rowIDs: stored.rowIDs, collections: stored.collections, values: stored.values)
     loaded = (info, vectors)
+    lastRowID = max(last, stored.rowIDs.last ?? 0)
     return info
+  }
+
+  /// Takes in the vectors another process stored since they were loaded (a `hearth index add` while
+  /// `hearth serve` runs); row ids only grow, so those are the rows above the last one held.
+  private func catchUp() throws {
+    guard let dimension = loaded?.vectors.dimension, try database.memoryLastRowID() > lastRowID else { return }
+    let fresh = try database.memoryVectors(dimension: dimension, after: lastRowID)
+    for (index, rowID) in fresh.rowIDs.enumerated() {
+      loaded?.vectors.insert(
+        rowID, collection: fresh.collections[index],
+        vector: Array(fresh.values[index * dimension..<(index + 1) * dimension]))
+      lastRowID = max(lastRowID, rowID)
+    }
   }
 
   /// The chunker this memory uses, counting with the embedding model's tokenizer.
@@ -119,6 +136,7 @@ public actor MemoryIndex {
     for rowID in removed { loaded?.vectors.remove(rowID) }
     for (rowID, item) in zip(added, embedded) {
       loaded?.vectors.insert(rowID, collection: document.collection, vector: item.vector)
+      lastRowID = max(lastRowID, rowID)
     }
     return IndexOutcome(
       source: source, added: added.count, kept: chunks.count - embedded.count, removed: removed.count,
@@ -148,6 +166,7 @@ public actor MemoryIndex {
     let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty, options.k > 0 else { return [] }
     try await prepare()
+    try catchUp()
     let pool = options.candidates + options.excludedSources.count * 4
     // The keyword search reads only SQLite: it runs while the query is embedded and the vectors scanned.
     let database = database
@@ -170,6 +189,8 @@ public actor MemoryIndex {
     let weights = options.fusion.adjusted(for: trimmed)
     let fused = HybridRanking.fuse(vector: vectorHits.map(\.rowID), keyword: keywordHits, weights: weights)
     let found = try database.memoryChunks(rowIDs: fused.map(\.rowID))
+    // Chunks gone from the database (a chat or note deleted, by any process) leave the vector search too.
+    for candidate in fused where found[candidate.rowID] == nil { loaded?.vectors.remove(candidate.rowID) }
     var hits: [MemoryHit] = []
     for candidate in fused {
       guard let (chunk, source) = found[candidate.rowID], !options.excludedSources.contains(source.id) else {

@@ -88,7 +88,7 @@ extension HearthDatabase {
 
   /// Stores `source` with exactly the chunks named by `chunkIDs`: chunks of the source that are not named go,
   /// `added` chunks are inserted, and chunks already stored under a named id are kept as they are.
-  /// - Returns: the row ids of removed chunks and of added ones, in the order given.
+  /// - Returns: the row ids of removed chunks and of added ones, one per added chunk, in the order given.
   @discardableResult
   public func replaceMemorySource(
     _ source: MemorySource, chunkIDs: [String], added: [EmbeddedChunk]
@@ -119,17 +119,21 @@ extension HearthDatabase {
       var inserted: [Int64] = []
       for item in added {
         let chunk = item.chunk
-        try db.execute(
+        // A chunk stored meanwhile by another process is overwritten in place, so every chunk given gets a
+        // row id, in order.
+        let rowID = try Int64.fetchOne(
+          db,
           sql: """
             INSERT INTO memoryChunk (id, sourceID, collection, ordinal, heading, text, start, "end", tokenCount, vector)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO NOTHING
+            ON CONFLICT(id) DO UPDATE SET ordinal = excluded.ordinal, vector = excluded.vector
+            RETURNING rowid
             """,
           arguments: [
             chunk.id, source.id, source.collection.rawValue, chunk.ordinal, chunk.heading, chunk.text, chunk.start,
             chunk.end, chunk.tokenCount, item.vector.littleEndianBytes,
           ])
-        if db.changesCount > 0 { inserted.append(db.lastInsertedRowID) }
+        if let rowID { inserted.append(rowID) }
       }
       return (removed, inserted)
     }
@@ -154,20 +158,13 @@ extension HearthDatabase {
     }
   }
 
-  /// Every vector, for the search held in memory; vectors of another length than `dimension` are skipped.
-  public func memoryVectors(dimension: Int, rowIDs only: [Int64]? = nil) throws(StoreError) -> StoredVectors {
+  /// Every vector (or those of rows after `after`), for the search held in memory; vectors of another length
+  /// than `dimension` are skipped.
+  public func memoryVectors(dimension: Int, after: Int64 = 0) throws(StoreError) -> StoredVectors {
     try read { db in
       var result = StoredVectors(rowIDs: [], collections: [], values: [])
-      let cursor =
-        if let only {
-          try Row.fetchCursor(
-            db,
-            sql:
-              "SELECT rowid, collection, vector FROM memoryChunk WHERE rowid IN (\(only.map(String.init).joined(separator: ",")))"
-          )
-        } else {
-          try Row.fetchCursor(db, sql: "SELECT rowid, collection, vector FROM memoryChunk ORDER BY rowid")
-        }
+      let cursor = try Row.fetchCursor(
+        db, sql: "SELECT rowid, collection, vector FROM memoryChunk WHERE rowid > ? ORDER BY rowid", arguments: [after])
       while let row = try cursor.next() {
         let data: Data = row["vector"]
         guard data.count == dimension * 4 else { continue }
@@ -237,6 +234,11 @@ extension HearthDatabase {
       }
       return counts
     }
+  }
+
+  /// The highest chunk row id, 0 when there are none: rows are only ever added above it.
+  public func memoryLastRowID() throws(StoreError) -> Int64 {
+    try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM memoryChunk") ?? 0 }
   }
 
   /// Chunks stored.

@@ -91,6 +91,23 @@ struct MemoryIndexTests {
     #expect(try await reopened.search("Trastevere dinner").first?.chunk.heading == "Rome › Food")
   }
 
+  @Test("what another process indexes or forgets reaches a memory already loaded")
+  func sharedDatabase() async throws {
+    let database = try Self.database()
+    let server = MemoryIndex(database: database, embedder: WordHashEmbedder())
+    _ = try await server.index(Self.boiler)
+    #expect(try await server.vectorCount() == 1)
+    // A second index on the same file, as `hearth index add` beside a running `hearth serve`.
+    let terminal = MemoryIndex(database: database, embedder: WordHashEmbedder())
+    _ = try await terminal.index(Self.trip)
+    let found = try await server.search("Trastevere dinner Enzo", options: RetrievalOptions(k: 1, mode: .vector))
+    #expect(found.first?.source.id == Self.trip.id)
+    try await terminal.remove(Self.trip.id)
+    let after = try await server.search("Trastevere dinner Enzo", options: RetrievalOptions(k: 3, mode: .vector))
+    #expect(after.allSatisfy { $0.source.id != Self.trip.id })
+    #expect(try await server.vectorCount() == 1)
+  }
+
   @Test("the prompt section numbers its sources, fits its budget and defuses blocks and template tokens")
   func promptSection() throws {
     let source = MemorySource(
