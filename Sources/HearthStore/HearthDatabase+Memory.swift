@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GRDB
 public import HearthCore
 
@@ -287,56 +287,5 @@ extension HearthDatabase {
       id: row["id"], collection: MemoryCollection(rawValue: row["collection"]) ?? .documents, title: row["title"],
       location: row["location"], contentHash: row["contentHash"], byteCount: row["byteCount"],
       chunkCount: row["chunkCount"], indexedAt: Date(timeIntervalSince1970: row["indexedAt"]))
-  }
-}
-
-extension HearthDatabase {
-  /// Records the sources an answer drew on.
-  public func setCitations(_ citations: [Citation], for messageID: UUID) throws(StoreError) {
-    try write { db in
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO messageCitations (messageID, citations) VALUES (?, ?)",
-        arguments: [messageID.uuidString, JSONColumn.encode(citations)])
-    }
-  }
-
-  /// The sources each of these messages drew on; messages without any are absent.
-  public func citations(for messageIDs: [UUID]) throws(StoreError) -> [UUID: [Citation]] {
-    guard !messageIDs.isEmpty else { return [:] }
-    return try read { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql:
-          "SELECT messageID, citations FROM messageCitations WHERE messageID IN (\(messageIDs.map { _ in "?" }.joined(separator: ",")))",
-        arguments: StatementArguments(messageIDs.map(\.uuidString)))
-      var found: [UUID: [Citation]] = [:]
-      for row in rows {
-        guard let id = UUID(uuidString: row["messageID"]) else { continue }
-        found[id] = try JSONColumn.decode([Citation].self, row["citations"])
-      }
-      return found
-    }
-  }
-
-  /// Whether answers in a chat may draw on the memory (on unless the user turned it off).
-  public func usesMemory(_ sessionID: UUID) throws(StoreError) -> Bool {
-    try read { db in
-      try Int.fetchOne(
-        db, sql: "SELECT 1 FROM sessionWithoutMemory WHERE sessionID = ?", arguments: [sessionID.uuidString]) == nil
-    }
-  }
-
-  /// Turns the memory on or off for a chat.
-  /// - Throws: ``StoreError/sessionNotFound(_:)`` for an unknown chat.
-  public func setUsesMemory(_ uses: Bool, for sessionID: UUID) throws(StoreError) {
-    _ = try session(sessionID)
-    try write { db in
-      if uses {
-        try db.execute(sql: "DELETE FROM sessionWithoutMemory WHERE sessionID = ?", arguments: [sessionID.uuidString])
-      } else {
-        try db.execute(
-          sql: "INSERT OR IGNORE INTO sessionWithoutMemory (sessionID) VALUES (?)", arguments: [sessionID.uuidString])
-      }
-    }
   }
 }
