@@ -283,10 +283,6 @@ extension Samples {
   }
 }
 
-extension Duration {
-  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// The measuring script for sqlite-vec, run by the system's Python 3 (whose `sqlite3` module loads
 /// extensions, unlike some builds): it loads `vec0`, inserts the vectors, and times 10-nearest queries.
 enum SQLiteVecScript {

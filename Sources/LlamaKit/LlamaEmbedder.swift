@@ -104,12 +104,12 @@ public final class LlamaEmbedder: @unchecked Sendable {
   /// The tokens the model reads for `text`, special tokens included: what counts against
   /// ``maxTokensPerText``.
   public func tokenCount(_ text: String) throws(LlamaError) -> Int {
-    try model.tokenize(text, addSpecial: true, parseSpecial: false).count
+    try tokenized(text).count
   }
 
-  /// The tokens of `text` without special tokens, for callers that split text by token counts.
-  public func tokens(_ text: String) throws(LlamaError) -> [Int32] {
-    try model.tokenize(text, addSpecial: false, parseSpecial: false)
+  /// The tokens the model reads for `text`, special tokens included, ready for ``embed(tokenized:)``.
+  public func tokenized(_ text: String) throws(LlamaError) -> [Int32] {
+    try model.tokenize(text, addSpecial: true, parseSpecial: false)
   }
 
   /// Embeds one text.
@@ -121,17 +121,17 @@ public final class LlamaEmbedder: @unchecked Sendable {
   /// - Throws: ``LlamaError/inputTooLong(index:tokens:limit:)`` naming the first text beyond
   ///   ``maxTokensPerText``, before any work is done; ``LlamaError/emptyPrompt`` for an empty text.
   public func embed(_ texts: [String]) async throws(LlamaError) -> [[Float]] {
-    var tokenized: [[Int32]] = []
-    tokenized.reserveCapacity(texts.count)
+    var inputs: [[Int32]] = []
+    inputs.reserveCapacity(texts.count)
     for (index, text) in texts.enumerated() {
       guard !text.isEmpty else { throw .emptyPrompt }
-      let tokens = try model.tokenize(text, addSpecial: true, parseSpecial: false)
+      let tokens = try tokenized(text)
       guard tokens.count <= maxTokensPerText else {
         throw .inputTooLong(index: index, tokens: tokens.count, limit: maxTokensPerText)
       }
-      tokenized.append(tokens)
+      inputs.append(tokens)
     }
-    return try await embed(tokenized: tokenized)
+    return try await embed(tokenized: inputs)
   }
 
   /// Embeds texts already tokenized with special tokens (each at most ``maxTokensPerText`` long).

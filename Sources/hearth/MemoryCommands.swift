@@ -236,10 +236,7 @@ struct ProgressLine {
     done += 1
     chunks += added
     guard !quiet else { return }
-    let seconds = max(
-      0.001,
-      Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-        + Double((ContinuousClock.now - start).components.seconds))
+    let seconds = max(0.001, (ContinuousClock.now - start).seconds)
     let width = 24
     let filled = total == 0 ? width : width * done / total
     let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

@@ -56,16 +56,17 @@ public actor LocalEmbedder: TextEmbedder {
   public func embedCounting(_ texts: [String]) async throws -> (vectors: [[Float]], tokens: Int) {
     guard isInstalled else { throw EmbeddingError.modelMissing(path: path) }
     let embedder = try await loaded()
-    var tokens = 0
+    var tokenized: [[Int32]] = []
     for (index, text) in texts.enumerated() {
       guard !text.isEmpty else { throw EmbeddingError.emptyInput(index: index) }
-      let count = try embedder.tokenCount(text)
-      guard count <= embedder.maxTokensPerText else {
-        throw EmbeddingError.inputTooLong(index: index, tokens: count, limit: embedder.maxTokensPerText)
+      let tokens = try embedder.tokenized(text)
+      guard tokens.count <= embedder.maxTokensPerText else {
+        throw EmbeddingError.inputTooLong(index: index, tokens: tokens.count, limit: embedder.maxTokensPerText)
       }
-      tokens += count
+      tokenized.append(tokens)
     }
-    return (try await embedder.embed(texts), tokens)
+    // Tokenized once: the counts and the vectors come from the same tokens.
+    return (try await embedder.embed(tokenized: tokenized), tokenized.reduce(0) { $0 + $1.count })
   }
 
   /// The model's file name, as the API names it.

@@ -149,13 +149,9 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   /// request, so names that mean nothing here ("gpt-4o", "default") are served by it, as clients written
   /// for other servers expect; asking for a different installed model is an error worth reporting.
   func namesAnotherInstalledModel(_ requested: String, loaded: String) -> Bool {
-    let wanted = Self.stem(requested)
-    guard !wanted.isEmpty, !Self.stem(loaded).hasPrefix(wanted) else { return false }
-    return dependencies.engine.installedModelNames().contains { Self.stem($0).hasPrefix(wanted) }
-  }
-
-  private static func stem(_ name: String) -> String {
-    name.lowercased().replacingOccurrences(of: ".gguf", with: "")
+    let wanted = ModelName.stem(requested)
+    guard !wanted.isEmpty, !ModelName.stem(loaded).hasPrefix(wanted) else { return false }
+    return dependencies.engine.installedModelNames().contains { ModelName.stem($0).hasPrefix(wanted) }
   }
 
   static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
@@ -238,5 +234,12 @@ struct CompletionIdentity {
         timeToFirstTokenMs: figures?.timeToFirstToken?.milliseconds,
         promptTokensPerSecond: figures?.prefillTokensPerSecond ?? 0,
         generationTokensPerSecond: figures?.generationTokensPerSecond ?? 0))
+  }
+}
+
+/// How requests name models: case-insensitive, with or without the file's `.gguf`, by any leading part.
+enum ModelName {
+  static func stem(_ name: String) -> String {
+    name.lowercased().replacingOccurrences(of: ".gguf", with: "")
   }
 }

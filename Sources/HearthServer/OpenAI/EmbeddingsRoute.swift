@@ -20,9 +20,8 @@ struct EmbeddingsRoute<Context: RequestContext>: Sendable {
     let body = try await RequestReader.decodeStrict(
       EmbeddingRequest.self, from: request, limit: configuration.maxBodyBytes)
     let embedder = dependencies.engine.memory.embedder
-    let stem = embedder.name.lowercased().replacingOccurrences(of: ".gguf", with: "")
-    let wanted = body.model.lowercased().replacingOccurrences(of: ".gguf", with: "")
-    guard !wanted.isEmpty, stem.hasPrefix(wanted) else {
+    let wanted = ModelName.stem(body.model)
+    guard !wanted.isEmpty, ModelName.stem(embedder.name).hasPrefix(wanted) else {
       throw APIError(
         .notFound,
         "the model \"\(body.model)\" is not an embedding model here; this server embeds with \(embedder.name)",
