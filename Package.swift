@@ -36,6 +36,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -103,6 +104,7 @@ let package = Package(
         "HearthStore",
         "LlamaKit",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -221,6 +223,9 @@ let package = Package(
       name: "HearthEngineTests",
       dependencies: [
         "HearthEngine", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore", "HearthTestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Debian packages Hearth uses at run time: poppler-utils (`pdftotext`) reads the text of PDF documents
-# added to the memory.
+# Debian packages Hearth uses: poppler-utils (`pdftotext`) reads the text of PDF documents added to the
+# memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -9,11 +9,15 @@ source "$here/pins.sh"
 # shellcheck source=scripts/progress.sh
 source "$here/progress.sh"
 
-if ! command -v pdftotext >/dev/null 2>&1; then
-  echo "system: installing poppler-utils from Debian (PDF text for the memory)"
+missing=()
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+[[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+
+if ((${#missing[@]} > 0)); then
+  echo "system: installing ${missing[*]} from Debian"
   if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
   mkdir -p "$HEARTH_CACHE/logs"
   run_logged "system: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
   run_logged "system: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi

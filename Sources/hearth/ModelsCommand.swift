@@ -6,22 +6,66 @@ import HearthEngine
 struct ModelsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "models",
-    abstract: "Inspect model files.",
-    subcommands: [Info.self]
+    abstract: "List, download, verify, choose and remove models.",
+    subcommands: [List.self, Info.self, Pull.self, Verify.self, Use.self, Remove.self]
   )
+
+  static var registry: ModelRegistry { ModelRegistry(folder: HearthPaths().models) }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "The installed models by id, with their state (bundled models not installed with --all).")
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @Flag(name: .long, help: "Also list catalogue entries that are not installed.")
+    var all = false
+
+    @Flag(name: .long, help: "Check every file's SHA-256 now (slow for big files).")
+    var verify = false
+
+    func run() async throws {
+      try await reportingFailures {
+        let models = try registry.list(hashing: verify).filter { all || $0.isInstalled }
+        guard !json else { return Terminal.write(try JSONOutput.encode(models) + "\n") }
+        guard !models.isEmpty else {
+          return Terminal.write("No models installed in \(registry.folder.path).\n")
+        }
+        for model in models {
+          let size = model.header.map { byteCount($0.fileSize).split(separator: " (").first.map(String.init) ?? "" }
+          Terminal.write(
+            "\(model.isActive ? "*" : " ") \(model.id.padding(toLength: 28, withPad: " ", startingAt: 0)) "
+              + "\(model.entry.role.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))"
+              + "\((size ?? "-").padding(toLength: 11, withPad: " ", startingAt: 0))\(Self.state(model.status))\n")
+        }
+      }
+    }
+
+    static func state(_ status: ModelStatus) -> String {
+      switch status {
+      case .ready(let verified): verified ? "ready, verified" : "ready"
+      case .missing: "not installed"
+      case .invalid(let problem): "unusable: \(problem)"
+      }
+    }
+  }
 
   struct Info: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check a GGUF file's header and print what it says, without loading the weights.")
+      abstract: "Check a model's GGUF header and print what it says, without loading the weights.")
 
-    @Argument(help: "Path of a GGUF file.")
-    var path: String
+    @Argument(help: "A model's id, or the path of a GGUF file.")
+    var model: String
 
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
     func run() async throws {
       try await reportingFailures {
+        let path =
+          model.contains("/") || FileManager.default.fileExists(atPath: model)
+          ? model : registry.path(of: try registry.entry(named: model))
         let report = try ModelCatalog.inspect(path: path)
         Terminal.write(json ? try JSONOutput.encode(report) + "\n" : Self.text(report))
       }
@@ -49,6 +93,119 @@ struct ModelsCommand: AsyncParsableCommand {
         + row("tensors", "\(file.tensorCount)")
         + row("metadata keys", "\(file.metadata.count)")
     }
+  }
+
+  struct Pull: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Download a GGUF model, check its SHA-256 and install it (an interrupted pull resumes).")
+
+    @Argument(help: "An http:// or https:// URL of a .gguf file.")
+    var url: String
+
+    @Option(name: .long, help: "The file's SHA-256 (64 hex digits); nothing is installed unless it matches.")
+    var sha256: String
+
+    @Option(name: .long, help: "The id to install it as (default: the URL's file name without .gguf).")
+    var name: String?
+
+    func run() async throws {
+      try await reportingFailures {
+        let bar = ProgressBar()
+        let model = try await ModelDownloader(registry: registry).pull(
+          url: url, sha256: sha256, name: name, progress: { bar.show($0) })
+        bar.finish()
+        Terminal.write(
+          "Installed \(model.id) (\(model.entry.role.rawValue) model, SHA-256 verified) at \(model.path)\n")
+      }
+    }
+  }
+
+  struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check a model fully: file, size, GGUF header and SHA-256 (exit status 1 when unusable).")
+
+    @Argument(help: "A model's id or file name.")
+    var model: String
+
+    func run() async throws {
+      try await reportingFailures {
+        let (checked, hash) = try registry.verify(model)
+        Terminal.write("\(checked.id): \(List.state(checked.status))\(hash.map { "\nsha256 \($0)" } ?? "")\n")
+        guard checked.status.isUsable else { throw ExitCode.failure }
+      }
+    }
+  }
+
+  struct Use: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Choose the model commands and the server run by default (checked fully first).")
+
+    @Argument(help: "A model's id or file name.")
+    var model: String
+
+    func run() async throws {
+      try await reportingFailures {
+        let chosen = try registry.use(model)
+        Terminal.write("Using \(chosen.id) as the \(chosen.entry.role.rawValue) model.\n")
+      }
+    }
+  }
+
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "rm", abstract: "Delete a model's file and forget it.")
+
+    @Argument(help: "A model's id or file name.")
+    var model: String
+
+    func run() async throws {
+      try await reportingFailures {
+        let removed = try registry.remove(model)
+        Terminal.write("Removed \(removed.id).\n")
+      }
+    }
+  }
+}
+
+/// A download's progress on stderr: one line redrawn in a terminal, a line per tenth otherwise.
+final class ProgressBar: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lastTenth = -1
+  private var drawn = false
+  private let interactive = isatty(STDERR_FILENO) == 1
+
+  func show(_ progress: DownloadProgress) {
+    lock.withLock {
+      let line = Self.line(progress)
+      if interactive {
+        Terminal.writeError("\r\u{1B}[2K\(line)")
+        drawn = true
+      } else {
+        let tenth = Int((progress.fraction ?? 0) * 10)
+        guard tenth != lastTenth else { return }
+        lastTenth = tenth
+        Terminal.writeError(line + "\n")
+      }
+    }
+  }
+
+  func finish() {
+    lock.withLock { if drawn { Terminal.writeError("\n") } }
+  }
+
+  static func line(_ progress: DownloadProgress) -> String {
+    let width = 24
+    let filled = Int((progress.fraction ?? 0) * Double(width))
+    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    let amount = "\(mebibytes(progress.received))\(progress.total.map { " / \(mebibytes($0))" } ?? "") MiB"
+    let rate = String(format: "%.1f MiB/s", progress.bytesPerSecond / 1_048_576)
+    let eta = progress.secondsLeft.map { "  ETA \(Int($0.rounded(.up))) s" } ?? ""
+    let resumed = progress.resumedFrom > 0 ? "  (resumed at \(mebibytes(progress.resumedFrom)) MiB)" : ""
+    return "[\(bar)] \(amount)  \(rate)\(eta)\(resumed)"
+  }
+
+  private static func mebibytes(_ bytes: UInt64) -> String {
+    String(format: "%.1f", Double(bytes) / 1_048_576)
   }
 }
 

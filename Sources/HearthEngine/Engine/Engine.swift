@@ -104,18 +104,21 @@ public final class Engine: Sendable {
   /// process holds it, it first repairs what a crash left (answers marked "generating" become
   /// "interrupted") and prunes old sessions by the history policy.
   /// - Throws: `StoreError` for a database that cannot be opened; ``ModelResolutionError`` when no model is
-  ///   named and the default one is not installed; the model's own typed error when it cannot be loaded.
+  ///   named and the default one is not installed; ``ModelRegistryError`` when a named or chosen model cannot be
+  ///   used; the model's own typed error when it cannot be loaded.
   public static func open(_ configuration: EngineConfiguration) async throws -> Engine {
     switch configuration.model {
     case .none:
       return try open(configuration, model: nil)
     case .file(let path, let contextSize, let threads, let chatTemplate):
       let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
-        .resolve(explicit: path)
+        .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
       let (database, lock) = try openProfile(configuration, generating: true)
       let model = try await LocalModel.load(
-        LocalModelOptions(path: resolved, contextSize: contextSize, threads: threads, chatTemplate: chatTemplate))
+        LocalModelOptions(
+          path: resolved.path, contextSize: contextSize ?? resolved.entry?.recommendedContext, threads: threads,
+          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate))
       return Engine(
         paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,

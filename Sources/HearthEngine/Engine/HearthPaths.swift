@@ -33,8 +33,8 @@ public struct HearthPaths: Sendable, Hashable {
   public var generationLock: URL { home.appendingPathComponent("generation.lock") }
 }
 
-/// Picks the model file a command runs: an explicit path, else `$HEARTH_MODEL`, else the default model
-/// installed in the data directory.
+/// Picks the chat model a command runs: an explicit path or registry name, else `$HEARTH_MODEL` (either),
+/// else the model chosen with `hearth models use`, else the default model installed in the data directory.
 public struct ModelResolver: Sendable {
   /// File name of the default chat model (SmolLM2-135M-Instruct), installed by the set-up.
   public static let defaultModelFileName = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -50,16 +50,42 @@ public struct ModelResolver: Sendable {
     self.environment = environment
   }
 
-  /// The model path to use.
-  /// - Throws: ``ModelResolutionError`` when no model was named and the default is not installed.
-  public func resolve(explicit: String?) throws(ModelResolutionError) -> String {
-    if let explicit, !explicit.isEmpty { return explicit }
-    if let configured = environment["HEARTH_MODEL"], !configured.isEmpty { return configured }
+  /// The model file to load and, when the registry knows it, its entry (template and context to use).
+  public struct Resolved: Sendable, Hashable {
+    public var path: String
+    public var entry: ModelEntry?
+  }
+
+  /// The model to use.
+  /// - Throws: ``ModelResolutionError`` when no model was named and the default is not installed; a
+  ///   ``ModelRegistryError`` when a registry name is unknown or its model cannot be used (missing, damaged,
+  ///   a wrong hash, an embedding model).
+  public func resolveModel(explicit: String?) throws -> Resolved {
+    let registry = ModelRegistry(folder: paths.models)
+    for named in [explicit, environment["HEARTH_MODEL"]] {
+      guard let named, !named.isEmpty else { continue }
+      // A path is a path; a bare name that is no file here is a registry name.
+      if named.contains("/") || FileManager.default.fileExists(atPath: named) {
+        let entry = try? registry.entries().first { registry.path(of: $0) == named }
+        return Resolved(path: named, entry: entry)
+      }
+      let model = try registry.usable(named, role: .chat)
+      return Resolved(path: model.path, entry: model.entry)
+    }
+    if let active = try registry.active(.chat) {
+      let model = try registry.usable(active.id, role: .chat)
+      return Resolved(path: model.path, entry: model.entry)
+    }
     let fallback = paths.models.appendingPathComponent(Self.defaultModelFileName).path
     guard FileManager.default.fileExists(atPath: fallback) else {
       throw ModelResolutionError(searched: fallback)
     }
-    return fallback
+    return Resolved(path: fallback, entry: BundledModels.entries.first { $0.fileName == Self.defaultModelFileName })
+  }
+
+  /// The model path to use (see ``resolveModel(explicit:)``).
+  public func resolve(explicit: String?) throws -> String {
+    try resolveModel(explicit: explicit).path
   }
 }
 

@@ -49,7 +49,7 @@ public enum ModelCatalog {
         parameterCount: file.parameterCount, contextLength: file.contextLength, fileType: file.fileTypeName,
         hasChatTemplate: file.chatTemplate != nil, problem: nil)
     } catch {
-      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
+      let size = FileFacts(path: path)?.size ?? 0
       return InstalledModel(
         id: id, path: path, fileSize: size, hasChatTemplate: false, problem: "\(error)")
     }

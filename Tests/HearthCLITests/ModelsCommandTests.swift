@@ -1,0 +1,51 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+@Suite("hearth models: pull, list, verify, use and rm against nginx, as a user would")
+struct ModelsCommandTests {
+  @Test func aPulledModelIsListedChosenAndAnswers() async throws {
+    let served = try TestModels.temporaryDirectory()
+    try FileManager.default.createSymbolicLink(
+      atPath: served.appendingPathComponent("smol.gguf").path, withDestinationPath: TestModels.smolLM2)
+    let nginx = try NginxServer(root: served)
+    let home = try TestModels.temporaryDirectory()
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": ""])
+    let smolHash = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+    let wrong = try await hearth.run([
+      "models", "pull", "\(nginx.base)/smol.gguf", "--sha256", String(repeating: "0", count: 64),
+    ])
+    #expect(wrong.status == 1)
+    #expect(wrong.standardError.contains("nothing was installed"))
+    #expect(try await hearth.run(["models", "list"]).standardOutput.contains("No models installed"))
+
+    // The bytes are the bundled SmolLM2's, so it installs as that catalogue entry.
+    let pulled = try await hearth.run(["models", "pull", "\(nginx.base)/smol.gguf", "--sha256", smolHash])
+    #expect(pulled.status == 0, "\(pulled.standardError)")
+    #expect(pulled.standardOutput.contains("Installed smollm2-135m-instruct"))
+    #expect(pulled.standardError.contains("93.8 / 93.8 MiB"))
+
+    let list = try await hearth.run(["models", "list", "--json"])
+    let models = try #require(
+      try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+    #expect(models.map { $0["id"] as? String } == ["smollm2-135m-instruct"])
+    #expect(models.first?["status"] as? String == "ready")
+    #expect(models.first?["verified"] as? Bool == true)
+
+    #expect(try await hearth.run(["models", "verify", "smollm2-135m-instruct"]).status == 0)
+    #expect(try await hearth.run(["models", "use", "smollm2-135m-instruct"]).status == 0)
+    let refused = try await hearth.run(["models", "use", "all-minilm-l6-v2"])
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("not installed"))
+
+    let answer = try await hearth.run(["ask", "Say hi.", "--temperature", "0", "--max-tokens", "4", "--json"])
+    #expect(answer.status == 0, "\(answer.standardError)")
+    #expect(answer.standardOutput.contains(home.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf").path))
+
+    #expect(try await hearth.run(["models", "rm", "smollm2-135m-instruct"]).status == 0)
+    let gone = try await hearth.run(["ask", "Say hi.", "--max-tokens", "4"])
+    #expect(gone.status == 1)
+    #expect(gone.standardError.contains("not installed"))
+  }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+
+/// Debian's nginx serving a folder on a loopback port, started for one test and stopped with it: a real HTTP
+/// server with byte ranges, redirects and the usual headers.
+public final class NginxServer: @unchecked Sendable {
+  /// The folder it serves.
+  public let root: URL
+  /// Its address, e.g. `http://127.0.0.1:40123`.
+  public let base: String
+  private let process: Process
+  private let directory: URL
+
+  /// Starts nginx on a free port serving `root`; `extraLocations` are added to its `server` block as they are.
+  public init(root: URL, extraLocations: String = "") throws {
+    guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
+    else { throw NginxError("nginx is not installed (scripts/setup-system.sh installs it)") }
+    directory = try TestModels.temporaryDirectory()
+    let port = try Self.freePort()
+    let config = """
+      daemon off;
+      master_process off;
+      error_log \(directory.path)/error.log;
+      pid \(directory.path)/nginx.pid;
+      events { worker_connections 64; }
+      http {
+        access_log \(directory.path)/access.log;
+        client_body_temp_path \(directory.path); proxy_temp_path \(directory.path);
+        fastcgi_temp_path \(directory.path); uwsgi_temp_path \(directory.path); scgi_temp_path \(directory.path);
+        server {
+          listen 127.0.0.1:\(port);
+          root \(root.path);
+          \(extraLocations)
+        }
+      }
+      """
+    let configPath = directory.appendingPathComponent("nginx.conf")
+    try config.write(to: configPath, atomically: true, encoding: .utf8)
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["-c", configPath.path, "-p", directory.path]
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    self.root = root
+    self.base = "http://127.0.0.1:\(port)"
+    // Ready once it accepts a connection.
+    for _ in 0..<100 {
+      if Self.accepts(port: port) { return }
+      guard process.isRunning else { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    stop()
+    let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    throw NginxError("nginx did not start: \(log)")
+  }
+
+  /// The requests it answered, one access-log line each.
+  public func accessLog() -> [String] {
+    let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").map(String.init)
+  }
+
+  /// Stops nginx.
+  public func stop() {
+    // SIGKILL: a child started by Foundation's Process inherits the test runner's blocked signals, so
+    // nginx (without its master process to reset them) would never see a SIGTERM.
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  deinit { stop() }
+
+  static func freePort() throws -> UInt16 {
+    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+        bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
+      }
+    }
+    guard bound else { throw NginxError("no free port on loopback") }
+    return UInt16(bigEndian: address.sin_port)
+  }
+
+  static func accepts(port: UInt16) -> Bool {
+    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
+}
+
+/// nginx could not be started.
+public struct NginxError: Error, CustomStringConvertible {
+  public var description: String
+  init(_ description: String) { self.description = description }
+}
