@@ -7,7 +7,7 @@ struct ModelsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "models",
     abstract: "List, download, verify, choose and remove models.",
-    subcommands: [List.self, Info.self, Pull.self, Verify.self, Use.self, Remove.self]
+    subcommands: [List.self, Info.self, Estimate.self, Pull.self, Verify.self, Use.self, Remove.self]
   )
 
   static var registry: ModelRegistry { ModelRegistry(folder: HearthPaths().models) }
@@ -92,6 +92,64 @@ struct ModelsCommand: AsyncParsableCommand {
         + row("chat template", template)
         + row("tensors", "\(file.tensorCount)")
         + row("metadata keys", "\(file.metadata.count)")
+    }
+  }
+
+  struct Estimate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "What loading a model would take in memory, against what is available, without loading it.")
+
+    @Argument(help: "A model's id, or the path of a GGUF file.")
+    var model: String
+
+    @Option(name: .long, help: "Context window in tokens (default: min(4096, the model's trained context)).")
+    var context: Int?
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    struct Report: Encodable {
+      var model: String
+      var estimate: MemoryEstimate
+      var budget: MemoryBudget
+      var fits: Bool
+      var largestContext: Int?
+
+      enum CodingKeys: String, CodingKey {
+        case model, estimate, budget, fits
+        case largestContext = "largest_context"
+      }
+    }
+
+    func run() async throws {
+      try await reportingFailures {
+        let path =
+          model.contains("/") || FileManager.default.fileExists(atPath: model)
+          ? model : registry.path(of: try registry.entry(named: model))
+        let shape = try ModelShape(path: path)
+        if let context, !(1...(shape.trainedContext ?? Int.max)).contains(context) {
+          throw ValidationError("--context \(context) is outside 1…\(shape.trainedContext ?? 0), what the model takes")
+        }
+        let estimate = shape.estimate(contextSize: context ?? shape.defaultContext)
+        let budget = try MemoryBudget.current(environment: ProcessInfo.processInfo.environment)
+        let report = Report(
+          model: URL(fileURLWithPath: path).lastPathComponent, estimate: estimate, budget: budget,
+          fits: estimate.total <= budget.bytes,
+          largestContext: shape.largestContext(fitting: budget.bytes, upTo: shape.trainedContext ?? 4096))
+        guard !json else { return Terminal.write(try JSONOutput.encode(report) + "\n") }
+        func mib(_ bytes: UInt64) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        Terminal.write(
+          """
+          model             \(report.model)
+          context           \(estimate.contextSize) tokens
+          weights           \(mib(estimate.weights))
+          KV cache          \(mib(estimate.kvCache))
+          buffers           \(mib(estimate.outputs + estimate.compute))
+          total             \(mib(estimate.total))
+          available         \(mib(budget.bytes)) (\(budget.source))
+          fits              \(report.fits ? "yes" : "no")\(report.largestContext.map { " (largest context that fits: \($0))" } ?? "")
+          """ + "\n")
+      }
     }
   }
 

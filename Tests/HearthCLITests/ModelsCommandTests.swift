@@ -49,3 +49,21 @@ struct ModelsCommandTests {
     #expect(gone.standardError.contains("not installed"))
   }
 }
+
+@Suite("hearth bench load: the estimate against the resident memory a load adds")
+struct LoadMemoryBenchTests {
+  @Test func theEstimateIsWithinFifteenPercentOfTheMeasuredIncrease() async throws {
+    let result = try await CommandRunner().run([
+      "bench", "load", "--model", TestModels.smolLM2, "--model", TestModels.gemma3, "--context", "2048", "--json",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    #expect(rows.count == 2)
+    for row in rows {
+      let estimate = try #require(row["estimate"] as? Double)
+      let measured = try #require(row["rss_after_prompt"] as? Double)
+      #expect(abs(estimate / measured - 1) <= 0.15, "\(row)")
+    }
+  }
+}

@@ -118,7 +118,8 @@ public final class Engine: Sendable {
       let model = try await LocalModel.load(
         LocalModelOptions(
           path: resolved.path, contextSize: contextSize ?? resolved.entry?.recommendedContext, threads: threads,
-          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate))
+          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate,
+          memoryBudget: try MemoryBudget.current(environment: configuration.environment)))
       return Engine(
         paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,

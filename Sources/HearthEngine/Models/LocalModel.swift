@@ -1,3 +1,4 @@
+import Foundation
 public import HearthCore
 import LlamaKit
 
@@ -12,12 +13,20 @@ public struct LocalModelOptions: Sendable, Hashable {
   /// A chat template to use instead of the model's own (a llama.cpp template name or a template text).
   public var chatTemplate: String?
 
+  /// The memory the model may take; the load is refused before it starts when the estimate exceeds it.
+  /// `nil` skips the check.
+  public var memoryBudget: MemoryBudget?
+
   /// Creates options for the model at `path`.
-  public init(path: String, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil) {
+  public init(
+    path: String, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil,
+    memoryBudget: MemoryBudget? = nil
+  ) {
     self.path = path
     self.contextSize = contextSize
     self.threads = threads
     self.chatTemplate = chatTemplate
+    self.memoryBudget = memoryBudget
   }
 }
 
@@ -36,9 +45,19 @@ public final class LocalModel: ChatModel {
   }
 
   /// Loads the model and creates its context.
-  /// - Throws: a typed error naming what is wrong: a missing, damaged or unsupported file, a context size
+  /// - Throws: ``ModelTooLargeError`` when the estimate exceeds the memory budget; a typed error naming what is
+  ///   wrong: a missing, damaged or unsupported file, a context size
   ///   the model cannot take, a chat template llama.cpp does not know.
   public static func load(_ options: LocalModelOptions) async throws -> LocalModel {
+    // An unreadable header is left for the loader to report in its own words.
+    if let budget = options.memoryBudget, let shape = try? ModelShape(path: options.path) {
+      let estimate = shape.estimate(contextSize: options.contextSize ?? shape.defaultContext)
+      if estimate.total > budget.bytes {
+        throw ModelTooLargeError(
+          model: URL(fileURLWithPath: options.path).lastPathComponent, estimate: estimate, budget: budget,
+          largestContext: shape.largestContext(fitting: budget.bytes, upTo: shape.trainedContext ?? 4096))
+      }
+    }
     let clock = ContinuousClock()
     let start = clock.now
     let model = try await LlamaModel.load(
