@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
@@ -32,6 +32,11 @@ struct AskCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Do not save the exchange as a session.")
   var noSave = false
 
+  @Option(
+    name: .long,
+    help: "Who answers: local, remote (HEARTH_REMOTE_URL; fails when unreachable) or auto (remote when reachable).")
+  var provider: ProviderPreference = .auto
+
   @OptionGroup var modelOptions: ModelOptionGroup
   @OptionGroup var samplingOptions: SamplingOptionGroup
 
@@ -44,7 +49,7 @@ struct AskCommand: AsyncParsableCommand {
       let options = try samplingOptions.generationOptions()
       let text = try promptText()
       let engine = try await Engine.openForChat(
-        modelOptions, generation: options, actions: !noActions, memory: !noMemory)
+        modelOptions, generation: options, actions: !noActions, memory: !noMemory, provider: provider)
       guard let model = engine.model else { return }
       if noSave {
         try await answerWithoutSaving(text, engine: engine, model: model, options: options)
@@ -63,13 +68,14 @@ struct AskCommand: AsyncParsableCommand {
       if json {
         // The turn has ended (and its generation with it), so these are its figures.
         var report = AskReport(
-          text: message.content, stopReason: message.stopReason ?? .cancelled, usage: model.lastUsage,
+          text: message.content, stopReason: message.stopReason ?? .cancelled, usage: engine.lastUsage,
           model: model.path, loadTime: model.loadTime)
         report.sessionId = target.id.uuidString
         report.thinking = message.thinking
         report.state = message.state.rawValue
         report.actions = outcome.actions
         report.sources = outcome.sources
+        report.provider = engine.lastProvider?.rawValue
         Terminal.write(try JSONOutput.encode(report) + "\n")
       } else {
         Terminal.write("\n")
@@ -91,7 +97,8 @@ struct AskCommand: AsyncParsableCommand {
     var usage: GenerationUsage?
     var stopReason = StopReason.endOfGeneration
     var blocks = BlockFilter()
-    for try await event in model.generate(messages: messages, options: engine.actionConstrained(options)) {
+    let answering = engine.answering ?? model
+    for try await event in answering.generate(messages: messages, options: engine.actionConstrained(options)) {
       switch event {
       case .token(let piece):
         answer += piece
@@ -108,6 +115,7 @@ struct AskCommand: AsyncParsableCommand {
         text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)
       report.actions = actions
       report.sources = memory?.citations
+      report.provider = engine.lastProvider?.rawValue
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
       Terminal.write(blocks.finish())
@@ -147,6 +155,8 @@ struct AskReport: Encodable {
   var loadMs: Double
   var model: String
   var sessionId: String?
+  /// `local` or `remote`: which model answered.
+  var provider: String?
   var thinking: String?
   var state: String?
   /// The notes, documents and past chats the answer drew on.
@@ -167,3 +177,5 @@ struct AskReport: Encodable {
   }
 
 }
+
+extension ProviderPreference: ExpressibleByArgument {}

@@ -12,9 +12,10 @@ extension Engine {
   /// Opens the user's profile with the model the options name, for commands that chat.
   static func openForChat(
     _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true, actions: Bool = true,
-    memory: Bool = true
+    memory: Bool = true, provider: ProviderPreference = .auto
   ) async throws -> Engine {
     var configuration = EngineConfiguration()
+    configuration.provider = provider
     configuration.model = options.modelChoice()
     if let generation { configuration.chat.generation = generation }
     configuration.chat.showsThinking = showsThinking

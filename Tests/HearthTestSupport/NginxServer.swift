@@ -71,7 +71,8 @@ public final class NginxServer: @unchecked Sendable {
 
   deinit { stop() }
 
-  static func freePort() throws -> UInt16 {
+  /// A port on loopback nothing listens on now.
+  public static func freePort() throws -> UInt16 {
     let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socket) }
     var address = sockaddr_in()
@@ -88,7 +89,8 @@ public final class NginxServer: @unchecked Sendable {
     return UInt16(bigEndian: address.sin_port)
   }
 
-  static func accepts(port: UInt16) -> Bool {
+  /// Whether something accepts connections on the loopback port.
+  public static func accepts(port: UInt16) -> Bool {
     let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socket) }
     var address = sockaddr_in()
@@ -106,5 +108,5 @@ public final class NginxServer: @unchecked Sendable {
 /// nginx could not be started.
 public struct NginxError: Error, CustomStringConvertible {
   public var description: String
-  init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }

@@ -14,8 +14,12 @@ public final class Engine: Sendable {
   public let sessions: SessionLibrary
   /// The life of chat turns.
   public let chat: ChatService
-  /// The model that answers, or `nil` when the engine was opened without one.
+  /// The local model, or `nil` when the engine was opened without one.
   public let model: LocalModel?
+  /// What answers turns: the local model, or the local and a remote one behind the router.
+  public let answering: (any ChatModel)?
+  /// The router, when a remote server is configured and allowed.
+  public let routed: RoutedChatModel?
   /// When the engine was opened.
   public let openedAt: Date
   /// The user's calendar.
@@ -40,11 +44,14 @@ public final class Engine: Sendable {
 
   private init(
     paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder
+    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, routed: RoutedChatModel? = nil
   ) {
     self.paths = paths
     self.database = database
     self.model = model
+    self.routed = routed
+    let answering: (any ChatModel)? = routed ?? model
+    self.answering = answering
     self.lock = lock
     self.sessions = SessionLibrary(database: database)
     self.openedAt = Date()
@@ -95,7 +102,7 @@ public final class Engine: Sendable {
         try? await memory.remember(session: session)
       })
     self.chat = ChatService(
-      database: database, model: model, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
+      database: database, model: answering, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
@@ -123,8 +130,34 @@ public final class Engine: Sendable {
       return Engine(
         paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,
-        embedder: LocalEmbedder(path: configuration.embeddingModelPath))
+        embedder: LocalEmbedder(path: configuration.embeddingModelPath),
+        routed: try routing(configuration, local: model))
     }
+  }
+
+  /// The router over `local` and the configured remote server, unless the user keeps turns local.
+  private static func routing(_ configuration: EngineConfiguration, local: LocalModel) throws -> RoutedChatModel? {
+    let remote = try configuration.remote ?? RemoteSettings.from(environment: configuration.environment)
+    guard let remote else {
+      if configuration.provider == .remote {
+        throw RemoteError.invalidSettings("the remote provider is not configured: set HEARTH_REMOTE_URL")
+      }
+      return nil
+    }
+    guard configuration.provider != .local else { return nil }
+    return RoutedChatModel(
+      local: local, remote: RemoteChatModel(settings: remote, counter: local), router: ProviderRouter(),
+      preference: configuration.provider)
+  }
+
+  /// The figures of the generation that ended last, from whichever model answered it.
+  public var lastUsage: GenerationUsage? {
+    routed?.lastUsage ?? model?.lastUsage
+  }
+
+  /// Which model answered the turn generated last: the local one unless a remote server did.
+  public var lastProvider: Provider? {
+    routed?.lastProvider ?? (model == nil ? nil : .local)
   }
 
   /// Opens the profile with a model that is already loaded (shared by several engines, as tests and

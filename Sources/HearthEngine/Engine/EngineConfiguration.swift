@@ -32,6 +32,10 @@ public struct EngineConfiguration: Sendable {
   public var embeddingModel: String?
   /// An embedding model already loaded, shared by several engines (as tests and benchmarks do).
   public var sharedEmbedder: LocalEmbedder?
+  /// A remote server turns may go to; `nil` reads `HEARTH_REMOTE_URL` and its companions.
+  public var remote: RemoteSettings?
+  /// Who answers: the local model, the remote server, or the router's choice (the default).
+  public var provider: ProviderPreference = .auto
 
   /// The file name of the default embedding model.
   public static let defaultEmbeddingModelFileName = "all-MiniLM-L6-v2.f16.gguf"

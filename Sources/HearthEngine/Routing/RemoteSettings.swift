@@ -1,0 +1,73 @@
+public import Foundation
+
+/// Which wire format a remote server speaks.
+public enum RemoteKind: String, Sendable, Hashable, Codable, CaseIterable {
+  /// OpenAI's chat completions with SSE streaming: llama-server, vLLM, LM Studio, Ollama, OpenAI itself.
+  case openai
+  /// Google Gemini's `streamGenerateContent` with `alt=sse`.
+  case gemini
+}
+
+/// A remote model server the user allows turns to go to.
+public struct RemoteSettings: Sendable, Hashable {
+  /// The API's base URL, e.g. `http://host:8080/v1` or `https://generativelanguage.googleapis.com/v1beta`.
+  public var url: URL
+  public var kind: RemoteKind
+  /// The model to ask for.
+  public var model: String
+  /// Sent as a bearer token (OpenAI) or `x-goog-api-key` (Gemini); never logged or shown in full.
+  public var apiKey: String?
+
+  /// Creates settings.
+  public init(url: URL, kind: RemoteKind, model: String, apiKey: String? = nil) {
+    self.url = url
+    self.kind = kind
+    self.model = model
+    self.apiKey = apiKey
+  }
+
+  /// The settings in `HEARTH_REMOTE_URL`, `HEARTH_REMOTE_KIND`, `HEARTH_REMOTE_MODEL` and
+  /// `HEARTH_REMOTE_API_KEY`, or `nil` when no URL is set.
+  /// - Throws: ``RemoteError/invalidSettings(_:)`` naming a variable whose value cannot be used.
+  public static func from(environment: [String: String]) throws(RemoteError) -> RemoteSettings? {
+    guard let text = environment["HEARTH_REMOTE_URL"], !text.isEmpty else { return nil }
+    guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+    else { throw .invalidSettings("HEARTH_REMOTE_URL \(text) is not an http:// or https:// URL") }
+    let kindText = environment["HEARTH_REMOTE_KIND"].flatMap { $0.isEmpty ? nil : $0 } ?? "openai"
+    guard let kind = RemoteKind(rawValue: kindText) else {
+      throw .invalidSettings("HEARTH_REMOTE_KIND \(kindText) is not openai or gemini")
+    }
+    let model = environment["HEARTH_REMOTE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    guard let model = model ?? (kind == .openai ? "default" : nil) else {
+      throw .invalidSettings("HEARTH_REMOTE_MODEL is needed for a Gemini server")
+    }
+    return RemoteSettings(
+      url: url, kind: kind, model: model, apiKey: environment["HEARTH_REMOTE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+    )
+  }
+
+  /// The key as it may be shown: its last four characters.
+  public var maskedKey: String? {
+    apiKey.map { $0.count > 8 ? "…" + $0.suffix(4) : "…" }
+  }
+}
+
+/// Why a remote turn failed.
+public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
+  case invalidSettings(String)
+  /// The server could not be reached or the connection broke.
+  case unreachable(String)
+  /// The server answered with an error.
+  case server(status: Int, message: String)
+  /// The stream could not be read.
+  case malformed(String)
+
+  public var description: String {
+    switch self {
+    case .invalidSettings(let detail): "remote provider: \(detail)"
+    case .unreachable(let detail): "the remote server cannot be reached: \(detail)"
+    case .server(let status, let message): "the remote server answered \(status): \(message)"
+    case .malformed(let detail): "the remote server's stream is unreadable: \(detail)"
+    }
+  }
+}
