@@ -63,9 +63,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let path =
-          model.contains("/") || FileManager.default.fileExists(atPath: model)
-          ? model : registry.path(of: try registry.entry(named: model))
+        let path = try registry.file(named: model)
         let report = try ModelCatalog.inspect(path: path)
         Terminal.write(json ? try JSONOutput.encode(report) + "\n" : Self.text(report))
       }
@@ -123,9 +121,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let path =
-          model.contains("/") || FileManager.default.fileExists(atPath: model)
-          ? model : registry.path(of: try registry.entry(named: model))
+        let path = try registry.file(named: model)
         let shape = try ModelShape(path: path)
         if let context, !(1...(shape.trainedContext ?? Int.max)).contains(context) {
           throw ValidationError("--context \(context) is outside 1…\(shape.trainedContext ?? 0), what the model takes")

@@ -16,10 +16,10 @@ public final class Engine: Sendable {
   public let chat: ChatService
   /// The local model, or `nil` when the engine was opened without one.
   public let model: LocalModel?
-  /// What answers turns: the local model, or the local and a remote one behind the router.
-  public let answering: (any ChatModel)?
   /// The router, when a remote server is configured and allowed.
   public let routed: RoutedChatModel?
+  /// What answers turns: the local model, or the local and a remote one behind the router.
+  public var answering: (any ChatModel)? { routed ?? model }
   /// When the engine was opened.
   public let openedAt: Date
   /// The user's calendar.
@@ -50,8 +50,6 @@ public final class Engine: Sendable {
     self.database = database
     self.model = model
     self.routed = routed
-    let answering: (any ChatModel)? = routed ?? model
-    self.answering = answering
     self.lock = lock
     self.sessions = SessionLibrary(database: database)
     self.openedAt = Date()
@@ -102,7 +100,7 @@ public final class Engine: Sendable {
         try? await memory.remember(session: session)
       })
     self.chat = ChatService(
-      database: database, model: answering, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
+      database: database, model: routed ?? model, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.

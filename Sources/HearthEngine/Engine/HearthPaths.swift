@@ -65,7 +65,7 @@ public struct ModelResolver: Sendable {
     for named in [explicit, environment["HEARTH_MODEL"]] {
       guard let named, !named.isEmpty else { continue }
       // A path is a path; a bare name that is no file here is a registry name.
-      if named.contains("/") || FileManager.default.fileExists(atPath: named) {
+      if ModelRegistry.isFilePath(named) {
         let entry = try? registry.entries().first { registry.path(of: $0) == named }
         return Resolved(path: named, entry: entry)
       }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LlamaKit
 import NIOCore
 import NIOHTTP1
 
@@ -164,8 +165,9 @@ public struct ModelDownloader: Sendable {
     do {
       if !registry.isBundled(target) {
         var entry = target
-        entry.role = ModelRegistry.role(of: path)
-        entry.displayName = ModelCatalog.describe(path: path).name ?? target.id
+        let header = try? GGUFReader.read(path: path)
+        entry.role = ModelRegistry.role(of: header)
+        entry.displayName = header?.name ?? target.id
         entry.sizeBounds = FileFacts(path: path).map { $0.size...$0.size }
         try registry.register(entry)
       }

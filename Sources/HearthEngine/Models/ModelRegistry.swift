@@ -60,6 +60,16 @@ public struct ModelRegistry: Sendable {
     throw .unknownModel(name, known: all.map(\.id))
   }
 
+  /// Whether `name` names a file (a path, or a file that exists) rather than a registry entry.
+  public static func isFilePath(_ name: String) -> Bool {
+    name.contains("/") || FileManager.default.fileExists(atPath: name)
+  }
+
+  /// The file `name` means: itself when it is a path, else the file of the registry entry it names.
+  public func file(named name: String) throws(ModelRegistryError) -> String {
+    Self.isFilePath(name) ? name : path(of: try entry(named: name))
+  }
+
   /// Checks the model named `name` fully, hashing its file, and records what was found.
   /// - Returns: the model as it stands, with ``RegisteredModel/status`` saying whether it is usable.
   public func verify(
@@ -171,20 +181,17 @@ public struct ModelRegistry: Sendable {
     for entry in file.models where !all.contains(where: { $0.id == entry.id }) { all.append(entry) }
     let known = Set(all.map(\.fileName))
     for name in ModelCatalog.fileNames(in: folder) where !known.contains(name) {
-      let header = ModelCatalog.describe(path: folder.appendingPathComponent(name).path)
       let stem = ModelFileName.stem(name)
       guard !all.contains(where: { $0.id == stem }) else { continue }
-      all.append(
-        ModelEntry(
-          id: stem, displayName: header.name ?? stem, role: Self.role(of: folder.appendingPathComponent(name).path),
-          fileName: name))
+      let header = try? GGUFReader.read(path: folder.appendingPathComponent(name).path)
+      all.append(ModelEntry(id: stem, displayName: header?.name ?? stem, role: Self.role(of: header), fileName: name))
     }
     return all
   }
 
-  /// An embedding model pools its output; a chat model does not.
-  static func role(of path: String) -> ModelRole {
-    guard let file = try? GGUFReader.read(path: path), let architecture = file.architecture else { return .chat }
+  /// An embedding model pools its output; a chat model does not (an unreadable header counts as chat).
+  static func role(of file: GGUFFile?) -> ModelRole {
+    guard let file, let architecture = file.architecture else { return .chat }
     return file["\(architecture).pooling_type"] != nil || architecture.contains("bert") ? .embedding : .chat
   }
 
