@@ -26,3 +26,9 @@ extension ChatModel {
   /// Unknown unless the model says.
   public var parameterCount: UInt64? { nil }
 }
+
+/// Which model answered: the one on this machine or a remote server.
+public enum Provider: String, Sendable, Hashable, Codable, CaseIterable {
+  case local
+  case remote
+}

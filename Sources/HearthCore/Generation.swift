@@ -73,6 +73,8 @@ public struct GenerationUsage: Sendable, Hashable, Codable {
   /// Time from the first generated token to the last: `generatedTokens - 1` steps of decoding the
   /// previous token and sampling the next.
   public var generationDuration: Duration
+  /// Which model produced the tokens; `nil` from a model that does not say (a local one).
+  public var provider: Provider?
 
   /// Creates usage figures.
   public init(
@@ -82,7 +84,8 @@ public struct GenerationUsage: Sendable, Hashable, Codable {
     generatedTokens: Int,
     prefillDuration: Duration,
     timeToFirstToken: Duration?,
-    generationDuration: Duration
+    generationDuration: Duration,
+    provider: Provider? = nil
   ) {
     self.promptTokens = promptTokens
     self.reusedPromptTokens = reusedPromptTokens
@@ -91,6 +94,7 @@ public struct GenerationUsage: Sendable, Hashable, Codable {
     self.prefillDuration = prefillDuration
     self.timeToFirstToken = timeToFirstToken
     self.generationDuration = generationDuration
+    self.provider = provider
   }
 
   /// Prompt evaluation speed in tokens per second (0 when nothing was evaluated).

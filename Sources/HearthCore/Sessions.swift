@@ -77,6 +77,7 @@ public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
     case generatedTokens = "generated_tokens"
     case timeToFirstTokenMs = "time_to_first_token_ms"
     case generationTokensPerSecond = "generation_tokens_per_second"
+    case provider
     case attachments
     case createdAt = "created_at"
     case updatedAt = "updated_at"
@@ -98,6 +99,8 @@ public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
   public var generatedTokens: Int?
   public var timeToFirstTokenMs: Double?
   public var generationTokensPerSecond: Double?
+  /// Which model wrote the answer (assistant messages generated since providers were recorded).
+  public var provider: Provider?
   /// Descriptions of attached files (name, type, size), never their content.
   public var attachments: [Attachment]
   public var createdAt: Date
@@ -108,7 +111,7 @@ public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
     id: UUID = UUID(), sessionID: UUID, index: Int, role: ChatMessage.Role, content: String, thinking: String = "",
     state: MessageState = .complete, stopReason: StopReason? = nil, error: String? = nil, promptTokens: Int? = nil,
     generatedTokens: Int? = nil, timeToFirstTokenMs: Double? = nil, generationTokensPerSecond: Double? = nil,
-    attachments: [Attachment] = [], createdAt: Date = Date(), updatedAt: Date? = nil
+    provider: Provider? = nil, attachments: [Attachment] = [], createdAt: Date = Date(), updatedAt: Date? = nil
   ) {
     self.id = id
     self.sessionID = sessionID
@@ -123,6 +126,7 @@ public struct StoredMessage: Sendable, Hashable, Codable, Identifiable {
     self.generatedTokens = generatedTokens
     self.timeToFirstTokenMs = timeToFirstTokenMs
     self.generationTokensPerSecond = generationTokensPerSecond
+    self.provider = provider
     self.attachments = attachments
     self.createdAt = createdAt
     self.updatedAt = updatedAt ?? createdAt

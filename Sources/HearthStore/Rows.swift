@@ -51,6 +51,7 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord {
   var generatedTokens: Int?
   var timeToFirstTokenMs: Double?
   var generationTokensPerSecond: Double?
+  var provider: String?
   var attachments: String
   var createdAt: Double
   var updatedAt: Double
@@ -69,6 +70,7 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord {
     generatedTokens = message.generatedTokens
     timeToFirstTokenMs = message.timeToFirstTokenMs
     generationTokensPerSecond = message.generationTokensPerSecond
+    provider = message.provider?.rawValue
     attachments =
       message.attachments.isEmpty
       ? "[]" : (try? String(decoding: JSONEncoder().encode(message.attachments), as: UTF8.self)) ?? "[]"
@@ -83,7 +85,7 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord {
       state: MessageState(rawValue: state) ?? .interrupted, stopReason: stopReason.flatMap(StopReason.init(rawValue:)),
       error: error, promptTokens: promptTokens, generatedTokens: generatedTokens,
       timeToFirstTokenMs: timeToFirstTokenMs, generationTokensPerSecond: generationTokensPerSecond,
-      attachments: Self.decodeAttachments(attachments),
+      provider: provider.flatMap(Provider.init(rawValue:)), attachments: Self.decodeAttachments(attachments),
       createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
   }
 
@@ -100,12 +102,14 @@ extension MessageRow {
   static func message(fromOrderedRow row: Row, sessionID: UUID) -> StoredMessage {
     let id: String = row[0]
     let stopReason: String? = row[7]
+    let provider: String? = row[16]
     return StoredMessage(
       id: UUID(storedString: id) ?? UUID(), sessionID: sessionID, index: row[2],
       role: ChatMessage.Role(rawValue: row[3]) ?? .user, content: row[4], thinking: row[5],
       state: MessageState(rawValue: row[6]) ?? .interrupted, stopReason: stopReason.flatMap(StopReason.init(rawValue:)),
       error: row[8], promptTokens: row[9], generatedTokens: row[10], timeToFirstTokenMs: row[11],
-      generationTokensPerSecond: row[12], attachments: decodeAttachments(row[13]),
+      generationTokensPerSecond: row[12], provider: provider.flatMap(Provider.init(rawValue:)),
+      attachments: decodeAttachments(row[13]),
       createdAt: Date(timeIntervalSince1970: row[14]), updatedAt: Date(timeIntervalSince1970: row[15]))
   }
 
@@ -113,5 +117,6 @@ extension MessageRow {
   static let orderedColumns = [
     "id", "sessionID", "position", "role", "content", "thinking", "state", "stopReason", "error", "promptTokens",
     "generatedTokens", "timeToFirstTokenMs", "generationTokensPerSecond", "attachments", "createdAt", "updatedAt",
+    "provider",
   ].map { Column($0) }
 }

@@ -85,6 +85,10 @@ enum Schema {
       // chunks apart. A view over the keyword index; it stores nothing.
       try db.execute(sql: "CREATE VIRTUAL TABLE memoryChunk_vocab USING fts5vocab(memoryChunk_fts, 'row')")
     }
+    migrator.registerMigration("v7-telemetry-provider") { db in
+      try db.alter(table: "message") { t in t.add(column: "provider", .text) }
+      try TelemetrySchema.create(db)
+    }
     return migrator
   }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import HearthCore
-import HearthEngine
+import HearthStore
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+
+@testable import HearthEngine
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
@@ -96,6 +98,22 @@ struct RoutedModelTests {
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .remote)
     #expect((routed.lastUsage?.generatedTokens ?? 0) > 0)
+
+    // A chat turn records who answered on the message, and the figures in the telemetry.
+    let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
+    let chat = ChatService(
+      database: database, model: MeasuredChatModel(routed, record: Engine.recorder(database)),
+      configuration: ChatConfiguration(generation: Self.options))
+    let session = try await chat.newSession()
+    var final: StoredMessage?
+    for await event in try await chat.send("Say hello.", to: session.id) {
+      if case .finished(let message) = event { final = message }
+    }
+    #expect(final?.provider == .remote)
+    #expect(try database.messages(in: session.id).last?.provider == .remote)
+    let record = try #require(try database.telemetry(kinds: [.generation]).last)
+    #expect(record.provider == .remote)
+    #expect((record.generatedTokens ?? 0) > 0)
 
     // Offline mid-session: the turn fails before its first token and the local model answers it.
     server.stop()

@@ -239,6 +239,11 @@ struct AppAPITests {
       let diagnostics = try await server.request(.GET, "/api/diagnostics")
       #expect(diagnostics.json?["sessions"]?.numberValue == 1)
       #expect(diagnostics.json?["messages"]?.numberValue == 2)
+      // The doctor report rides along, with the answer's figures and its text for copying.
+      let performance = diagnostics.json?["report"]?["performance"]
+      #expect((performance?["generations"]?.numberValue ?? 0) >= 1)
+      #expect(performance?["recent"]?.arrayValue?.last?["provider"]?.stringValue == "local")
+      #expect(diagnostics.json?["text"]?.stringValue?.contains("Recent performance") == true)
       let models = try await server.request(.GET, "/api/models")
       #expect(models.json?["loaded"]?.stringValue == "SmolLM2-135M-Instruct.Q4_1.gguf")
       for reply in [metrics, diagnostics, models] {

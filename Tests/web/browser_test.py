@@ -165,7 +165,14 @@ class WebAppTest(unittest.TestCase):
         self.shoot("models")
         self.find(".nav-link[data-view='diagnostics']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "diagnostics"), "Messages"))
-        text = self.find("#diagnostics").text
+        # Charts of recent speed, drawn from the answers given so far.
+        self.assertGreater(len(self.driver.find_elements(By.CSS_SELECTOR, "#diagnostics .chart rect")), 0)
+        self.find("#copy-diagnostics").click()
+        self.wait.until(lambda d: d.find_element(By.ID, "diagnostics-status").text != "")
+        status = self.find("#diagnostics-status").text
+        if status != "Copied the report.":
+            self.assertIn("Recent performance", self.find("#diagnostics-text").text)
+        text = self.find("#diagnostics").text + self.find("#diagnostics-text").get_attribute("textContent")
         self.assertNotIn("Paris", text)
         self.assertNotIn("Geography", text)
         self.shoot("diagnostics")

@@ -134,6 +134,7 @@ struct Turn: Sendable {
         message.generatedTokens = usage.generatedTokens
         message.timeToFirstTokenMs = usage.timeToFirstToken?.milliseconds
         message.generationTokensPerSecond = usage.generationTokensPerSecond
+        message.provider = usage.provider ?? .local
       case .done(let reason):
         stopReason = reason
       }

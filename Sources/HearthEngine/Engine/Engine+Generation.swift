@@ -4,17 +4,16 @@ public import HearthCore
 public struct ModelReservation: Sendable {
   let local: LocalModel
   let ticket: GenerationQueue.Ticket
-
-  /// The model to generate with.
-  public var model: any ChatModel { local }
+  /// The model to generate with (its generations' figures are recorded).
+  public let model: any ChatModel
 }
 
 extension Engine {
   /// The model that answers.
   /// - Throws: ``ChatError/modelNotReady`` when the engine was opened without one.
   public func requireModel() throws(ChatError) -> any ChatModel {
-    guard let model else { throw .modelNotReady }
-    return model
+    guard let measured else { throw .modelNotReady }
+    return measured
   }
 
   /// Requests running on the model or waiting for it.
@@ -28,7 +27,9 @@ extension Engine {
   ///   cancelled while waiting (its place is given up).
   public func reserveModel(onPosition: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ModelReservation {
     guard let model else { throw ChatError.modelNotReady }
-    return ModelReservation(local: model, ticket: try await model.line.enter(onPosition: onPosition))
+    let ticket = try await model.line.enter(onPosition: onPosition)
+    return ModelReservation(
+      local: model, ticket: ticket, model: MeasuredChatModel(model, record: Self.recorder(database)))
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this

@@ -39,13 +39,19 @@ public final class Engine: Sendable {
 
   let database: HearthDatabase
   let chatConfiguration: ChatConfiguration
+  /// How the engine was opened (the model asked for, the provider preference, the environment).
+  let configuration: EngineConfiguration
+  /// The answering model, with every generation's figures recorded; what every surface generates with.
+  let measured: (any ChatModel)?
   // Held for the engine's lifetime when it may generate; released by `deinit`.
   private let lock: ProfileLock?
 
   private init(
-    paths: HearthPaths, database: HearthDatabase, model: LocalModel?, chat: ChatConfiguration, lock: ProfileLock?,
+    configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, model: LocalModel?,
+    chat: ChatConfiguration, lock: ProfileLock?,
     timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, routed: RoutedChatModel? = nil
   ) {
+    self.configuration = configuration
     self.paths = paths
     self.database = database
     self.model = model
@@ -54,6 +60,9 @@ public final class Engine: Sendable {
     self.sessions = SessionLibrary(database: database)
     self.openedAt = Date()
     self.chatConfiguration = chat
+    let answering: (any ChatModel)? = routed ?? model
+    let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database)) }
+    self.measured = measured
     let items = ItemContext(database: database, timeZone: timeZone)
     let calendar = CalendarService(context: items)
     let reminders = ReminderService(context: items)
@@ -100,7 +109,7 @@ public final class Engine: Sendable {
         try? await memory.remember(session: session)
       })
     self.chat = ChatService(
-      database: database, model: routed ?? model, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
+      database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
@@ -125,11 +134,21 @@ public final class Engine: Sendable {
           path: resolved.path, contextSize: contextSize ?? resolved.entry?.recommendedContext, threads: threads,
           chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate,
           memoryBudget: try MemoryBudget.current(environment: configuration.environment)))
+      Self.recorder(database)(model.loadRecord())
       return Engine(
-        paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
+        configuration: configuration, paths: configuration.paths, database: database, model: model,
+        chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
         routed: try routing(configuration, local: model))
+    }
+  }
+
+  /// Where figures go: the profile's telemetry, rolling and capped.
+  static func recorder(_ database: HearthDatabase) -> @Sendable (TelemetryRecord) -> Void {
+    { record in
+      // Figures are a side record: a turn or a load never fails because one could not be kept.
+      try? database.recordTelemetry(record)
     }
   }
 
@@ -163,7 +182,8 @@ public final class Engine: Sendable {
   public static func open(_ configuration: EngineConfiguration, model: LocalModel?) throws -> Engine {
     let (database, lock) = try openProfile(configuration, generating: model != nil)
     return Engine(
-      paths: configuration.paths, database: database, model: model, chat: configuration.chat, lock: lock,
+      configuration: configuration, paths: configuration.paths, database: database, model: model,
+      chat: configuration.chat, lock: lock,
       timeZone: configuration.timeZone, webSearch: configuration.webSearch,
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath))
   }

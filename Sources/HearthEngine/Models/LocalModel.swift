@@ -1,5 +1,6 @@
 import Foundation
 public import HearthCore
+import HearthStore
 import LlamaKit
 
 /// Which GGUF file to run and how.
@@ -107,6 +108,13 @@ public final class LocalModel: ChatModel {
 
   /// The figures of the most recent generation that has ended, including one whose consumer left early.
   public var lastUsage: GenerationUsage? { session.lastRecord?.usage }
+
+  /// The figures of this model's load, for the profile's telemetry.
+  func loadRecord() -> TelemetryRecord {
+    TelemetryRecord(
+      kind: .load, provider: .local, model: name, durationMs: loadTime.milliseconds,
+      peakResidentBytes: SystemMemory.peakResidentBytes(), contextSize: contextSize, threads: threads)
+  }
 
   /// Forgets the cached state, so that the next prompt is evaluated from the start.
   public func clearCache() async {

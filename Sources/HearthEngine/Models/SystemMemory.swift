@@ -28,6 +28,22 @@ public enum SystemMemory {
     #endif
   }
 
+  /// The most this process has held resident since it started, when the system tells.
+  public static func peakResidentBytes() -> UInt64? {
+    var usage = rusage()
+    #if os(Linux)
+    let who = RUSAGE_SELF.rawValue
+    #else
+    let who = RUSAGE_SELF
+    #endif
+    guard getrusage(who, &usage) == 0, usage.ru_maxrss > 0 else { return nil }
+    #if canImport(Darwin)
+    return UInt64(usage.ru_maxrss)  // bytes
+    #else
+    return UInt64(usage.ru_maxrss) * 1024  // kibibytes
+    #endif
+  }
+
   /// What a new allocation may take: the smaller of the system's available memory (`MemAvailable`) and
   /// what is left under this process's cgroup limit; the physical memory where neither can be read.
   public static func available() -> Available {

@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// Who may answer a turn.
 public enum ProviderPreference: String, Sendable, Hashable, CaseIterable {
   /// Always the local model.
@@ -7,12 +9,6 @@ public enum ProviderPreference: String, Sendable, Hashable, CaseIterable {
   /// The remote server when it is enabled and has been reachable for a while, else the local model; a remote
   /// turn that fails before its first token is answered locally.
   case auto
-}
-
-/// Which model answered.
-public enum Provider: String, Sendable, Hashable, Codable {
-  case local
-  case remote
 }
 
 /// Decides where a turn goes, from what it has seen of the remote server, on an injected clock.

@@ -129,7 +129,8 @@ public final class RemoteChatModel: ChatModel {
         GenerationUsage(
           promptTokens: promptTokens ?? 0, reusedPromptTokens: 0, prefilledTokens: promptTokens ?? 0,
           generatedTokens: generated, prefillDuration: (firstToken ?? end) - started,
-          timeToFirstToken: firstToken.map { $0 - started }, generationDuration: end - (firstToken ?? end))))
+          timeToFirstToken: firstToken.map { $0 - started }, generationDuration: end - (firstToken ?? end),
+          provider: .remote)))
     continuation.yield(.done(stop))
   }
 

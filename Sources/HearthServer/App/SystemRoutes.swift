@@ -28,14 +28,31 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(settings)
     }
     router.get("/api/models") { _, _ in try JSONResponse.make(engine.modelsOverview()) }
-    router.get("/api/diagnostics") { _, _ in try JSONResponse.make(try await diagnostics()) }
+    router.get("/api/diagnostics") { _, _ in
+      let encoder = JSONEncoder()
+      // The doctor report names its fields in camel case; the API speaks snake case throughout.
+      encoder.keyEncodingStrategy = .convertToSnakeCase
+      encoder.outputFormatting = [.withoutEscapingSlashes]
+      return Response(
+        status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(try await diagnostics()))))
+    }
   }
 
   private func diagnostics() async throws -> Diagnostics {
     let figures = try await engine.figures()
+    let report = try await engine.doctor()
+    let uptime = Date().timeIntervalSince(dependencies.startedAt)
+    let server = [
+      "", "Server", "  " + "up for".padding(toLength: 24, withPad: " ", startingAt: 0) + "\(Int(uptime)) s",
+      "  " + "requests in line".padding(toLength: 24, withPad: " ", startingAt: 0) + "\(figures.queueDepth)",
+      "  " + "API key".padding(toLength: 24, withPad: " ", startingAt: 0)
+        + (configuration.apiKey == nil ? "not required" : "required"),
+    ]
     return Diagnostics(
+      report: report, text: report.text + server.joined(separator: "\n") + "\n",
       version: HearthVersion.current,
-      uptimeSeconds: Date().timeIntervalSince(dependencies.startedAt),
+      uptimeSeconds: uptime,
       model: figures.model,
       contextSize: figures.contextSize,
       sessions: figures.sessions,
@@ -57,6 +74,9 @@ struct Health: Encodable {
 
 /// What the diagnostics view shows: figures about the installation, never anything the user wrote.
 struct Diagnostics: Encodable {
+  /// What `hearth doctor` reports, and its text for copying.
+  var report: DoctorReport
+  var text: String
   var version: String
   var uptimeSeconds: Double
   var model: String?
@@ -72,7 +92,7 @@ struct Diagnostics: Encodable {
   var host: String
 
   enum CodingKeys: String, CodingKey {
-    case version, model, sessions, messages, processors, host
+    case report, text, version, model, sessions, messages, processors, host
     case uptimeSeconds = "uptime_seconds"
     case contextSize = "context_size"
     case databaseBytes = "database_bytes"
@@ -81,9 +101,4 @@ struct Diagnostics: Encodable {
     case operatingSystem = "operating_system"
     case apiKeyRequired = "api_key_required"
   }
-}
-
-/// Hearth's version, reported by diagnostics.
-public enum HearthVersion {
-  public static let current = "0.4.0"
 }

@@ -124,3 +124,28 @@ export const clock = {
   weekday(date) { return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.getUTCDay()]; },
   time(text) { return text.slice(11, 16); },
 };
+
+/// Copies `text`. The clipboard API exists only on secure pages (https or localhost); elsewhere (a LAN address
+/// over http) a hidden text area is selected and copied the old way. Resolves to whether it worked.
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // Denied: fall through to the old way.
+    }
+  }
+  const area = el("textarea", { class: "offscreen", readonly: true, "aria-hidden": "true" });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  area.remove();
+  return copied;
+}

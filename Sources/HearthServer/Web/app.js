@@ -2,6 +2,7 @@ import { renderMarkdown } from "/assets/markdown.js";
 import { $, api, attempt, el, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
+import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -144,7 +145,9 @@ function fillMessage(element, message) {
   if (message.role === "assistant" && message.state !== "generating" && message.generated_tokens) {
     const stats = document.createElement("div");
     stats.className = "stats";
-    const parts = [`${message.generated_tokens} tokens`];
+    const parts = [];
+    if (message.provider) parts.push(message.provider === "remote" ? "remote model" : "on this machine");
+    parts.push(`${message.generated_tokens} tokens`);
     if (message.generation_tokens_per_second) parts.push(`${message.generation_tokens_per_second.toFixed(1)} tokens/s`);
     if (message.time_to_first_token_ms != null) parts.push(`first token ${Math.round(message.time_to_first_token_ms)} ms`);
     stats.textContent = parts.join(" · ");
@@ -541,28 +544,6 @@ async function loadModels() {
   }
 }
 
-async function loadDiagnostics() {
-  try {
-    const d = await getJSON("/api/diagnostics");
-    const list = $("diagnostics");
-    list.replaceChildren();
-    fact(list, "Version", d.version);
-    fact(list, "Up for", `${Math.round(d.uptime_seconds)} s`);
-    fact(list, "Model", d.model);
-    fact(list, "Context", d.context_size);
-    fact(list, "Chats", d.sessions);
-    fact(list, "Messages", d.messages);
-    fact(list, "Database", size(d.database_bytes));
-    fact(list, "Requests waiting or running", d.queue_depth);
-    fact(list, "Processors", d.processors);
-    fact(list, "Memory", size(d.physical_memory_bytes));
-    fact(list, "System", d.operating_system);
-    fact(list, "Listening on", d.host + (d.api_key_required ? " (API key required)" : ""));
-  } catch (error) {
-    showError(error.message);
-  }
-}
-
 // ---- Theme, keyboard, wiring --------------------------------------------------------------------
 
 function applyTheme(theme) {
@@ -581,6 +562,7 @@ function cycleTheme() {
 
 function wire() {
   wirePages();
+  wireDiagnostics();
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();

@@ -2,6 +2,8 @@
 // from the model is ever parsed, links are limited to http(s) and mailto, and images are shown as
 // links, never loaded.
 
+import { copyText } from "/assets/api.js";
+
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
 export function renderMarkdown(source) {
@@ -98,7 +100,10 @@ function codeBlock(text, language) {
   copy.className = "copy-code";
   copy.textContent = "Copy";
   copy.addEventListener("click", () => {
-    navigator.clipboard?.writeText(text).then(() => { copy.textContent = "Copied"; setTimeout(() => { copy.textContent = "Copy"; }, 1200); });
+    copyText(text).then((copied) => {
+      copy.textContent = copied ? "Copied" : "Copy blocked";
+      setTimeout(() => { copy.textContent = "Copy"; }, 1200);
+    });
   });
   bar.append(label, copy);
   const pre = document.createElement("pre");

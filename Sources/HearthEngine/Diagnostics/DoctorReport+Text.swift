@@ -1,0 +1,123 @@
+import Foundation
+
+extension DoctorReport {
+  /// The report as plain text to paste into a bug report: one section per heading, aligned columns.
+  public var text: String {
+    var lines = ["Hearth \(version) — doctor"]
+    func section(_ title: String, _ rows: [(String, String?)]) {
+      lines.append("")
+      lines.append(title)
+      for (name, value) in rows {
+        guard let value else { continue }
+        lines.append("  " + name.padding(toLength: 24, withPad: " ", startingAt: 0) + value)
+      }
+    }
+    section(
+      "Provider",
+      [
+        ("preference", provider.preference),
+        ("remote", provider.remoteKind.map { "\($0), model \(provider.remoteModel ?? "-")" } ?? "not configured"),
+        ("remote key", provider.remoteKind == nil ? nil : provider.remoteKeySet ? "set" : "not set"),
+        ("last answered by", provider.lastProvider ?? "no answer on record"),
+      ])
+    if let model {
+      section(
+        "Model",
+        [
+          ("id", model.id), ("name", model.displayName), ("file", model.file),
+          ("size", model.sizeBytes.map(Self.bytes)), ("status", model.status), ("architecture", model.architecture),
+          ("parameters", model.parameterCount.map { String(format: "%.1f M", Double($0) / 1e6) }),
+          ("loaded", model.loaded ? "yes" : "no"), ("context", model.contextSize.map { "\($0) tokens" }),
+          ("chat template", model.chatTemplate ?? "the model's own"),
+          ("estimated memory", model.estimatedBytes.map(Self.bytes)),
+        ])
+    } else {
+      section("Model", [("chosen", "none installed")])
+    }
+    section("Settings", settings.map { ($0.name, Self.describe($0)) })
+    section(
+      "Memory",
+      [
+        ("physical", Self.bytes(memory.physicalBytes)),
+        ("available", "\(Self.bytes(memory.availableBytes)) (\(memory.availableSource))"),
+        ("a load may take", memory.budgetBytes.map(Self.bytes) ?? "HEARTH_MEMORY_LIMIT is not a size"),
+        ("this process now", memory.processResidentBytes.map(Self.bytes)),
+        ("this process at peak", memory.processPeakBytes.map(Self.bytes)),
+      ])
+    section(
+      "Machine",
+      [("processors", "\(machine.processors)"), ("system", machine.operatingSystem), ("cpu", machine.architecture)])
+    section(
+      "Loads (latest last)",
+      loads.isEmpty
+        ? [("none on record", "")]
+        : loads.enumerated().map { index, load in
+          (
+            "\(index + 1).",
+            [
+              load.model, load.durationMs.map { Self.milliseconds($0) }, load.contextSize.map { "context \($0)" },
+              load.threads.map { "\($0) threads" }, load.peakResidentBytes.map { "peak \(Self.bytes($0))" },
+            ].compactMap { $0 }.joined(separator: ", ")
+          )
+        })
+    let attempts = performance.generations + performance.failures
+    section(
+      "Recent performance",
+      [
+        ("generations", "\(performance.generations)"),
+        (
+          "failures",
+          "\(performance.failures) (\(String(format: "%.1f", performance.failureRate * 100)) % of \(attempts))"
+        ),
+        (
+          "failure kinds",
+          performance.failureKinds.isEmpty
+            ? nil
+            : performance.failureKinds.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(
+              separator: ", ")
+        ),
+        ("first token (median)", performance.medianFirstTokenMs.map(Self.milliseconds)),
+        ("generation (median)", performance.medianTokensPerSecond.map { String(format: "%.1f tokens/s", $0) }),
+        ("prompt (median)", performance.medianPrefillTokensPerSecond.map { String(format: "%.1f tokens/s", $0) }),
+        ("latest speeds", performance.recent.isEmpty ? nil : Self.sparkline(performance.recent.map(\.tokensPerSecond))),
+      ])
+    section(
+      "Counts",
+      [
+        ("sessions", "\(counts.sessions)"), ("messages", "\(counts.messages)"),
+        ("database", Self.bytes(counts.databaseBytes)), ("installed models", "\(counts.installedModels)"),
+        ("telemetry records", "\(counts.telemetryRecords)"),
+      ])
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func describe(_ check: SettingCheck) -> String {
+    switch check.verdict {
+    case "ok": "\(check.wanted) — ok"
+    case "not loaded yet": "\(check.wanted) — not loaded yet"
+    default: "\(check.wanted) wanted, \(check.given ?? "nothing") given — \(check.verdict)"
+    }
+  }
+
+  static func bytes(_ count: UInt64) -> String {
+    let mib = Double(count) / 1_048_576
+    return mib >= 1024 ? String(format: "%.1f GiB", mib / 1024) : String(format: "%.1f MiB", mib)
+  }
+
+  static func milliseconds(_ value: Double) -> String {
+    value >= 1000 ? String(format: "%.2f s", value / 1000) : String(format: "%.0f ms", value)
+  }
+
+  /// Speeds as a row of block characters, lowest to highest; a gap for a generation without a speed.
+  static func sparkline(_ values: [Double?]) -> String {
+    let blocks = Array("▁▂▃▄▅▆▇█")
+    let known = values.compactMap { $0 }
+    guard let low = known.min(), let high = known.max() else { return "" }
+    let span = high - low
+    let line = values.map { value -> Character in
+      guard let value else { return " " }
+      return span > 0 ? blocks[Int(((value - low) / span * Double(blocks.count - 1)).rounded())] : blocks[3]
+    }
+    return String(line) + String(format: "  (%.1f–%.1f tokens/s)", low, high)
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HearthCore
+import HearthStore
+
+/// A model whose every generation leaves a figures-only record: speed, time to first token, token counts,
+/// the stop reason or the kind of error, and the process's peak memory. What was said is never recorded.
+final class MeasuredChatModel: ChatModel {
+  let base: any ChatModel
+  private let record: @Sendable (TelemetryRecord) -> Void
+
+  init(_ base: any ChatModel, record: @escaping @Sendable (TelemetryRecord) -> Void) {
+    self.base = base
+    self.record = record
+  }
+
+  var name: String { base.name }
+  var contextSize: Int { base.contextSize }
+  var parameterCount: UInt64? { base.parameterCount }
+
+  func countTokens(_ messages: [ChatMessage]) throws -> Int {
+    try base.countTokens(messages)
+  }
+
+  func settle() async {
+    await base.settle()
+  }
+
+  func generate(
+    messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    let inner = base.generate(messages: messages, options: options)
+    let (name, record) = (base.name, record)
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        var usage: GenerationUsage?
+        var reason: StopReason?
+        do {
+          for try await event in inner {
+            switch event {
+            case .usage(let figures): usage = figures
+            case .done(let stop): reason = stop
+            case .token: break
+            }
+            continuation.yield(event)
+          }
+          // Recorded before the stream ends, so whoever waits for the end finds the figures in place.
+          record(Self.generationRecord(model: name, usage: usage, reason: reason ?? .cancelled))
+          continuation.finish()
+        } catch {
+          if !(error is CancellationError) {
+            record(
+              TelemetryRecord(
+                kind: .failure, provider: usage?.provider, model: name,
+                peakResidentBytes: SystemMemory.peakResidentBytes(), detail: ErrorKind.of(error)))
+          }
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  static func generationRecord(model: String, usage: GenerationUsage?, reason: StopReason) -> TelemetryRecord {
+    TelemetryRecord(
+      kind: .generation, provider: usage?.provider ?? .local, model: model, promptTokens: usage?.promptTokens,
+      generatedTokens: usage?.generatedTokens, firstTokenMs: usage?.timeToFirstToken?.milliseconds,
+      tokensPerSecond: usage.map(\.generationTokensPerSecond).flatMap { $0 > 0 ? $0 : nil },
+      prefillTokensPerSecond: usage.map(\.prefillTokensPerSecond).flatMap { $0 > 0 ? $0 : nil },
+      peakResidentBytes: SystemMemory.peakResidentBytes(), detail: reason.rawValue)
+  }
+}
+
+/// The kind of an error, as its type and case names: `RemoteError.unreachable`. Never its message, which may
+/// quote what the user wrote.
+enum ErrorKind {
+  static func of(_ error: any Error) -> String {
+    let type = String(describing: Swift.type(of: error))
+    let mirror = Mirror(reflecting: error)
+    // A case with a payload shows its name as the child's label; one without shows nothing content-free.
+    if mirror.displayStyle == .enum, let label = mirror.children.first?.label {
+      return "\(type).\(label)"
+    }
+    return type
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+@Suite("hearth doctor: figures from a scripted session, and none of its words")
+struct DoctorCommandTests {
+  @Test func theReportCountsTheSessionButHoldsNoneOfItsWords() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let key = "sk-doctor-Vermillion4242"
+    let hearth = CommandRunner(environment: [
+      "HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2,
+      // A remote server on a port nothing listens on: configured, never reachable.
+      "HEARTH_REMOTE_URL": "http://127.0.0.1:9/v1", "HEARTH_REMOTE_MODEL": "remote-model", "HEARTH_REMOTE_API_KEY": key,
+    ])
+    let words = ["Quetzalcoatl", "Marmalade", "Zeppelin", "Okonkwo", "Thistlewaite", "Brigadoon", "Xylophonist"]
+    for prompt in [
+      "Tell me about Quetzalcoatl and the Marmalade Zeppelin.", "Who is Okonkwo Thistlewaite of Brigadoon?",
+    ] {
+      let answer = try await hearth.run([
+        "ask", prompt, "--provider", "local", "--temperature", "0", "--max-tokens", "12",
+      ])
+      #expect(answer.status == 0, "\(answer.standardError)")
+    }
+    let failed = try await hearth.run(["ask", "Xylophonist Brigadoon?", "--provider", "remote", "--max-tokens", "4"])
+    #expect(failed.status == 1)
+    let sessions = try await hearth.run(["sessions", "list", "--json"])
+    let ids = try #require(
+      try JSONSerialization.jsonObject(with: Data(sessions.standardOutput.utf8)) as? [[String: Any]]
+    ).compactMap { $0["id"] as? String }
+    #expect(ids.count == 3)
+
+    let text = try await hearth.run(["doctor"])
+    let json = try await hearth.run(["doctor", "--json"])
+    #expect(text.status == 0, "\(text.standardError)")
+    #expect(json.status == 0, "\(json.standardError)")
+    for report in [text.standardOutput, json.standardOutput] {
+      for forbidden in words + ids + [key, home.path, "127.0.0.1"] {
+        #expect(!report.localizedCaseInsensitiveContains(forbidden), "the report holds \(forbidden)")
+      }
+    }
+
+    #expect(text.standardOutput.contains("SmolLM2-135M-Instruct.Q4_1.gguf"))
+    #expect(text.standardOutput.contains("remote key              set"))
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let performance = try #require(report["performance"] as? [String: Any])
+    #expect((performance["generations"] as? Int ?? 0) >= 2)
+    #expect(performance["failures"] as? Int == 1)
+    #expect((performance["failure_kinds"] as? [String: Int])?["RemoteError.unreachable"] == 1)
+    #expect((performance["median_tokens_per_second"] as? Double ?? 0) > 0)
+    let loads = try #require(report["loads"] as? [[String: Any]])
+    #expect(loads.count == 3)
+    #expect(loads.allSatisfy { ($0["duration_ms"] as? Double ?? 0) > 0 && $0["context_size"] as? Int == 4096 })
+    let counts = try #require(report["counts"] as? [String: Any])
+    #expect(counts["sessions"] as? Int == 3)
+    let provider = try #require(report["provider"] as? [String: Any])
+    #expect(provider["remote_key_set"] as? Bool == true)
+    #expect(provider["last_provider"] as? String == "local")
+  }
+}
