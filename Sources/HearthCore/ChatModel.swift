@@ -17,6 +17,9 @@ public protocol ChatModel: Sendable {
   func settle() async
   /// The number of weights, when known.
   var parameterCount: UInt64? { get }
+  /// Makes the model ready to count tokens and generate (loads it when it was unloaded); turns call it first,
+  /// so a load's failure is the turn's error and the wait shows as the model loading.
+  func prepare() async throws
 }
 
 extension ChatModel {
@@ -25,6 +28,9 @@ extension ChatModel {
 
   /// Unknown unless the model says.
   public var parameterCount: UInt64? { nil }
+
+  /// A model that is always ready has nothing to prepare.
+  public func prepare() async throws {}
 }
 
 /// Which model answered: the one on this machine or a remote server.

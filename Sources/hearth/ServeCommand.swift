@@ -36,6 +36,14 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Largest request body in bytes.")
   var maxBodyBytes = 1 << 20
 
+  @Option(name: .customLong("unload-after"), help: "Unload the model after this many idle seconds (0: never).")
+  var unloadAfter = 1800
+
+  @Option(
+    name: .customLong("unload-below"),
+    help: "Unload the idle model when less than this many MiB of memory are available (0: never).")
+  var unloadBelow = 256
+
   @OptionGroup var modelOptions: ModelOptionGroup
 
   func run() async throws {
@@ -44,6 +52,10 @@ struct ServeCommand: AsyncParsableCommand {
         host: host, port: port, apiKey: apiKey ?? ProcessInfo.processInfo.environment["HEARTH_API_KEY"],
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       try configuration.validate()
+      guard unloadAfter >= 0 else {
+        throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")
+      }
+      guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
       let engine = try await Engine.openForChat(modelOptions)
       guard let model = engine.model else { return }
       var logger = Logger(label: "hearth.server")
@@ -53,6 +65,11 @@ struct ServeCommand: AsyncParsableCommand {
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")
       }
+      // The next turn loads the model again; the first answer after an unload waits for that.
+      let watch = engine.unloadWhenUnused(
+        idle: unloadAfter == 0 ? nil : .seconds(unloadAfter),
+        pressure: unloadBelow == 0 ? nil : UInt64(unloadBelow) << 20, every: .seconds(10))
+      defer { watch?.cancel() }
       let group = ServiceGroup(
         configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
       try await group.run()

@@ -56,8 +56,16 @@ struct LiveServer {
   private static func openEngine(
     in folder: URL, model: LocalModel?, settings: ChatSettings
   ) throws -> (Engine, HearthDatabase) {
-    var configuration = EngineConfiguration(
-      paths: HearthPaths(home: folder, models: URL(fileURLWithPath: TestModels.directory)), environment: [:])
+    // The test models, linked into a models folder of the profile's own: choosing a model writes the
+    // registry there, never into the shared cache.
+    let models = folder.appendingPathComponent("models", isDirectory: true)
+    try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+    for path in [TestModels.smolLM2, TestModels.gemma3, TestModels.miniLM] {
+      try FileManager.default.createSymbolicLink(
+        at: models.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent),
+        withDestinationURL: URL(fileURLWithPath: path))
+    }
+    var configuration = EngineConfiguration(paths: HearthPaths(home: folder, models: models), environment: [:])
     configuration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
     let engine = try Engine.open(configuration, model: model)
     try engine.setChatSettings(settings)

@@ -114,7 +114,8 @@ struct OpenAIAPITests {
     try await LiveServer.with { server in
       let cases: [(body: String, status: Int, mentions: String)] = [
         ("{not json", 400, "malformed"),
-        (#"{"model":"gemma-3-270m","messages":[{"role":"user","content":"hi"}]}"#, 404, "not loaded"),
+        (#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]}"#, 404, "no model is named"),
+        (#"{"model":"all-MiniLM-L6-v2","messages":[{"role":"user","content":"hi"}]}"#, 400, "not a chat model"),
         (#"{"model":"x"}"#, 400, "messages"),
         (#"{"messages":[]}"#, 400, "messages"),
         (#"{"temperature":0.5}"#, 400, "messages"),

@@ -122,6 +122,31 @@ struct SecurityTests {
     }
   }
 
+  /// Routes that change which model answers: they need a model, so they are checked against a live one.
+  static let modelWrites: [(HTTPMethod, String, String)] = [
+    (.PUT, "/api/models/active", #"{"model":"SmolLM2-135M-Instruct.Q4_1.gguf"}"#)
+  ]
+
+  @Test func choosingAModelNeedsTheKeyAListedOriginAndThisHost() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    try await LiveServer.with(configuration: configuration) { server in
+      let auth = ("Authorization", "Bearer \(Self.key)")
+      for (method, path, body) in Self.modelWrites {
+        #expect(try await server.request(method, path, body: body).status == 401, "\(path)")
+        let foreign = try await server.request(
+          method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
+        #expect(foreign.status == 403, "\(path)")
+        let rebound = try await server.request(
+          method, path, body: body, headers: [auth, ("Host", "attacker.example:\(server.port)")])
+        #expect(rebound.status == 421, "\(path)")
+        let large = try await server.request(method, path, body: String(repeating: "x", count: 5000), headers: [auth])
+        #expect(large.status == 413, "\(path) → \(large.status)")
+        let accepted = try await server.request(method, path, body: body, headers: [auth])
+        #expect(accepted.status == 200, "\(path) → \(accepted.status) \(accepted.body)")
+      }
+    }
+  }
+
   @Test func foreignHostNamesAreRefused() async throws {
     try await LiveServer.with(withModel: false) { server in
       let rebound = try await server.request(

@@ -126,6 +126,9 @@ public actor ChatService {
     let memoryHooks = memoryHooks
     let database = database
     let task = Task { [configuration, now] in
+      // A model that was unloaded comes back before anything counts its tokens; a failure to load is
+      // reported by the turn, which prepares again.
+      try? await model.prepare()
       let drafted = await hooks?.draft?(text, model, sessionID)
       // A drafted action answers without the model reading anything, so it needs no memory.
       let memory = drafted == nil ? await memoryHooks?.context(text, sessionID, model) : nil

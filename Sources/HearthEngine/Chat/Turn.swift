@@ -33,6 +33,7 @@ struct Turn: Sendable {
       return message
     }
     do {
+      try await model.prepare()
       let prompt = try await fitPrompt()
       try await stream(prompt, into: &message)
     } catch {

@@ -25,6 +25,10 @@ final class MeasuredChatModel: ChatModel {
     await base.settle()
   }
 
+  func prepare() async throws {
+    try await base.prepare()
+  }
+
   func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {

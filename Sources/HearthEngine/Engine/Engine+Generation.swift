@@ -2,6 +2,7 @@ public import HearthCore
 
 /// The model, held by one request until it gives it back with ``Engine/release(_:)``.
 public struct ModelReservation: Sendable {
+  let host: LocalModelHost
   let local: LocalModel
   let ticket: GenerationQueue.Ticket
   /// The model to generate with (its generations' figures are recorded).
@@ -18,18 +19,29 @@ extension Engine {
 
   /// Requests running on the model or waiting for it.
   public var queueDepth: Int {
-    get async { await model?.line.depth ?? 0 }
+    get async { await host?.line.depth ?? 0 }
   }
 
-  /// Waits until every request that came earlier has finished, then holds the model for the caller.
+  /// Waits until every request that came earlier has finished, then holds the model for the caller: the
+  /// chosen one, or the installed chat model `name` names (loaded in its place, within the memory budget).
   /// While waiting, `onPosition` hears the number of requests ahead (1 when next) whenever it changes.
-  /// - Throws: ``ChatError/modelNotReady`` without a model; `CancellationError` when the caller is
-  ///   cancelled while waiting (its place is given up).
-  public func reserveModel(onPosition: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> ModelReservation {
-    guard let model else { throw ChatError.modelNotReady }
-    let ticket = try await model.line.enter(onPosition: onPosition)
-    return ModelReservation(
-      local: model, ticket: ticket, model: MeasuredChatModel(model, record: Self.recorder(database)))
+  /// - Throws: ``ChatError/modelNotReady`` without a model; ``ModelRegistryError`` for a name that is no
+  ///   installed chat model; the loader's error when the model cannot be loaded; `CancellationError` when the
+  ///   caller is cancelled while waiting (its place is given up).
+  public func reserveModel(
+    named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in }
+  ) async throws -> ModelReservation {
+    guard let host else { throw ChatError.modelNotReady }
+    let named = try name.flatMap { try chatModelChoice(named: $0) }
+    let ticket = try await host.line.enter(onPosition: onPosition)
+    do {
+      let local = try await host.model(for: named ?? host.active)
+      return ModelReservation(
+        host: host, local: local, ticket: ticket, model: MeasuredChatModel(local, record: Self.recorder(database)))
+    } catch {
+      await host.line.leave(ticket)
+      throw error
+    }
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this
@@ -37,15 +49,15 @@ extension Engine {
   /// stopped early (a stop sequence, a client that left) never overlaps the next one.
   public func release(_ reservation: ModelReservation) async {
     await reservation.local.settle()
-    await reservation.local.line.leave(reservation.ticket)
+    await reservation.host.line.leave(reservation.ticket)
   }
 
   /// Runs `body` with the model held, waiting for every request that came earlier first.
   public func withModel<Value: Sendable>(
-    onPosition: @escaping @Sendable (Int) -> Void = { _ in },
+    named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in },
     _ body: (any ChatModel) async throws -> Value
   ) async throws -> Value {
-    let reservation = try await reserveModel(onPosition: onPosition)
+    let reservation = try await reserveModel(named: name, onPosition: onPosition)
     do {
       let value = try await body(reservation.model)
       await release(reservation)

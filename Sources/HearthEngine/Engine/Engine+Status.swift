@@ -3,15 +3,19 @@ import HearthStore
 
 /// The installed models and which one is loaded.
 public struct ModelsOverview: Sendable, Encodable {
-  /// The id of the loaded model, if any.
+  /// The id of the loaded model, if any (none while it is unloaded).
   public var loaded: String?
+  /// The file name of the model turns are answered with (loaded when a turn needs it).
+  public var active: String?
+  /// The file names of the chat models that can be chosen.
+  public var choosable: [String]
   /// Its context window.
   public var contextSize: Int?
   /// Every model file in the models folder; one loaded from elsewhere (`--model PATH`) is listed first.
   public var models: [InstalledModel]
 
   enum CodingKeys: String, CodingKey {
-    case loaded, models
+    case loaded, models, active, choosable
     case contextSize = "context_size"
   }
 }
@@ -43,7 +47,10 @@ extension Engine {
         loaded = outside
       }
     }
-    return ModelsOverview(loaded: loaded?.id, contextSize: model?.contextSize, models: installed)
+    let served = servedModels()
+    return ModelsOverview(
+      loaded: loaded?.id, active: served.first(where: \.isActive)?.file, choosable: served.map(\.file),
+      contextSize: model?.contextSize, models: installed)
   }
 
   /// The names of the model files installed in the profile, without reading them.

@@ -14,12 +14,14 @@ public final class Engine: Sendable {
   public let sessions: SessionLibrary
   /// The life of chat turns.
   public let chat: ChatService
-  /// The local model, or `nil` when the engine was opened without one.
-  public let model: LocalModel?
+  /// The local model slot: what is loaded, what is chosen; `nil` when the engine was opened without a model.
+  public let host: LocalModelHost?
+  /// The local model in memory now (`nil` without one, or while it is unloaded).
+  public var model: LocalModel? { host?.loaded }
   /// The router, when a remote server is configured and allowed.
   public let routed: RoutedChatModel?
   /// What answers turns: the local model, or the local and a remote one behind the router.
-  public var answering: (any ChatModel)? { routed ?? model }
+  public var answering: (any ChatModel)? { routed ?? host }
   /// When the engine was opened.
   public let openedAt: Date
   /// The user's calendar.
@@ -47,20 +49,20 @@ public final class Engine: Sendable {
   private let lock: ProfileLock?
 
   private init(
-    configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, model: LocalModel?,
+    configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, host: LocalModelHost?,
     chat: ChatConfiguration, lock: ProfileLock?,
     timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, routed: RoutedChatModel? = nil
   ) {
     self.configuration = configuration
     self.paths = paths
     self.database = database
-    self.model = model
+    self.host = host
     self.routed = routed
     self.lock = lock
     self.sessions = SessionLibrary(database: database)
     self.openedAt = Date()
     self.chatConfiguration = chat
-    let answering: (any ChatModel)? = routed ?? model
+    let answering: (any ChatModel)? = routed ?? host
     let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database)) }
     self.measured = measured
     let items = ItemContext(database: database, timeZone: timeZone)
@@ -129,18 +131,21 @@ public final class Engine: Sendable {
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
       let (database, lock) = try openProfile(configuration, generating: true)
-      let model = try await LocalModel.load(
-        LocalModelOptions(
+      let choice = LocalModelHost.Choice(
+        options: LocalModelOptions(
           path: resolved.path, contextSize: contextSize ?? resolved.entry?.recommendedContext, threads: threads,
-          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate,
-          memoryBudget: try MemoryBudget.current(environment: configuration.environment)))
-      Self.recorder(database)(model.loadRecord())
+          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate),
+        id: resolved.entry?.id)
+      let host = LocalModelHost(
+        active: choice, loaded: nil, environment: configuration.environment, record: recorder(database))
+      // Loaded now, so that a model that cannot be loaded fails the command that asked for it.
+      try await host.prepare()
       return Engine(
-        configuration: configuration, paths: configuration.paths, database: database, model: model,
+        configuration: configuration, paths: configuration.paths, database: database, host: host,
         chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
-        routed: try routing(configuration, local: model))
+        routed: try routing(configuration, local: host))
     }
   }
 
@@ -153,7 +158,9 @@ public final class Engine: Sendable {
   }
 
   /// The router over `local` and the configured remote server, unless the user keeps turns local.
-  private static func routing(_ configuration: EngineConfiguration, local: LocalModel) throws -> RoutedChatModel? {
+  private static func routing(
+    _ configuration: EngineConfiguration, local: LocalModelHost
+  ) throws -> RoutedChatModel? {
     let remote = try configuration.remote ?? RemoteSettings.from(environment: configuration.environment)
     guard let remote else {
       if configuration.provider == .remote {
@@ -181,8 +188,13 @@ public final class Engine: Sendable {
   /// benchmarks do), or with none.
   public static func open(_ configuration: EngineConfiguration, model: LocalModel?) throws -> Engine {
     let (database, lock) = try openProfile(configuration, generating: model != nil)
+    let host = model.map {
+      LocalModelHost(
+        active: LocalModelHost.Choice(options: $0.options), loaded: $0, environment: configuration.environment,
+        record: recorder(database))
+    }
     return Engine(
-      configuration: configuration, paths: configuration.paths, database: database, model: model,
+      configuration: configuration, paths: configuration.paths, database: database, host: host,
       chat: configuration.chat, lock: lock,
       timeZone: configuration.timeZone, webSearch: configuration.webSearch,
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath))

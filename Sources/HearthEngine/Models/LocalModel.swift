@@ -31,6 +31,14 @@ public struct LocalModelOptions: Sendable, Hashable {
   }
 }
 
+extension LocalModelOptions {
+  /// Whether a model loaded with `self` is the one `other` asks for (the memory budget aside).
+  func loadsTheSameModel(as other: LocalModelOptions) -> Bool {
+    path == other.path && contextSize == other.contextSize && threads == other.threads
+      && chatTemplate == other.chatTemplate
+  }
+}
+
 /// A GGUF chat model running on this machine through llama.cpp, with one context whose KV cache carries
 /// over from one generation to the next. Load it once; several engines (tests, benchmarks) may share it.
 public final class LocalModel: ChatModel {
@@ -39,10 +47,15 @@ public final class LocalModel: ChatModel {
   let line = GenerationQueue()
   /// How long loading the weights and creating the context took.
   public let loadTime: Duration
+  /// What was asked for when it was loaded.
+  public let options: LocalModelOptions
 
-  init(session: LlamaSession, loadTime: Duration) {
+  init(session: LlamaSession, loadTime: Duration, options: LocalModelOptions? = nil) {
     self.session = session
     self.loadTime = loadTime
+    self.options =
+      options
+      ?? LocalModelOptions(path: session.model.path, contextSize: session.contextSize, threads: session.threads)
   }
 
   /// Loads the model and creates its context.
@@ -65,7 +78,7 @@ public final class LocalModel: ChatModel {
       path: options.path, options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate))
     let session = try await LlamaSession.create(
       model: model, options: ContextOptions(contextSize: options.contextSize, threads: options.threads))
-    return LocalModel(session: session, loadTime: clock.now - start)
+    return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
 
   /// The file the model came from.

@@ -41,6 +41,12 @@ public final class RoutedChatModel: ChatModel {
     await local.settle()
   }
 
+  /// The local model counts every turn's tokens and answers when the remote cannot, so it is made ready
+  /// whoever answers.
+  public func prepare() async throws {
+    try await local.prepare()
+  }
+
   public func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {

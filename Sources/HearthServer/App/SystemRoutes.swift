@@ -28,6 +28,13 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(settings)
     }
     router.get("/api/models") { _, _ in try JSONResponse.make(engine.modelsOverview()) }
+    router.put("/api/models/active") { request, _ in
+      let body = try await RequestReader.decodeStrict(
+        ActiveModelInput.self, from: request, limit: configuration.maxBodyBytes)
+      // Waits for the requests already in line, so a turn never sees its model change under it.
+      try await engine.switchModel(to: body.model)
+      return try JSONResponse.make(engine.modelsOverview())
+    }
     router.get("/api/diagnostics") { _, _ in
       let encoder = JSONEncoder()
       // The doctor report names its fields in camel case; the API speaks snake case throughout.
@@ -65,6 +72,12 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       apiKeyRequired: configuration.apiKey != nil,
       host: configuration.host)
   }
+}
+
+/// `PUT /api/models/active`: the installed chat model to answer with, by id or file name.
+struct ActiveModelInput: StrictInput {
+  var model: String
+  static let fields: Set<String> = ["model"]
 }
 
 struct Health: Encodable {

@@ -4,6 +4,7 @@ import HearthEngine
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// `POST /v1/chat/completions` and `GET /v1/models`.
 struct OpenAIRoutes<Context: ChannelRequestContext> {
@@ -20,7 +21,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
 
   private func models() throws -> Response {
     let created = Int(dependencies.startedAt.timeIntervalSince1970)
-    let entries = (dependencies.engine.model.map { [$0.name] } ?? []).map { ModelList.Entry(id: $0, created: created) }
+    let entries = dependencies.engine.servedModels().map { ModelList.Entry(id: $0.file, created: created) }
     return try JSONResponse.make(ModelList(data: entries))
   }
 
@@ -28,12 +29,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     let body = try await RequestReader.decode(
       ChatCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
     let engine = dependencies.engine
-    let model = try engine.requireModel()
-    if let requested = body.model, namesAnotherInstalledModel(requested, loaded: model.name) {
-      throw APIError(
-        .notFound, "the model \"\(requested)\" is not loaded; this server runs \(model.name)", parameter: "model",
-        code: "model_not_found")
-    }
+    _ = try engine.requireModel()
     let messages = try body.chatMessages()
     let characters = messages.reduce(0) { $0 + $1.content.count }
     guard characters <= configuration.maxPromptCharacters else {
@@ -42,24 +38,51 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         code: "prompt_too_large")
     }
     let options = try body.generationOptions(defaults: try engine.chatSettings())
-    let promptTokens = try await Self.countTokens(messages, model: model)
-    guard promptTokens < model.contextSize else {
-      throw APIError.invalidRequest(
-        "the prompt is \(promptTokens) tokens; the model's context holds \(model.contextSize)", parameter: "messages")
-    }
+    let callsTools = try body.toolPlan()?.active == true
     guard await engine.queueDepth < configuration.maxQueuedRequests else {
       throw APIError(
         .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
     }
+    // The request waits its turn before anything is counted: the model it names may need loading first,
+    // and nothing may load under another request's generation. A client that leaves gives up its place.
+    let reservation = HeldReservation(
+      engine: engine,
+      reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+        try await engine.reserveModel(named: body.model)
+      })
+    let model = reservation.model
+    let promptTokens: Int
+    do {
+      promptTokens = try await Self.countTokens(messages, model: model)
+      guard promptTokens < model.contextSize else {
+        throw APIError.invalidRequest(
+          "the prompt is \(promptTokens) tokens; the model's context holds \(model.contextSize)", parameter: "messages")
+      }
+    } catch {
+      await reservation.release()
+      throw error
+    }
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: body.stop?.values ?? [])
     let identity = CompletionIdentity(model: model.name, promptTokens: promptTokens)
-    let callsTools = try body.toolPlan()?.active == true
     if body.stream == true {
       return stream(
-        run, identity: identity, includeUsage: body.streamOptions?.includeUsage == true, callsTools: callsTools,
-        channel: context.channel)
+        run, reservation: reservation, identity: identity, includeUsage: body.streamOptions?.includeUsage == true,
+        callsTools: callsTools)
     }
-    let outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) { try await complete(run) }
+    let outcome: CompletionRun.Outcome
+    do {
+      outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+        do {
+          return try await run.run { _, _ in }
+        } catch {
+          throw Self.apiError(error)
+        }
+      }
+      await reservation.release()
+    } catch {
+      await reservation.release()
+      throw error
+    }
     record(outcome, identity)
     let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
     var message = ChatCompletion.Message(content: outcome.content, reasoningContent: reasoning)
@@ -74,32 +97,16 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     return try JSONResponse.make(completion)
   }
 
-  /// Waits for the model and runs the whole completion; a client that leaves meanwhile (the task is
-  /// cancelled) gives up its place in line or stops its generation.
-  private func complete(_ run: CompletionRun) async throws -> CompletionRun.Outcome {
-    try await dependencies.engine.withModel { _ in
-      do {
-        return try await run.run { _, _ in }
-      } catch {
-        throw Self.apiError(error)
-      }
-    }
-  }
-
   /// Streams the completion. With tools on offer the answer is held back until it ends, because a call
   /// cannot be told from text before it is complete; it then goes out as one content delta or one
   /// `tool_calls` delta.
   private func stream(
-    _ run: CompletionRun, identity: CompletionIdentity, includeUsage: Bool, callsTools: Bool, channel: any Channel
+    _ run: CompletionRun, reservation: HeldReservation, identity: CompletionIdentity, includeUsage: Bool,
+    callsTools: Bool
   ) -> Response {
     Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
-        // Nothing is written while waiting, so only the connection can tell that the client gave up.
-        let engine = dependencies.engine
-        let reservation = try await ConnectionWatch.cancellingOnDeparture(of: channel) {
-          try await engine.reserveModel()
-        }
         var failure: APIError?
         do {
           try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
@@ -126,7 +133,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         } catch {
           failure = Self.apiError(error)
         }
-        await engine.release(reservation)
+        await reservation.release()
         if let failure {
           // The client may still be there (a generation failure); if it is, it learns why.
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
@@ -143,15 +150,6 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       api: "openai", promptTokens: usage?.promptTokens ?? identity.promptTokens,
       generatedTokens: usage?.generatedTokens ?? outcome.pieces, timeToFirstToken: usage?.timeToFirstToken,
       tokensPerSecond: usage?.generationTokensPerSecond ?? 0)
-  }
-
-  /// Whether `requested` names an installed model other than the loaded one. One model answers every
-  /// request, so names that mean nothing here ("gpt-4o", "default") are served by it, as clients written
-  /// for other servers expect; asking for a different installed model is an error worth reporting.
-  func namesAnotherInstalledModel(_ requested: String, loaded: String) -> Bool {
-    let wanted = ModelName.stem(requested)
-    guard !wanted.isEmpty, !ModelName.stem(loaded).hasPrefix(wanted) else { return false }
-    return dependencies.engine.installedModelNames().contains { ModelName.stem($0).hasPrefix(wanted) }
   }
 
   static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
@@ -241,5 +239,35 @@ struct CompletionIdentity {
 enum ModelName {
   static func stem(_ name: String) -> String {
     name.lowercased().replacingOccurrences(of: ".gguf", with: "")
+  }
+}
+
+/// A reservation a response holds until it has written its last byte; given back at most once, and given back
+/// even if the response is dropped before its body runs (a client gone before the first byte).
+final class HeldReservation: Sendable {
+  private let engine: Engine
+  private let reservation: ModelReservation
+  private let released = Mutex(false)
+
+  init(engine: Engine, reservation: ModelReservation) {
+    self.engine = engine
+    self.reservation = reservation
+  }
+
+  var model: any ChatModel { reservation.model }
+
+  func release() async {
+    let first = released.withLock { released in
+      defer { released = true }
+      return !released
+    }
+    guard first else { return }
+    await engine.release(reservation)
+  }
+
+  deinit {
+    guard !released.withLock({ $0 }) else { return }
+    let (engine, reservation) = (engine, reservation)
+    Task { await engine.release(reservation) }
   }
 }

@@ -13,6 +13,9 @@ enum ErrorMapping {
   static func apiError(_ error: any Error) -> APIError {
     switch error {
     case let error as APIError: return error
+    case is CancellationError:
+      // The client left; nobody reads the answer, and nothing failed.
+      return APIError(.init(code: 499), "the request was cancelled", code: "cancelled")
     case let error as ChatError:
       switch error {
       case .emptyMessage: return .invalidRequest(error.description, parameter: "text")
@@ -64,6 +67,16 @@ enum ErrorMapping {
       case .inputTooLong:
         return APIError(.badRequest, error.description, parameter: "input", code: "context_length_exceeded")
       }
+    case let error as ModelRegistryError:
+      switch error {
+      case .unknownModel, .notInstalled:
+        return APIError(.notFound, error.description, parameter: "model", code: "model_not_found")
+      case .wrongRole: return APIError(.badRequest, error.description, parameter: "model", code: "wrong_model_role")
+      case .invalid: return APIError(.conflict, error.description, parameter: "model", code: "model_unusable")
+      default: return APIError(.internalServerError, error.description, code: "model_registry_error")
+      }
+    case let error as ModelTooLargeError:
+      return APIError(.serviceUnavailable, error.description, parameter: "model", code: "model_too_large")
     case let error as HTTPError:
       return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
     case let error as any HTTPResponseError where error.status.code < 500:

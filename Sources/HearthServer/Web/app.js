@@ -519,11 +519,8 @@ async function loadModels() {
       card.className = "model-card";
       const title = document.createElement("h3");
       title.textContent = model.name ?? model.id;
-      if (model.id === view.loaded) {
-        const badge = document.createElement("span");
-        badge.className = "badge";
-        badge.textContent = "loaded";
-        title.append(badge);
+      for (const [flag, label] of [[model.id === view.active, "chosen"], [model.id === view.loaded, "loaded"]]) {
+        if (flag) title.append(el("span", { class: "badge" }, label));
       }
       const facts = document.createElement("dl");
       facts.className = "facts";
@@ -537,6 +534,23 @@ async function loadModels() {
       fact(facts, "Chat template", model.has_chat_template ? "yes" : "no");
       if (model.problem) fact(facts, "Problem", model.problem);
       card.append(title, facts);
+      if (view.choosable.includes(model.id) && model.id !== view.active) {
+        const status = el("span", { class: "muted", role: "status" });
+        const use = el("button", { type: "button", class: "use-model" }, "Answer with this model");
+        use.addEventListener("click", async () => {
+          use.disabled = true;
+          status.textContent = "Waiting for running answers, then loading…";
+          try {
+            await sendJSON("/api/models/active", "PUT", { model: model.id });
+            await loadModels();
+          } catch (error) {
+            use.disabled = false;
+            status.textContent = "";
+            showError(error.message);
+          }
+        });
+        card.append(el("p", { class: "row" }, use, status));
+      }
       container.append(card);
     }
   } catch (error) {

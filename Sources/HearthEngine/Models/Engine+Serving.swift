@@ -1,0 +1,113 @@
+import Foundation
+
+/// An installed chat model a request may name (`/v1/models`).
+public struct ServedModel: Sendable, Hashable, Encodable {
+  /// The file name: what responses name the model by.
+  public var file: String
+  /// The registry id, when it has one.
+  public var id: String?
+  public var displayName: String?
+  /// Whether turns are answered with it when no request names another.
+  public var isActive: Bool
+  /// Whether it is in memory now.
+  public var isLoaded: Bool
+}
+
+extension Engine {
+  /// The name a request uses for "whichever model is chosen", as clients written for one-model servers send.
+  public static let chosenModelAlias = "hearth"
+
+  /// The installed chat models that can be used, the chosen one first, then one loaded from outside the
+  /// models folder (`--model PATH`) if that is what runs.
+  public func servedModels() -> [ServedModel] {
+    guard let host else { return [] }
+    let active = host.active
+    let activePath = Self.resolved(active.options.path)
+    let loadedPath = host.loaded.map { Self.resolved($0.path) }
+    let registry = ModelRegistry(folder: paths.models)
+    var served = ((try? registry.installed()) ?? []).filter { $0.entry.role == .chat && $0.status.isUsable }.map {
+      let path = Self.resolved($0.path)
+      return ServedModel(
+        file: $0.entry.fileName, id: $0.id, displayName: $0.entry.displayName, isActive: path == activePath,
+        isLoaded: path == loadedPath)
+    }
+    if !served.contains(where: \.isActive) {
+      served.append(
+        ServedModel(
+          file: active.fileName, id: active.id, displayName: nil, isActive: true,
+          isLoaded: activePath == loadedPath))
+    }
+    return served.filter(\.isActive) + served.filter { !$0.isActive }
+  }
+
+  /// What a request naming `name` is answered with: `nil` for the chosen model (``chosenModelAlias`` or one
+  /// of its own names), which is read only once the request's turn comes, since a choice made meanwhile
+  /// applies to it; else the installed chat model with that id, file name or a prefix of its file name
+  /// (any case).
+  /// - Throws: ``ChatError/modelNotReady`` without a model; ``ModelRegistryError`` when no installed chat
+  ///   model has the name, or the one named cannot be used.
+  func chatModelChoice(named name: String) throws -> LocalModelHost.Choice? {
+    guard let host else { throw ChatError.modelNotReady }
+    let active = host.active
+    let wanted = Self.stem(name)
+    if name == Self.chosenModelAlias || wanted.isEmpty || name == active.id
+      || Self.stem(active.fileName).hasPrefix(wanted)
+    {
+      return nil
+    }
+    let registry = ModelRegistry(folder: paths.models)
+    let entry: ModelEntry
+    do {
+      entry = try registry.entry(named: name)
+    } catch {
+      let installed = (try? registry.installed()) ?? []
+      guard
+        let match = installed.first(where: { $0.entry.role == .chat && Self.stem($0.entry.fileName).hasPrefix(wanted) })
+      else {
+        throw ModelRegistryError.unknownModel(
+          name, known: [Self.chosenModelAlias] + servedModels().map { $0.id ?? $0.file })
+      }
+      entry = match.entry
+    }
+    let model = try registry.usable(entry.id, role: .chat)
+    return LocalModelHost.Choice(
+      options: LocalModelOptions(
+        path: model.path, contextSize: entry.recommendedContext, threads: active.options.threads,
+        chatTemplate: entry.chatTemplate),
+      id: entry.id)
+  }
+
+  /// Makes the installed chat model `name` the one turns are answered with, from now on and in later runs:
+  /// waits for the requests already in line, then unloads the current model and loads the new one. When the
+  /// new one cannot be loaded, the current one stays.
+  /// - Throws: ``ChatError/modelNotReady`` for an engine without a model; ``ModelRegistryError`` for a name
+  ///   that is no usable chat model; ``ModelTooLargeError`` or the loader's error when it cannot be loaded.
+  @discardableResult
+  public func switchModel(to name: String) async throws -> ServedModel {
+    guard let host else { throw ChatError.modelNotReady }
+    guard let choice = try chatModelChoice(named: name) else {
+      return servedModels().first { $0.isActive }
+        ?? ServedModel(file: host.active.fileName, id: host.active.id, displayName: nil, isActive: true, isLoaded: true)
+    }
+    try await host.line.run { try await host.activate(choice) }
+    if let id = choice.id { try ModelRegistry(folder: paths.models).use(id) }
+    return servedModels().first { $0.isActive }
+      ?? ServedModel(file: choice.fileName, id: choice.id, displayName: nil, isActive: true, isLoaded: true)
+  }
+
+  /// Unloads the local model after `idle` without use, or when less than `pressure` bytes of memory are
+  /// available (`nil`: never for that reason), checking every `interval`; a later turn loads it again.
+  /// Cancel the task to stop watching.
+  public func unloadWhenUnused(idle: Duration?, pressure: UInt64?, every interval: Duration) -> Task<Void, Never>? {
+    guard idle != nil || pressure != nil else { return nil }
+    return host?.watch(idle: idle, pressure: pressure, every: interval)
+  }
+
+  static func resolved(_ path: String) -> String {
+    URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+  }
+
+  static func stem(_ name: String) -> String {
+    name.lowercased().replacingOccurrences(of: ".gguf", with: "")
+  }
+}

@@ -1,0 +1,206 @@
+import Foundation
+public import HearthCore
+import HearthStore
+import Synchronization
+
+/// The local chat model of a running engine, as one `ChatModel` that stays put while what is behind it
+/// changes: the chosen model is loaded when a turn needs it, switched when the user chooses another (or a
+/// request names one), and unloaded after an idle timeout, under memory pressure or after repeated
+/// timeouts. Loads and unloads happen one at a time; callers hold ``line`` so none happens under a running
+/// generation.
+public final class LocalModelHost: ChatModel {
+  /// A model to load: the options and, when the registry knows it, its id.
+  public struct Choice: Sendable, Hashable {
+    public var options: LocalModelOptions
+    public var id: String?
+
+    public init(options: LocalModelOptions, id: String? = nil) {
+      self.options = options
+      self.id = id
+    }
+
+    /// The model's file name.
+    public var fileName: String { URL(fileURLWithPath: options.path).lastPathComponent }
+  }
+
+  /// Generations that end on their time limit this many times in a row unload the model.
+  public static let timeoutsBeforeUnload = 3
+
+  /// Requests take turns on the model; engines sharing a loaded model share its line.
+  let line: GenerationQueue
+  private let loads = GenerationQueue()
+  private let environment: [String: String]
+  private let record: @Sendable (TelemetryRecord) -> Void
+  private let now: @Sendable () -> Duration
+  private let state: Mutex<State>
+
+  private struct State {
+    var loaded: LocalModel?
+    var active: Choice
+    var lastUsed: Duration
+    var timeoutsInARow = 0
+  }
+
+  /// A host for `active`, with `loaded` already in memory when given. The environment supplies
+  /// `HEARTH_MEMORY_LIMIT` for the budget of each later load; `now` is a monotonic clock.
+  init(
+    active: Choice, loaded: LocalModel?, environment: [String: String],
+    record: @escaping @Sendable (TelemetryRecord) -> Void,
+    now: @escaping @Sendable () -> Duration = LocalModelHost.monotonicNow
+  ) {
+    self.line = loaded?.line ?? GenerationQueue()
+    self.environment = environment
+    self.record = record
+    self.now = now
+    self.state = Mutex(State(loaded: loaded, active: active, lastUsed: now()))
+  }
+
+  static let monotonicNow: @Sendable () -> Duration = {
+    let clock = ContinuousClock()
+    let start = clock.now
+    return { clock.now - start }
+  }()
+
+  /// The model in memory now, if any.
+  public var loaded: LocalModel? { state.withLock { $0.loaded } }
+
+  /// The model turns are answered with when no request names another.
+  public var active: Choice { state.withLock { $0.active } }
+
+  public var name: String { loaded?.name ?? active.fileName }
+  public var contextSize: Int { loaded?.contextSize ?? active.options.contextSize ?? 4096 }
+  public var parameterCount: UInt64? { loaded?.parameterCount }
+
+  public func countTokens(_ messages: [ChatMessage]) throws -> Int {
+    guard let loaded else { throw ChatError.modelNotReady }
+    return try loaded.countTokens(messages)
+  }
+
+  public func prepare() async throws {
+    _ = try await model(for: active)
+  }
+
+  public func settle() async {
+    await loaded?.settle()
+  }
+
+  /// `choice` in memory, loading it (and unloading another first) when needed. Call with ``line`` held.
+  /// - Throws: ``ModelTooLargeError`` when it would not fit; the loader's error for a bad file.
+  func model(for choice: Choice) async throws -> LocalModel {
+    try await loads.run {
+      if let loaded = self.loaded, loaded.options.loadsTheSameModel(as: choice.options) {
+        self.touch()
+        return loaded
+      }
+      await self.dropLoaded(reason: "switch")
+      var options = choice.options
+      options.memoryBudget = try MemoryBudget.current(environment: self.environment)
+      let model = try await LocalModel.load(options)
+      self.record(model.loadRecord())
+      self.state.withLock {
+        $0.loaded = model
+        $0.lastUsed = self.now()
+        $0.timeoutsInARow = 0
+      }
+      return model
+    }
+  }
+
+  /// Makes `choice` the active model and loads it; when it cannot be loaded the previous one stays active
+  /// (and is loaded again). Call with ``line`` held, so that no generation runs meanwhile.
+  func activate(_ choice: Choice) async throws {
+    let previous = active
+    state.withLock { $0.active = choice }
+    do {
+      _ = try await model(for: choice)
+    } catch {
+      state.withLock { $0.active = previous }
+      // The previous model comes back if it can; the caller hears why the new one could not.
+      _ = try? await model(for: previous)
+      throw error
+    }
+  }
+
+  /// Unloads the model (waiting for its generation to wind down). Call with ``line`` held.
+  func unload(reason: String) async {
+    _ = try? await loads.run { await self.dropLoaded(reason: reason) }
+  }
+
+  private func dropLoaded(reason: String) async {
+    guard let model = loaded else { return }
+    await model.settle()
+    state.withLock { $0.loaded = nil }
+    record(TelemetryRecord(kind: .unload, provider: .local, model: model.name, detail: reason))
+  }
+
+  private func touch() {
+    state.withLock { $0.lastUsed = now() }
+  }
+
+  public func generate(
+    messages: [ChatMessage], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          let model = try await self.model(for: self.active)
+          try await self.relay(model.generate(messages: messages, options: options), to: continuation)
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  /// Passes a generation on, noting its end: one that ran out of time counts towards an unload.
+  func relay(
+    _ events: AsyncThrowingStream<GenerationEvent, any Error>,
+    to continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+  ) async throws {
+    var reason: StopReason?
+    for try await event in events {
+      if case .done(let stop) = event { reason = stop }
+      continuation.yield(event)
+    }
+    // After the stream, not at its last event: an unload waits for the generation to have ended.
+    if let reason { await ended(reason) }
+  }
+
+  /// Notes how a generation ended; the third time limit in a row unloads the model, which a later turn
+  /// loads again afresh.
+  func ended(_ reason: StopReason) async {
+    let unload = state.withLock { state -> Bool in
+      state.lastUsed = now()
+      state.timeoutsInARow = reason == .timeout ? state.timeoutsInARow + 1 : 0
+      return state.timeoutsInARow >= Self.timeoutsBeforeUnload
+    }
+    if unload { await self.unload(reason: "\(Self.timeoutsBeforeUnload) timeouts in a row") }
+  }
+
+  /// Unloads the model when nothing has used it for `idle`, or when less than `pressure` bytes are
+  /// available, provided no request is running or waiting. Returns why it unloaded, if it did.
+  @discardableResult
+  func unloadIfIdle(after idle: Duration?, pressure: UInt64? = nil) async -> String? {
+    guard loaded != nil, await line.depth == 0 else { return nil }
+    let quiet = idle.map { now() - state.withLock { $0.lastUsed } >= $0 } ?? false
+    let squeezed = pressure.map { SystemMemory.available().bytes < $0 } ?? false
+    guard quiet || squeezed else { return nil }
+    let reason = quiet ? "idle" : "memory pressure"
+    try? await line.run { await self.unload(reason: reason) }
+    return reason
+  }
+
+  /// Checks every `interval` whether the model should be unloaded (see ``unloadIfIdle(after:pressure:)``),
+  /// until the returned task is cancelled.
+  func watch(idle: Duration?, pressure: UInt64?, every interval: Duration) -> Task<Void, Never> {
+    Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: interval)
+        guard let self else { return }
+        await self.unloadIfIdle(after: idle, pressure: pressure)
+      }
+    }
+  }
+}

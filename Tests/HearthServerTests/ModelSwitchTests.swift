@@ -1,0 +1,79 @@
+import Foundation
+import HearthCore
+import NIOHTTP1
+import Testing
+
+@Suite("Choosing and naming models in a running server")
+struct ModelSwitchTests {
+  static func ask(_ model: String?, tokens: Int = 4, extra: String = "") -> String {
+    let named = model.map { #""model":"\#($0)","# } ?? ""
+    return #"{\#(named)"messages":[{"role":"user","content":"Say hi."}],"max_tokens":\#(tokens)\#(extra)}"#
+  }
+
+  @Test func requestsGetTheModelTheyNameAndAChoiceWaitsForTheLine() async throws {
+    try await LiveServer.with { server in
+      let smol = "SmolLM2-135M-Instruct.Q4_1.gguf"
+      let gemma = "gemma-3-270m-Q4_K_M.gguf"
+      let list = try await server.request(.GET, "/v1/models")
+      #expect(list.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [smol, gemma])
+
+      // Named requests, concurrently and alternating: each is answered by the model it names.
+      let names = ["gemma-3-270m", nil, gemma, "smollm2", "hearth", "Gemma-3-270M-Q4_K_M"]
+      let replies = try await withThrowingTaskGroup(of: (Int, LiveServer.Reply).self) { group in
+        for (index, name) in names.enumerated() {
+          group.addTask { (index, try await server.request(.POST, "/v1/chat/completions", body: Self.ask(name))) }
+        }
+        return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+      }
+      for (index, name) in names.enumerated() {
+        let reply = try #require(replies[index])
+        #expect(reply.status == 200, "\(reply.body)")
+        let expected = (name ?? "hearth").lowercased().hasPrefix("gemma") ? gemma : smol
+        #expect(reply.json?["model"]?.stringValue == expected, "\(name ?? "no name")")
+      }
+
+      // A choice made while an answer runs waits for it, and the request queued behind the choice gets the
+      // new model.
+      @Sendable func depth() async throws -> Int {
+        Int(try await server.request(.GET, "/api/diagnostics").json?["queue_depth"]?.numberValue ?? -1)
+      }
+      let long = Task {
+        try await server.request(
+          .POST, "/v1/chat/completions", body: Self.ask(nil, tokens: 200, extra: #","ignore_eos":true"#))
+      }
+      try await waitUntil(seconds: 20) { try await depth() == 1 }
+      let choosing = Task {
+        try await server.request(.PUT, "/api/models/active", body: #"{"model":"gemma-3-270m"}"#)
+      }
+      try await waitUntil(seconds: 20) { try await depth() == 2 }
+      let after = Task { try await server.request(.POST, "/v1/chat/completions", body: Self.ask(nil)) }
+      let running = try await long.value
+      #expect(running.status == 200)
+      #expect(running.json?["model"]?.stringValue == smol)
+      #expect(running.json?["choices"]?.arrayValue?.first?["finish_reason"]?.stringValue == "length")
+      let chosen = try await choosing.value
+      #expect(chosen.status == 200, "\(chosen.body)")
+      #expect(chosen.json?["active"]?.stringValue == gemma)
+      #expect(chosen.json?["loaded"]?.stringValue == gemma)
+      #expect(try await after.value.json?["model"]?.stringValue == gemma)
+
+      // Refusals name what is wrong; the choice stands.
+      for (body, status, code) in [
+        (#"{"model":"no-such-model"}"#, 404, "model_not_found"),
+        (#"{"model":"all-MiniLM-L6-v2"}"#, 400, "wrong_model_role"),
+        (#"{"model":"gemma-3-270m","context":512}"#, 400, nil),
+      ] {
+        let reply = try await server.request(.PUT, "/api/models/active", body: body)
+        #expect(reply.status == status, "\(body): \(reply.body)")
+        if let code { #expect(reply.json?["error"]?["code"]?.stringValue == code) }
+      }
+      #expect(try await server.request(.GET, "/api/models").json?["active"]?.stringValue == gemma)
+
+      let back = try await server.request(.PUT, "/api/models/active", body: #"{"model":"\#(smol)"}"#)
+      #expect(back.json?["active"]?.stringValue == smol)
+      #expect(
+        try await server.request(.POST, "/v1/chat/completions", body: Self.ask(nil)).json?["model"]?.stringValue == smol
+      )
+    }
+  }
+}
