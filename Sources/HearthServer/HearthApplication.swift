@@ -30,6 +30,7 @@ public func buildApplication(
   EmbeddingsRoute(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
+  ModelRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   try WebAssets.load().register(on: router)
   return Application(
     router: router,

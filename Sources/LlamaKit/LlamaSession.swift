@@ -97,6 +97,13 @@ public final class LlamaSession: @unchecked Sendable {
     }
   }
 
+  /// What llama.cpp's context holds, read back from it: it may round or clamp what it was asked for.
+  public var applied: AppliedContext {
+    AppliedContext(
+      contextSize: Int(llama_n_ctx(context)), batchSize: Int(llama_n_batch(context)),
+      threads: Int(llama_n_threads(context)))
+  }
+
   deinit {
     llama_batch_free(batch)
     llama_free(context)

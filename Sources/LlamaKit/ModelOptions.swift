@@ -42,6 +42,13 @@ public struct ContextOptions: Sendable, Hashable {
   static func defaultContextSize(trained: Int) -> Int { min(4096, trained) }
 }
 
+/// A context's settings as llama.cpp reports them.
+public struct AppliedContext: Sendable, Hashable {
+  public var contextSize: Int
+  public var batchSize: Int
+  public var threads: Int
+}
+
 /// What llama.cpp reports about a loaded model.
 public struct ModelMetadata: Sendable, Hashable {
   /// `general.architecture`.

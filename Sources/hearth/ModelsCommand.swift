@@ -7,7 +7,9 @@ struct ModelsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "models",
     abstract: "List, download, verify, choose and remove models.",
-    subcommands: [List.self, Info.self, Estimate.self, Pull.self, Verify.self, Use.self, Remove.self]
+    subcommands: [
+      List.self, Info.self, Estimate.self, Pull.self, Verify.self, Use.self, Remove.self, ModelSettingsCommand.self,
+    ]
   )
 
   static var registry: ModelRegistry { ModelRegistry(folder: HearthPaths().models) }

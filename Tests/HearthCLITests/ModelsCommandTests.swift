@@ -67,3 +67,33 @@ struct LoadMemoryBenchTests {
     }
   }
 }
+
+@Suite("hearth models settings: presets, preview, validate and test")
+struct ModelSettingsCommandTests {
+  @Test func aPresetIsPreviewedAppliedValidatedAndTested() async throws {
+    let hearth = CommandRunner(environment: ["HEARTH_MODEL": TestModels.smolLM2])
+    let preview = try await hearth.run(["models", "settings", "preview", "--preset", "efficient", "--json"])
+    #expect(preview.status == 0, "\(preview.standardError)")
+    let impact = try #require(
+      try JSONSerialization.jsonObject(with: Data(preview.standardOutput.utf8)) as? [String: Any])
+    #expect((impact["proposed"] as? [String: Any])?["context_size"] as? Int == 1024)
+    #expect((impact["current"] as? [String: Any])?["context_size"] as? Int == 4096)
+
+    #expect(try await hearth.run(["models", "settings", "apply", "--preset", "efficient"]).status == 0)
+    let validated = try await hearth.run(["models", "settings", "validate"])
+    #expect(validated.status == 0, "\(validated.standardOutput) \(validated.standardError)")
+    #expect(validated.standardOutput.contains("wanted 1024, llama.cpp has 1024 — ok"))
+    let tested = try await hearth.run(["models", "settings", "test"])
+    #expect(tested.status == 0, "\(tested.standardError)")
+    #expect(tested.standardOutput.contains("tokens/s"))
+    #expect(try await hearth.run(["models", "settings", "show"]).standardOutput.contains("latest test"))
+
+    let refused = try await hearth.run(["models", "settings", "apply", "--threads", "999"])
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("threads"))
+    #expect(try await hearth.run(["models", "settings", "apply", "--context", "1000"]).status == 0)
+    let differs = try await hearth.run(["models", "settings", "validate"])
+    #expect(differs.status == 1)
+    #expect(differs.standardOutput.contains("wanted 1000, llama.cpp has 1024 — differs"))
+  }
+}

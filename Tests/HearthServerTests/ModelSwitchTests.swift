@@ -77,3 +77,44 @@ struct ModelSwitchTests {
     }
   }
 }
+
+@Suite("Runtime settings through the API")
+struct RuntimeAPITests {
+  @Test func previewApplyValidateAndTest() async throws {
+    try await LiveServer.with { server in
+      let overview = try await server.request(.GET, "/api/runtime")
+      #expect(overview.json?["settings"]?["preset"]?.stringValue == "balanced")
+      #expect(overview.json?["presets"]?["efficient"]?["context_size"]?.numberValue == 1024)
+
+      let preview = try await server.request(
+        .POST, "/api/runtime/preview", body: #"{"preset":"efficient","context_size":1024,"threads":1,"batch_size":128}"#
+      )
+      #expect(preview.status == 200, "\(preview.body)")
+      #expect(preview.json?["proposed"]?["context_size"]?.numberValue == 1024)
+      #expect(preview.json?["current"]?["context_size"]?.numberValue == 2048)
+      #expect(preview.json?["generation_speed_factor"]?.numberValue == 0.5)
+      // Nothing was applied by a preview.
+      #expect(try await server.request(.GET, "/api/runtime").json?["settings"]?["preset"]?.stringValue == "balanced")
+
+      for (body, parameter) in [
+        (#"{"preset":"efficient","n_gpu_layers":99}"#, "n_gpu_layers"), (#"{"preset":"turbo"}"#, nil),
+        (#"{"preset":"custom","threads":0}"#, nil),
+      ] {
+        let refused = try await server.request(.PUT, "/api/runtime", body: body)
+        #expect(refused.status == 400, "\(body)")
+        if let parameter { #expect(refused.json?["error"]?["param"]?.stringValue == parameter) }
+      }
+
+      let applied = try await server.request(.PUT, "/api/runtime", body: #"{"preset":"custom","context_size":1000}"#)
+      #expect(applied.status == 200, "\(applied.body)")
+      let checks = try await server.request(.POST, "/api/runtime/validate", body: "{}")
+      let context = checks.json?["checks"]?.arrayValue?.first { $0["name"]?.stringValue == "context size" }
+      #expect(context?["given"]?.stringValue == "1024")
+      #expect(context?["verdict"]?.stringValue == "differs")
+      let test = try await server.request(.POST, "/api/runtime/test", body: "{}")
+      #expect(test.status == 200, "\(test.body)")
+      #expect((test.json?["tokens_per_second"]?.numberValue ?? 0) > 0)
+      #expect(try await server.request(.GET, "/api/runtime").json?["last_test"]?["model"]?.stringValue != nil)
+    }
+  }
+}

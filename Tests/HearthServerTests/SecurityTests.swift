@@ -24,7 +24,9 @@ struct SecurityTests {
 
   @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
-      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/metrics"] + Self.dataRoutes {
+      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/runtime", "/metrics"]
+        + Self.dataRoutes
+      {
         let missing = try await server.request(.GET, path)
         #expect(missing.status == 401, "\(path)")
         #expect(missing.json?["error"]?["code"]?.stringValue == "invalid_api_key")
@@ -124,7 +126,11 @@ struct SecurityTests {
 
   /// Routes that change which model answers: they need a model, so they are checked against a live one.
   static let modelWrites: [(HTTPMethod, String, String)] = [
-    (.PUT, "/api/models/active", #"{"model":"SmolLM2-135M-Instruct.Q4_1.gguf"}"#)
+    (.PUT, "/api/models/active", #"{"model":"SmolLM2-135M-Instruct.Q4_1.gguf"}"#),
+    (.POST, "/api/runtime/preview", #"{"preset":"efficient","context_size":1024}"#),
+    (.PUT, "/api/runtime", #"{"preset":"balanced"}"#),
+    (.POST, "/api/runtime/validate", "{}"),
+    (.POST, "/api/runtime/test", "{}"),
   ]
 
   @Test func choosingAModelNeedsTheKeyAListedOriginAndThisHost() async throws {

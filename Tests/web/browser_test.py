@@ -162,7 +162,18 @@ class WebAppTest(unittest.TestCase):
         self.find(".nav-link[data-view='models']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "models"), "loaded"))
         self.assertIn("SmolLM2-135M-Instruct.Q4_1.gguf", self.find("#models").text)
+        # How the model runs: a preset's impact is shown before it is applied.
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "Memory (estimate)"))
+        self.find("#runtime-form input[name='preset'][value='efficient']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "1024 tokens"))
+        self.assertEqual(api("/api/runtime")["settings"]["preset"], "balanced")
+        self.find("#runtime-form button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-status"), "Applied"))
+        self.assertEqual(api("/api/runtime")["settings"]["preset"], "efficient")
         self.shoot("models")
+        self.find("#runtime-form input[name='preset'][value='balanced']").click()
+        self.find("#runtime-form button[type='submit']").click()
+        self.wait.until(lambda d: api("/api/runtime")["settings"]["preset"] == "balanced")
         self.find(".nav-link[data-view='diagnostics']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "diagnostics"), "Messages"))
         # Charts of recent speed, drawn from the answers given so far.

@@ -131,15 +131,18 @@ public final class Engine: Sendable {
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
       let (database, lock) = try openProfile(configuration, generating: true)
-      let choice = LocalModelHost.Choice(
-        options: LocalModelOptions(
-          path: resolved.path, contextSize: contextSize ?? resolved.entry?.recommendedContext, threads: threads,
-          chatTemplate: chatTemplate ?? resolved.entry?.chatTemplate),
-        id: resolved.entry?.id)
+      // Saved runtime settings, with this command's own flags over them.
+      let runtime = try database.setting(runtimeKey, as: RuntimeSettings.self) ?? .preset(.balanced)
+      var options = loadOptions(
+        path: resolved.path, entry: resolved.entry, settings: runtime,
+        base: LocalModelOptions(path: resolved.path, chatTemplate: chatTemplate))
+      if let contextSize { options.contextSize = contextSize }
+      if let threads { options.threads = threads }
+      let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(
         active: choice, loaded: nil, environment: configuration.environment, record: recorder(database))
       // Loaded now, so that a model that cannot be loaded fails the command that asked for it.
-      try await host.prepare()
+      if configuration.loadsModelAtOpen { try await host.prepare() }
       return Engine(
         configuration: configuration, paths: configuration.paths, database: database, host: host,
         chat: configuration.chat, lock: lock,

@@ -36,6 +36,9 @@ public struct EngineConfiguration: Sendable {
   public var remote: RemoteSettings?
   /// Who answers: the local model, the remote server, or the router's choice (the default).
   public var provider: ProviderPreference = .auto
+  /// Load the model while opening (so that a model that cannot load fails at once), or only when a turn
+  /// first needs it.
+  public var loadsModelAtOpen = true
 
   /// The file name of the default embedding model.
   public static let defaultEmbeddingModelFileName = "all-MiniLM-L6-v2.f16.gguf"

@@ -71,9 +71,9 @@ extension Engine {
     }
     let model = try registry.usable(entry.id, role: .chat)
     return LocalModelHost.Choice(
-      options: LocalModelOptions(
-        path: model.path, contextSize: entry.recommendedContext, threads: active.options.threads,
-        chatTemplate: entry.chatTemplate),
+      options: Self.loadOptions(
+        path: model.path, entry: entry, settings: try runtimeSettings(),
+        base: LocalModelOptions(path: model.path, threads: active.options.threads)),
       id: entry.id)
   }
 

@@ -13,6 +13,8 @@ public struct LocalModelOptions: Sendable, Hashable {
   public var threads: Int?
   /// A chat template to use instead of the model's own (a llama.cpp template name or a template text).
   public var chatTemplate: String?
+  /// Most prompt tokens evaluated in one step; `nil` uses 512.
+  public var batchSize: Int?
 
   /// The memory the model may take; the load is refused before it starts when the estimate exceeds it.
   /// `nil` skips the check.
@@ -21,8 +23,9 @@ public struct LocalModelOptions: Sendable, Hashable {
   /// Creates options for the model at `path`.
   public init(
     path: String, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil,
-    memoryBudget: MemoryBudget? = nil
+    batchSize: Int? = nil, memoryBudget: MemoryBudget? = nil
   ) {
+    self.batchSize = batchSize
     self.path = path
     self.contextSize = contextSize
     self.threads = threads
@@ -35,7 +38,7 @@ extension LocalModelOptions {
   /// Whether a model loaded with `self` is the one `other` asks for (the memory budget aside).
   func loadsTheSameModel(as other: LocalModelOptions) -> Bool {
     path == other.path && contextSize == other.contextSize && threads == other.threads
-      && chatTemplate == other.chatTemplate
+      && chatTemplate == other.chatTemplate && batchSize == other.batchSize
   }
 }
 
@@ -77,7 +80,9 @@ public final class LocalModel: ChatModel {
     let model = try await LlamaModel.load(
       path: options.path, options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate))
     let session = try await LlamaSession.create(
-      model: model, options: ContextOptions(contextSize: options.contextSize, threads: options.threads))
+      model: model,
+      options: ContextOptions(
+        contextSize: options.contextSize, batchSize: options.batchSize ?? 512, threads: options.threads))
     return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
 
@@ -99,6 +104,12 @@ public final class LocalModel: ChatModel {
 
   /// CPU threads the model evaluates with.
   public var threads: Int { session.threads }
+
+  /// The context's size, batch and threads as llama.cpp reports them.
+  public var applied: (contextSize: Int, batchSize: Int, threads: Int) {
+    let applied = session.applied
+    return (applied.contextSize, applied.batchSize, applied.threads)
+  }
 
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {
     try session.chatPromptTokens(messages).count

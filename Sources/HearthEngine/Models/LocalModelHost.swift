@@ -121,6 +121,12 @@ public final class LocalModelHost: ChatModel {
     }
   }
 
+  /// Makes `choice` the active model without loading it: the next turn loads it (new settings for the same
+  /// model apply on the next turn).
+  func choose(_ choice: Choice) {
+    state.withLock { $0.active = choice }
+  }
+
   /// Unloads the model (waiting for its generation to wind down). Call with ``line`` held.
   func unload(reason: String) async {
     _ = try? await loads.run { await self.dropLoaded(reason: reason) }

@@ -3,7 +3,7 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 
-/// Health, metrics, settings, models and diagnostics.
+/// Health, metrics, settings and diagnostics.
 struct SystemRoutes<Context: RequestContext>: Sendable {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
@@ -26,14 +26,6 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       let settings = try await RequestReader.decode(ChatSettings.self, from: request, limit: configuration.maxBodyBytes)
       try engine.setChatSettings(settings)
       return try JSONResponse.make(settings)
-    }
-    router.get("/api/models") { _, _ in try JSONResponse.make(engine.modelsOverview()) }
-    router.put("/api/models/active") { request, _ in
-      let body = try await RequestReader.decodeStrict(
-        ActiveModelInput.self, from: request, limit: configuration.maxBodyBytes)
-      // Waits for the requests already in line, so a turn never sees its model change under it.
-      try await engine.switchModel(to: body.model)
-      return try JSONResponse.make(engine.modelsOverview())
     }
     router.get("/api/diagnostics") { _, _ in
       let encoder = JSONEncoder()
@@ -72,12 +64,6 @@ struct SystemRoutes<Context: RequestContext>: Sendable {
       apiKeyRequired: configuration.apiKey != nil,
       host: configuration.host)
   }
-}
-
-/// `PUT /api/models/active`: the installed chat model to answer with, by id or file name.
-struct ActiveModelInput: StrictInput {
-  var model: String
-  static let fields: Set<String> = ["model"]
 }
 
 struct Health: Encodable {

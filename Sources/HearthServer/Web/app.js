@@ -3,6 +3,7 @@ import { $, api, attempt, el, getJSON, sendJSON, showError, toast } from "/asset
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
+import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -453,7 +454,7 @@ function showView(name) {
     $("session-actions").hidden = true;
   }
   if (name === "settings") fillSettings();
-  if (name === "models") loadModels();
+  if (name === "models") { loadModels(); loadRuntime(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
     history.replaceState(null, "", `#/${name}`);
@@ -577,6 +578,7 @@ function cycleTheme() {
 function wire() {
   wirePages();
   wireDiagnostics();
+  wireRuntime();
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();

@@ -1,0 +1,156 @@
+public import Foundation
+import HearthCore
+import HearthStore
+
+/// What a settings test measured: a tiny prompt through the model as the settings load it.
+public struct RuntimeTestResult: Sendable, Hashable, Codable {
+  public var at: Date
+  public var settings: RuntimeSettings
+  public var model: String
+  /// How long the load took, when the test had to load the model.
+  public var loadMs: Double?
+  public var firstTokenMs: Double?
+  public var tokensPerSecond: Double?
+  public var promptTokensPerSecond: Double?
+  public var generatedTokens: Int
+  public var peakResidentBytes: UInt64?
+
+  enum CodingKeys: String, CodingKey {
+    case at, settings, model
+    case loadMs = "load_ms"
+    case firstTokenMs = "first_token_ms"
+    case tokensPerSecond = "tokens_per_second"
+    case promptTokensPerSecond = "prompt_tokens_per_second"
+    case generatedTokens = "generated_tokens"
+    case peakResidentBytes = "peak_resident_bytes"
+  }
+}
+
+extension Engine {
+  static let runtimeKey = "runtime"
+  private static let runtimeTestKey = "runtime-test"
+
+  /// The saved runtime settings, or the balanced preset.
+  public func runtimeSettings() throws -> RuntimeSettings {
+    try database.setting(Self.runtimeKey, as: RuntimeSettings.self) ?? .preset(.balanced)
+  }
+
+  /// The options a load of `path` asks for under `settings`, with `entry`'s recommended context and template.
+  static func loadOptions(
+    path: String, entry: ModelEntry?, settings: RuntimeSettings, base: LocalModelOptions? = nil
+  ) -> LocalModelOptions {
+    let shape = try? ModelShape(path: path)
+    var options = base ?? LocalModelOptions(path: path)
+    options.path = path
+    options.chatTemplate = options.chatTemplate ?? entry?.chatTemplate
+    return settings.options(for: options, recommended: entry?.recommendedContext, trained: shape?.trainedContext)
+  }
+
+  /// The chosen model's file and template, without the numbers earlier settings or flags gave it.
+  static func bare(_ choice: LocalModelHost.Choice) -> LocalModelOptions {
+    LocalModelOptions(path: choice.options.path, chatTemplate: choice.options.chatTemplate)
+  }
+
+  /// What `settings` would change for the chosen model: memory and the expected speed.
+  /// - Throws: ``InvalidParameterError`` naming a number out of range; ``ChatError/modelNotReady`` without a
+  ///   model; the header reader's error for a model file it cannot read.
+  public func previewRuntime(_ settings: RuntimeSettings) throws -> RuntimeImpact {
+    try settings.validate()
+    guard let host else { throw ChatError.modelNotReady }
+    let active = host.active
+    let shape = try ModelShape(path: active.options.path)
+    let entry = active.id.flatMap { try? ModelRegistry(folder: paths.models).entry(named: $0) }
+    let proposed = Self.loadOptions(
+      path: active.options.path, entry: entry, settings: settings, base: Self.bare(active))
+    func side(
+      _ options: LocalModelOptions, applied: (contextSize: Int, batchSize: Int, threads: Int)?
+    ) -> RuntimeImpact.Side {
+      let context = applied?.contextSize ?? options.contextSize ?? shape.defaultContext
+      let estimate = shape.estimate(contextSize: context)
+      return RuntimeImpact.Side(
+        contextSize: context,
+        threads: applied?.threads ?? options.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        batchSize: applied?.batchSize ?? min(options.batchSize ?? 512, context), estimatedBytes: estimate.total,
+        kvCacheBytes: estimate.kvCache)
+    }
+    let loaded = host.loaded
+    let current = side(active.options, applied: loaded?.options.path == active.options.path ? loaded?.applied : nil)
+    let next = side(proposed, applied: nil)
+    let (generation, prompt) = RuntimeImpact.speedFactors(
+      from: current, to: next, processors: ProcessInfo.processInfo.activeProcessorCount)
+    return RuntimeImpact(
+      model: active.fileName, current: current, proposed: next, generationSpeedFactor: generation,
+      promptSpeedFactor: prompt)
+  }
+
+  /// Checks and saves `settings`; the model loads with them on the next turn.
+  /// - Throws: as ``previewRuntime(_:)``; `StoreError` when saving fails.
+  @discardableResult
+  public func applyRuntime(_ settings: RuntimeSettings) throws -> RuntimeImpact {
+    let impact = try previewRuntime(settings)
+    try database.setSetting(Self.runtimeKey, to: settings)
+    if let host {
+      let active = host.active
+      let entry = active.id.flatMap { try? ModelRegistry(folder: paths.models).entry(named: $0) }
+      host.choose(
+        LocalModelHost.Choice(
+          options: Self.loadOptions(
+            path: active.options.path, entry: entry, settings: settings, base: Self.bare(active)),
+          id: active.id))
+    }
+    return impact
+  }
+
+  /// The saved settings against what llama.cpp was given when the chosen model loaded with them (loading it
+  /// first when it is not in memory): llama.cpp may round or clamp a number.
+  /// - Throws: ``ChatError/modelNotReady`` without a model; the loader's error when it cannot load.
+  public func validateRuntime() async throws -> [DoctorReport.SettingCheck] {
+    guard let host else { throw ChatError.modelNotReady }
+    let (wanted, applied) = try await host.line.run {
+      let model = try await host.model(for: host.active)
+      return (model.options, model.applied)
+    }
+    func check(_ name: String, _ wanted: Int?, _ given: Int) -> DoctorReport.SettingCheck {
+      guard let wanted else {
+        return .init(name: name, wanted: "default", given: "\(given)", verdict: "ok")
+      }
+      return .init(name: name, wanted: "\(wanted)", given: "\(given)", verdict: wanted == given ? "ok" : "differs")
+    }
+    return [
+      check("context size", wanted.contextSize, applied.contextSize),
+      check("threads", wanted.threads, applied.threads),
+      check("batch size", wanted.batchSize.map { min($0, applied.contextSize) }, applied.batchSize),
+    ]
+  }
+
+  /// Runs a tiny prompt through the chosen model as the saved settings load it, records the figures with the
+  /// profile's telemetry, keeps the result as the latest test and returns it.
+  /// - Throws: ``ChatError/modelNotReady`` without a model; the model's error when it cannot load or answer.
+  public func testRuntime() async throws -> RuntimeTestResult {
+    guard host != nil else { throw ChatError.modelNotReady }
+    let loadsBefore = try database.telemetry(kinds: [.load], limit: 1).last
+    var usage: GenerationUsage?
+    let options = GenerationOptions(maxNewTokens: 16, sampling: .greedy, ignoresEndOfGeneration: true)
+    let name = try await withModel { model in
+      for try await event in model.generate(messages: [.user("Reply with one word: ready.")], options: options) {
+        if case .usage(let figures) = event { usage = figures }
+      }
+      return model.name
+    }
+    let load = try database.telemetry(kinds: [.load], limit: 1).last
+    let result = RuntimeTestResult(
+      at: Date(), settings: try runtimeSettings(), model: name,
+      loadMs: load != loadsBefore ? load?.durationMs : nil,
+      firstTokenMs: usage?.timeToFirstToken?.milliseconds,
+      tokensPerSecond: usage.map(\.generationTokensPerSecond),
+      promptTokensPerSecond: usage.map(\.prefillTokensPerSecond),
+      generatedTokens: usage?.generatedTokens ?? 0, peakResidentBytes: SystemMemory.peakResidentBytes())
+    try database.setSetting(Self.runtimeTestKey, to: result)
+    return result
+  }
+
+  /// The latest settings test, if one ran.
+  public func lastRuntimeTest() throws -> RuntimeTestResult? {
+    try database.setting(Self.runtimeTestKey, as: RuntimeTestResult.self)
+  }
+}

@@ -1,0 +1,128 @@
+public import Foundation
+public import HearthCore
+
+/// How the local model runs: a preset, or the user's own numbers. Saved in the profile; flags on a command
+/// line win over it for that command.
+public struct RuntimeSettings: Sendable, Hashable, Codable {
+  /// A named set of numbers.
+  public enum Preset: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Least memory and CPU: a short context, half the cores, small prompt steps.
+    case efficient
+    /// The model's recommended context on every core.
+    case balanced
+    /// The longest conversations before older turns are summarised: up to 8192 tokens of context.
+    case quality
+    /// The user's own numbers.
+    case custom
+  }
+
+  public var preset: Preset
+  /// Context window in tokens; `nil` is the model's recommended one.
+  public var contextSize: Int?
+  /// CPU threads; `nil` is one per core.
+  public var threads: Int?
+  /// Most prompt tokens evaluated in one step; `nil` is 512.
+  public var batchSize: Int?
+
+  enum CodingKeys: String, CodingKey {
+    case preset
+    case contextSize = "context_size"
+    case threads
+    case batchSize = "batch_size"
+  }
+
+  /// The fields a request may send.
+  public static let fields: Set<String> = ["preset", "context_size", "threads", "batch_size"]
+
+  public init(preset: Preset = .balanced, contextSize: Int? = nil, threads: Int? = nil, batchSize: Int? = nil) {
+    self.preset = preset
+    self.contextSize = contextSize
+    self.threads = threads
+    self.batchSize = batchSize
+  }
+
+  /// The numbers of `preset` on a machine with `processors` cores (`custom` leaves them to the user).
+  public static func preset(
+    _ preset: Preset, processors: Int = ProcessInfo.processInfo.activeProcessorCount
+  )
+    -> RuntimeSettings
+  {
+    switch preset {
+    case .efficient:
+      RuntimeSettings(preset: .efficient, contextSize: 1024, threads: max(1, processors / 2), batchSize: 128)
+    case .balanced: RuntimeSettings(preset: .balanced)
+    case .quality: RuntimeSettings(preset: .quality, contextSize: 8192, batchSize: 512)
+    case .custom: RuntimeSettings(preset: .custom)
+    }
+  }
+
+  /// Checks every number is one llama.cpp can take on this machine.
+  public func validate(processors: Int = ProcessInfo.processInfo.activeProcessorCount) throws(InvalidParameterError) {
+    if let contextSize, !(256...131_072).contains(contextSize) {
+      throw .init(name: "context_size", value: "\(contextSize)", expected: "256 to 131072 tokens")
+    }
+    if let threads, !(1...max(1, processors * 2)).contains(threads) {
+      throw .init(name: "threads", value: "\(threads)", expected: "1 to \(max(1, processors * 2))")
+    }
+    if let batchSize, !(32...4096).contains(batchSize) {
+      throw .init(name: "batch_size", value: "\(batchSize)", expected: "32 to 4096 tokens")
+    }
+  }
+
+  /// The options a load with these settings asks for, for a model whose recommended context is
+  /// `recommended` and trained context `trained`: the context is never larger than the model was trained on.
+  func options(
+    for base: LocalModelOptions, recommended: Int?, trained: Int?
+  ) -> LocalModelOptions {
+    var options = base
+    let wanted = contextSize ?? recommended ?? base.contextSize
+    options.contextSize = wanted.map { min($0, trained ?? $0) }
+    options.threads = threads ?? base.threads
+    options.batchSize = batchSize ?? base.batchSize
+    return options
+  }
+}
+
+/// What applying settings would change, before they are applied: memory from the GGUF header, speed as a
+/// rough factor (generation follows the threads up to the core count; prompt reading also the batch size).
+/// `hearth models settings test` measures the real figures.
+public struct RuntimeImpact: Sendable, Hashable, Encodable {
+  public struct Side: Sendable, Hashable, Encodable {
+    public var contextSize: Int
+    public var threads: Int
+    public var batchSize: Int
+    public var estimatedBytes: UInt64
+    public var kvCacheBytes: UInt64
+
+    enum CodingKeys: String, CodingKey {
+      case threads
+      case contextSize = "context_size"
+      case batchSize = "batch_size"
+      case estimatedBytes = "estimated_bytes"
+      case kvCacheBytes = "kv_cache_bytes"
+    }
+  }
+
+  public var model: String
+  public var current: Side
+  public var proposed: Side
+  /// Expected generation speed relative to now (1 = the same).
+  public var generationSpeedFactor: Double
+  /// Expected prompt reading speed relative to now.
+  public var promptSpeedFactor: Double
+
+  enum CodingKeys: String, CodingKey {
+    case model, current, proposed
+    case generationSpeedFactor = "generation_speed_factor"
+    case promptSpeedFactor = "prompt_speed_factor"
+  }
+
+  static func speedFactors(from current: Side, to proposed: Side, processors: Int) -> (Double, Double) {
+    func cores(_ threads: Int) -> Double { Double(max(1, min(threads, processors))) }
+    let generation = cores(proposed.threads) / cores(current.threads)
+    // Steps below 256 tokens leave the matrix kernels short of work; above it the gain is small.
+    func batch(_ size: Int) -> Double { min(1, 0.6 + 0.4 * Double(min(size, 256)) / 256) }
+    let prompt = generation * batch(proposed.batchSize) / batch(current.batchSize)
+    return ((generation * 100).rounded() / 100, (prompt * 100).rounded() / 100)
+  }
+}

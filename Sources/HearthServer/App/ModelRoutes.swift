@@ -1,0 +1,75 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import Hummingbird
+
+/// The installed models, which one answers, and how it runs.
+struct ModelRoutes<Context: RequestContext>: Sendable {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  func register(on router: Router<Context>) {
+    router.get("/api/models") { _, _ in try JSONResponse.make(engine.modelsOverview()) }
+    router.put("/api/models/active") { request, _ in
+      let body = try await RequestReader.decodeStrict(
+        ActiveModelInput.self, from: request, limit: configuration.maxBodyBytes)
+      // Waits for the requests already in line, so a turn never sees its model change under it.
+      try await engine.switchModel(to: body.model)
+      return try JSONResponse.make(engine.modelsOverview())
+    }
+    router.get("/api/runtime") { _, _ in
+      let settings = try engine.runtimeSettings()
+      return try JSONResponse.make(
+        RuntimeOverview(
+          settings: settings,
+          presets: Dictionary(
+            uniqueKeysWithValues: RuntimeSettings.Preset.allCases.map { ($0.rawValue, RuntimeSettings.preset($0)) }),
+          lastTest: try engine.lastRuntimeTest()))
+    }
+    router.post("/api/runtime/preview") { request, _ in
+      let settings = try await RequestReader.decodeStrict(
+        RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
+      return try JSONResponse.make(try engine.previewRuntime(settings))
+    }
+    router.put("/api/runtime") { request, _ in
+      let settings = try await RequestReader.decodeStrict(
+        RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
+      return try JSONResponse.make(try engine.applyRuntime(settings))
+    }
+    router.post("/api/runtime/validate") { request, _ in
+      _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
+      return try JSONResponse.make(["checks": try await engine.validateRuntime()])
+    }
+    router.post("/api/runtime/test") { request, _ in
+      _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
+      // Waits its turn like any request, then loads the model as the saved settings say if it has to.
+      return try JSONResponse.make(try await engine.testRuntime())
+    }
+  }
+}
+
+/// `PUT /api/models/active`: the installed chat model to answer with, by id or file name.
+struct ActiveModelInput: StrictInput {
+  var model: String
+  static let fields: Set<String> = ["model"]
+}
+
+extension RuntimeSettings: StrictInput {}
+
+/// A body for an action that takes no parameters: `{}`, so that anything sent along is refused by name.
+struct NoFields: StrictInput {
+  static let fields: Set<String> = []
+}
+
+struct RuntimeOverview: Encodable {
+  var settings: RuntimeSettings
+  var presets: [String: RuntimeSettings]
+  var lastTest: RuntimeTestResult?
+
+  enum CodingKeys: String, CodingKey {
+    case settings, presets
+    case lastTest = "last_test"
+  }
+}

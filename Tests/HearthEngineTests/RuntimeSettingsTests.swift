@@ -1,0 +1,84 @@
+import Foundation
+import HearthCore
+import HearthStore
+import HearthTestSupport
+import Testing
+
+@testable import HearthEngine
+
+@Suite("Runtime presets: impact before, llama.cpp's numbers after")
+struct RuntimeSettingsTests {
+  @Test func presetsAndRanges() throws {
+    #expect(
+      RuntimeSettings.preset(.efficient, processors: 8)
+        == RuntimeSettings(
+          preset: .efficient, contextSize: 1024, threads: 4, batchSize: 128))
+    #expect(RuntimeSettings.preset(.efficient, processors: 1).threads == 1)
+    #expect(RuntimeSettings.preset(.quality).contextSize == 8192)
+    #expect(throws: InvalidParameterError.self) { try RuntimeSettings(preset: .custom, contextSize: 100).validate() }
+    #expect(throws: InvalidParameterError.self) {
+      try RuntimeSettings(preset: .custom, threads: 17).validate(processors: 8)
+    }
+    #expect(throws: InvalidParameterError.self) { try RuntimeSettings(preset: .custom, batchSize: 8).validate() }
+    try RuntimeSettings(preset: .custom, contextSize: 2048, threads: 16, batchSize: 64).validate(processors: 8)
+    // A context is never asked beyond what the model was trained on.
+    let options = RuntimeSettings.preset(.quality).options(
+      for: LocalModelOptions(path: "m.gguf"), recommended: 4096, trained: 2048)
+    #expect(options.contextSize == 2048)
+    #expect(
+      RuntimeSettings.preset(.balanced).options(for: LocalModelOptions(path: "m"), recommended: 4096, trained: 8192)
+        .contextSize == 4096)
+  }
+
+  @Test func speedFactorsFollowThreadsAndBatch() {
+    let now = RuntimeImpact.Side(contextSize: 4096, threads: 2, batchSize: 512, estimatedBytes: 0, kvCacheBytes: 0)
+    let half = RuntimeImpact.Side(contextSize: 1024, threads: 1, batchSize: 128, estimatedBytes: 0, kvCacheBytes: 0)
+    let (generation, prompt) = RuntimeImpact.speedFactors(from: now, to: half, processors: 2)
+    #expect(generation == 0.5)
+    #expect(prompt == 0.4)
+    // More threads than cores buys nothing.
+    let many = RuntimeImpact.Side(contextSize: 4096, threads: 8, batchSize: 512, estimatedBytes: 0, kvCacheBytes: 0)
+    #expect(RuntimeImpact.speedFactors(from: now, to: many, processors: 2).0 == 1)
+  }
+
+  @Test func applyingLoadsTheNewSettingsOnTheNextTurnAndValidateReadsThemBack() async throws {
+    let home = try TestModels.temporaryDirectory()
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: home, models: URL(fileURLWithPath: TestModels.directory)), environment: [:])
+    configuration.model = .file(path: TestModels.smolLM2)
+    configuration.provider = .local
+    configuration.chat.actions = false
+    configuration.chat.memory = false
+    let engine = try await Engine.open(configuration)
+    let before = try #require(engine.model)
+    #expect(before.contextSize == 4096)
+
+    let impact = try engine.applyRuntime(.preset(.efficient, processors: 2))
+    #expect(impact.proposed.contextSize == 1024)
+    #expect(impact.proposed.kvCacheBytes * 4 == impact.current.kvCacheBytes)
+    #expect(impact.proposed.estimatedBytes < impact.current.estimatedBytes)
+    // Applied, not yet loaded: the model in memory is the old one until a turn needs it.
+    #expect(engine.model === before)
+    let test = try await engine.testRuntime()
+    #expect(engine.model?.contextSize == 1024)
+    #expect(engine.model?.threads == 1)
+    #expect(test.loadMs != nil)
+    #expect((test.tokensPerSecond ?? 0) > 0)
+    #expect(try engine.lastRuntimeTest() == test)
+    #expect(try await engine.validateRuntime().allSatisfy { $0.verdict == "ok" })
+
+    // llama.cpp rounds a context up to a multiple of 256: validate reports it.
+    try engine.applyRuntime(RuntimeSettings(preset: .custom, contextSize: 1000))
+    let checks = try await engine.validateRuntime()
+    let context = try #require(checks.first { $0.name == "context size" })
+    #expect(context.wanted == "1000")
+    #expect(context.given == "1024")
+    #expect(context.verdict == "differs")
+    #expect(try engine.runtimeSettings().contextSize == 1000)
+
+    // Saved settings are what the next process loads with.
+    try engine.applyRuntime(.preset(.efficient, processors: 2))
+    let reopened = try await Engine.open(configuration)
+    #expect(reopened.model?.contextSize == 1024)
+  }
+}
