@@ -142,7 +142,7 @@ struct SessionsCommand: AsyncParsableCommand {
         do {
           export = try JSONOutput.decoder.decode(SessionExport.self, from: data)
         } catch {
-          throw StoreError.invalidImport("\(file) is not a session export: \(JSONOutput.explain(error))")
+          throw StoreError.invalidImport("\(file) is not a session export: \(DecodingFailure.describe(error))")
         }
         let session = try await Engine.openProfile().sessions.importSession(export)
         Terminal.write("imported \(session.id.uuidString) “\(session.title)” (\(export.messages.count) messages)\n")

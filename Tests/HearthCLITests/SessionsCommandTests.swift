@@ -97,7 +97,7 @@ struct SessionsCommandTests {
     try Data("{\"format\": 1, \"messages\": []}".utf8).write(to: wrongShape)
     let missing = try await hearth.run(["sessions", "import", wrongShape.path])
     #expect(missing.status == 1)
-    #expect(missing.standardError.contains("missing session"))
+    #expect(missing.standardError.contains("missing field session"))
     #expect(try array(try await hearth.run(["sessions", "list", "--all", "--json"]).standardOutput).isEmpty)
     let unknown = try await hearth.run(["sessions", "show", "00000000"])
     #expect(unknown.status == 1)

@@ -85,7 +85,7 @@ struct ModelRegistryTests {
     #expect {
       try registry.entries()
     } throws: { error in
-      "\(error)".contains("models[0]: colour is not a field here")
+      "\(error)".contains("models[0] is malformed: colour is not a field here")
     }
     try #"{"version":1,"models":[{"id":"x","role":"chat","file":"../x.gguf"}]}"#
       .write(to: file, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 import LlamaKit
 
 /// The models Hearth knows: the bundled catalogue, the user's own entries (models they pulled) and any other
@@ -212,7 +213,7 @@ public struct ModelRegistry: Sendable {
     do {
       return try JSONDecoder().decode(RegistryFile.self, from: data)
     } catch {
-      throw .unreadableRegistry(path: fileURL.path, detail: DecodingProblem.describe(error))
+      throw .unreadableRegistry(path: fileURL.path, detail: DecodingFailure.describe(error))
     }
   }
 
@@ -243,24 +244,6 @@ public struct ModelRegistry: Sendable {
       try encoder.encode(file).write(to: fileURL, options: .atomic)
     } catch {
       throw .cannotWrite(path: fileURL.path, detail: "\(error)")
-    }
-  }
-}
-
-/// A decoding error as one line that names the field.
-enum DecodingProblem {
-  static func describe(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return "\(error)" }
-    func at(_ path: [any CodingKey]) -> String {
-      let names = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-      return names.isEmpty ? "" : "\(names.hasPrefix(".") ? String(names.dropFirst()) : names): "
-    }
-    switch error {
-    case .dataCorrupted(let context): return at(context.codingPath) + context.debugDescription
-    case .keyNotFound(let key, let context): return at(context.codingPath + [key]) + "missing"
-    case .typeMismatch(let type, let context): return at(context.codingPath) + "expected \(type)"
-    case .valueNotFound(let type, let context): return at(context.codingPath) + "expected \(type), found null"
-    @unknown default: return "\(error)"
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import HTTPTypes
+import HearthCore
 public import Hummingbird
 import NIOCore
 
@@ -135,40 +136,7 @@ enum RequestReader {
       decoder.dateDecodingStrategy = .secondsSince1970
       return try decoder.decode(Value.self, from: data)
     } catch let error as DecodingError {
-      throw APIError.invalidRequest("\(what): \(DecodingErrorText.describe(error))")
-    }
-  }
-}
-
-/// A one-line reason for a decoding failure, naming the field at fault.
-enum DecodingErrorText {
-  static func describe(_ error: DecodingError) -> String {
-    func path(_ context: DecodingError.Context) -> String {
-      let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-      return keys.isEmpty ? "the body" : keys.joined(separator: ".")
-    }
-    switch error {
-    case .dataCorrupted(let context):
-      return context.codingPath.isEmpty ? "malformed JSON" : "\(path(context)) is malformed"
-    case .keyNotFound(let key, let context):
-      let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
-      return "missing field \(key.stringValue)\(parent)"
-    case .typeMismatch(let type, let context):
-      return "\(path(context)) should be \(typeName(type))"
-    case .valueNotFound(let type, let context):
-      return "\(path(context)) should be \(typeName(type)), not null"
-    @unknown default:
-      return "malformed JSON"
-    }
-  }
-
-  private static func typeName(_ type: Any.Type) -> String {
-    switch type {
-    case is String.Type: "a string"
-    case is Int.Type, is UInt32.Type, is Int64.Type: "an integer"
-    case is Double.Type: "a number"
-    case is Bool.Type: "true or false"
-    default: "a \(String(describing: type).lowercased().replacingOccurrences(of: "swift.", with: ""))"
+      throw APIError.invalidRequest("\(what): \(DecodingFailure.describe(error))")
     }
   }
 }
