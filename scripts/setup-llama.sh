@@ -13,7 +13,7 @@ source "$here/progress.sh"
 prefix="$HEARTH_LLAMA_PREFIX"
 stamp="$prefix/.hearth-stamp"
 # Bump `recipe` whenever this script changes what it builds, so older prefixes are rebuilt.
-want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=2"
+want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=3"
 
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
   echo "llama.cpp: cached at $prefix"
@@ -51,6 +51,8 @@ common=(
   -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_RPATH='$ORIGIN'
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_MTMD=ON
   -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DGGML_CCACHE=OFF -DLLAMA_CURL=OFF
+  # The RPC backend lets a model spread its layers over ggml-rpc-server workers (hearth --rpc HOST:PORT,...).
+  -DGGML_RPC=ON
 )
 
 echo "llama.cpp: building the library ($jobs jobs; full log in $logs/llama-build.log)"
@@ -59,14 +61,14 @@ run_logged "llama.cpp: configuring" "$logs/llama-configure.log" cmake -S "$src" 
 run_logged "llama.cpp: compiling the library" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs"
 run_logged "llama.cpp: installing" "$logs/llama-install.log" cmake --install "$work/build"
 
-echo "llama.cpp: building llama-bench, llama-completion, llama-cli, llama-server, llama-embedding"
+echo "llama.cpp: building llama-bench, llama-completion, llama-cli, llama-server, llama-embedding, ggml-rpc-server"
 run_logged "llama.cpp: configuring the tools" "$logs/llama-configure.log" cmake -S "$src" -B "$work/build" \
   "${common[@]}" -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=ON -DLLAMA_BUILD_SERVER=ON \
   -DLLAMA_TOOLS_INSTALL=OFF
 run_logged "llama.cpp: compiling the tools" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs" \
-  --target llama-bench llama-completion llama-cli llama-server llama-embedding
+  --target llama-bench llama-completion llama-cli llama-server llama-embedding ggml-rpc-server
 mkdir -p "$prefix/bin"
-for tool in llama-bench llama-completion llama-cli llama-server llama-embedding; do
+for tool in llama-bench llama-completion llama-cli llama-server llama-embedding ggml-rpc-server; do
   cp "$work/build/bin/$tool" "$prefix/bin/"
   patchelf --set-rpath '$ORIGIN/../lib' "$prefix/bin/$tool"
 done
@@ -79,7 +81,7 @@ for lib in "$work"/build/bin/lib*.so*; do
     if [[ ! -L "$prefix/lib/$name" ]]; then patchelf --set-rpath '$ORIGIN' "$prefix/lib/$name"; fi
   fi
 done
-for tool in "$prefix"/bin/llama-*; do
+for tool in "$prefix"/bin/*; do
   if ldd "$tool" | grep -q "not found"; then
     echo "llama.cpp: $(basename "$tool") has unresolved libraries:" >&2
     ldd "$tool" | grep "not found" >&2

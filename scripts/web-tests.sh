@@ -34,7 +34,10 @@ echo "web tests: server at $url"
 
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
-HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
+# It also downloads a model through the Models page, from a local web server, checked against its SHA-256.
+HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
+  HEARTH_PULL_FILE="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" HEARTH_PULL_SHA256="$SMOLLM2_SHA256" \
+  "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
 
 # The server logs each request and each generation, and nothing the user or the model wrote.
 for expected in " request" " generation"; do

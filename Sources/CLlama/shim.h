@@ -5,6 +5,12 @@
 #include <ggml.h>
 #include <ggml-backend.h>
 #include <ggml-cpu.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 // The CPU backend's thread-pool entry points are looked up through the backend registry so that the
 // same code works whether ggml's backends are linked in or loaded dynamically.
@@ -24,6 +30,55 @@ static inline void hearth_cpu_threadpool_free(struct ggml_threadpool * pool) {
     typedef void (*free_fn_t)(struct ggml_threadpool *);
     free_fn_t release = (free_fn_t) ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free");
     if (release != NULL) { release(pool); }
+}
+
+// Whether a TCP connection to host:port opens within `timeout_ms`. ggml's RPC client aborts the process when a
+// worker cannot be reached, so a worker is checked this way first.
+static inline int hearth_tcp_reachable(const char * host, const char * port, int timeout_ms) {
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    struct addrinfo * found = NULL;
+    if (getaddrinfo(host, port, &hints, &found) != 0 || found == NULL) { return 0; }
+    int reachable = 0;
+    for (struct addrinfo * address = found; address != NULL && !reachable; address = address->ai_next) {
+        int fd = socket(address->ai_family, address->ai_socktype, address->ai_protocol);
+        if (fd < 0) { continue; }
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
+        int started = connect(fd, address->ai_addr, address->ai_addrlen);
+        if (started == 0) {
+            reachable = 1;
+        } else {
+            struct pollfd waiting = { .fd = fd, .events = POLLOUT, .revents = 0 };
+            if (poll(&waiting, 1, timeout_ms) == 1) {
+                int error = 0;
+                socklen_t length = sizeof(error);
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+                reachable = error == 0;
+            }
+        }
+        close(fd);
+    }
+    freeaddrinfo(found);
+    return reachable;
+}
+
+// Connects to an rpc-server worker at `endpoint` (host:port) and registers its devices with ggml. Writes up to
+// `max` of them to `devices` and returns how many it offers: -1 when this llama.cpp has no RPC backend, 0 when the
+// worker cannot be reached. Found through the registry, so a build without RPC still links.
+static inline int hearth_rpc_add_server(const char * endpoint, ggml_backend_dev_t * devices, int max) {
+    ggml_backend_reg_t rpc = ggml_backend_reg_by_name("RPC");
+    if (rpc == NULL) { return -1; }
+    typedef ggml_backend_reg_t (*add_fn_t)(const char *);
+    add_fn_t add = (add_fn_t) ggml_backend_reg_get_proc_address(rpc, "ggml_backend_rpc_add_server");
+    if (add == NULL) { return -1; }
+    ggml_backend_reg_t reg = add(endpoint);
+    if (reg == NULL) { return 0; }
+    ggml_backend_register(reg);
+    size_t count = ggml_backend_reg_dev_count(reg);
+    for (size_t i = 0; i < count && (int) i < max; i++) { devices[i] = ggml_backend_reg_dev_get(reg, i); }
+    return (int) count;
 }
 
 #endif

@@ -34,9 +34,13 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
   case notAnEmbeddingModel(model: String)
   /// A text to embed is longer than the model's window; the caller must split it.
   case inputTooLong(index: Int, tokens: Int, limit: Int)
+  /// An RPC worker cannot be used: this llama.cpp was built without RPC, or the worker did not answer.
+  case rpcUnavailable(endpoint: String, reason: String)
 
   public var description: String {
     switch self {
+    case .rpcUnavailable(let endpoint, let reason):
+      "the RPC worker \(endpoint) cannot be used: \(reason)"
     case .invalidModelFile(let error):
       error.description
     case .unsupportedArchitecture(let name, let path):

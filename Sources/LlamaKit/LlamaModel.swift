@@ -43,8 +43,16 @@ public final class LlamaModel: @unchecked Sendable {
       case (false, true): LLAMA_LOAD_MODE_MLOCK
       case (false, false): LLAMA_LOAD_MODE_NONE
       }
+    // Once workers are known, every load names its devices (see RPCWorkers); a NULL ends the list.
+    var devices: [ggml_backend_dev_t?] = []
+    if !options.rpcServers.isEmpty || RPCWorkers.anyRegistered {
+      devices = try RPCWorkers.devices(for: options.rpcServers).map { Optional($0) } + [nil]
+    }
     Self.loadLock.lock()
-    let (loaded, errors) = LlamaLogCapture.capturingErrors { llama_model_load_from_file(path, params) }
+    let (loaded, errors) = devices.withUnsafeMutableBufferPointer { list in
+      if !list.isEmpty { params.devices = list.baseAddress }
+      return LlamaLogCapture.capturingErrors { llama_model_load_from_file(path, params) }
+    }
     Self.loadLock.unlock()
     guard let loaded else {
       let architecture = header.architecture ?? "unknown"

@@ -9,9 +9,16 @@ public struct ModelLoadOptions: Sendable, Hashable {
   /// A chat template to use instead of the model's own: a template name llama.cpp knows (`chatml`,
   /// `llama3`, `gemma`, …) or a template text.
   public var chatTemplateOverride: String?
+  /// `host:port` of rpc-server workers to spread the layers over (trusted networks only: the protocol has no
+  /// authentication). Empty keeps the model on this machine.
+  public var rpcServers: [String]
 
   /// Creates load options.
-  public init(gpuLayers: Int = -1, useMmap: Bool = true, useMlock: Bool = false, chatTemplateOverride: String? = nil) {
+  public init(
+    gpuLayers: Int = -1, useMmap: Bool = true, useMlock: Bool = false, chatTemplateOverride: String? = nil,
+    rpcServers: [String] = []
+  ) {
+    self.rpcServers = rpcServers
     self.gpuLayers = gpuLayers
     self.useMmap = useMmap
     self.useMlock = useMlock

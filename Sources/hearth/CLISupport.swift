@@ -58,9 +58,19 @@ struct ModelOptionGroup: ParsableArguments {
     help: "Chat template to use instead of the model's own (a llama.cpp template name such as chatml, or a template).")
   var chatTemplate: String?
 
+  @Option(
+    name: .long,
+    help: """
+      Spread the model's layers over rpc-server workers (host:port,host:port). Trusted networks only: the RPC \
+      protocol has no authentication or encryption.
+      """)
+  var rpc: String?
+
   /// The model the engine loads.
   func modelChoice() -> ModelChoice {
-    .file(path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate)
+    .file(
+      path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate,
+      rpcServers: rpc.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
   }
 }
 

@@ -6,20 +6,6 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-/// A valid GGUF file of about `megabytes` MB: one f32 tensor, so its header reads and its hash is its own.
-func modelBytes(megabytes: Int, seed: UInt8 = 1) -> Data {
-  var builder = GGUFBuilder()
-  let elements = megabytes * 250_000
-  builder.header(tensors: 1, keyValues: 2)
-  builder.keyString("general.architecture", "llama")
-  builder.keyString("general.name", "download test \(seed)")
-  builder.tensor("weights", dimensions: [UInt64(elements)], offset: 0)
-  builder.data(count: 0)
-  var data = Data(builder.bytes)
-  data.append(Data((0..<(elements * 4)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }))
-  return data
-}
-
 func sha256(_ data: Data) -> String {
   var digest = SHA256Digest()
   digest.update(data)
@@ -87,7 +73,7 @@ struct ModelDownloadTests {
   }
 
   @Test func aPullFromNginxInstallsAVerifiedModelFollowingARedirect() async throws {
-    let bytes = modelBytes(megabytes: 3)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 3)
     try bytes.write(to: served.appendingPathComponent("tiny-chat.gguf"))
     let nginx = try NginxServer(root: served, extraLocations: "location = /latest { return 302 /tiny-chat.gguf; }")
     let reports = Reports()
@@ -110,7 +96,7 @@ struct ModelDownloadTests {
   }
 
   @Test func anInterruptedPullKeepsItsBytesAndResumesWithARange() async throws {
-    let bytes = modelBytes(megabytes: 6, seed: 2)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 6, seed: 2)
     let hash = sha256(bytes)
     let flaky = FlakyServer(file: bytes, dropAfter: 2_000_000)
     let kept = try await flaky.application().test(.live) { client -> UInt64 in
@@ -147,7 +133,7 @@ struct ModelDownloadTests {
   }
 
   @Test func oneCallResumesUntilTheFileIsWhole() async throws {
-    let bytes = modelBytes(megabytes: 5, seed: 3)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 5, seed: 3)
     let flaky = FlakyServer(file: bytes, dropAfter: 1_500_000)
     try await flaky.application().test(.live) { client in
       let port = try #require(client.port)
@@ -163,10 +149,10 @@ struct ModelDownloadTests {
   }
 
   @Test func wrongBytesInstallNothingAndLeaveNothing() async throws {
-    let bytes = modelBytes(megabytes: 2, seed: 4)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 2, seed: 4)
     try bytes.write(to: served.appendingPathComponent("model.gguf"))
     let nginx = try NginxServer(root: served)
-    let promised = sha256(modelBytes(megabytes: 2, seed: 5))
+    let promised = sha256(GGUFBuilder.modelBytes(megabytes: 2, seed: 5))
     await #expect(throws: ModelDownloadError.hashMismatch(expected: promised, actual: sha256(bytes))) {
       _ = try await ModelDownloader(registry: registry).pull(url: "\(nginx.base)/model.gguf", sha256: promised)
     }
@@ -186,7 +172,7 @@ struct ModelDownloadTests {
   }
 
   @Test func refusalsComeBeforeAnyByteIsWritten() async throws {
-    let bytes = modelBytes(megabytes: 2, seed: 6)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 2, seed: 6)
     try bytes.write(to: served.appendingPathComponent("model.gguf"))
     let nginx = try NginxServer(
       root: served, extraLocations: "location = /loop { return 302 /loop; } location = /gone { return 404; }")
@@ -224,7 +210,7 @@ struct ModelDownloadTests {
   }
 
   @Test func twoPullsOfOneFileAtOnceNeverShareIt() async throws {
-    let bytes = modelBytes(megabytes: 4, seed: 7)
+    let bytes = GGUFBuilder.modelBytes(megabytes: 4, seed: 7)
     try bytes.write(to: served.appendingPathComponent("model.gguf"))
     let nginx = try NginxServer(root: served)
     let hash = sha256(bytes)

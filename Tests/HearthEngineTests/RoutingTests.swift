@@ -158,11 +158,14 @@ struct GeminiWireTests {
           status: .internalServerError,
           body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"code":500,"message":"model overloaded"}}"#)))
       }
+      // A server that is up but slow to start answering: 3 s for "slow", 0.2 s for "sluggish".
+      let delay: Duration? = text == "slow" ? .seconds(3) : text == "sluggish" ? .milliseconds(200) : nil
       let hasSystem = object?["systemInstruction"] != nil
       let words = text.split(separator: " ").map { "\($0) " } + (hasSystem ? ["[system seen]"] : [])
       return Response(
         status: .ok, headers: [.contentType: "text/event-stream"],
         body: ResponseBody { writer in
+          if let delay { try await Task.sleep(for: delay) }
           for (index, word) in words.enumerated() {
             let last = index == words.count - 1
             let chunk: [String: Any] = [
@@ -209,6 +212,58 @@ struct GeminiWireTests {
           messages: [.user("x")], options: GenerationOptions())
         {}
       }
+    }
+  }
+
+  @Test func aSlowFirstTokenGoesToTheLocalModel() async throws {
+    try await Self.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      let clock = ManualClock()
+      let router = ProviderRouter(now: { clock.now })
+      await router.observeProbe(reachable: true)
+      clock.advance(.seconds(3))
+      func routed(_ preference: ProviderPreference) -> RoutedChatModel {
+        RoutedChatModel(
+          local: FixedAnswer(), remote: RemoteChatModel(settings: settings), router: router, preference: preference,
+          firstTokenTimeout: .milliseconds(800))
+      }
+      func answer(_ model: RoutedChatModel, _ text: String) async throws -> String {
+        var pieces = ""
+        for try await event in model.generate(messages: [.user(text)], options: GenerationOptions()) {
+          if case .token(let piece) = event { pieces += piece }
+        }
+        return pieces
+      }
+      let auto = routed(.auto)
+      // Slow but within the limit: the remote server answers.
+      #expect(try await answer(auto, "sluggish") == "sluggish ")
+      #expect(auto.lastProvider == .remote)
+      // No first token within the limit: the local model answers the same turn.
+      let started = ContinuousClock.now
+      #expect(try await answer(auto, "slow") == "local answer")
+      #expect(auto.lastProvider == .local)
+      #expect(ContinuousClock.now - started < .seconds(3))
+      // Asked to use the remote server only, the turn fails and says why.
+      await #expect(throws: RemoteError.unreachable("no first token within 0.8 s")) {
+        _ = try await answer(routed(.remote), "slow")
+      }
+    }
+  }
+}
+
+/// A local model that always says the same: the routing logic, not the model, is under test here.
+struct FixedAnswer: ChatModel {
+  var name: String { "fixed" }
+  var contextSize: Int { 2048 }
+  func countTokens(_ messages: [ChatMessage]) throws -> Int { messages.count }
+  func generate(messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error>
+  {
+    AsyncThrowingStream { continuation in
+      continuation.yield(.token("local answer"))
+      continuation.yield(.done(.endOfGeneration))
+      continuation.finish()
     }
   }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import HearthCore
+import HearthEngine
+import HearthTestSupport
 import NIOHTTP1
 import Testing
 
@@ -115,6 +117,65 @@ struct RuntimeAPITests {
       #expect(test.status == 200, "\(test.body)")
       #expect((test.json?["tokens_per_second"]?.numberValue ?? 0) > 0)
       #expect(try await server.request(.GET, "/api/runtime").json?["last_test"]?["model"]?.stringValue != nil)
+    }
+  }
+}
+
+@Suite("Model downloads from the web app's API")
+struct ModelPullAPITests {
+  @Test func aDownloadShowsProgressCanBeCancelledAndResumesToAnInstall() async throws {
+    let served = try TestModels.temporaryDirectory()
+    let bytes = GGUFBuilder.modelBytes(megabytes: 6, seed: 9)
+    try bytes.write(to: served.appendingPathComponent("fresh.gguf"))
+    var digest = SHA256Digest()
+    digest.update(bytes)
+    let hash = digest.hex()
+    // The same file twice: slowly (so it can be watched and cancelled) and at full speed.
+    let nginx = try NginxServer(
+      root: served, extraLocations: "location /slow/ { alias \(served.path)/; limit_rate 1m; }")
+    try await LiveServer.with { server in
+      let started = try await server.request(
+        .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/slow/fresh.gguf","sha256":"\#(hash)"}"#)
+      #expect(started.status == 202, "\(started.body)")
+      let id = try #require(started.json?["id"]?.stringValue)
+      @Sendable func status() async throws -> JSONValue? {
+        try await server.request(.GET, "/api/models/pulls").json?["pulls"]?.arrayValue?.first {
+          $0["id"]?.stringValue == id
+        }
+      }
+      try await waitUntil(seconds: 20) { (try await status()?["received"]?.numberValue ?? 0) > 500_000 }
+      #expect(try await status()?["state"]?.stringValue == "running")
+      #expect(try await status()?["total"]?.numberValue == Double(bytes.count))
+      let cancelled = try await server.request(.DELETE, "/api/models/pulls/\(id)")
+      #expect(cancelled.status == 200)
+      try await waitUntil(seconds: 10) { try await status()?["state"]?.stringValue == "cancelled" }
+      #expect(!(try await server.request(.GET, "/api/models").body.contains("fresh.gguf")))
+
+      // Again, from the fast address: it resumes where the cancelled one stopped, and installs.
+      let again = try await server.request(
+        .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/fresh.gguf","sha256":"\#(hash)","name":"fresh"}"#)
+      let second = try #require(again.json?["id"]?.stringValue)
+      try await waitUntil(seconds: 30) {
+        try await server.request(.GET, "/api/models/pulls").json?["pulls"]?.arrayValue?.first {
+          $0["id"]?.stringValue == second
+        }?["state"]?.stringValue == "done"
+      }
+      let pulls = try await server.request(.GET, "/api/models/pulls").json?["pulls"]?.arrayValue ?? []
+      let done = try #require(pulls.first { $0["id"]?.stringValue == second })
+      #expect(done["model"]?.stringValue == "fresh")
+      #expect((done["resumed_from"]?.numberValue ?? 0) > 500_000)
+      #expect(try await server.request(.GET, "/api/models").body.contains("fresh.gguf"))
+
+      for (body, parameter) in [
+        (#"{"url":"ftp://x/y.gguf","sha256":"\#(hash)"}"#, "url"),
+        (#"{"url":"http://x/y.gguf","sha256":"abc"}"#, "sha256"),
+        (#"{"url":"http://x/y.gguf","sha256":"\#(hash)","mirror":"z"}"#, "mirror"),
+      ] {
+        let refused = try await server.request(.POST, "/api/models/pulls", body: body)
+        #expect(refused.status == 400, "\(body)")
+        #expect(refused.json?["error"]?["param"]?.stringValue == parameter)
+      }
+      #expect(try await server.request(.DELETE, "/api/models/pulls/nope").status == 404)
     }
   }
 }

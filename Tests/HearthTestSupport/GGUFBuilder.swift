@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes GGUF files byte by byte, including deliberately broken ones, for tests of the header reader.
 public struct GGUFBuilder {
@@ -59,6 +59,20 @@ public struct GGUFBuilder {
     builder.tensor("weights", dimensions: [8], offset: 0)
     builder.data(count: 32)
     return builder
+  }
+
+  /// A valid GGUF file of about `megabytes` MB: one f32 tensor, so its header reads and its hash is its own.
+  public static func modelBytes(megabytes: Int, seed: UInt8 = 1) -> Data {
+    var builder = GGUFBuilder()
+    let elements = megabytes * 250_000
+    builder.header(tensors: 1, keyValues: 2)
+    builder.keyString("general.architecture", "llama")
+    builder.keyString("general.name", "download test \(seed)")
+    builder.tensor("weights", dimensions: [UInt64(elements)], offset: 0)
+    builder.data(count: 0)
+    var data = Data(builder.bytes)
+    data.append(Data((0..<(elements * 4)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }))
+    return data
   }
 
   /// Writes the bytes to a new temporary file and returns its path.

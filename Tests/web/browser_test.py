@@ -174,6 +174,24 @@ class WebAppTest(unittest.TestCase):
         self.find("#runtime-form input[name='preset'][value='balanced']").click()
         self.find("#runtime-form button[type='submit']").click()
         self.wait.until(lambda d: api("/api/runtime")["settings"]["preset"] == "balanced")
+        # A download from the page: progress, then the model is installed (checked against its SHA-256).
+        folder, name = os.path.split(os.environ["HEARTH_PULL_FILE"])
+        files = subprocess.Popen(
+            [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            port = files.stdout.readline().split(" port ")[1].split(" ")[0]
+            form = self.find("#pull-form")
+            form.find_element(By.NAME, "url").send_keys(f"http://127.0.0.1:{port}/{name}")
+            form.find_element(By.NAME, "sha256").send_keys(os.environ["HEARTH_PULL_SHA256"])
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            WebDriverWait(self.driver, 120).until(
+                EC.text_to_be_present_in_element((By.ID, "pulls"), "installed as smollm2-135m-instruct"))
+            installed = [m["path"] for m in api("/api/models")["models"]]
+            self.assertIn(os.path.join(os.environ["HEARTH_PROFILE"], "models", name), installed)
+        finally:
+            files.kill()
+            files.wait()
         self.find(".nav-link[data-view='diagnostics']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "diagnostics"), "Messages"))
         # Charts of recent speed, drawn from the answers given so far.

@@ -52,7 +52,7 @@ extension Engine {
     var explicit: String?
     var context: Int?
     var template: String?
-    if case .file(let path, let contextSize, _, let chatTemplate) = configuration.model {
+    if case .file(let path, let contextSize, _, let chatTemplate, _) = configuration.model {
       (explicit, context, template) = (path, contextSize, chatTemplate)
     }
     let path: String
@@ -94,7 +94,7 @@ extension Engine {
       checks.append(.init(name: name, wanted: "\(wanted)", given: given.map { "\($0)" }, verdict: verdict))
     }
     var threads: Int?
-    if case .file(_, _, let wantedThreads, _) = configuration.model { threads = wantedThreads }
+    if case .file(_, _, let wantedThreads, _, _) = configuration.model { threads = wantedThreads }
     compare("context size", wanted: facts?.contextSize, given: model?.contextSize ?? lastLoad?.contextSize)
     compare("threads", wanted: threads, given: model?.threads ?? lastLoad?.threads)
     do {

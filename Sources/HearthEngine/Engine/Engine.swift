@@ -38,6 +38,8 @@ public final class Engine: Sendable {
   public let actions: ActionService
   /// What the assistant remembers: documents, notes, past chats, the persona.
   public let memory: MemoryService
+  /// Model downloads running in the background (the web app's Models page).
+  public let pulls = ModelPulls()
 
   let database: HearthDatabase
   let chatConfiguration: ChatConfiguration
@@ -126,7 +128,7 @@ public final class Engine: Sendable {
     switch configuration.model {
     case .none:
       return try open(configuration, model: nil)
-    case .file(let path, let contextSize, let threads, let chatTemplate):
+    case .file(let path, let contextSize, let threads, let chatTemplate, let rpcServers):
       let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
@@ -138,6 +140,7 @@ public final class Engine: Sendable {
         base: LocalModelOptions(path: resolved.path, chatTemplate: chatTemplate))
       if let contextSize { options.contextSize = contextSize }
       if let threads { options.threads = threads }
+      options.rpcServers = rpcServers
       let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(
         active: choice, loaded: nil, environment: configuration.environment, record: recorder(database))
@@ -174,7 +177,7 @@ public final class Engine: Sendable {
     guard configuration.provider != .local else { return nil }
     return RoutedChatModel(
       local: local, remote: RemoteChatModel(settings: remote, counter: local), router: ProviderRouter(),
-      preference: configuration.provider)
+      preference: configuration.provider, firstTokenTimeout: remote.firstTokenTimeout)
   }
 
   /// The figures of the generation that ended last, from whichever model answered it.

@@ -5,8 +5,10 @@ public import HearthStore
 public enum ModelChoice: Sendable, Hashable {
   /// None: the engine serves the profile's data only (listing, searching, exporting sessions).
   case none
-  /// The model at `path` when given, else `$HEARTH_MODEL`, else the default model installed in the profile.
-  case file(path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil)
+  /// The model at `path` when given, else `$HEARTH_MODEL`, else the default model installed in the profile;
+  /// its layers spread over the rpc-server workers at `rpcServers` (`host:port`) when any are given.
+  case file(
+    path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil, rpcServers: [String] = [])
 }
 
 /// How ``Engine/open(_:)`` opens a profile.

@@ -27,9 +27,11 @@ extension Engine {
     let registry = ModelRegistry(folder: paths.models)
     var served = ((try? registry.installed()) ?? []).filter { $0.entry.role == .chat && $0.status.isUsable }.map {
       let path = Self.resolved($0.path)
+      // A model run from elsewhere (`--model PATH`) and an installed copy of it are one model to a client.
+      let isActive = path == activePath || $0.entry.fileName == active.fileName
       return ServedModel(
-        file: $0.entry.fileName, id: $0.id, displayName: $0.entry.displayName, isActive: path == activePath,
-        isLoaded: path == loadedPath)
+        file: $0.entry.fileName, id: $0.id, displayName: $0.entry.displayName, isActive: isActive,
+        isLoaded: path == loadedPath || (isActive && loadedPath == activePath))
     }
     if !served.contains(where: \.isActive) {
       served.append(
@@ -101,6 +103,13 @@ extension Engine {
   public func unloadWhenUnused(idle: Duration?, pressure: UInt64?, every interval: Duration) -> Task<Void, Never>? {
     guard idle != nil || pressure != nil else { return nil }
     return host?.watch(idle: idle, pressure: pressure, every: interval)
+  }
+
+  /// Starts downloading a model into the profile's models folder in the background; ``pulls`` tells how it
+  /// goes and cancels it.
+  /// - Throws: ``ModelDownloadError`` for a malformed URL or hash.
+  public func startPull(url: String, sha256: String, name: String?) throws -> PullStatus {
+    try pulls.start(url: url, sha256: sha256, name: name, registry: ModelRegistry(folder: paths.models))
   }
 
   static func resolved(_ path: String) -> String {

@@ -15,6 +15,9 @@ public struct LocalModelOptions: Sendable, Hashable {
   public var chatTemplate: String?
   /// Most prompt tokens evaluated in one step; `nil` uses 512.
   public var batchSize: Int?
+  /// `host:port` of rpc-server workers the layers are spread over; empty keeps the model here. The RPC
+  /// protocol has no authentication: trusted networks only.
+  public var rpcServers: [String] = []
 
   /// The memory the model may take; the load is refused before it starts when the estimate exceeds it.
   /// `nil` skips the check.
@@ -38,7 +41,7 @@ extension LocalModelOptions {
   /// Whether a model loaded with `self` is the one `other` asks for (the memory budget aside).
   func loadsTheSameModel(as other: LocalModelOptions) -> Bool {
     path == other.path && contextSize == other.contextSize && threads == other.threads
-      && chatTemplate == other.chatTemplate && batchSize == other.batchSize
+      && chatTemplate == other.chatTemplate && batchSize == other.batchSize && rpcServers == other.rpcServers
   }
 }
 
@@ -66,8 +69,9 @@ public final class LocalModel: ChatModel {
   ///   wrong: a missing, damaged or unsupported file, a context size
   ///   the model cannot take, a chat template llama.cpp does not know.
   public static func load(_ options: LocalModelOptions) async throws -> LocalModel {
-    // An unreadable header is left for the loader to report in its own words.
-    if let budget = options.memoryBudget, let shape = try? ModelShape(path: options.path) {
+    // An unreadable header is left for the loader to report in its own words. Weights on RPC workers do not
+    // count against this machine's memory, so the check is left to the workers then.
+    if let budget = options.memoryBudget, options.rpcServers.isEmpty, let shape = try? ModelShape(path: options.path) {
       let estimate = shape.estimate(contextSize: options.contextSize ?? shape.defaultContext)
       if estimate.total > budget.bytes {
         throw ModelTooLargeError(
@@ -78,7 +82,8 @@ public final class LocalModel: ChatModel {
     let clock = ContinuousClock()
     let start = clock.now
     let model = try await LlamaModel.load(
-      path: options.path, options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate))
+      path: options.path,
+      options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate, rpcServers: options.rpcServers))
     let session = try await LlamaSession.create(
       model: model,
       options: ContextOptions(

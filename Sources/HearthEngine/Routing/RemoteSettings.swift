@@ -17,17 +17,22 @@ public struct RemoteSettings: Sendable, Hashable {
   public var model: String
   /// Sent as a bearer token (OpenAI) or `x-goog-api-key` (Gemini); never logged or shown in full.
   public var apiKey: String?
+  /// How long the server may take to send its first token before the turn goes to the local model.
+  public var firstTokenTimeout: Duration
 
   /// Creates settings.
-  public init(url: URL, kind: RemoteKind, model: String, apiKey: String? = nil) {
+  public init(
+    url: URL, kind: RemoteKind, model: String, apiKey: String? = nil, firstTokenTimeout: Duration = .seconds(20)
+  ) {
+    self.firstTokenTimeout = firstTokenTimeout
     self.url = url
     self.kind = kind
     self.model = model
     self.apiKey = apiKey
   }
 
-  /// The settings in `HEARTH_REMOTE_URL`, `HEARTH_REMOTE_KIND`, `HEARTH_REMOTE_MODEL` and
-  /// `HEARTH_REMOTE_API_KEY`, or `nil` when no URL is set.
+  /// The settings in `HEARTH_REMOTE_URL`, `HEARTH_REMOTE_KIND`, `HEARTH_REMOTE_MODEL`,
+  /// `HEARTH_REMOTE_API_KEY` and `HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT` (seconds), or `nil` when no URL is set.
   /// - Throws: ``RemoteError/invalidSettings(_:)`` naming a variable whose value cannot be used.
   public static func from(environment: [String: String]) throws(RemoteError) -> RemoteSettings? {
     guard let text = environment["HEARTH_REMOTE_URL"], !text.isEmpty else { return nil }
@@ -41,9 +46,17 @@ public struct RemoteSettings: Sendable, Hashable {
     guard let model = model ?? (kind == .openai ? "default" : nil) else {
       throw .invalidSettings("HEARTH_REMOTE_MODEL is needed for a Gemini server")
     }
+    var timeout = Duration.seconds(20)
+    if let text = environment["HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT"], !text.isEmpty {
+      guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+        throw .invalidSettings("HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT \(text) is not a number of seconds (0 to 3600)")
+      }
+      timeout = .milliseconds(Int64(seconds * 1000))
+    }
     return RemoteSettings(
-      url: url, kind: kind, model: model, apiKey: environment["HEARTH_REMOTE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-    )
+      url: url, kind: kind, model: model,
+      apiKey: environment["HEARTH_REMOTE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
+      firstTokenTimeout: timeout)
   }
 
   /// The key as it may be shown: its last four characters.

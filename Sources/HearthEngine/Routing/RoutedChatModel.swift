@@ -12,11 +12,21 @@ public final class RoutedChatModel: ChatModel {
   public let remote: RemoteChatModel
   public let router: ProviderRouter
   public let preference: ProviderPreference
+  /// How long the remote server may take to send its first token before the turn goes to the local model
+  /// (in `auto`) or fails (in `remote`).
+  public let firstTokenTimeout: Duration
+  private let sleep: @Sendable (Duration) async throws -> Void
   private let last = Mutex<Provider?>(nil)
   private let usage = Mutex<GenerationUsage?>(nil)
 
   /// Routes between `local` and `remote`.
-  public init(local: any ChatModel, remote: RemoteChatModel, router: ProviderRouter, preference: ProviderPreference) {
+  public init(
+    local: any ChatModel, remote: RemoteChatModel, router: ProviderRouter, preference: ProviderPreference,
+    firstTokenTimeout: Duration = .seconds(20),
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+  ) {
+    self.firstTokenTimeout = firstTokenTimeout
+    self.sleep = sleep
     self.local = local
     self.remote = remote
     self.router = router
@@ -74,21 +84,14 @@ public final class RoutedChatModel: ChatModel {
     let choice = pinned ? Provider.local : await router.choose(preference, remoteConfigured: true)
     if choice == .remote {
       last.withLock { $0 = .remote }
-      var answered = false
       do {
-        var free = options
-        (free.grammar, free.grammarTrigger) = (nil, nil)
-        for try await event in remote.generate(messages: messages, options: free) {
-          if case .token = event { answered = true }
-          if case .usage(let figures) = event { usage.withLock { $0 = figures } }
-          continuation.yield(event)
-        }
+        try await remoteAnswer(messages: messages, options: options, into: continuation)
         await router.observeSuccess()
         return
-      } catch {
+      } catch let failure as RemoteFailure {
         await router.noteFailure()
         // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one.
-        guard !answered, preference == .auto, !(error is CancellationError) else { throw error }
+        guard !failure.answered, preference == .auto, !(failure.error is CancellationError) else { throw failure.error }
       }
     }
     last.withLock { $0 = .local }
@@ -96,5 +99,54 @@ public final class RoutedChatModel: ChatModel {
       if case .usage(let figures) = event { usage.withLock { $0 = figures } }
       continuation.yield(event)
     }
+  }
+
+  /// What the watchdog and the stream of one remote answer share.
+  private final class AnswerFlags: Sendable {
+    let answered = Mutex(false)
+    let timedOut = Mutex(false)
+  }
+
+  /// Why the remote answer failed, and whether any of it was shown.
+  private struct RemoteFailure: Error {
+    var error: any Error
+    var answered: Bool
+  }
+
+  /// Streams the remote server's answer; a first token that does not come within ``firstTokenTimeout`` ends
+  /// it as a failure (the server may be alive but stuck, which no connection timeout notices).
+  private func remoteAnswer(
+    messages: [ChatMessage], options: GenerationOptions,
+    into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+  ) async throws {
+    var free = options
+    (free.grammar, free.grammarTrigger) = (nil, nil)
+    let flags = AnswerFlags()
+    let consumer = Task {
+      for try await event in remote.generate(messages: messages, options: free) {
+        if case .token = event { flags.answered.withLock { $0 = true } }
+        if case .usage(let figures) = event { self.usage.withLock { $0 = figures } }
+        continuation.yield(event)
+      }
+    }
+    let watchdog = Task { [sleep, firstTokenTimeout] in
+      try await sleep(firstTokenTimeout)
+      guard !flags.answered.withLock({ $0 }) else { return }
+      flags.timedOut.withLock { $0 = true }
+      consumer.cancel()
+    }
+    defer { watchdog.cancel() }
+    let stuck = RemoteError.unreachable("no first token within \(String(format: "%g", firstTokenTimeout.seconds)) s")
+    do {
+      try await withTaskCancellationHandler {
+        try await consumer.value
+      } onCancel: {
+        consumer.cancel()
+      }
+    } catch {
+      throw RemoteFailure(error: flags.timedOut.withLock({ $0 }) ? stuck : error, answered: flags.answered.withLock { $0 })
+    }
+    // A cancelled stream may simply end rather than throw.
+    if flags.timedOut.withLock({ $0 }) { throw RemoteFailure(error: stuck, answered: false) }
   }
 }

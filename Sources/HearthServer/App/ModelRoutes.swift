@@ -19,6 +19,19 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
       try await engine.switchModel(to: body.model)
       return try JSONResponse.make(engine.modelsOverview())
     }
+    router.get("/api/models/pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
+    router.post("/api/models/pulls") { request, _ in
+      let body = try await RequestReader.decodeStrict(PullInput.self, from: request, limit: configuration.maxBodyBytes)
+      let name = body.name?.trimmingCharacters(in: .whitespaces)
+      return try JSONResponse.make(
+        try engine.startPull(url: body.url, sha256: body.sha256, name: name?.isEmpty == true ? nil : name),
+        status: .accepted)
+    }
+    router.delete("/api/models/pulls/:id") { _, context in
+      let id = context.parameters.get("id") ?? ""
+      guard let status = engine.pulls.cancel(id) else { throw APIError.notFound("no download has the id \(id)") }
+      return try JSONResponse.make(status)
+    }
     router.get("/api/runtime") { _, _ in
       let settings = try engine.runtimeSettings()
       return try JSONResponse.make(
@@ -48,6 +61,14 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(try await engine.testRuntime())
     }
   }
+}
+
+/// `POST /api/models/pulls`: a model to download, checked against its SHA-256.
+struct PullInput: StrictInput {
+  var url: String
+  var sha256: String
+  var name: String?
+  static let fields: Set<String> = ["url", "sha256", "name"]
 }
 
 /// `PUT /api/models/active`: the installed chat model to answer with, by id or file name.

@@ -75,6 +75,12 @@ enum ErrorMapping {
       case .invalid: return APIError(.conflict, error.description, parameter: "model", code: "model_unusable")
       default: return APIError(.internalServerError, error.description, code: "model_registry_error")
       }
+    case let error as ModelDownloadError:
+      switch error {
+      case .invalidURL: return APIError(.badRequest, error.description, parameter: "url", code: "invalid_url")
+      case .invalidHash: return APIError(.badRequest, error.description, parameter: "sha256", code: "invalid_hash")
+      default: return APIError(.badGateway, error.description, code: "download_failed")
+      }
     case let error as ModelTooLargeError:
       return APIError(.serviceUnavailable, error.description, parameter: "model", code: "model_too_large")
     case let error as HTTPError:

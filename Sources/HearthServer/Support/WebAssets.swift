@@ -24,6 +24,7 @@ struct WebAssets: Sendable {
     ("/assets/actions.js", "actions.js", "text/javascript; charset=utf-8"),
     ("/assets/diagnostics.js", "diagnostics.js", "text/javascript; charset=utf-8"),
     ("/assets/runtime.js", "runtime.js", "text/javascript; charset=utf-8"),
+    ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

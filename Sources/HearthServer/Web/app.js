@@ -4,6 +4,7 @@ import { pages, wirePages } from "/assets/pages.js";
 import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
+import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -454,7 +455,7 @@ function showView(name) {
     $("session-actions").hidden = true;
   }
   if (name === "settings") fillSettings();
-  if (name === "models") { loadModels(); loadRuntime(); }
+  if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
     history.replaceState(null, "", `#/${name}`);
@@ -579,6 +580,7 @@ function wire() {
   wirePages();
   wireDiagnostics();
   wireRuntime();
+  wirePulls(() => loadModels());
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();
