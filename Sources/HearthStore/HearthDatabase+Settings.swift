@@ -46,4 +46,9 @@ extension HearthDatabase {
         arguments: [key, text])
     }
   }
+
+  /// Forgets the setting `key` (nothing happens when it was never set).
+  public func removeSetting(_ key: String) throws(StoreError) {
+    try write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
+  }
 }

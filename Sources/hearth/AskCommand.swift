@@ -35,7 +35,7 @@ struct AskCommand: AsyncParsableCommand {
   @Option(
     name: .long,
     help: "Who answers: local, remote (HEARTH_REMOTE_URL; fails when unreachable) or auto (remote when reachable).")
-  var provider: ProviderPreference = .auto
+  var provider: ProviderPreference?
 
   @OptionGroup var modelOptions: ModelOptionGroup
   @OptionGroup var samplingOptions: SamplingOptionGroup

@@ -12,7 +12,7 @@ extension Engine {
   /// Opens the user's profile with the model the options name, for commands that chat.
   static func openForChat(
     _ options: ModelOptionGroup, generation: GenerationOptions? = nil, showsThinking: Bool = true, actions: Bool = true,
-    memory: Bool = true, provider: ProviderPreference = .auto
+    memory: Bool = true, provider: ProviderPreference? = nil
   ) async throws -> Engine {
     var configuration = EngineConfiguration()
     configuration.provider = provider

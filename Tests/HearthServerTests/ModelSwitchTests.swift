@@ -179,3 +179,62 @@ struct ModelPullAPITests {
     }
   }
 }
+
+@Suite("The remote server set from the web app, against a real llama-server")
+struct RemoteSettingsAPITests {
+  /// The provider recorded on a web turn's answer.
+  static func provider(_ server: LiveServer, session: String) async throws -> String? {
+    let events = try await AppAPITests.turn(server, session: session, text: "Say hello.")
+    let done = try #require(events.last { $0.name == "done" })
+    return try AppAPITests.decode(done.data)["message"]?["provider"]?.stringValue
+  }
+
+  @Test func savedSettingsRouteTheNextTurnAndTheKeyIsNeverShown() async throws {
+    let llama = try LlamaServer(model: TestModels.smolLM2)
+    defer { llama.stop() }
+    let key = "sk-hearth-remote-Zanzibar9876"
+    try await LiveServer.with { server in
+      let none = try await server.request(.GET, "/api/remote")
+      #expect(none.json?["source"]?.stringValue == "none")
+      #expect(none.json?["preference"]?.stringValue == "local")
+
+      let saved = try await server.request(
+        .PUT, "/api/remote",
+        body:
+          #"{"url":"\#(llama.base)","model":"smol","api_key":"\#(key)","preference":"remote","first_token_timeout":30}"#
+      )
+      #expect(saved.status == 200, "\(saved.body)")
+      #expect(saved.json?["key"]?.stringValue == "…9876")
+      #expect(saved.json?["source"]?.stringValue == "profile")
+      let check = try await server.request(.POST, "/api/remote/check", body: "{}")
+      #expect(check.json?["reachable"]?.boolValue == true)
+
+      let session = try await AppAPITests.newSession(server)
+      #expect(try await Self.provider(server, session: session) == "remote")
+      // Another preference, the key kept because none was sent.
+      let local = try await server.request(
+        .PUT, "/api/remote", body: #"{"url":"\#(llama.base)","model":"smol","preference":"local"}"#)
+      #expect(local.json?["key"]?.stringValue == "…9876")
+      #expect(try await Self.provider(server, session: session) == "local")
+
+      for body in [
+        #"{"url":"ftp://x","preference":"auto"}"#, #"{"url":"\#(llama.base)","kind":"gemini"}"#,
+        #"{"url":"\#(llama.base)","first_token_timeout":0}"#, #"{"url":"\#(llama.base)","proxy":"x"}"#,
+      ] {
+        #expect(try await server.request(.PUT, "/api/remote", body: body).status == 400, "\(body)")
+      }
+      for path in ["/api/remote", "/api/diagnostics", "/api/settings", "/api/models"] {
+        #expect(!(try await server.request(.GET, path).body.contains(key)), "\(path)")
+      }
+      let forgotten = try await server.request(.DELETE, "/api/remote")
+      #expect(forgotten.json?["source"]?.stringValue == "none")
+      #expect(try await Self.provider(server, session: session) == "local")
+    }
+  }
+}
+
+extension JSONValue {
+  fileprivate var boolValue: Bool? {
+    if case .bool(let value) = self { value } else { nil }
+  }
+}

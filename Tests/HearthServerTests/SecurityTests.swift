@@ -24,7 +24,9 @@ struct SecurityTests {
 
   @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
-      for path in ["/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/runtime", "/metrics"]
+      for path in [
+        "/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/runtime", "/api/remote", "/metrics",
+      ]
         + Self.dataRoutes
       {
         let missing = try await server.request(.GET, path)
@@ -137,6 +139,9 @@ struct SecurityTests {
       #"{"url":"http://127.0.0.1:9/x.gguf","sha256":"\#(String(repeating: "0", count: 64))"}"#
     ),
     (.DELETE, "/api/models/pulls/none", ""),
+    (.PUT, "/api/remote", #"{"url":"http://127.0.0.1:9/v1","preference":"local"}"#),
+    (.POST, "/api/remote/check", "{}"),
+    (.DELETE, "/api/remote", ""),
   ]
 
   @Test func choosingAModelNeedsTheKeyAListedOriginAndThisHost() async throws {
@@ -157,7 +162,7 @@ struct SecurityTests {
         }
         let accepted = try await server.request(method, path, body: body, headers: [auth])
         // Let in, a cancel finds no download by that id.
-        let expected = method == .DELETE ? 404...404 : 200...202
+        let expected = path.hasPrefix("/api/models/pulls/") ? 404...404 : 200...202
         #expect(expected.contains(Int(accepted.status)), "\(path) → \(accepted.status) \(accepted.body)")
       }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import Synchronization
 
 extension Engine {
   /// The report `hearth doctor` prints and the web app's Diagnostics page shows: provider, model, settings
@@ -40,11 +41,11 @@ extension Engine {
   }
 
   private func providerFacts(lastProvider: Provider?) -> DoctorReport.ProviderFacts {
-    // A malformed remote setting is reported as not configured; `hearth ask` names the problem.
-    let remote = configuration.remote ?? (try? RemoteSettings.from(environment: configuration.environment)) ?? nil
+    let state = remoteState.withLock { $0 }
     return DoctorReport.ProviderFacts(
-      preference: configuration.provider.rawValue, remoteKind: remote?.kind.rawValue, remoteModel: remote?.model,
-      remoteKeySet: remote?.apiKey != nil, lastProvider: lastProvider?.rawValue)
+      preference: state.preference.rawValue, remoteKind: state.settings?.kind.rawValue,
+      remoteModel: state.settings?.model, remoteKeySet: state.settings?.apiKey != nil,
+      lastProvider: lastProvider?.rawValue)
   }
 
   /// The model loaded now, or the one the next load would choose.

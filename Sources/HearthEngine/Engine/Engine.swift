@@ -2,6 +2,7 @@ public import Foundation
 import HearthActions
 public import HearthCore
 import HearthStore
+import Synchronization
 
 /// The assistant, opened on one profile: the one object every surface (the terminal, the server, the
 /// benchmarks, an app) holds. It owns the profile's paths, its lock and database, the settings, the loaded
@@ -18,8 +19,11 @@ public final class Engine: Sendable {
   public let host: LocalModelHost?
   /// The local model in memory now (`nil` without one, or while it is unloaded).
   public var model: LocalModel? { host?.loaded }
-  /// The router, when a remote server is configured and allowed.
+  /// The local model and, when one is set up and allowed, a remote server, behind one model that routes each
+  /// turn; `nil` without a local model.
   public let routed: RoutedChatModel?
+  /// The remote server turns may go to, and the user's preference.
+  let remoteState: Mutex<RemoteState>
   /// What answers turns: the local model, or the local and a remote one behind the router.
   public var answering: (any ChatModel)? { routed ?? host }
   /// When the engine was opened.
@@ -53,12 +57,14 @@ public final class Engine: Sendable {
   private init(
     configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, host: LocalModelHost?,
     chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, routed: RoutedChatModel? = nil
+    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
     self.paths = paths
     self.database = database
     self.host = host
+    self.remoteState = Mutex(remote)
+    let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
     self.routed = routed
     self.lock = lock
     self.sessions = SessionLibrary(database: database)
@@ -151,7 +157,7 @@ public final class Engine: Sendable {
         chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
-        routed: try routing(configuration, local: host))
+        remote: try initialRemote(configuration, database: database))
     }
   }
 
@@ -161,23 +167,6 @@ public final class Engine: Sendable {
       // Figures are a side record: a turn or a load never fails because one could not be kept.
       try? database.recordTelemetry(record)
     }
-  }
-
-  /// The router over `local` and the configured remote server, unless the user keeps turns local.
-  private static func routing(
-    _ configuration: EngineConfiguration, local: LocalModelHost
-  ) throws -> RoutedChatModel? {
-    let remote = try configuration.remote ?? RemoteSettings.from(environment: configuration.environment)
-    guard let remote else {
-      if configuration.provider == .remote {
-        throw RemoteError.invalidSettings("the remote provider is not configured: set HEARTH_REMOTE_URL")
-      }
-      return nil
-    }
-    guard configuration.provider != .local else { return nil }
-    return RoutedChatModel(
-      local: local, remote: RemoteChatModel(settings: remote, counter: local), router: ProviderRouter(),
-      preference: configuration.provider, firstTokenTimeout: remote.firstTokenTimeout)
   }
 
   /// The figures of the generation that ended last, from whichever model answered it.
@@ -203,7 +192,8 @@ public final class Engine: Sendable {
       configuration: configuration, paths: configuration.paths, database: database, host: host,
       chat: configuration.chat, lock: lock,
       timeZone: configuration.timeZone, webSearch: configuration.webSearch,
-      embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath))
+      embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
+      remote: try initialRemote(configuration, database: database))
   }
 
   /// The database and, for an engine that may write answers, the profile lock (with repair and pruning).

@@ -36,8 +36,9 @@ public struct EngineConfiguration: Sendable {
   public var sharedEmbedder: LocalEmbedder?
   /// A remote server turns may go to; `nil` reads `HEARTH_REMOTE_URL` and its companions.
   public var remote: RemoteSettings?
-  /// Who answers: the local model, the remote server, or the router's choice (the default).
-  public var provider: ProviderPreference = .auto
+  /// Who answers: the local model, the remote server, or the router's choice; `nil` takes the profile's
+  /// saved choice, else `auto`.
+  public var provider: ProviderPreference?
   /// Load the model while opening (so that a model that cannot load fails at once), or only when a turn
   /// first needs it.
   public var loadsModelAtOpen = true

@@ -1,7 +1,7 @@
 public import HearthCore
 
 /// Who may answer a turn.
-public enum ProviderPreference: String, Sendable, Hashable, CaseIterable {
+public enum ProviderPreference: String, Sendable, Hashable, Codable, CaseIterable {
   /// Always the local model.
   case local
   /// Always the remote server; a turn fails when it cannot be reached.

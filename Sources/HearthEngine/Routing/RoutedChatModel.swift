@@ -8,29 +8,60 @@ import Synchronization
 /// grammar is enforced; a lazy grammar (action blocks a free answer may hold) is not sent to the remote server,
 /// whose blocks are checked after the answer like any other.
 public final class RoutedChatModel: ChatModel {
+  /// Where turns may go besides the local model, and who decides.
+  public struct Route: Sendable {
+    public var remote: RemoteChatModel
+    public var router: ProviderRouter
+    public var preference: ProviderPreference
+    /// How long the remote server may take to send its first token before the turn goes to the local model
+    /// (in `auto`) or fails (in `remote`).
+    public var firstTokenTimeout: Duration
+
+    public init(
+      remote: RemoteChatModel, router: ProviderRouter, preference: ProviderPreference,
+      firstTokenTimeout: Duration = .seconds(20)
+    ) {
+      self.remote = remote
+      self.router = router
+      self.preference = preference
+      self.firstTokenTimeout = firstTokenTimeout
+    }
+  }
+
   public let local: any ChatModel
-  public let remote: RemoteChatModel
-  public let router: ProviderRouter
-  public let preference: ProviderPreference
-  /// How long the remote server may take to send its first token before the turn goes to the local model
-  /// (in `auto`) or fails (in `remote`).
-  public let firstTokenTimeout: Duration
+  private let current: Mutex<Route?>
   private let sleep: @Sendable (Duration) async throws -> Void
   private let last = Mutex<Provider?>(nil)
   private let usage = Mutex<GenerationUsage?>(nil)
 
-  /// Routes between `local` and `remote`.
+  /// Routes between `local` and the route's remote server; without a route every turn is local.
   public init(
+    local: any ChatModel, route: Route?,
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+  ) {
+    self.local = local
+    self.current = Mutex(route)
+    self.sleep = sleep
+  }
+
+  /// Routes between `local` and `remote`.
+  public convenience init(
     local: any ChatModel, remote: RemoteChatModel, router: ProviderRouter, preference: ProviderPreference,
     firstTokenTimeout: Duration = .seconds(20),
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
   ) {
-    self.firstTokenTimeout = firstTokenTimeout
-    self.sleep = sleep
-    self.local = local
-    self.remote = remote
-    self.router = router
-    self.preference = preference
+    self.init(
+      local: local,
+      route: Route(remote: remote, router: router, preference: preference, firstTokenTimeout: firstTokenTimeout),
+      sleep: sleep)
+  }
+
+  /// The route now, if any.
+  public var route: Route? { current.withLock { $0 } }
+
+  /// Replaces the route (new settings from the user); the next turn follows it.
+  public func reroute(_ route: Route?) {
+    current.withLock { $0 = route }
   }
 
   public var name: String { local.name }
@@ -78,20 +109,23 @@ public final class RoutedChatModel: ChatModel {
     into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
   ) async throws {
     let pinned = options.grammar != nil && options.grammarTrigger == nil
-    if !pinned, preference == .auto, await router.wantsProbe {
-      await router.observeProbe(reachable: await remote.probe())
-    }
-    let choice = pinned ? Provider.local : await router.choose(preference, remoteConfigured: true)
-    if choice == .remote {
-      last.withLock { $0 = .remote }
-      do {
-        try await remoteAnswer(messages: messages, options: options, into: continuation)
-        await router.observeSuccess()
-        return
-      } catch let failure as RemoteFailure {
-        await router.noteFailure()
-        // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one.
-        guard !failure.answered, preference == .auto, !(failure.error is CancellationError) else { throw failure.error }
+    if let route = route, !pinned, route.preference != .local {
+      if route.preference == .auto, await route.router.wantsProbe {
+        await route.router.observeProbe(reachable: await route.remote.probe())
+      }
+      if await route.router.choose(route.preference, remoteConfigured: true) == .remote {
+        last.withLock { $0 = .remote }
+        do {
+          try await remoteAnswer(route, messages: messages, options: options, into: continuation)
+          await route.router.observeSuccess()
+          return
+        } catch let failure as RemoteFailure {
+          await route.router.noteFailure()
+          // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one.
+          guard !failure.answered, route.preference == .auto, !(failure.error is CancellationError) else {
+            throw failure.error
+          }
+        }
       }
     }
     last.withLock { $0 = .local }
@@ -116,27 +150,28 @@ public final class RoutedChatModel: ChatModel {
   /// Streams the remote server's answer; a first token that does not come within ``firstTokenTimeout`` ends
   /// it as a failure (the server may be alive but stuck, which no connection timeout notices).
   private func remoteAnswer(
-    messages: [ChatMessage], options: GenerationOptions,
+    _ route: Route, messages: [ChatMessage], options: GenerationOptions,
     into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
   ) async throws {
     var free = options
     (free.grammar, free.grammarTrigger) = (nil, nil)
     let flags = AnswerFlags()
     let consumer = Task {
-      for try await event in remote.generate(messages: messages, options: free) {
+      for try await event in route.remote.generate(messages: messages, options: free) {
         if case .token = event { flags.answered.withLock { $0 = true } }
         if case .usage(let figures) = event { self.usage.withLock { $0 = figures } }
         continuation.yield(event)
       }
     }
-    let watchdog = Task { [sleep, firstTokenTimeout] in
-      try await sleep(firstTokenTimeout)
+    let watchdog = Task { [sleep] in
+      try await sleep(route.firstTokenTimeout)
       guard !flags.answered.withLock({ $0 }) else { return }
       flags.timedOut.withLock { $0 = true }
       consumer.cancel()
     }
     defer { watchdog.cancel() }
-    let stuck = RemoteError.unreachable("no first token within \(String(format: "%g", firstTokenTimeout.seconds)) s")
+    let stuck = RemoteError.unreachable(
+      "no first token within \(String(format: "%g", route.firstTokenTimeout.seconds)) s")
     do {
       try await withTaskCancellationHandler {
         try await consumer.value
@@ -144,7 +179,8 @@ public final class RoutedChatModel: ChatModel {
         consumer.cancel()
       }
     } catch {
-      throw RemoteFailure(error: flags.timedOut.withLock({ $0 }) ? stuck : error, answered: flags.answered.withLock { $0 })
+      throw RemoteFailure(
+        error: flags.timedOut.withLock({ $0 }) ? stuck : error, answered: flags.answered.withLock { $0 })
     }
     // A cancelled stream may simply end rather than throw.
     if flags.timedOut.withLock({ $0 }) { throw RemoteFailure(error: stuck, answered: false) }

@@ -3,7 +3,7 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 
-/// The installed models, which one answers, and how it runs.
+/// The installed models, which one answers, how it runs, and the remote server turns may go to.
 struct ModelRoutes<Context: RequestContext>: Sendable {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
@@ -31,6 +31,20 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
       let id = context.parameters.get("id") ?? ""
       guard let status = engine.pulls.cancel(id) else { throw APIError.notFound("no download has the id \(id)") }
       return try JSONResponse.make(status)
+    }
+    router.get("/api/remote") { _, _ in try JSONResponse.make(engine.remoteView()) }
+    router.put("/api/remote") { request, _ in
+      let body = try await RequestReader.decodeStrict(
+        RemoteInput.self, from: request, limit: configuration.maxBodyBytes)
+      return try JSONResponse.make(try engine.setRemote(body))
+    }
+    router.delete("/api/remote") { _, _ in try JSONResponse.make(try engine.clearRemote()) }
+    router.post("/api/remote/check") { request, _ in
+      _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
+      guard let check = await engine.checkRemote() else {
+        throw APIError.invalidRequest("no remote server is set up", parameter: "url")
+      }
+      return try JSONResponse.make(check)
     }
     router.get("/api/runtime") { _, _ in
       let settings = try engine.runtimeSettings()
@@ -78,6 +92,7 @@ struct ActiveModelInput: StrictInput {
 }
 
 extension RuntimeSettings: StrictInput {}
+extension RemoteInput: StrictInput {}
 
 /// A body for an action that takes no parameters: `{}`, so that anything sent along is refused by name.
 struct NoFields: StrictInput {

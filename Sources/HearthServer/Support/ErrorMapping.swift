@@ -75,6 +75,11 @@ enum ErrorMapping {
       case .invalid: return APIError(.conflict, error.description, parameter: "model", code: "model_unusable")
       default: return APIError(.internalServerError, error.description, code: "model_registry_error")
       }
+    case let error as RemoteError:
+      switch error {
+      case .invalidSettings: return APIError(.badRequest, error.description, code: "invalid_remote_settings")
+      default: return APIError(.badGateway, error.description, code: "remote_failed")
+      }
     case let error as ModelDownloadError:
       switch error {
       case .invalidURL: return APIError(.badRequest, error.description, parameter: "url", code: "invalid_url")

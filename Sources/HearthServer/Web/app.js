@@ -5,6 +5,7 @@ import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
+import { loadRemote, wireRemote } from "/assets/remote.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -454,7 +455,7 @@ function showView(name) {
     $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
     $("session-actions").hidden = true;
   }
-  if (name === "settings") fillSettings();
+  if (name === "settings") { fillSettings(); loadRemote(); }
   if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
@@ -581,6 +582,7 @@ function wire() {
   wireDiagnostics();
   wireRuntime();
   wirePulls(() => loadModels());
+  wireRemote();
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();

@@ -1,0 +1,63 @@
+// The remote server on the Settings page: where it is, how turns use it; the key is only ever sent, never shown.
+import { $, api, getJSON, sendJSON, showError } from "/assets/api.js";
+
+function fill(view) {
+  const form = $("remote-form");
+  const radio = form.querySelector(`input[name='preference'][value='${view.preference}']`);
+  if (radio) radio.checked = true;
+  form.elements.url.value = view.url ?? "";
+  form.elements.kind.value = view.kind ?? "openai";
+  form.elements.model.value = view.model ?? "";
+  form.elements.api_key.value = "";
+  form.elements.api_key.placeholder = view.key ? `set (${view.key}); type to replace, clear with a space` : "none";
+  form.elements.first_token_timeout.value = view.first_token_timeout ?? "";
+  const origin = view.source === "environment" ? " (from HEARTH_REMOTE_URL)" : "";
+  $("remote-status").textContent = view.url ? `Set up${origin}.` : "No remote server: answers come from this machine.";
+}
+
+export async function loadRemote() {
+  try {
+    fill(await getJSON("/api/remote"));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+export function wireRemote() {
+  const form = $("remote-form");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {
+      url: form.elements.url.value.trim(), kind: form.elements.kind.value,
+      preference: form.querySelector("input[name='preference']:checked")?.value ?? "auto",
+    };
+    if (form.elements.model.value.trim()) body.model = form.elements.model.value.trim();
+    // An untouched key field keeps the saved key; a single space removes it.
+    if (form.elements.api_key.value !== "") body.api_key = form.elements.api_key.value.trim();
+    if (form.elements.first_token_timeout.value !== "") body.first_token_timeout = Number(form.elements.first_token_timeout.value);
+    try {
+      fill(await sendJSON("/api/remote", "PUT", body));
+      $("remote-status").textContent = "Saved: the next answer follows these settings.";
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  $("remote-check").addEventListener("click", async () => {
+    $("remote-status").textContent = "Checking…";
+    try {
+      const check = await sendJSON("/api/remote/check", "POST", {});
+      $("remote-status").textContent = check.reachable
+        ? `Reachable (${Math.round(check.milliseconds)} ms).` : "Not reachable: answers come from this machine.";
+    } catch (error) {
+      $("remote-status").textContent = "";
+      showError(error.message);
+    }
+  });
+  $("remote-forget").addEventListener("click", async () => {
+    try {
+      fill(await (await api("/api/remote", { method: "DELETE" })).json());
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+}
