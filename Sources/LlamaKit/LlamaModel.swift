@@ -36,6 +36,7 @@ public final class LlamaModel: @unchecked Sendable {
     LlamaBackend.ensureInitialised()
     var params = llama_model_default_params()
     params.n_gpu_layers = Int32(clamping: options.gpuLayers)
+    params.vocab_only = options.vocabularyOnly
     params.load_mode =
       switch (options.useMmap, options.useMlock) {
       case (true, true): LLAMA_LOAD_MODE_MMAP_MLOCK

@@ -12,13 +12,17 @@ public struct ModelLoadOptions: Sendable, Hashable {
   /// `host:port` of rpc-server workers to spread the layers over (trusted networks only: the protocol has no
   /// authentication). Empty keeps the model on this machine.
   public var rpcServers: [String]
+  /// Load only the vocabulary and the metadata (a few MB): enough to format chats and count tokens, not to
+  /// generate.
+  public var vocabularyOnly: Bool
 
   /// Creates load options.
   public init(
     gpuLayers: Int = -1, useMmap: Bool = true, useMlock: Bool = false, chatTemplateOverride: String? = nil,
-    rpcServers: [String] = []
+    rpcServers: [String] = [], vocabularyOnly: Bool = false
   ) {
     self.rpcServers = rpcServers
+    self.vocabularyOnly = vocabularyOnly
     self.gpuLayers = gpuLayers
     self.useMmap = useMmap
     self.useMlock = useMlock

@@ -253,6 +253,57 @@ struct GeminiWireTests {
   }
 }
 
+@Suite("The local model lets its weights go while a trusted remote server answers")
+struct ParkingTests {
+  @Test func weightsGoAfterTheRemoteIsTrustedAndComeBackWhenItFails() async throws {
+    try await GeminiWireTests.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      let clock = ManualClock()
+      let host = LocalModelHost(
+        active: .init(options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: 2)),
+        loaded: nil, environment: [:], record: { _ in }, now: { clock.now })
+      try await host.prepare()
+      let router = ProviderRouter(now: { clock.now })
+      await router.observeProbe(reachable: true)
+      clock.advance(.seconds(3))
+      let routed = RoutedChatModel(
+        local: host,
+        route: .init(
+          remote: RemoteChatModel(settings: settings, counter: host), router: router, preference: .auto,
+          firstTokenTimeout: .seconds(10), parkLocalAfter: .seconds(60)))
+      func answer(_ text: String) async throws -> String {
+        try await routed.prepare()
+        var pieces = ""
+        for try await event in routed.generate(
+          messages: [.user(text)], options: GenerationOptions(maxNewTokens: 6, sampling: .greedy))
+        {
+          if case .token(let piece) = event { pieces += piece }
+        }
+        return pieces
+      }
+      // Trusted for 3 s: the weights stay.
+      #expect(try await answer("one two") == "one two ")
+      #expect(host.loaded != nil)
+      // Trusted past a minute: the next remote answer lets them go; counting still works.
+      clock.advance(.seconds(60))
+      #expect(try await answer("three four") == "three four ")
+      #expect(host.loaded == nil)
+      #expect(host.isParked)
+      #expect(try host.countTokens([.user("How many tokens is this?")]) > 5)
+      try await routed.prepare()
+      #expect(host.loaded == nil)
+      // The remote server fails: the local model is loaded again and answers the same turn.
+      let local = try await answer("fail")
+      #expect(!local.isEmpty)
+      #expect(routed.lastProvider == .local)
+      #expect(host.loaded != nil)
+      #expect(!host.isParked)
+    }
+  }
+}
+
 /// A local model that always says the same: the routing logic, not the model, is under test here.
 struct FixedAnswer: ChatModel {
   var name: String { "fixed" }

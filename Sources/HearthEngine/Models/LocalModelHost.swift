@@ -1,6 +1,7 @@
 import Foundation
 public import HearthCore
 import HearthStore
+import LlamaKit
 import Synchronization
 
 /// The local chat model of a running engine, as one `ChatModel` that stays put while what is behind it
@@ -8,7 +9,7 @@ import Synchronization
 /// request names one), and unloaded after an idle timeout, under memory pressure or after repeated
 /// timeouts. Loads and unloads happen one at a time; callers hold ``line`` so none happens under a running
 /// generation.
-public final class LocalModelHost: ChatModel {
+public final class LocalModelHost: ChatModel, ParkableModel {
   /// A model to load: the options and, when the registry knows it, its id.
   public struct Choice: Sendable, Hashable {
     public var options: LocalModelOptions
@@ -39,6 +40,9 @@ public final class LocalModelHost: ChatModel {
     var active: Choice
     var lastUsed: Duration
     var timeoutsInARow = 0
+    /// The weights were let go while a remote server answers; ``tokenizer`` counts tokens meanwhile.
+    var parked = false
+    var tokenizer: LlamaModel?
   }
 
   /// A host for `active`, with `loaded` already in memory when given. The environment supplies
@@ -72,8 +76,10 @@ public final class LocalModelHost: ChatModel {
   public var parameterCount: UInt64? { loaded?.parameterCount }
 
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {
-    guard let loaded else { throw ChatError.modelNotReady }
-    return try loaded.countTokens(messages)
+    if let loaded { return try loaded.countTokens(messages) }
+    let (tokenizer, path) = state.withLock { ($0.tokenizer, $0.active.options.path) }
+    guard let tokenizer, tokenizer.path == path else { throw ChatError.modelNotReady }
+    return try tokenizer.tokenize(try tokenizer.formatChat(messages), addSpecial: true, parseSpecial: true).count
   }
 
   public func prepare() async throws {
@@ -101,6 +107,7 @@ public final class LocalModelHost: ChatModel {
         $0.loaded = model
         $0.lastUsed = self.now()
         $0.timeoutsInARow = 0
+        $0.parked = false
       }
       return model
     }
@@ -133,10 +140,49 @@ public final class LocalModelHost: ChatModel {
   }
 
   private func dropLoaded(reason: String) async {
+    state.withLock { $0.parked = false }
     guard let model = loaded else { return }
     await model.settle()
     state.withLock { $0.loaded = nil }
     record(TelemetryRecord(kind: .unload, provider: .local, model: model.name, detail: reason))
+  }
+
+  /// Whether the weights are let go while a remote server answers.
+  var isParked: Bool { state.withLock { $0.parked && $0.loaded == nil } }
+
+  /// Lets the weights go while a remote server answers, keeping a tokenizer (the vocabulary alone, a few MB)
+  /// to count tokens. Call with ``line`` held.
+  func park() async {
+    _ = try? await loads.run {
+      guard let model = self.loaded else { return }
+      let active = self.active.options
+      let kept = self.state.withLock { $0.tokenizer }
+      // A tokenizer that cannot be loaded leaves the model in place: turns must still be counted.
+      let tokenizer: LlamaModel
+      if let kept, kept.path == active.path {
+        tokenizer = kept
+      } else {
+        guard
+          let fresh = try? await LlamaModel.load(
+            path: active.path,
+            options: ModelLoadOptions(chatTemplateOverride: active.chatTemplate, vocabularyOnly: true))
+        else { return }
+        tokenizer = fresh
+      }
+      await model.settle()
+      self.state.withLock {
+        $0.loaded = nil
+        $0.tokenizer = tokenizer
+        $0.parked = true
+      }
+      self.record(TelemetryRecord(kind: .unload, provider: .local, model: model.name, detail: "remote answers"))
+    }
+  }
+
+  /// Starts loading the weights again, in turn behind the requests in line.
+  func warm() {
+    guard isParked else { return }
+    Task { try? await self.line.run { _ = try await self.model(for: self.active) } }
   }
 
   private func touch() {

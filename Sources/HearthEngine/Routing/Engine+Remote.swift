@@ -108,7 +108,7 @@ extension Engine {
     guard let remote = state.settings, state.preference != .local else { return nil }
     return RoutedChatModel.Route(
       remote: RemoteChatModel(settings: remote, counter: local), router: ProviderRouter(),
-      preference: state.preference, firstTokenTimeout: remote.firstTokenTimeout)
+      preference: state.preference, firstTokenTimeout: remote.firstTokenTimeout, parkLocalAfter: remote.parkLocalAfter)
   }
 
   /// The remote provider in use (or set up but switched off), its key masked.

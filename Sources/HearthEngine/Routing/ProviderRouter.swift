@@ -77,6 +77,12 @@ public actor ProviderRouter {
     reachableSince = nil
   }
 
+  /// How long the remote server has been trusted (usable and not failed since), or `nil` while it is not.
+  public var trustedFor: Duration? {
+    guard remoteIsUsable, let since = reachableSince else { return nil }
+    return now() - since
+  }
+
   /// Whether a probe is worth sending now (the server is not usable yet).
   public var wantsProbe: Bool { !remoteIsUsable }
 }

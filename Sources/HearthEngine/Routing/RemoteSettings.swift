@@ -19,12 +19,17 @@ public struct RemoteSettings: Sendable, Hashable {
   public var apiKey: String?
   /// How long the server may take to send its first token before the turn goes to the local model.
   public var firstTokenTimeout: Duration
+  /// Once the server has been trusted this long, the local model's weights are let go until it fails;
+  /// `nil` keeps them loaded.
+  public var parkLocalAfter: Duration?
 
   /// Creates settings.
   public init(
-    url: URL, kind: RemoteKind, model: String, apiKey: String? = nil, firstTokenTimeout: Duration = .seconds(20)
+    url: URL, kind: RemoteKind, model: String, apiKey: String? = nil, firstTokenTimeout: Duration = .seconds(20),
+    parkLocalAfter: Duration? = .seconds(300)
   ) {
     self.firstTokenTimeout = firstTokenTimeout
+    self.parkLocalAfter = parkLocalAfter
     self.url = url
     self.kind = kind
     self.model = model
@@ -32,7 +37,8 @@ public struct RemoteSettings: Sendable, Hashable {
   }
 
   /// The settings in `HEARTH_REMOTE_URL`, `HEARTH_REMOTE_KIND`, `HEARTH_REMOTE_MODEL`,
-  /// `HEARTH_REMOTE_API_KEY` and `HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT` (seconds), or `nil` when no URL is set.
+  /// `HEARTH_REMOTE_API_KEY`, `HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT` and `HEARTH_REMOTE_PARK_AFTER` (seconds; 0
+  /// keeps the local model loaded), or `nil` when no URL is set.
   /// - Throws: ``RemoteError/invalidSettings(_:)`` naming a variable whose value cannot be used.
   public static func from(environment: [String: String]) throws(RemoteError) -> RemoteSettings? {
     guard let text = environment["HEARTH_REMOTE_URL"], !text.isEmpty else { return nil }

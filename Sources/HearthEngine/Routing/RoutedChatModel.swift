@@ -16,11 +16,15 @@ public final class RoutedChatModel: ChatModel {
     /// How long the remote server may take to send its first token before the turn goes to the local model
     /// (in `auto`) or fails (in `remote`).
     public var firstTokenTimeout: Duration
+    /// Once the remote server has been trusted this long, the local model's weights are let go (its
+    /// tokenizer stays to count tokens); `nil` keeps them.
+    public var parkLocalAfter: Duration?
 
     public init(
       remote: RemoteChatModel, router: ProviderRouter, preference: ProviderPreference,
-      firstTokenTimeout: Duration = .seconds(20)
+      firstTokenTimeout: Duration = .seconds(20), parkLocalAfter: Duration? = nil
     ) {
+      self.parkLocalAfter = parkLocalAfter
       self.remote = remote
       self.router = router
       self.preference = preference
@@ -83,8 +87,14 @@ public final class RoutedChatModel: ChatModel {
   }
 
   /// The local model counts every turn's tokens and answers when the remote cannot, so it is made ready
-  /// whoever answers.
+  /// whoever answers; once the remote server is trusted and the local weights were let go, counting is all it
+  /// is needed for, and its tokenizer does that.
   public func prepare() async throws {
+    if let parkable = local as? any ParkableModel, parkable.isParked, let route,
+      route.preference != .local, await route.router.trustedFor != nil
+    {
+      return
+    }
     try await local.prepare()
   }
 
@@ -111,16 +121,23 @@ public final class RoutedChatModel: ChatModel {
     let pinned = options.grammar != nil && options.grammarTrigger == nil
     if let route = route, !pinned, route.preference != .local {
       if route.preference == .auto, await route.router.wantsProbe {
-        await route.router.observeProbe(reachable: await route.remote.probe())
+        let reachable = await route.remote.probe()
+        await route.router.observeProbe(reachable: reachable)
+        if !reachable { (local as? any ParkableModel)?.warm() }
       }
       if await route.router.choose(route.preference, remoteConfigured: true) == .remote {
         last.withLock { $0 = .remote }
         do {
           try await remoteAnswer(route, messages: messages, options: options, into: continuation)
           await route.router.observeSuccess()
+          if let after = route.parkLocalAfter, let trusted = await route.router.trustedFor, trusted >= after {
+            await (local as? any ParkableModel)?.park()
+          }
           return
         } catch let failure as RemoteFailure {
           await route.router.noteFailure()
+          // The remote server may be going away: the local model comes back before it is needed again.
+          (local as? any ParkableModel)?.warm()
           // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one.
           guard !failure.answered, route.preference == .auto, !(failure.error is CancellationError) else {
             throw failure.error
@@ -185,4 +202,14 @@ public final class RoutedChatModel: ChatModel {
     // A cancelled stream may simply end rather than throw.
     if flags.timedOut.withLock({ $0 }) { throw RemoteFailure(error: stuck, answered: false) }
   }
+}
+
+/// A local model that can let its weights go while a remote server answers, keeping only what counts tokens.
+protocol ParkableModel: Sendable {
+  /// Whether the weights are let go and only the tokenizer is kept.
+  var isParked: Bool { get }
+  /// Lets the weights go, keeping the tokenizer.
+  func park() async
+  /// Starts loading the weights again in the background.
+  func warm()
 }
