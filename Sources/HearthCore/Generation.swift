@@ -133,3 +133,23 @@ extension Duration {
   /// The duration in milliseconds as a floating-point number.
   public var milliseconds: Double { seconds * 1000 }
 }
+
+extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
+  /// A stream fed by `body` on a task of its own: it ends when `body` returns, fails with what `body` throws,
+  /// and cancels `body` when its consumer stops listening.
+  public static func producing(
+    _ body: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void
+  ) -> AsyncThrowingStream<Element, any Error> {
+    AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          try await body(continuation)
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}

@@ -34,33 +34,29 @@ final class MeasuredChatModel: ChatModel {
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let inner = base.generate(messages: messages, options: options)
     let (name, record) = (base.name, record)
-    return AsyncThrowingStream { continuation in
-      let task = Task {
-        var usage: GenerationUsage?
-        var reason: StopReason?
-        do {
-          for try await event in inner {
-            switch event {
-            case .usage(let figures): usage = figures
-            case .done(let stop): reason = stop
-            case .token: break
-            }
-            continuation.yield(event)
+    return .producing { continuation in
+      var usage: GenerationUsage?
+      var reason: StopReason?
+      do {
+        for try await event in inner {
+          switch event {
+          case .usage(let figures): usage = figures
+          case .done(let stop): reason = stop
+          case .token: break
           }
-          // Recorded before the stream ends, so whoever waits for the end finds the figures in place.
-          record(Self.generationRecord(model: name, usage: usage, reason: reason ?? .cancelled))
-          continuation.finish()
-        } catch {
-          if !(error is CancellationError) {
-            record(
-              TelemetryRecord(
-                kind: .failure, provider: usage?.provider, model: name,
-                peakResidentBytes: SystemMemory.peakResidentBytes(), detail: ErrorKind.of(error)))
-          }
-          continuation.finish(throwing: error)
+          continuation.yield(event)
         }
+        // Recorded before the stream ends, so whoever waits for the end finds the figures in place.
+        record(Self.generationRecord(model: name, usage: usage, reason: reason ?? .cancelled))
+      } catch {
+        if !(error is CancellationError) {
+          record(
+            TelemetryRecord(
+              kind: .failure, provider: usage?.provider, model: name,
+              peakResidentBytes: SystemMemory.peakResidentBytes(), detail: ErrorKind.of(error)))
+        }
+        throw error
       }
-      continuation.onTermination = { _ in task.cancel() }
     }
   }
 

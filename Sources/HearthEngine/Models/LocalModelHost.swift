@@ -192,17 +192,9 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   public func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
-    AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          let model = try await self.model(for: self.active)
-          try await self.relay(model.generate(messages: messages, options: options), to: continuation)
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
+    .producing { continuation in
+      let model = try await self.model(for: self.active)
+      try await self.relay(model.generate(messages: messages, options: options), to: continuation)
     }
   }
 

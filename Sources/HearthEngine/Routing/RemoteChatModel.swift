@@ -55,21 +55,14 @@ public final class RemoteChatModel: ChatModel {
   public func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
-    AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          try await withClient { client in
-            try await stream(messages: messages, options: options, client: client, into: continuation)
-          }
-          continuation.finish()
-        } catch is CancellationError {
-          continuation.yield(.done(.cancelled))
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
+    .producing { continuation in
+      do {
+        try await self.withClient { client in
+          try await self.stream(messages: messages, options: options, client: client, into: continuation)
         }
+      } catch is CancellationError {
+        continuation.yield(.done(.cancelled))
       }
-      continuation.onTermination = { _ in task.cancel() }
     }
   }
 

@@ -101,16 +101,8 @@ public final class RoutedChatModel: ChatModel {
   public func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
-    AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          try await route(messages: messages, options: options, into: continuation)
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
+    .producing { continuation in
+      try await self.route(messages: messages, options: options, into: continuation)
     }
   }
 
