@@ -1,5 +1,6 @@
 internal import CLlama
 import Foundation
+import Synchronization
 
 /// Reads and checks the header of a GGUF file without trusting anything in it: every count and length is
 /// checked against the bytes that remain, so a corrupt or hostile file is reported, never loaded.
@@ -15,9 +16,29 @@ public enum GGUFReader {
   private static let minimumKeyValueBytes: UInt64 = 8 + 1 + 4 + 1
   private static let minimumTensorInfoBytes: UInt64 = 8 + 1 + 4 + 8 + 4 + 8
 
-  /// Reads the header of the file at `path` and checks that the tensor data it describes is present.
+  /// Headers already read, by path, with the file's identity when they were: a model's header (a vocabulary of
+  /// 262,144 tokens for Gemma 3) is read by several checks in a row, and reading it once is enough until the
+  /// file changes.
+  private static let cache = Mutex<[String: (identity: FileIdentity, file: GGUFFile)]>([:])
+  private static let cacheLimit = 16
+
+  /// Reads the header of the file at `path` and checks that the tensor data it describes is present; the
+  /// same file unchanged since (same device, inode, size and modification time) is not read twice.
   /// - Throws: ``GGUFError`` naming what is wrong.
   public static func read(path: String) throws(GGUFError) -> GGUFFile {
+    let identity = FileIdentity(path: path)
+    if let identity, let cached = cache.withLock({ $0[path] }), cached.identity == identity { return cached.file }
+    let file = try readUncached(path: path)
+    if let identity {
+      cache.withLock { cache in
+        if cache.count >= cacheLimit { cache.removeAll() }
+        cache[path] = (identity, file)
+      }
+    }
+    return file
+  }
+
+  private static func readUncached(path: String) throws(GGUFError) -> GGUFFile {
     let (handle, size) = try open(path)
     defer { try? handle.close() }
     var cursor = FileCursor(path: path, handle: handle, fileSize: size)
@@ -250,4 +271,29 @@ public enum GGUFReader {
     0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8,
   ]
   private static let minimumSizes: [UInt32: UInt64] = fixedSizes.merging([8: 8, 9: 12]) { a, _ in a }
+}
+
+/// What tells one version of a file from another: where it lives and when and how it last changed. Links are
+/// followed.
+struct FileIdentity: Hashable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var modifiedSeconds: Int
+  var modifiedNanoseconds: Int
+
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    #if canImport(Darwin)
+    modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+    modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+    #else
+    modifiedSeconds = Int(info.st_mtim.tv_sec)
+    modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    #endif
+  }
 }

@@ -9,12 +9,20 @@ enum LlamaBackend {
   private static let initialised: Void = {
     llama_log_set(llamaLogCallback, nil)
     llama_backend_init()
+    // Registered after ggml's own static objects exist, so it runs before their destructors: from then on
+    // nothing is freed or decoded, since another thread would reach into objects the exit is destroying.
+    atexit { LlamaBackend.exiting.store(true, ordering: .sequentiallyConsistent) }
   }()
+
+  private static let exiting = Atomic<Bool>(false)
 
   /// Makes sure the backend is ready. Cheap after the first call.
   static func ensureInitialised() {
     _ = initialised
   }
+
+  /// Whether the process is exiting: native objects are left for the system to reclaim.
+  static var isExiting: Bool { exiting.load(ordering: .sequentiallyConsistent) }
 }
 
 /// Error lines llama.cpp logged, kept while a caller is interested in them (a model load).

@@ -96,6 +96,7 @@ public final class LlamaEmbedder: @unchecked Sendable {
   }
 
   deinit {
+    guard !LlamaBackend.isExiting else { return }
     llama_batch_free(batch)
     llama_free(context)
     hearth_cpu_threadpool_free(threadpool)
@@ -160,6 +161,7 @@ public final class LlamaEmbedder: @unchecked Sendable {
 
   /// Runs on the decode thread: evaluates each text as its own sequence and reads back the pooled vectors.
   private func decodeGroup(_ group: [[Int32]]) throws(LlamaError) -> [[Float]] {
+    guard !LlamaBackend.isExiting else { throw .decodeFailed(code: -1, position: 0) }
     llama_memory_clear(llama_get_memory(context), true)
     var index = 0
     for (sequence, tokens) in group.enumerated() {

@@ -71,6 +71,7 @@ public final class LlamaModel: @unchecked Sendable {
   }
 
   deinit {
+    guard !LlamaBackend.isExiting else { return }
     llama_model_free(pointer)
   }
 

@@ -7,6 +7,7 @@ extension LlamaSession {
   /// - Throws: ``LlamaError/decodeFailed(code:position:)``.
   func decode(_ tokens: ArraySlice<Int32>, at position: Int, wantLogits: Bool) throws(LlamaError) {
     precondition(!tokens.isEmpty && tokens.count <= batchSize)
+    guard !LlamaBackend.isExiting else { throw .decodeFailed(code: -1, position: position) }
     batch.n_tokens = Int32(tokens.count)
     for (offset, token) in tokens.enumerated() {
       batch.token[offset] = token

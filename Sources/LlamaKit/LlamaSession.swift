@@ -105,6 +105,7 @@ public final class LlamaSession: @unchecked Sendable {
   }
 
   deinit {
+    guard !LlamaBackend.isExiting else { return }
     llama_batch_free(batch)
     llama_free(context)
     hearth_cpu_threadpool_free(threadpool)

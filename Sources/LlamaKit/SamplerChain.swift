@@ -90,6 +90,7 @@ final class SamplerChain {
   }
 
   deinit {
+    guard !LlamaBackend.isExiting else { return }
     llama_sampler_free(pointer)
   }
 }

@@ -159,13 +159,14 @@ struct ModelSettingsCommand: AsyncParsableCommand {
         + next + "\n"
     }
     let (now, next) = (impact.current, impact.proposed)
+    let source = impact.speedSource.rawValue
     return "model \(impact.model)\n" + row("", "now", "with these")
       + row("context", "\(now.contextSize)", "\(next.contextSize)")
       + row("threads", "\(now.threads)", "\(next.threads)") + row("batch", "\(now.batchSize)", "\(next.batchSize)")
       + row("memory (estimate)", mib(now.estimatedBytes), mib(next.estimatedBytes))
       + row("KV cache", mib(now.kvCacheBytes), mib(next.kvCacheBytes))
-      + row("generation speed", "1.00×", String(format: "%.2f× (rough)", impact.generationSpeedFactor))
-      + row("prompt speed", "1.00×", String(format: "%.2f× (rough)", impact.promptSpeedFactor))
+      + row("generation speed", "1.00×", String(format: "%.2f×", impact.generationSpeedFactor) + " (\(source))")
+      + row("prompt speed", "1.00×", String(format: "%.2f×", impact.promptSpeedFactor) + " (\(source))")
   }
 
   static func describe(_ test: RuntimeTestResult) -> String {

@@ -82,3 +82,27 @@ struct RuntimeSettingsTests {
     #expect(reopened.model?.contextSize == 1024)
   }
 }
+
+extension RuntimeSettingsTests {
+  @Test func speedsOfTestedSettingsAreComparedAsMeasured() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory(), models: URL(fileURLWithPath: TestModels.directory)),
+      environment: [:])
+    configuration.model = .file(path: TestModels.smolLM2)
+    configuration.provider = .local
+    let engine = try await Engine.open(configuration)
+    let efficient = RuntimeSettings.preset(.efficient, processors: 2)
+    #expect(try engine.previewRuntime(efficient).speedSource == .rough)
+    let balanced = try await engine.testRuntime()
+    try engine.applyRuntime(efficient)
+    let slow = try await engine.testRuntime()
+    #expect(slow.threads == 1)
+    #expect(balanced.threads == ProcessInfo.processInfo.activeProcessorCount)
+    // The efficient model is in memory now: going back to balanced is compared from it, as measured.
+    let impact = try engine.previewRuntime(.preset(.balanced))
+    #expect(impact.speedSource == .measured)
+    let expected = ((balanced.tokensPerSecond ?? 0) / (slow.tokensPerSecond ?? 1) * 100).rounded() / 100
+    #expect(impact.generationSpeedFactor == expected)
+    #expect(try engine.runtimeTests().count == 2)
+  }
+}

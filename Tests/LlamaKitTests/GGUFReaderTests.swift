@@ -238,3 +238,14 @@ struct GGUFReaderTests {
     #expect(detail.contains(fragment), "\(detail)", sourceLocation: sourceLocation)
   }
 }
+
+extension GGUFReaderTests {
+  @Test func aChangedFileIsReadAgain() throws {
+    let path = try GGUFBuilder.valid(architecture: "llama").write(named: "changing.gguf")
+    #expect(try GGUFReader.read(path: path).architecture == "llama")
+    #expect(try GGUFReader.read(path: path).architecture == "llama")
+    // Rewritten in place with as many bytes: a new header, however soon after.
+    try Data(GGUFBuilder.valid(architecture: "qwen2").bytes).write(to: URL(fileURLWithPath: path))
+    #expect(try GGUFReader.read(path: path).architecture == "qwen2")
+  }
+}

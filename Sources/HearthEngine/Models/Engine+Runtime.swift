@@ -14,9 +14,15 @@ public struct RuntimeTestResult: Sendable, Hashable, Codable {
   public var promptTokensPerSecond: Double?
   public var generatedTokens: Int
   public var peakResidentBytes: UInt64?
+  /// What llama.cpp held during the test: context, threads and batch.
+  public var contextSize: Int?
+  public var threads: Int?
+  public var batchSize: Int?
 
   enum CodingKeys: String, CodingKey {
-    case at, settings, model
+    case at, settings, model, threads
+    case contextSize = "context_size"
+    case batchSize = "batch_size"
     case loadMs = "load_ms"
     case firstTokenMs = "first_token_ms"
     case tokensPerSecond = "tokens_per_second"
@@ -28,7 +34,9 @@ public struct RuntimeTestResult: Sendable, Hashable, Codable {
 
 extension Engine {
   static let runtimeKey = "runtime"
-  private static let runtimeTestKey = "runtime-test"
+  private static let runtimeTestsKey = "runtime-tests"
+  /// Tests kept: the latest for each model and set of numbers.
+  private static let runtimeTestsKept = 20
 
   /// The saved runtime settings, or the balanced preset.
   public func runtimeSettings() throws -> RuntimeSettings {
@@ -76,11 +84,21 @@ extension Engine {
     let loaded = host.loaded
     let current = side(active.options, applied: loaded?.options.path == active.options.path ? loaded?.applied : nil)
     let next = side(proposed, applied: nil)
+    // Speeds both settings were tested at are compared as measured; otherwise the factors are a rough guess.
+    if let now = measured(current, model: active.fileName), let then = measured(next, model: active.fileName),
+      let nowGeneration = now.tokensPerSecond, let thenGeneration = then.tokensPerSecond, nowGeneration > 0,
+      let nowPrompt = now.promptTokensPerSecond, let thenPrompt = then.promptTokensPerSecond, nowPrompt > 0
+    {
+      return RuntimeImpact(
+        model: active.fileName, current: current, proposed: next,
+        generationSpeedFactor: (thenGeneration / nowGeneration * 100).rounded() / 100,
+        promptSpeedFactor: (thenPrompt / nowPrompt * 100).rounded() / 100, speedSource: .measured)
+    }
     let (generation, prompt) = RuntimeImpact.speedFactors(
       from: current, to: next, processors: ProcessInfo.processInfo.activeProcessorCount)
     return RuntimeImpact(
       model: active.fileName, current: current, proposed: next, generationSpeedFactor: generation,
-      promptSpeedFactor: prompt)
+      promptSpeedFactor: prompt, speedSource: .rough)
   }
 
   /// Checks and saves `settings`; the model loads with them on the next turn.
@@ -131,12 +149,20 @@ extension Engine {
     let loadsBefore = try database.telemetry(kinds: [.load], limit: 1).last
     var usage: GenerationUsage?
     let options = GenerationOptions(maxNewTokens: 16, sampling: .greedy, ignoresEndOfGeneration: true)
-    let name = try await withModel { model in
-      for try await event in model.generate(messages: [.user("Reply with one word: ready.")], options: options) {
+    let reservation = try await reserveModel()
+    let applied = reservation.local.applied
+    do {
+      for try await event in reservation.model.generate(
+        messages: [.user("Reply with one word: ready.")], options: options)
+      {
         if case .usage(let figures) = event { usage = figures }
       }
-      return model.name
+      await release(reservation)
+    } catch {
+      await release(reservation)
+      throw error
     }
+    let name = reservation.model.name
     let load = try database.telemetry(kinds: [.load], limit: 1).last
     let result = RuntimeTestResult(
       at: Date(), settings: try runtimeSettings(), model: name,
@@ -144,13 +170,37 @@ extension Engine {
       firstTokenMs: usage?.timeToFirstToken?.milliseconds,
       tokensPerSecond: usage.map(\.generationTokensPerSecond),
       promptTokensPerSecond: usage.map(\.prefillTokensPerSecond),
-      generatedTokens: usage?.generatedTokens ?? 0, peakResidentBytes: SystemMemory.peakResidentBytes())
-    try database.setSetting(Self.runtimeTestKey, to: result)
+      generatedTokens: usage?.generatedTokens ?? 0, peakResidentBytes: SystemMemory.peakResidentBytes(),
+      contextSize: applied.contextSize, threads: applied.threads, batchSize: applied.batchSize)
+    var kept = try runtimeTests().filter { !$0.measuresTheSame(as: result) }
+    kept.append(result)
+    try database.setSetting(Self.runtimeTestsKey, to: Array(kept.suffix(Self.runtimeTestsKept)))
     return result
   }
 
   /// The latest settings test, if one ran.
   public func lastRuntimeTest() throws -> RuntimeTestResult? {
-    try database.setting(Self.runtimeTestKey, as: RuntimeTestResult.self)
+    try runtimeTests().last
+  }
+
+  /// The tests kept, oldest first.
+  func runtimeTests() throws -> [RuntimeTestResult] {
+    try database.setting(Self.runtimeTestsKey, as: [RuntimeTestResult].self) ?? []
+  }
+
+  /// The measured test of `model` with these numbers, if one ran.
+  func measured(_ side: RuntimeImpact.Side, model: String) -> RuntimeTestResult? {
+    ((try? runtimeTests()) ?? []).last {
+      $0.model == model && $0.contextSize == side.contextSize && $0.threads == side.threads
+        && $0.batchSize == side.batchSize
+    }
+  }
+}
+
+extension RuntimeTestResult {
+  /// Whether `other` measured the same model with the same numbers (the later one replaces it).
+  func measuresTheSame(as other: RuntimeTestResult) -> Bool {
+    model == other.model && contextSize == other.contextSize && threads == other.threads
+      && batchSize == other.batchSize
   }
 }

@@ -83,9 +83,9 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   }
 }
 
-/// What applying settings would change, before they are applied: memory from the GGUF header, speed as a
-/// rough factor (generation follows the threads up to the core count; prompt reading also the batch size).
-/// `hearth models settings test` measures the real figures.
+/// What applying settings would change, before they are applied: memory from the GGUF header; speed from
+/// tests of both settings when they ran (`hearth models settings test`), else as a rough factor (generation
+/// follows the threads up to the core count; prompt reading also the batch size).
 public struct RuntimeImpact: Sendable, Hashable, Encodable {
   public struct Side: Sendable, Hashable, Encodable {
     public var contextSize: Int
@@ -110,9 +110,18 @@ public struct RuntimeImpact: Sendable, Hashable, Encodable {
   public var generationSpeedFactor: Double
   /// Expected prompt reading speed relative to now.
   public var promptSpeedFactor: Double
+  /// Where the speed factors come from.
+  public var speedSource: SpeedSource
+
+  /// `measured`: both settings were tested (`hearth models settings test`) and their speeds compared;
+  /// `rough`: a guess from threads and batch size.
+  public enum SpeedSource: String, Sendable, Hashable, Encodable {
+    case measured, rough
+  }
 
   enum CodingKeys: String, CodingKey {
     case model, current, proposed
+    case speedSource = "speed_source"
     case generationSpeedFactor = "generation_speed_factor"
     case promptSpeedFactor = "prompt_speed_factor"
   }

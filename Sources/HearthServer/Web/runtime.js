@@ -33,8 +33,8 @@ function showImpact(impact) {
     row("Batch", String(current.batch_size), String(proposed.batch_size)),
     row("Memory (estimate)", mib(current.estimated_bytes), mib(proposed.estimated_bytes)),
     row("KV cache", mib(current.kv_cache_bytes), mib(proposed.kv_cache_bytes)),
-    row("Generation speed", "1.00×", `${factor(impact.generation_speed_factor)} (rough)`),
-    row("Prompt speed", "1.00×", `${factor(impact.prompt_speed_factor)} (rough)`));
+    row("Generation speed", "1.00×", `${factor(impact.generation_speed_factor)} (${impact.speed_source})`),
+    row("Prompt speed", "1.00×", `${factor(impact.prompt_speed_factor)} (${impact.speed_source})`));
 }
 
 async function preview() {
