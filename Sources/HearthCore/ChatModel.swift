@@ -12,6 +12,11 @@ public protocol ChatModel: Sendable {
   ) -> AsyncThrowingStream<
     GenerationEvent, any Error
   >
+  /// Streams a continuation of `prompt`, the model's own token ids with no chat template around them
+  /// (OpenAI's text completions).
+  func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error>
   /// Returns once the generation started last has really ended, including one whose consumer stopped
   /// listening early (a stop sequence, a client that left): only then may the next one start.
   func settle() async
@@ -20,6 +25,23 @@ public protocol ChatModel: Sendable {
   /// Makes the model ready to count tokens and generate (loads it when it was unloaded); turns call it first,
   /// so a load's failure is the turn's error and the wait shows as the model loading.
   func prepare() async throws
+  /// The model's own vocabulary and template, when it is on this machine (a remote model's is not known).
+  var vocabulary: (any ModelVocabulary)? { get }
+}
+
+/// A model's own tokenizer and chat template, for clients that work in tokens (`/tokenize`, logit bias).
+public protocol ModelVocabulary: Sendable {
+  /// How many tokens the vocabulary has; ids run from 0 below this.
+  var tokenCount: Int { get }
+  /// The tokens of `text`; `addSpecial` adds what starts a sequence (BOS), `parseSpecial` reads special-token
+  /// text such as `<|im_start|>` as those tokens.
+  func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [Int32]
+  /// The bytes a token stands for (part of a character, for some).
+  func pieceBytes(of token: Int32) -> [UInt8]
+  /// The prompt text `messages` render to with the model's chat template, ending where the answer starts.
+  func prompt(for messages: [ChatMessage]) throws -> String
+  /// Checks that `grammar` is GBNF llama.cpp can read (root rule `root`).
+  func checkGrammar(_ grammar: String) throws
 }
 
 extension ChatModel {
@@ -31,6 +53,23 @@ extension ChatModel {
 
   /// A model that is always ready has nothing to prepare.
   public func prepare() async throws {}
+
+  /// Unknown unless the model says.
+  public var vocabulary: (any ModelVocabulary)? { nil }
+
+  /// A model that only holds conversations cannot continue a raw prompt.
+  public func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    AsyncThrowingStream { $0.finish(throwing: RawPromptUnsupported(model: name)) }
+  }
+}
+
+/// A model that cannot continue a raw prompt (a remote one speaks in conversations).
+public struct RawPromptUnsupported: Error, Sendable, CustomStringConvertible {
+  /// The model's name.
+  public var model: String
+  public var description: String { "\(model) continues conversations only, not raw prompts" }
 }
 
 /// Which model answered: the one on this machine or a remote server.

@@ -14,6 +14,24 @@ public struct GenerationOptions: Sendable, Hashable {
   /// When set, the grammar is lazy: output is free until everything generated so far fully matches this
   /// regular expression (ECMAScript), and from its first capture group on it must follow the grammar.
   public var grammarTrigger: String?
+  /// Added to the logits of these tokens (by the model's own token ids) before sampling; -100 all but bans a
+  /// token, 100 all but forces it.
+  public var logitBias: [Int32: Double] = [:]
+  /// Lowers a token's logit by this much for each time it has already been generated (OpenAI's
+  /// `frequency_penalty`, -2 to 2); 0 is off.
+  public var frequencyPenalty: Double = 0
+  /// Lowers a token's logit by this much once it has been generated at all (OpenAI's `presence_penalty`);
+  /// 0 is off.
+  public var presencePenalty: Double = 0
+  /// When set, every generated token is reported with its log probability and this many of the most likely
+  /// alternatives (0 to ``maxTopLogprobs``), as ``GenerationEvent/logprob(_:)`` events.
+  public var logprobs: Int?
+
+  /// Most alternatives a token may be reported with.
+  public static let maxTopLogprobs = 20
+
+  /// Whether the options name tokens by the local model's ids, so only that model can honour them.
+  public var usesTokenIDs: Bool { !logitBias.isEmpty || logprobs != nil }
 
   /// Creates options.
   public init(
@@ -35,6 +53,17 @@ public struct GenerationOptions: Sendable, Hashable {
     }
     if let timeout, timeout <= .zero {
       throw .init(name: "timeout", value: "\(timeout)", expected: "a positive duration")
+    }
+    for (name, value) in [("frequency penalty", frequencyPenalty), ("presence penalty", presencePenalty)] {
+      guard value.isFinite, (-2...2).contains(value) else {
+        throw .init(name: name, value: "\(value)", expected: "a number from -2 to 2")
+      }
+    }
+    if let (token, bias) = logitBias.first(where: { $0.key < 0 || !$0.value.isFinite || abs($0.value) > 100 }) {
+      throw .init(name: "logit bias", value: "\(token): \(bias)", expected: "a token id and a bias from -100 to 100")
+    }
+    if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
+      throw .init(name: "top logprobs", value: "\(logprobs)", expected: "0 to \(Self.maxTopLogprobs)")
     }
     try sampling.validate()
   }
@@ -121,6 +150,42 @@ public enum GenerationEvent: Sendable, Hashable {
   case usage(GenerationUsage)
   /// The generation ended for this reason; nothing follows.
   case done(StopReason)
+  /// How likely the token just generated was, sent before its text when ``GenerationOptions/logprobs`` asks.
+  case logprob(TokenLogprob)
+}
+
+/// A generated token with its log probability under the model and the most likely alternatives at its place.
+public struct TokenLogprob: Sendable, Hashable {
+  /// One token and its natural-log probability.
+  public struct Entry: Sendable, Hashable {
+    /// The model's id for the token.
+    public var id: Int32
+    /// The bytes the token stands for (part of a character, for some).
+    public var bytes: [UInt8]
+    /// Its log probability, from the model's logits before any sampling filter.
+    public var logprob: Double
+
+    /// Creates an entry.
+    public init(id: Int32, bytes: [UInt8], logprob: Double) {
+      self.id = id
+      self.bytes = bytes
+      self.logprob = logprob
+    }
+
+    /// The token's text; bytes that are not whole UTF-8 characters come out as replacement characters.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+  }
+
+  /// The token that was generated.
+  public var chosen: Entry
+  /// The most likely tokens at that place, most likely first.
+  public var top: [Entry]
+
+  /// Creates the figures of one token.
+  public init(chosen: Entry, top: [Entry]) {
+    self.chosen = chosen
+    self.top = top
+  }
 }
 
 extension Duration {

@@ -1,7 +1,8 @@
 /// Turns a JSON schema into a GBNF grammar whose every sentence is a JSON document valid against it, so
 /// that generation constrained by the grammar can only produce conforming output.
 ///
-/// Covered: `type` (single or a list), `properties` with `required`, `items`, `enum`, `const`, `anyOf` and
+/// Covered: `type` (single or a list), `properties` with `required`, `items` (one schema, or a list for a
+/// tuple, as `prefixItems` is too), `enum`, `const`, `anyOf` and
 /// `oneOf`, and local `$ref`s to `#/$defs/…` or `#/definitions/…`. An object's properties are all written,
 /// required ones first in their listed order, then the others by name. Keywords that only narrow a value
 /// (`pattern`, `minLength`, `format`, …) are not enforced.
@@ -93,7 +94,11 @@ public struct JSONSchemaGrammar: Sendable {
       }
       return alternatives.map { "( \($0) )" }.joined(separator: " | ")
     case nil:
-      return schema["properties"] != nil ? try typeRule("object", schema: schema, path: path, name: name) : "value"
+      if schema["properties"] != nil { return try typeRule("object", schema: schema, path: path, name: name) }
+      if schema["items"] != nil || schema["prefixItems"] != nil {
+        return try typeRule("array", schema: schema, path: path, name: name)
+      }
+      return "value"
     default:
       throw UnsupportedSchema(path: path + "/type", reason: "type must be a string or a list of strings")
     }
@@ -105,6 +110,15 @@ public struct JSONSchemaGrammar: Sendable {
     switch type {
     case "string", "number", "integer", "boolean", "null": return type
     case "array":
+      // A list of schemas (`prefixItems`, or `items` in the older drafts) describes a tuple, one per place.
+      let (tupleKey, tuple) = schema["prefixItems"].map { ("prefixItems", $0) } ?? ("items", schema["items"])
+      if let places = tuple?.arrayValue {
+        var members: [String] = []
+        for (index, place) in places.enumerated() {
+          members.append(try addRule(for: place, path: "\(path)/\(tupleKey)/\(index)", name: "\(name)-\(index)"))
+        }
+        return #""[" ws \#(members.joined(separator: #" ws "," ws "#)) ws "]""#
+      }
       guard let items = schema["items"] else { return "array" }
       let item = try addRule(for: items, path: path + "/items", name: name + "-item")
       return #""[" ws ( \#(item) ( ws "," ws \#(item) )* )? ws "]""#

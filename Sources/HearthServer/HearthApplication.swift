@@ -21,13 +21,18 @@ public func buildApplication(
     middleware: CORSMiddleware(
       allowOrigin: .originBased, allowHeaders: [.authorization, .contentType],
       allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)))
-  OpenAIRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
+  let openAI = OpenAIRoutes<HearthRequestContext>(
+    dependencies: dependencies, configuration: configuration, metrics: metrics)
+  openAI.register(on: router)
+  TextCompletionsRoute(chat: openAI).register(on: router)
+  ResponsesRoute(chat: openAI).register(on: router)
   SessionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   CalendarRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   NoteHabitContactRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   ActionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   MemoryRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   EmbeddingsRoute(dependencies: dependencies, configuration: configuration).register(on: router)
+  TokenizerRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   ModelRoutes(dependencies: dependencies, configuration: configuration).register(on: router)

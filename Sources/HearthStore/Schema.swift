@@ -89,6 +89,9 @@ enum Schema {
       try db.alter(table: "message") { t in t.add(column: "provider", .text) }
       try TelemetrySchema.create(db)
     }
+    migrator.registerMigration("v8-stored-responses") { db in
+      try ResponseSchema.create(db)
+    }
     return migrator
   }
 }

@@ -81,9 +81,15 @@ final class GenerationRun: @unchecked Sendable {
       throw .promptTooLong(promptTokens: prompt.count, contextSize: session.contextSize)
     }
     prefillStarted = clock.now
+    let vocabularySize = session.model.metadata.vocabularySize
+    if let token = options.logitBias.keys.first(where: { Int($0) >= vocabularySize }) {
+      throw .invalidParameter(
+        .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
+    }
     reused = session.reusablePrefix(for: prompt)
     sampler = try SamplerChain(
-      options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger, model: session.model)
+      options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
+      adjustments: LogitAdjustments(options), model: session.model)
     phase = .prefill(next: reused)
   }
 
@@ -108,6 +114,9 @@ final class GenerationRun: @unchecked Sendable {
     generatedCount.add(1, ordering: .releasing)
     lastToken = clock.now
     if firstToken == nil { firstToken = lastToken }
+    if let alternatives = options.logprobs, let figures = session.logprob(of: token, alternatives: alternatives) {
+      continuation.yield(.logprob(figures))
+    }
     let text = assembler.append(session.model.pieceBytes(of: token))
     if !text.isEmpty { continuation.yield(.token(text)) }
     if generated >= options.maxNewTokens { return finish(.maxTokens) }

@@ -64,9 +64,13 @@ extension LlamaModel {
   }
 
   /// Renders `messages` as a prompt with the model's chat template (or the configured override), ending with
-  /// the start of the assistant's turn when `addAssistantPrefix` is set.
+  /// the start of the assistant's turn when `addAssistantPrefix` is set. A conversation that ends with an
+  /// assistant message is continued: the prompt ends with that message's text, so the answer extends it.
   /// - Throws: ``LlamaError/missingChatTemplate(model:)`` when neither exists; never falls back silently.
   public func formatChat(_ messages: [ChatMessage], addAssistantPrefix: Bool = true) throws(LlamaError) -> String {
+    if addAssistantPrefix, let last = messages.last, last.role == .assistant {
+      return try formatChat(Array(messages.dropLast()), addAssistantPrefix: true) + last.content
+    }
     guard let template = effectiveChatTemplate else { throw .missingChatTemplate(model: metadata.name) }
     let roles = messages.map { strdup($0.role.rawValue) }
     let contents = messages.map { strdup($0.content) }
@@ -83,5 +87,19 @@ extension LlamaModel {
     }
     guard length >= 0 else { throw .chatTemplateFailed(template: template) }
     return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+extension LlamaModel: ModelVocabulary {
+  public var tokenCount: Int { metadata.vocabularySize }
+
+  public func prompt(for messages: [ChatMessage]) throws -> String {
+    try formatChat(messages)
+  }
+
+  public func checkGrammar(_ grammar: String) throws {
+    let (sampler, errors) = LlamaLogCapture.capturingErrors { llama_sampler_init_grammar(vocab, grammar, "root") }
+    guard let sampler else { throw LlamaError.invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason") }
+    llama_sampler_free(sampler)
   }
 }

@@ -1,4 +1,6 @@
 internal import CLlama
+import Foundation
+import HearthCore
 
 /// Decode-thread helpers: filling the batch, evaluating it and keeping `cachedTokens` in step with the KV
 /// cache.
@@ -51,5 +53,38 @@ extension LlamaSession {
   /// Samples a token from the logits of the last evaluated position.
   func sample(with sampler: SamplerChain) -> Int32 {
     sampler.sample(from: context)
+  }
+}
+
+extension LlamaSession {
+  /// The log probability of `token` and of the `alternatives` most likely tokens at the last evaluated
+  /// position, from the raw logits (a softmax over the whole vocabulary, before any sampling filter).
+  func logprob(of token: Int32, alternatives: Int) -> TokenLogprob? {
+    let width = model.metadata.vocabularySize
+    guard let pointer = llama_get_logits_ith(context, -1), Int(token) < width else { return nil }
+    let logits = UnsafeBufferPointer(start: pointer, count: width)
+    let largest = logits.max() ?? 0
+    var sum = 0.0
+    for logit in logits { sum += Double(exp(logit - largest)) }
+    let normaliser = Double(largest) + log(sum)
+    func entry(_ id: Int) -> TokenLogprob.Entry {
+      TokenLogprob.Entry(
+        id: Int32(id), bytes: model.pieceBytes(of: Int32(id)), logprob: min(0, Double(logits[id]) - normaliser))
+    }
+    return TokenLogprob(chosen: entry(Int(token)), top: Self.largest(alternatives, of: logits).map(entry))
+  }
+
+  /// The indices of the `count` largest values, largest first (the lower index first among equals).
+  static func largest(_ count: Int, of values: UnsafeBufferPointer<Float>) -> [Int] {
+    guard count > 0 else { return [] }
+    var best: [Int] = []
+    best.reserveCapacity(count + 1)
+    for index in values.indices {
+      guard best.count < count || values[index] > values[best[best.count - 1]] else { continue }
+      let place = best.firstIndex { values[index] > values[$0] } ?? best.count
+      best.insert(index, at: place)
+      if best.count > count { best.removeLast() }
+    }
+    return best
   }
 }

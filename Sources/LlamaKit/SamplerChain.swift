@@ -14,9 +14,10 @@ final class SamplerChain {
 
   /// - Parameter directGreedy: pick plain greedy tokens from the logits (off only to compare with the chain).
   /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
+  /// - Parameter adjustments: logit bias and OpenAI's frequency and presence penalties.
   init(
-    _ parameters: SamplingParameters, grammar: String? = nil, grammarTrigger: String? = nil, model: LlamaModel,
-    directGreedy: Bool = true
+    _ parameters: SamplingParameters, grammar: String? = nil, grammarTrigger: String? = nil,
+    adjustments: LogitAdjustments = .init(), model: LlamaModel, directGreedy: Bool = true
   ) throws(LlamaError) {
     let vocabularySize = Int32(model.metadata.vocabularySize)
     var chainParams = llama_sampler_chain_default_params()
@@ -37,16 +38,30 @@ final class SamplerChain {
       }
       llama_sampler_chain_add(pointer, constraint)
     }
-    let penalises = parameters.repeatPenalty != 1 && parameters.repeatLastN > 0
+    if !adjustments.logitBias.isEmpty {
+      let biases = adjustments.logitBias.sorted { $0.key < $1.key }.map {
+        llama_logit_bias(token: $0.key, bias: Float($0.value))
+      }
+      llama_sampler_chain_add(
+        pointer, llama_sampler_init_logit_bias(vocabularySize, Int32(biases.count), biases))
+    }
+    let repeats = parameters.repeatPenalty != 1 && parameters.repeatLastN > 0
+    let counts = adjustments.frequencyPenalty != 0 || adjustments.presencePenalty != 0
+    let penalises = repeats || counts
     if penalises {
+      // OpenAI's penalties look at the same window as the repeat penalty (llama.cpp's default when that is off).
+      let window = parameters.repeatLastN > 0 ? parameters.repeatLastN : SamplingParameters().repeatLastN
       llama_sampler_chain_add(
         pointer,
         llama_sampler_init_penalties(
-          vocabularySize, Int32(clamping: parameters.repeatLastN), Float(parameters.repeatPenalty), 0, 0))
+          vocabularySize, Int32(clamping: window), repeats ? Float(parameters.repeatPenalty) : 1,
+          Float(adjustments.frequencyPenalty), Float(adjustments.presencePenalty)))
     }
     if parameters.isGreedy {
       llama_sampler_chain_add(pointer, llama_sampler_init_greedy())
-      if directGreedy, grammar == nil, !penalises { argmaxWidth = Int(vocabularySize) }
+      if directGreedy, grammar == nil, !penalises, adjustments.logitBias.isEmpty {
+        argmaxWidth = Int(vocabularySize)
+      }
       return
     }
     if parameters.topK > 0 {
@@ -92,5 +107,20 @@ final class SamplerChain {
   deinit {
     guard !LlamaBackend.isExiting else { return }
     llama_sampler_free(pointer)
+  }
+}
+
+/// Changes to the logits before the sampling filters: per-token biases and OpenAI's count-based penalties.
+struct LogitAdjustments {
+  var logitBias: [Int32: Double] = [:]
+  var frequencyPenalty: Double = 0
+  var presencePenalty: Double = 0
+}
+
+extension LogitAdjustments {
+  init(_ options: GenerationOptions) {
+    self.init(
+      logitBias: options.logitBias, frequencyPenalty: options.frequencyPenalty,
+      presencePenalty: options.presencePenalty)
   }
 }

@@ -54,6 +54,17 @@ struct JSONSchemaGrammarTests {
     #expect(all["ref-Node-children-item"] == "ref-Node")
   }
 
+  @Test func aListOfItemSchemasIsATupleAndItemsAloneMeanAnArray() throws {
+    let tuple = rules(try JSONSchemaGrammar.grammar(for: schema(#"{"items":[{"type":"integer"},{"type":"string"}]}"#)))
+    #expect(tuple["root"] == #""[" ws root-value-0 ws "," ws root-value-1 ws "]""#)
+    #expect(tuple["root-value-0"] == "integer")
+    #expect(tuple["root-value-1"] == "string")
+    let prefix = rules(try JSONSchemaGrammar.grammar(for: schema(#"{"type":"array","prefixItems":[{"const":1}]}"#)))
+    #expect(prefix["root"] == #""[" ws root-value-0 ws "]""#)
+    let list = rules(try JSONSchemaGrammar.grammar(for: schema(#"{"items":{"type":"boolean"}}"#)))
+    #expect(list["root"] == #""[" ws ( root-value-item ( ws "," ws root-value-item )* )? ws "]""#)
+  }
+
   @Test func schemasItCannotExpressAreReported() throws {
     #expect(throws: JSONSchemaGrammar.UnsupportedSchema.self) {
       try JSONSchemaGrammar.grammar(for: schema(#"{"$ref":"https://example.com/schema.json"}"#))

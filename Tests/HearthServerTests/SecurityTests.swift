@@ -168,6 +168,52 @@ struct SecurityTests {
     }
   }
 
+  /// Every route that reaches the model, under each name it answers to (the llama.cpp server's root aliases
+  /// too), with a body it would accept.
+  static let modelRoutes: [(HTTPMethod, String, String?)] = {
+    let chat = #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":2,"temperature":0}"#
+    let text = #"{"prompt":"Once upon a time","max_tokens":2,"temperature":0}"#
+    let messages = #"{"messages":[{"role":"user","content":"Hi"}]}"#
+    let embedding = #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#
+    return ["/v1", ""].flatMap { prefix -> [(HTTPMethod, String, String?)] in
+      [
+        (.GET, "\(prefix)/models", nil),
+        (.POST, "\(prefix)/chat/completions", chat),
+        (.POST, "\(prefix)/completions", text),
+        (.POST, "\(prefix)/embeddings", embedding),
+        (.POST, "\(prefix)/tokenize", #"{"content":"Hello"}"#),
+        (.POST, "\(prefix)/detokenize", #"{"tokens":[19556]}"#),
+        (.POST, "\(prefix)/apply-template", messages),
+        (.POST, "\(prefix)/chat/completions/input_tokens", messages),
+        (.POST, "\(prefix)/responses", #"{"input":"Hi","max_output_tokens":2,"temperature":0}"#),
+        (.DELETE, "\(prefix)/responses/resp_none", nil),
+      ]
+    }
+  }()
+
+  @Test func everyModelRouteNeedsTheKeyAListedOriginAndThisHost() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    try await LiveServer.with(configuration: configuration) { server in
+      let auth = ("Authorization", "Bearer \(Self.key)")
+      for (method, path, body) in Self.modelRoutes {
+        #expect(try await server.request(method, path, body: body).status == 401, "\(path)")
+        let foreign = try await server.request(
+          method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
+        #expect(foreign.status == 403, "\(path)")
+        let rebound = try await server.request(
+          method, path, body: body, headers: [auth, ("Host", "attacker.example:\(server.port)")])
+        #expect(rebound.status == 421, "\(path)")
+        if method == .POST {
+          let large = try await server.request(method, path, body: String(repeating: "x", count: 5000), headers: [auth])
+          #expect(large.status == 413, "\(path) → \(large.status)")
+        }
+        let accepted = try await server.request(method, path, body: body, headers: [auth])
+        // Let in, a delete finds no stored response by that id.
+        #expect(accepted.status == (method == .DELETE ? 404 : 200), "\(path) → \(accepted.status) \(accepted.body)")
+      }
+    }
+  }
+
   @Test func foreignHostNamesAreRefused() async throws {
     try await LiveServer.with(withModel: false) { server in
       let rebound = try await server.request(

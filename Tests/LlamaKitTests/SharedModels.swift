@@ -21,6 +21,7 @@ struct Collected {
   var pieces: [String] = []
   var usage: GenerationUsage?
   var stopReason: StopReason?
+  var logprobs: [TokenLogprob] = []
   var text: String { pieces.joined() }
 
   /// Reads a whole stream.
@@ -31,6 +32,7 @@ struct Collected {
       case .token(let piece): collected.pieces.append(piece)
       case .usage(let usage): collected.usage = usage
       case .done(let reason): collected.stopReason = reason
+      case .logprob(let figures): collected.logprobs.append(figures)
       }
     }
     return collected

@@ -151,6 +151,68 @@ class OpenAIClientTest(unittest.TestCase):
         with self.assertRaises(openai.BadRequestError):
             self.client.chat.completions.create(model="hearth", messages=QUESTION, temperature=7)
 
+    def test_logprobs_logit_bias_and_several_choices(self):
+        reply = self.client.chat.completions.create(
+            model="hearth", messages=QUESTION, temperature=0, max_tokens=6, logprobs=True, top_logprobs=3
+        )
+        self.assertTrue(reply.system_fingerprint.startswith("b"))
+        tokens = reply.choices[0].logprobs.content
+        self.assertEqual("".join(token.token for token in tokens), reply.choices[0].message.content)
+        self.assertTrue(all(token.logprob <= 0 and len(token.top_logprobs) == 3 for token in tokens))
+        ids = self.client.post(
+            "/tokenize", cast_to=object, body={"content": tokens[0].token, "parse_special": False}
+        )["tokens"]
+        banned = self.client.chat.completions.create(
+            model="hearth", messages=QUESTION, temperature=0, max_tokens=1, logit_bias={str(ids[0]): -100}
+        )
+        self.assertEqual(banned.choices[0].message.content, tokens[0].top_logprobs[1].token)
+        several = self.client.chat.completions.create(
+            model="hearth", messages=QUESTION, temperature=1.2, seed=3, max_tokens=5, n=2
+        )
+        self.assertEqual([choice.index for choice in several.choices], [0, 1])
+        with self.assertRaises(openai.BadRequestError) as caught:
+            self.client.chat.completions.create(model="hearth", messages=QUESTION, user="someone")
+        self.assertEqual(caught.exception.body.get("param"), "user")
+
+    def test_text_completions(self):
+        whole = self.client.completions.create(
+            model="hearth", prompt="The capital of France is", temperature=0, max_tokens=8, logprobs=2
+        )
+        self.assertEqual(whole.object, "text_completion")
+        self.assertIn("Paris", whole.choices[0].text)
+        self.assertEqual("".join(whole.choices[0].logprobs.tokens), whole.choices[0].text)
+        streamed = self.client.completions.create(
+            model="hearth", prompt="The capital of France is", temperature=0, max_tokens=8, stream=True
+        )
+        self.assertEqual("".join(chunk.choices[0].text for chunk in streamed if chunk.choices), whole.choices[0].text)
+        with self.assertRaises(openai.BadRequestError) as caught:
+            self.client.completions.create(model="hearth", prompt="x", suffix="y")
+        self.assertEqual(caught.exception.body.get("param"), "suffix")
+
+    def test_responses_whole_streamed_and_continued(self):
+        first = self.client.responses.create(
+            model="hearth", input="What is the capital of France?", temperature=0, max_output_tokens=24,
+        )
+        self.assertIn("Paris", first.output_text)
+        streamed = self.client.responses.create(
+            model="hearth", input="What is the capital of France?", temperature=0, max_output_tokens=24, stream=True,
+        )
+        deltas, final = [], None
+        for event in streamed:
+            if event.type == "response.output_text.delta":
+                deltas.append(event.delta)
+            elif event.type in ("response.completed", "response.incomplete"):
+                final = event.response
+        self.assertEqual("".join(deltas), first.output_text)
+        self.assertEqual(final.output_text, first.output_text)
+        follow = self.client.responses.create(
+            model="hearth", input="And of Italy?", previous_response_id=first.id, temperature=0, max_output_tokens=8
+        )
+        self.assertGreater(follow.usage.input_tokens, first.usage.input_tokens)
+        with self.assertRaises(openai.BadRequestError) as caught:
+            self.client.responses.create(model="hearth", input="Hi", tools=[{"type": "web_search_preview"}])
+        self.assertEqual(caught.exception.body.get("param"), "tools")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -138,6 +138,7 @@ struct Turn: Sendable {
         message.provider = usage.provider ?? .local
       case .done(let reason):
         stopReason = reason
+      case .logprob: break
       }
     }
     route(splitter.finish())

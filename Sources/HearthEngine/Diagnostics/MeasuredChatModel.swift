@@ -16,6 +16,7 @@ final class MeasuredChatModel: ChatModel {
   var name: String { base.name }
   var contextSize: Int { base.contextSize }
   var parameterCount: UInt64? { base.parameterCount }
+  var vocabulary: (any ModelVocabulary)? { base.vocabulary }
 
   func countTokens(_ messages: [ChatMessage]) throws -> Int {
     try base.countTokens(messages)
@@ -32,7 +33,18 @@ final class MeasuredChatModel: ChatModel {
   func generate(
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
-    let inner = base.generate(messages: messages, options: options)
+    measured(base.generate(messages: messages, options: options))
+  }
+
+  func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    measured(base.complete(prompt: prompt, options: options))
+  }
+
+  private func measured(
+    _ inner: AsyncThrowingStream<GenerationEvent, any Error>
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let (name, record) = (base.name, record)
     return .producing { continuation in
       var usage: GenerationUsage?
@@ -42,7 +54,7 @@ final class MeasuredChatModel: ChatModel {
           switch event {
           case .usage(let figures): usage = figures
           case .done(let stop): reason = stop
-          case .token: break
+          case .token, .logprob: break
           }
           continuation.yield(event)
         }

@@ -107,6 +107,8 @@ public final class LocalModel: ChatModel {
 
   public var contextSize: Int { session.contextSize }
 
+  public var vocabulary: (any ModelVocabulary)? { session.model }
+
   /// CPU threads the model evaluates with.
   public var threads: Int { session.threads }
 
@@ -129,6 +131,12 @@ public final class LocalModel: ChatModel {
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     session.respond(to: messages, options: options)
+  }
+
+  public func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    session.generate(prompt: prompt, options: options)
   }
 
   public func settle() async {

@@ -75,6 +75,13 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   public var contextSize: Int { loaded?.contextSize ?? active.options.contextSize ?? 4096 }
   public var parameterCount: UInt64? { loaded?.parameterCount }
 
+  /// The loaded model's vocabulary, or the tokenizer kept while the weights are let go.
+  public var vocabulary: (any ModelVocabulary)? {
+    if let loaded { return loaded.vocabulary }
+    let (tokenizer, path) = state.withLock { ($0.tokenizer, $0.active.options.path) }
+    return tokenizer?.path == path ? tokenizer : nil
+  }
+
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {
     if let loaded { return try loaded.countTokens(messages) }
     let (tokenizer, path) = state.withLock { ($0.tokenizer, $0.active.options.path) }
@@ -195,6 +202,15 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     .producing { continuation in
       let model = try await self.model(for: self.active)
       try await self.relay(model.generate(messages: messages, options: options), to: continuation)
+    }
+  }
+
+  public func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    .producing { continuation in
+      let model = try await self.model(for: self.active)
+      try await self.relay(model.complete(prompt: prompt, options: options), to: continuation)
     }
   }
 

@@ -4,9 +4,10 @@ import Synchronization
 
 /// The local model and a remote one behind the one `ChatModel` seam: each generation goes where the router
 /// says, and in `auto` a remote one that fails before its first token is answered locally. Generations held to
-/// a grammar from their first token (a drafted action block, tool arguments) always run locally, where the
-/// grammar is enforced; a lazy grammar (action blocks a free answer may hold) is not sent to the remote server,
-/// whose blocks are checked after the answer like any other.
+/// a grammar from their first token (a drafted action block, tool arguments) or naming tokens by id always
+/// run locally, where the grammar is enforced and the ids mean what the caller meant; a lazy grammar (action
+/// blocks a free answer may hold) is not sent to the remote server, whose blocks are checked after the answer
+/// like any other.
 public final class RoutedChatModel: ChatModel {
   /// Where turns may go besides the local model, and who decides.
   public struct Route: Sendable {
@@ -71,6 +72,7 @@ public final class RoutedChatModel: ChatModel {
   public var name: String { local.name }
   public var contextSize: Int { local.contextSize }
   public var parameterCount: UInt64? { local.parameterCount }
+  public var vocabulary: (any ModelVocabulary)? { local.vocabulary }
 
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {
     try local.countTokens(messages)
@@ -106,11 +108,25 @@ public final class RoutedChatModel: ChatModel {
     }
   }
 
+  /// Raw prompts are the local model's own tokens, so the local model continues them.
+  public func complete(
+    prompt: [Int32], options: GenerationOptions
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    last.withLock { $0 = .local }
+    return .producing { continuation in
+      for try await event in self.local.complete(prompt: prompt, options: options) {
+        if case .usage(let figures) = event { self.usage.withLock { $0 = figures } }
+        continuation.yield(event)
+      }
+    }
+  }
+
   private func route(
     messages: [ChatMessage], options: GenerationOptions,
     into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
   ) async throws {
-    let pinned = options.grammar != nil && options.grammarTrigger == nil
+    // Token ids (logit bias, log probabilities) are the local vocabulary's.
+    let pinned = (options.grammar != nil && options.grammarTrigger == nil) || options.usesTokenIDs
     if let route = route, !pinned, route.preference != .local {
       if route.preference == .auto, await route.router.wantsProbe {
         let reachable = await route.remote.probe()

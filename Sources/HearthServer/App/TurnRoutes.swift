@@ -31,8 +31,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
           .conflict, "this session is already answering; wait for it or stop it first", code: "session_busy")
       }
       guard await engine.queueDepth < configuration.maxQueuedRequests else {
-        throw APIError(
-          .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
+        throw APIError.queueFull
       }
       let settings = try engine.chatSettings()
       let systemPrompt = engine.systemPrompt(custom: settings.systemPrompt)

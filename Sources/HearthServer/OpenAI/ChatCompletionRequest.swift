@@ -1,48 +1,67 @@
 import Foundation
 import HearthCore
 
-/// The body of `POST /v1/chat/completions`, as OpenAI's clients send it. Fields Hearth does not act on
-/// (`frequency_penalty`, `user`, …) are accepted and ignored, as other compatible servers do; llama.cpp's
-/// sampling extensions (`top_k`, `min_p`, `repeat_penalty`, `ignore_eos`) are honoured.
-struct ChatCompletionRequest: Decodable {
+/// The body of `POST /v1/chat/completions`, as OpenAI's clients send it, with the llama.cpp server's
+/// extensions (``SamplingRequest``). A field Hearth does not act on is refused by name, never ignored.
+struct ChatCompletionRequest: StrictInput {
   var model: String?
   var messages: [Message]
-  var maxTokens: Int?
-  var maxCompletionTokens: Int?
-  var temperature: Double?
-  var topP: Double?
-  var seed: Int64?
-  var stop: StopSequences?
+  var sampling: SamplingRequest
   var stream: Bool?
   var streamOptions: StreamOptions?
   var responseFormat: ResponseFormat?
-  var n: Int?
-  /// llama.cpp's extension: keep generating past end-of-generation tokens (for benchmarks).
-  var ignoreEOS: Bool?
-  /// llama.cpp's sampling extensions, sent by clients written for its server.
-  var topK: Int?
-  var minP: Double?
-  var repeatPenalty: Double?
+  /// Report each token's log probability; `top_logprobs` alternatives with it (0 to 20).
+  var logprobs: Bool?
+  var topLogprobs: Int?
   /// The caller's functions the model may call, and how it may.
   var tools: [ToolPlan.Definition]?
   var toolChoice: ToolPlan.Choice?
   /// Several calls in one answer are allowed by OpenAI's default; Hearth's answers make at most one, which
   /// that allows.
   var parallelToolCalls: Bool?
+  /// Whether the prompt ends by opening the assistant's turn (the default), or, with
+  /// `continue_final_message`, by continuing the final assistant message (vLLM's and transformers' names).
+  var addGenerationPrompt: Bool?
+  var continueFinalMessage: Bool?
+  /// The llama.cpp server's `verbose`: the whole answer also carries the prompt as the model saw it.
+  var verbose: Bool?
+  /// The llama.cpp server's `timings_per_token`: every streamed chunk carries the speed so far.
+  var timingsPerToken: Bool?
 
-  enum CodingKeys: String, CodingKey {
-    case model, messages, temperature, seed, stop, stream, n, tools
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case model, messages, stream, tools, logprobs, verbose
+    case timingsPerToken = "timings_per_token"
+    case topLogprobs = "top_logprobs"
     case toolChoice = "tool_choice"
     case parallelToolCalls = "parallel_tool_calls"
-    case ignoreEOS = "ignore_eos"
-    case maxTokens = "max_tokens"
-    case maxCompletionTokens = "max_completion_tokens"
-    case topP = "top_p"
-    case topK = "top_k"
-    case minP = "min_p"
-    case repeatPenalty = "repeat_penalty"
     case streamOptions = "stream_options"
     case responseFormat = "response_format"
+    case addGenerationPrompt = "add_generation_prompt"
+    case continueFinalMessage = "continue_final_message"
+  }
+
+  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)).union(SamplingRequest.fields) }
+  static var nested: [String: Set<String>] {
+    ["stream_options": ["include_usage"], "response_format": ["type", "json_schema", "schema"]]
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    model = try container.decodeIfPresent(String.self, forKey: .model)
+    messages = try container.decode([Message].self, forKey: .messages)
+    sampling = try SamplingRequest(from: decoder)
+    stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
+    streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
+    responseFormat = try container.decodeIfPresent(ResponseFormat.self, forKey: .responseFormat)
+    logprobs = try container.decodeIfPresent(Bool.self, forKey: .logprobs)
+    topLogprobs = try container.decodeIfPresent(Int.self, forKey: .topLogprobs)
+    tools = try container.decodeIfPresent([ToolPlan.Definition].self, forKey: .tools)
+    toolChoice = try container.decodeIfPresent(ToolPlan.Choice.self, forKey: .toolChoice)
+    parallelToolCalls = try container.decodeIfPresent(Bool.self, forKey: .parallelToolCalls)
+    addGenerationPrompt = try container.decodeIfPresent(Bool.self, forKey: .addGenerationPrompt)
+    continueFinalMessage = try container.decodeIfPresent(Bool.self, forKey: .continueFinalMessage)
+    verbose = try container.decodeIfPresent(Bool.self, forKey: .verbose)
+    timingsPerToken = try container.decodeIfPresent(Bool.self, forKey: .timingsPerToken)
   }
 
   struct Message: Decodable {
@@ -51,10 +70,27 @@ struct ChatCompletionRequest: Decodable {
     var toolCalls: [ToolCallIn]?
     var toolCallID: String?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
       case role, content
       case toolCalls = "tool_calls"
       case toolCallID = "tool_call_id"
+    }
+
+    /// Refuses a field the message may not have (`name`, `refusal`, …) by its place in the conversation.
+    init(from decoder: any Decoder) throws {
+      let known = Set(CodingKeys.allCases.map(\.rawValue))
+      if let unknown = try decoder.container(keyedBy: FieldName.self).allKeys.map(\.stringValue).sorted()
+        .first(where: { !known.contains($0) })
+      {
+        let place = decoder.codingPath.last?.intValue.map { "messages[\($0)]" } ?? "message"
+        throw APIError.invalidRequest(
+          "\(place).\(unknown) is not supported here", parameter: "\(place).\(unknown)")
+      }
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      role = try container.decode(String.self, forKey: .role)
+      content = try container.decodeIfPresent(Content.self, forKey: .content)
+      toolCalls = try container.decodeIfPresent([ToolCallIn].self, forKey: .toolCalls)
+      toolCallID = try container.decodeIfPresent(String.self, forKey: .toolCallID)
     }
   }
 
@@ -93,30 +129,18 @@ struct ChatCompletionRequest: Decodable {
     }
   }
 
-  /// `stop`: one string or up to four.
-  struct StopSequences: Decodable {
-    var values: [String]
-
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.singleValueContainer()
-      if let single = try? container.decode(String.self) {
-        values = [single]
-      } else {
-        values = try container.decode([String].self)
-      }
-    }
-  }
-
   struct StreamOptions: Decodable {
     var includeUsage: Bool?
     enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
   }
 
+  /// OpenAI's `response_format`; `schema` beside `json_object` is the llama.cpp server's shorthand.
   struct ResponseFormat: Decodable {
     var type: String
     var jsonSchema: JSONSchemaFormat?
+    var schema: JSONValue?
     enum CodingKeys: String, CodingKey {
-      case type
+      case type, schema
       case jsonSchema = "json_schema"
     }
   }
@@ -127,12 +151,35 @@ struct ChatCompletionRequest: Decodable {
     var strict: Bool?
   }
 
-  /// The conversation as the model sees it.
-  /// - Throws: ``APIError`` for an empty conversation, an unknown role or content Hearth cannot read.
+  /// The conversation as the model sees it. A final assistant message is continued (an assistant prefill),
+  /// as the llama.cpp server and vLLM do.
+  /// - Throws: ``APIError`` for an empty conversation, an unknown role, content Hearth cannot read, two
+  ///   assistant messages in a row, or `add_generation_prompt`/`continue_final_message` that contradict.
   func chatMessages() throws -> [ChatMessage] {
     guard !messages.isEmpty else { throw APIError.invalidRequest("messages must not be empty", parameter: "messages") }
+    for index in messages.indices.dropFirst()
+    where messages[index].role == "assistant" && messages[index - 1].role == "assistant" {
+      throw APIError.invalidRequest(
+        "messages[\(index)] is a second assistant message in a row; merge it with the one before",
+        parameter: "messages[\(index)].role")
+    }
+    try checkContinuation()
+    var converted = try Self.conversation(messages)
+    if let plan = try toolPlan(), plan.active {
+      if let first = converted.first, first.role == .system {
+        converted[0] = ChatMessage(role: .system, content: first.content + "\n\n" + plan.instructions)
+      } else {
+        converted.insert(ChatMessage(role: .system, content: plan.instructions), at: 0)
+      }
+    }
+    return converted
+  }
+
+  /// `messages` as the model sees them.
+  /// - Throws: ``APIError`` for an unknown role, content Hearth cannot read or a tool result without its call.
+  static func conversation(_ messages: [Message]) throws -> [ChatMessage] {
     var names: [String: String] = [:]
-    var converted = try messages.enumerated().map { index, message in
+    return try messages.enumerated().map { index, message in
       let parameter = "messages[\(index)]"
       if message.content?.hasNonTextParts == true {
         throw APIError.invalidRequest(
@@ -161,79 +208,92 @@ struct ChatCompletionRequest: Decodable {
           parameter: "\(parameter).role")
       }
     }
-    if let plan = try toolPlan(), plan.active {
-      if let first = converted.first, first.role == .system {
-        converted[0] = ChatMessage(role: .system, content: first.content + "\n\n" + plan.instructions)
-      } else {
-        converted.insert(ChatMessage(role: .system, content: plan.instructions), at: 0)
+  }
+
+  /// The prompt either opens the assistant's turn or continues a final assistant message, never neither.
+  private func checkContinuation() throws {
+    let endsWithAssistant = messages.last?.role == "assistant"
+    if continueFinalMessage == true {
+      guard addGenerationPrompt != true else {
+        throw APIError.invalidRequest(
+          "add_generation_prompt and continue_final_message cannot both be true", parameter: "continue_final_message")
       }
+      guard endsWithAssistant else {
+        throw APIError.invalidRequest(
+          "continue_final_message needs the last message to be the assistant's", parameter: "continue_final_message")
+      }
+    } else if addGenerationPrompt == false, !endsWithAssistant {
+      throw APIError.invalidRequest(
+        "add_generation_prompt false only continues a final assistant message; the last message here is not one",
+        parameter: "add_generation_prompt")
+    } else if continueFinalMessage == false, endsWithAssistant {
+      throw APIError.invalidRequest(
+        "a final assistant message is always continued; continue_final_message false cannot be honoured",
+        parameter: "continue_final_message")
     }
-    return converted
+  }
+
+  /// How many alternatives to report per token, `nil` when log probabilities are not asked for.
+  func logprobAlternatives() throws -> Int? {
+    guard logprobs == true else {
+      if topLogprobs != nil {
+        throw APIError.invalidRequest("top_logprobs needs logprobs: true", parameter: "top_logprobs")
+      }
+      return nil
+    }
+    let count = topLogprobs ?? 0
+    guard (0...GenerationOptions.maxTopLogprobs).contains(count) else {
+      throw APIError.invalidRequest(
+        "top_logprobs must be from 0 to \(GenerationOptions.maxTopLogprobs)", parameter: "top_logprobs")
+    }
+    return count
   }
 
   /// Generation options: the request's values over the user's saved settings.
   /// - Throws: ``APIError`` for out-of-range values or an unusable `response_format`.
   func generationOptions(defaults: ChatSettings) throws -> GenerationOptions {
-    guard (n ?? 1) == 1 else { throw APIError.invalidRequest("only n = 1 is supported", parameter: "n") }
-    var options = defaults.generationOptions
-    if let limit = maxCompletionTokens ?? maxTokens {
-      guard limit > 0 else { throw APIError.invalidRequest("max_tokens must be positive", parameter: "max_tokens") }
-      options.maxNewTokens = limit
-    }
-    if let temperature {
-      guard (0...2).contains(temperature) else {
-        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
+    var options = try sampling.generationOptions(defaults: defaults, logprobs: try logprobAlternatives())
+    if let format = try formatGrammar() {
+      guard options.grammar == nil else {
+        throw APIError.invalidRequest(
+          "response_format cannot be combined with grammar or json_schema", parameter: "response_format")
       }
-      options.sampling.temperature = temperature
+      options.grammar = format
     }
-    if let topP {
-      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
-      options.sampling.topP = topP
-    }
-    if let topK { options.sampling.topK = topK }
-    if let minP { options.sampling.minP = minP }
-    if let repeatPenalty { options.sampling.repeatPenalty = repeatPenalty }
-    if let seed {
-      options.sampling.seed = UInt32(truncatingIfNeeded: seed)
-    }
-    if let stop, stop.values.count > 4 {
-      throw APIError.invalidRequest("stop takes at most 4 sequences", parameter: "stop")
-    }
-    options.ignoresEndOfGeneration = ignoreEOS ?? false
-    options.grammar = try grammar()
     if let plan = try toolPlan(), plan.active {
       guard options.grammar == nil else {
         throw APIError.invalidRequest(
-          "response_format cannot be combined with tools; use tool_choice none or drop response_format",
-          parameter: "response_format")
+          "response_format, grammar and json_schema cannot be combined with tools; use tool_choice none or drop them",
+          parameter: "tools")
+      }
+      guard try sampling.choices() == 1 else {
+        throw APIError.invalidRequest("n above 1 cannot be combined with tools", parameter: "n")
       }
       let (grammar, trigger) = try plan.grammar()
       options.grammar = grammar
       options.grammarTrigger = trigger
     }
-    do {
-      try options.validate()
-    } catch {
-      throw APIError.invalidRequest("\(error)")
-    }
     return options
   }
 
-  private func grammar() throws -> String? {
+  private func formatGrammar() throws -> String? {
     guard let responseFormat else { return nil }
     switch responseFormat.type {
-    case "text": return nil
-    case "json_object": return JSONSchemaGrammar.anyObject
+    case "text":
+      guard responseFormat.schema == nil, responseFormat.jsonSchema == nil else {
+        throw APIError.invalidRequest(
+          "response_format of type text takes no schema", parameter: "response_format.type")
+      }
+      return nil
+    case "json_object":
+      guard let schema = responseFormat.schema else { return JSONSchemaGrammar.anyObject }
+      return try SamplingRequest.schemaGrammar(schema, parameter: "response_format.schema")
     case "json_schema":
       guard let schema = responseFormat.jsonSchema?.schema else {
         throw APIError.invalidRequest(
           "response_format.json_schema.schema is required", parameter: "response_format.json_schema.schema")
       }
-      do {
-        return try JSONSchemaGrammar.grammar(for: schema)
-      } catch {
-        throw APIError.invalidRequest("\(error)", parameter: "response_format.json_schema.schema")
-      }
+      return try SamplingRequest.schemaGrammar(schema, parameter: "response_format.json_schema.schema")
     default:
       throw APIError.invalidRequest(
         "response_format.type \"\(responseFormat.type)\" is not supported; use text, json_object or json_schema",

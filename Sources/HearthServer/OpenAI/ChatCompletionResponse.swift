@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 /// `chat.completion` and `chat.completion.chunk` objects as OpenAI defines them.
 struct ChatCompletion: Encodable {
@@ -8,13 +9,19 @@ struct ChatCompletion: Encodable {
   var model: String
   var choices: [Choice]
   var usage: Usage
-  var systemFingerprint: String? = nil
+  var systemFingerprint: String
+  /// With `verbose`: the prompt as the model saw it.
+  var verbose: VerboseDetail? = nil
+
+  struct VerboseDetail: Encodable {
+    var prompt: String
+  }
 
   struct Choice: Encodable {
     var index = 0
     var message: Message
     var finishReason: String
-    var logprobs: String? = nil
+    var logprobs: ChoiceLogprobs?
 
     enum CodingKeys: String, CodingKey {
       case index, message, logprobs
@@ -26,7 +33,7 @@ struct ChatCompletion: Encodable {
       try container.encode(index, forKey: .index)
       try container.encode(message, forKey: .message)
       try container.encode(finishReason, forKey: .finishReason)
-      try container.encodeNil(forKey: .logprobs)
+      try container.encode(logprobs, forKey: .logprobs)
     }
   }
 
@@ -55,6 +62,7 @@ struct ChatCompletion: Encodable {
   enum CodingKeys: String, CodingKey {
     case id, object, created, model, choices, usage
     case systemFingerprint = "system_fingerprint"
+    case verbose = "__verbose"
   }
 }
 
@@ -65,14 +73,18 @@ struct ChatCompletionChunk: Encodable {
   var model: String
   var choices: [Choice]
   var usage: Usage?
+  var systemFingerprint: String
+  /// With `timings_per_token`: the speed so far.
+  var timings: StreamTimings? = nil
 
   struct Choice: Encodable {
     var index = 0
     var delta: Delta
     var finishReason: String?
+    var logprobs: ChoiceLogprobs?
 
     enum CodingKeys: String, CodingKey {
-      case index, delta
+      case index, delta, logprobs
       case finishReason = "finish_reason"
     }
 
@@ -80,6 +92,7 @@ struct ChatCompletionChunk: Encodable {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(index, forKey: .index)
       try container.encode(delta, forKey: .delta)
+      try container.encodeIfPresent(logprobs, forKey: .logprobs)
       try container.encode(finishReason, forKey: .finishReason)
     }
   }
@@ -89,11 +102,28 @@ struct ChatCompletionChunk: Encodable {
     var content: String?
     var reasoningContent: String?
     var toolCalls: [ToolCallDelta]?
+    /// The first delta of a choice names the role and says `content: null`, as the llama.cpp server does.
+    var opensChoice = false
 
     enum CodingKeys: String, CodingKey {
       case role, content
       case reasoningContent = "reasoning_content"
       case toolCalls = "tool_calls"
+    }
+
+    /// The delta that opens a choice.
+    static var opening: Delta { Delta(role: "assistant", opensChoice: true) }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encodeIfPresent(role, forKey: .role)
+      if opensChoice {
+        try container.encode(content, forKey: .content)
+      } else {
+        try container.encodeIfPresent(content, forKey: .content)
+      }
+      try container.encodeIfPresent(reasoningContent, forKey: .reasoningContent)
+      try container.encodeIfPresent(toolCalls, forKey: .toolCalls)
     }
   }
 
@@ -105,7 +135,10 @@ struct ChatCompletionChunk: Encodable {
     var function: ToolPlan.Call.Function
   }
 
-  enum CodingKeys: String, CodingKey { case id, object, created, model, choices, usage }
+  enum CodingKeys: String, CodingKey {
+    case id, object, created, model, choices, usage, timings
+    case systemFingerprint = "system_fingerprint"
+  }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -113,8 +146,96 @@ struct ChatCompletionChunk: Encodable {
     try container.encode(object, forKey: .object)
     try container.encode(created, forKey: .created)
     try container.encode(model, forKey: .model)
+    try container.encode(systemFingerprint, forKey: .systemFingerprint)
     try container.encode(choices, forKey: .choices)
     try container.encode(usage, forKey: .usage)
+    try container.encodeIfPresent(timings, forKey: .timings)
+  }
+}
+
+/// The llama.cpp server's `timings` object: the prompt's and the answer's token counts, times and speeds.
+struct StreamTimings: Encodable {
+  var promptTokens: Int
+  var promptMilliseconds: Double
+  var predictedTokens: Int
+  var predictedMilliseconds: Double
+
+  enum CodingKeys: String, CodingKey {
+    case promptTokens = "prompt_n"
+    case promptMilliseconds = "prompt_ms"
+    case promptPerSecond = "prompt_per_second"
+    case predictedTokens = "predicted_n"
+    case predictedMilliseconds = "predicted_ms"
+    case predictedPerSecond = "predicted_per_second"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(promptTokens, forKey: .promptTokens)
+    try container.encode(promptMilliseconds, forKey: .promptMilliseconds)
+    try container.encode(Self.rate(promptTokens, promptMilliseconds), forKey: .promptPerSecond)
+    try container.encode(predictedTokens, forKey: .predictedTokens)
+    try container.encode(predictedMilliseconds, forKey: .predictedMilliseconds)
+    try container.encode(Self.rate(predictedTokens, predictedMilliseconds), forKey: .predictedPerSecond)
+  }
+
+  private static func rate(_ count: Int, _ milliseconds: Double) -> Double {
+    milliseconds > 0 ? Double(count) * 1000 / milliseconds : 0
+  }
+
+  /// The exact figures of a finished generation.
+  init(_ usage: GenerationUsage) {
+    promptTokens = usage.prefilledTokens
+    promptMilliseconds = usage.prefillDuration.milliseconds
+    predictedTokens = usage.generatedTokens
+    predictedMilliseconds = usage.generationDuration.milliseconds
+  }
+
+  init(promptTokens: Int, promptMilliseconds: Double, predictedTokens: Int, predictedMilliseconds: Double) {
+    self.promptTokens = promptTokens
+    self.promptMilliseconds = promptMilliseconds
+    self.predictedTokens = predictedTokens
+    self.predictedMilliseconds = predictedMilliseconds
+  }
+}
+
+/// A choice's `logprobs` as OpenAI's chat API writes them: each token's text, log probability and bytes,
+/// with the most likely alternatives at its place.
+struct ChoiceLogprobs: Encodable {
+  struct Token: Encodable {
+    var token: String
+    var logprob: Double
+    var bytes: [UInt8]
+    var topLogprobs: [Alternative]
+
+    enum CodingKeys: String, CodingKey {
+      case token, logprob, bytes
+      case topLogprobs = "top_logprobs"
+    }
+  }
+
+  struct Alternative: Encodable {
+    var token: String
+    var logprob: Double
+    var bytes: [UInt8]
+  }
+
+  var content: [Token]
+
+  init(_ tokens: [TokenLogprob]) {
+    content = tokens.map { figures in
+      Token(
+        token: figures.chosen.text, logprob: figures.chosen.logprob, bytes: figures.chosen.bytes,
+        topLogprobs: figures.top.map { Alternative(token: $0.text, logprob: $0.logprob, bytes: $0.bytes) })
+    }
+  }
+
+  enum CodingKeys: String, CodingKey { case content, refusal }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(content, forKey: .content)
+    try container.encodeNil(forKey: .refusal)
   }
 }
 

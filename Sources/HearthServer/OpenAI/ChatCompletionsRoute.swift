@@ -6,16 +6,19 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// `POST /v1/chat/completions` and `GET /v1/models`.
+/// `POST /v1/chat/completions` and `GET /v1/models`, each also without the `/v1` prefix as the llama.cpp
+/// server serves them.
 struct OpenAIRoutes<Context: ChannelRequestContext> {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
   let metrics: ServerMetrics
 
   func register(on router: Router<Context>) {
-    router.get("/v1/models") { _, _ in try self.models() }
-    router.post("/v1/chat/completions") { request, context in
-      try await self.chatCompletions(request, context: context)
+    for prefix in OpenAIPaths.prefixes {
+      router.get("\(prefix)/models") { _, _ in try self.models() }
+      router.post("\(prefix)/chat/completions") { request, context in
+        try await self.chatCompletions(request, context: context)
+      }
     }
   }
 
@@ -26,7 +29,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   }
 
   private func chatCompletions(_ request: Request, context: Context) async throws -> Response {
-    let body = try await RequestReader.decode(
+    let body = try await RequestReader.decodeStrict(
       ChatCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
     let engine = dependencies.engine
     _ = try engine.requireModel()
@@ -38,70 +41,112 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         code: "prompt_too_large")
     }
     let options = try body.generationOptions(defaults: try engine.chatSettings())
+    let choices = try body.sampling.choices()
     let callsTools = try body.toolPlan()?.active == true
-    guard await engine.queueDepth < configuration.maxQueuedRequests else {
-      throw APIError(
-        .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "queue_full")
+    let streams = body.stream == true
+    if body.verbose == true, streams {
+      throw APIError.invalidRequest("verbose goes with whole answers (stream false)", parameter: "verbose")
     }
-    // The request waits its turn before anything is counted: the model it names may need loading first,
-    // and nothing may load under another request's generation. A client that leaves gives up its place.
-    let reservation = HeldReservation(
-      engine: engine,
-      reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
-        try await engine.reserveModel(named: body.model)
-      })
+    if body.timingsPerToken == true, !streams {
+      throw APIError.invalidRequest(
+        "timings_per_token goes with streamed answers; a whole answer's usage has its timings",
+        parameter: "timings_per_token")
+    }
+    let reservation = try await reserve(named: body.model, context: context)
     let model = reservation.model
     let promptTokens: Int
     do {
       promptTokens = try await Self.countTokens(messages, model: model)
-      guard promptTokens < model.contextSize else {
-        throw APIError.invalidRequest(
-          "the prompt is \(promptTokens) tokens; the model's context holds \(model.contextSize)", parameter: "messages")
-      }
+      try Self.checkFits(promptTokens, model: model, parameter: "messages")
+      try Self.checkOptions(options, model: model)
     } catch {
       await reservation.release()
       throw error
     }
-    let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: body.stop?.values ?? [])
-    let identity = CompletionIdentity(model: model.name, promptTokens: promptTokens)
-    if body.stream == true {
+    let runs = (0..<choices).map { index in
+      CompletionRun(
+        model: model, messages: messages, options: options.forChoice(index), stopSequences: body.sampling.stopSequences)
+    }
+    let identity = CompletionIdentity(model: model, promptTokens: promptTokens)
+    if streams {
       return stream(
-        run, reservation: reservation, identity: identity, includeUsage: body.streamOptions?.includeUsage == true,
+        runs, reservation: reservation, identity: identity,
+        shows: .init(
+          usage: body.streamOptions?.includeUsage == true, logprobs: options.logprobs != nil,
+          timings: body.timingsPerToken == true),
         callsTools: callsTools)
     }
-    let outcome: CompletionRun.Outcome
-    do {
-      outcome = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
-        do {
-          return try await run.run { _, _ in }
-        } catch {
-          throw Self.apiError(error)
-        }
+    let verbose = body.verbose == true ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
+    let outcomes = try await runWhole(runs, reservation: reservation, context: context)
+    outcomes.forEach { record($0, identity) }
+    let choiceObjects = outcomes.enumerated().map { index, outcome in
+      let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
+      var message = ChatCompletion.Message(content: outcome.content, reasoningContent: reasoning)
+      var finishReason = outcome.finishReason
+      if callsTools, let (text, call) = ToolPlan.extract(outcome.content) {
+        message = .init(content: text, reasoningContent: reasoning, toolCalls: [call])
+        finishReason = "tool_calls"
       }
-      await reservation.release()
-    } catch {
-      await reservation.release()
-      throw error
-    }
-    record(outcome, identity)
-    let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
-    var message = ChatCompletion.Message(content: outcome.content, reasoningContent: reasoning)
-    var finishReason = outcome.finishReason
-    if callsTools, let (text, call) = ToolPlan.extract(outcome.content) {
-      message = .init(content: text, reasoningContent: reasoning, toolCalls: [call])
-      finishReason = "tool_calls"
+      return ChatCompletion.Choice(
+        index: index, message: message, finishReason: finishReason,
+        logprobs: options.logprobs == nil ? nil : ChoiceLogprobs(outcome.logprobs))
     }
     let completion = ChatCompletion(
-      id: identity.id, created: identity.created, model: identity.model,
-      choices: [.init(message: message, finishReason: finishReason)], usage: identity.usage(outcome))
+      id: identity.id, created: identity.created, model: identity.model, choices: choiceObjects,
+      usage: identity.usage(outcomes), systemFingerprint: identity.fingerprint,
+      verbose: verbose.map(ChatCompletion.VerboseDetail.init))
     return try JSONResponse.make(completion)
   }
 
-  /// Streams the completion. With tools on offer the answer is held back until it ends, because a call
-  /// cannot be told from text before it is complete; it then goes out as one content delta or one
-  /// `tool_calls` delta.
+  /// Waits for the model's line, refusing at once when too many requests wait already. The request waits its
+  /// turn before anything is counted: the model it names may need loading first, and nothing may load under
+  /// another request's generation. A client that leaves gives up its place.
+  func reserve(named name: String?, context: Context) async throws -> HeldReservation {
+    let engine = dependencies.engine
+    guard await engine.queueDepth < configuration.maxQueuedRequests else { throw APIError.queueFull }
+    return HeldReservation(
+      engine: engine,
+      reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+        try await engine.reserveModel(named: name)
+      })
+  }
+
+  /// Runs each choice to its end, one after another, and gives the model back.
+  func runWhole(
+    _ runs: [CompletionRun], reservation: HeldReservation, context: Context
+  ) async throws -> [CompletionRun.Outcome] {
+    do {
+      let outcomes = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+        var outcomes: [CompletionRun.Outcome] = []
+        for run in runs {
+          do {
+            outcomes.append(try await run.run { _ in })
+          } catch {
+            throw Self.apiError(error)
+          }
+        }
+        return outcomes
+      }
+      await reservation.release()
+      return outcomes
+    } catch {
+      await reservation.release()
+      throw error
+    }
+  }
+
+  /// Streams the choices one after another. With tools on offer the answer is held back until it ends,
+  /// because a call cannot be told from text before it is complete; it then goes out as one content delta or
+  /// one `tool_calls` delta.
+  /// What a stream carries besides the text.
+  struct StreamExtras {
+    var usage: Bool
+    var logprobs: Bool
+    var timings: Bool
+  }
+
   private func stream(
-    _ run: CompletionRun, reservation: HeldReservation, identity: CompletionIdentity, includeUsage: Bool,
+    _ runs: [CompletionRun], reservation: HeldReservation, identity: CompletionIdentity, shows: StreamExtras,
     callsTools: Bool
   ) -> Response {
     Response(
@@ -109,26 +154,40 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       body: ResponseBody { writer in
         var failure: APIError?
         do {
-          try await writer.sendEvent(identity.chunk(.init(role: "assistant", content: "")))
-          let pieces = PieceEvents(identity: identity)
-          let outcome = try await run.run { content, reasoning in
-            guard !callsTools || !reasoning.isEmpty else { return }
-            try await writer.write(pieces.event(content: callsTools ? "" : content, reasoning: reasoning))
-          }
-          record(outcome, identity)
-          var finishReason = outcome.finishReason
-          if callsTools {
-            if let (text, call) = ToolPlan.extract(outcome.content) {
-              if let text { try await writer.sendEvent(identity.chunk(.init(content: text))) }
-              let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
-              try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta])))
-              finishReason = "tool_calls"
-            } else if !outcome.content.isEmpty {
-              try await writer.sendEvent(identity.chunk(.init(content: outcome.content)))
+          var outcomes: [CompletionRun.Outcome] = []
+          for (index, run) in runs.enumerated() {
+            try await writer.sendEvent(identity.chunk(.opening, index: index))
+            let pieces = PieceEvents(identity: identity, index: index)
+            var speed = RunningSpeed(promptTokens: identity.promptTokens)
+            let outcome = try await run.run { piece in
+              speed.add(piece.tokens)
+              guard !callsTools || !piece.reasoning.isEmpty else { return }
+              var shown = piece
+              if callsTools { shown.content = "" }
+              try await writer.write(
+                pieces.event(shown, logprobs: shows.logprobs, timings: shows.timings ? speed.timings : nil))
             }
+            record(outcome, identity)
+            outcomes.append(outcome)
+            var finishReason = outcome.finishReason
+            if callsTools {
+              if let (text, call) = ToolPlan.extract(outcome.content) {
+                if let text { try await writer.sendEvent(identity.chunk(.init(content: text), index: index)) }
+                let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
+                try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta]), index: index))
+                finishReason = "tool_calls"
+              } else if !outcome.content.isEmpty {
+                try await writer.sendEvent(identity.chunk(.init(content: outcome.content), index: index))
+              }
+            }
+            let timings = shows.timings ? outcome.usage.map(StreamTimings.init) ?? speed.timings : nil
+            try await writer.sendEvent(
+              identity.chunk(.init(), index: index, finishReason: finishReason, timings: timings))
           }
-          try await writer.sendEvent(identity.chunk(.init(), finishReason: finishReason))
-          if includeUsage { try await writer.sendEvent(identity.usageChunk(outcome)) }
+          if shows.usage {
+            let timings = shows.timings ? outcomes.first?.usage.map(StreamTimings.init) : nil
+            try await writer.sendEvent(identity.usageChunk(outcomes, timings: timings))
+          }
           try await writer.sendEvent("[DONE]")
         } catch {
           failure = Self.apiError(error)
@@ -152,6 +211,31 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       tokensPerSecond: usage?.generationTokensPerSecond ?? 0)
   }
 
+  /// Refuses a prompt that leaves no room for an answer, with the figures clients branch on.
+  static func checkFits(_ promptTokens: Int, model: any ChatModel, parameter: String) throws {
+    guard promptTokens < model.contextSize else {
+      throw APIError.contextLengthExceeded(
+        promptTokens: promptTokens, contextSize: model.contextSize, parameter: parameter)
+    }
+  }
+
+  /// Refuses what the model's vocabulary cannot honour — a grammar llama.cpp cannot read, a logit bias on a
+  /// token it does not have — before anything is sent, rather than failing the answer.
+  static func checkOptions(_ options: GenerationOptions, model: any ChatModel) throws {
+    guard let vocabulary = model.vocabulary else { return }
+    if let token = options.logitBias.keys.sorted().first(where: { Int($0) >= vocabulary.tokenCount }) {
+      throw APIError.invalidRequest(
+        "logit_bias names token \(token); this model's token ids run from 0 to \(vocabulary.tokenCount - 1)",
+        parameter: "logit_bias")
+    }
+    guard let grammar = options.grammar else { return }
+    do {
+      try vocabulary.checkGrammar(grammar)
+    } catch {
+      throw APIError.invalidRequest("the grammar is not valid GBNF: \(error)", parameter: "grammar")
+    }
+  }
+
   static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
     do {
       return try model.countTokens(messages)
@@ -168,106 +252,45 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   }
 }
 
-/// The events of a stream's text chunks: the templates' fast path for the usual chunk of one kind of
-/// text, the encoder for the rare one that carries both.
-struct PieceEvents {
-  let identity: CompletionIdentity
-  let content: DeltaChunkTemplate?
-  let reasoning: DeltaChunkTemplate?
+/// Where the OpenAI-compatible API answers: under `/v1`, and at the root as the llama.cpp server also serves it.
+enum OpenAIPaths {
+  static let prefixes = ["/v1", ""]
+}
 
-  init(identity: CompletionIdentity) {
-    self.identity = identity
-    content = DeltaChunkTemplate(identity: identity, field: .content)
-    reasoning = DeltaChunkTemplate(identity: identity, field: .reasoning)
-  }
-
-  func event(content text: String, reasoning thought: String) -> ByteBuffer {
-    if thought.isEmpty, let content { return content.event(text) }
-    if text.isEmpty, let reasoning { return reasoning.event(thought) }
-    let chunk = identity.chunk(
-      .init(content: text.isEmpty ? nil : text, reasoningContent: thought.isEmpty ? nil : thought))
-    return ByteBuffer(string: "data: \(chunk)\n\n")
+extension GenerationOptions {
+  /// The options of choice `index` of several: each samples from its own seed, so that a seeded request's
+  /// choices differ from one another and are each reproducible.
+  func forChoice(_ index: Int) -> GenerationOptions {
+    guard index > 0, let seed = sampling.seed else { return self }
+    var options = self
+    options.sampling.seed = seed &+ UInt32(truncatingIfNeeded: index)
+    return options
   }
 }
 
-/// The `{"error": …}` object sent inside a stream when generation fails after it started.
-struct ErrorEnvelope: Encodable {
-  struct Detail: Encodable {
-    var message: String
-    var type: String
-    var code: String?
-  }
-  var error: Detail
-
-  init(_ error: APIError) {
-    self.error = Detail(message: error.message, type: error.type, code: error.code)
-  }
-}
-
-/// What every chunk and the final object of one completion share.
-struct CompletionIdentity {
-  let id = "chatcmpl-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-  let created = Int(Date().timeIntervalSince1970)
-  let model: String
+/// The speed of a streamed answer so far, measured where it is sent: the prompt's time is the wait for the
+/// first token.
+struct RunningSpeed {
   let promptTokens: Int
+  private let clock = ContinuousClock()
+  private let started = ContinuousClock.now
+  private var firstToken: ContinuousClock.Instant?
+  private var tokens = 0
 
-  func chunk(_ delta: ChatCompletionChunk.Delta, finishReason: String? = nil) -> String {
-    JSONResponse.encodedLine(
-      ChatCompletionChunk(
-        id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil))
+  init(promptTokens: Int) {
+    self.promptTokens = promptTokens
   }
 
-  func usageChunk(_ outcome: CompletionRun.Outcome) -> String {
-    JSONResponse.encodedLine(
-      ChatCompletionChunk(id: id, created: created, model: model, choices: [], usage: usage(outcome)))
+  mutating func add(_ count: Int) {
+    guard count > 0 else { return }
+    if firstToken == nil { firstToken = clock.now }
+    tokens += count
   }
 
-  func usage(_ outcome: CompletionRun.Outcome) -> Usage {
-    let figures = outcome.usage
-    return Usage(
-      promptTokens: figures?.promptTokens ?? promptTokens,
-      completionTokens: figures?.generatedTokens ?? outcome.pieces,
-      promptTokensDetails: .init(cachedTokens: figures?.reusedPromptTokens ?? 0),
-      timings: .init(
-        timeToFirstTokenMs: figures?.timeToFirstToken?.milliseconds,
-        promptTokensPerSecond: figures?.prefillTokensPerSecond ?? 0,
-        generationTokensPerSecond: figures?.generationTokensPerSecond ?? 0))
-  }
-}
-
-/// How requests name models: case-insensitive, with or without the file's `.gguf`, by any leading part.
-enum ModelName {
-  static func stem(_ name: String) -> String {
-    name.lowercased().replacingOccurrences(of: ".gguf", with: "")
-  }
-}
-
-/// A reservation a response holds until it has written its last byte; given back at most once, and given back
-/// even if the response is dropped before its body runs (a client gone before the first byte).
-final class HeldReservation: Sendable {
-  private let engine: Engine
-  private let reservation: ModelReservation
-  private let released = Mutex(false)
-
-  init(engine: Engine, reservation: ModelReservation) {
-    self.engine = engine
-    self.reservation = reservation
-  }
-
-  var model: any ChatModel { reservation.model }
-
-  func release() async {
-    let first = released.withLock { released in
-      defer { released = true }
-      return !released
-    }
-    guard first else { return }
-    await engine.release(reservation)
-  }
-
-  deinit {
-    guard !released.withLock({ $0 }) else { return }
-    let (engine, reservation) = (engine, reservation)
-    Task { await engine.release(reservation) }
+  var timings: StreamTimings {
+    let first = firstToken ?? clock.now
+    return StreamTimings(
+      promptTokens: promptTokens, promptMilliseconds: (first - started).milliseconds, predictedTokens: tokens,
+      predictedMilliseconds: (clock.now - first).milliseconds)
   }
 }

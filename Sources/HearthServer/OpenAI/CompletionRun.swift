@@ -11,38 +11,87 @@ struct CompletionRun {
     var usage: GenerationUsage?
     /// Pieces received, the generated-token count when the run was cut short before its figures came.
     var pieces = 0
+    /// Each answer token's log probability, when they were asked for.
+    var logprobs: [TokenLogprob] = []
+  }
+
+  /// Text that became safe to show, with the log probabilities of the tokens it came from.
+  struct Piece {
+    var content = ""
+    var reasoning = ""
+    var logprobs: [TokenLogprob] = []
+    /// Tokens generated since the piece before.
+    var tokens = 0
+  }
+
+  /// What the model continues: a conversation in its chat template, or its own tokens as they are.
+  enum Prompt {
+    case conversation([ChatMessage])
+    case tokens([Int32])
   }
 
   let model: any ChatModel
-  let messages: [ChatMessage]
+  let prompt: Prompt
   let options: GenerationOptions
   let stopSequences: [String]
 
-  /// Runs the generation, passing each piece of answer and thinking to `emit`; when `emit` throws
-  /// (the client left), the generation stops.
-  func run(emit: (_ content: String, _ reasoning: String) async throws -> Void) async throws -> Outcome {
+  init(model: any ChatModel, messages: [ChatMessage], options: GenerationOptions, stopSequences: [String]) {
+    self.init(model: model, prompt: .conversation(messages), options: options, stopSequences: stopSequences)
+  }
+
+  init(model: any ChatModel, prompt: Prompt, options: GenerationOptions, stopSequences: [String]) {
+    self.model = model
+    self.prompt = prompt
+    self.options = options
+    self.stopSequences = stopSequences
+  }
+
+  /// A raw prompt's continuation is all text: thinking is a chat convention.
+  private var splitsThinking: Bool {
+    if case .conversation = prompt { return true }
+    return false
+  }
+
+  private var events: AsyncThrowingStream<GenerationEvent, any Error> {
+    switch prompt {
+    case .conversation(let messages): model.generate(messages: messages, options: options)
+    case .tokens(let tokens): model.complete(prompt: tokens, options: options)
+    }
+  }
+
+  /// Runs the generation, passing each piece of answer and thinking to `emit` (a token's log probability
+  /// goes with the piece its text is shown in); when `emit` throws (the client left), the generation stops.
+  func run(emit: (Piece) async throws -> Void) async throws -> Outcome {
     var outcome = Outcome()
     var splitter = ThinkSplitter()
     var stops = StopSequenceMatcher(stopSequences)
+    var pending: [TokenLogprob] = []
+    var tokens = 0
     func route(_ segments: [ThinkSplitter.Segment]) async throws {
-      var content = ""
-      var reasoning = ""
+      var piece = Piece()
       for segment in segments {
         switch segment {
-        case .answer(let text): content += stops.feed(text)
-        case .thinking(let text): reasoning += text
+        case .answer(let text): piece.content += stops.feed(text)
+        case .thinking(let text): piece.reasoning += text
         }
       }
-      outcome.content += content
-      outcome.reasoning += reasoning
-      if !content.isEmpty || !reasoning.isEmpty { try await emit(content, reasoning) }
+      outcome.content += piece.content
+      outcome.reasoning += piece.reasoning
+      guard !piece.content.isEmpty || !piece.reasoning.isEmpty else { return }
+      (piece.logprobs, pending) = (pending, [])
+      (piece.tokens, tokens) = (tokens, 0)
+      try await emit(piece)
     }
-    generation: for try await event in model.generate(messages: messages, options: options) {
+    generation: for try await event in events {
       switch event {
       case .token(let text):
         outcome.pieces += 1
-        try await route(splitter.feed(text))
+        tokens += 1
+        try await route(splitsThinking ? splitter.feed(text) : [.answer(text)])
         if stops.isStopped { break generation }
+      case .logprob(let figures):
+        pending.append(figures)
+        outcome.logprobs.append(figures)
       case .usage(let usage):
         outcome.usage = usage
       case .done(let reason):
@@ -50,14 +99,29 @@ struct CompletionRun {
       }
     }
     if !stops.isStopped {
-      try await route(splitter.finish())
+      try await route(splitsThinking ? splitter.finish() : [])
       let rest = stops.flush()
       outcome.content += rest
-      if !rest.isEmpty { try await emit(rest, "") }
+      if !rest.isEmpty || !pending.isEmpty {
+        try await emit(Piece(content: rest, logprobs: pending, tokens: tokens))
+      }
     } else {
       outcome.finishReason = "stop"
+      outcome.logprobs = Self.tokens(outcome.logprobs, within: outcome.content)
     }
     return outcome
+  }
+
+  /// The leading tokens whose text the answer shows: those of a stop sequence and after it are dropped.
+  static func tokens(_ logprobs: [TokenLogprob], within content: String) -> [TokenLogprob] {
+    let shown = Array(content.utf8)
+    var length = 0
+    return Array(
+      logprobs.prefix { figures in
+        let bytes = figures.chosen.bytes
+        defer { length += bytes.count }
+        return length + bytes.count <= shown.count && shown[length..<length + bytes.count].elementsEqual(bytes)
+      })
   }
 
   static func finishReason(_ reason: StopReason) -> String {

@@ -13,14 +13,14 @@ struct DeltaChunkTemplate: Sendable {
   private let suffix: [UInt8]
 
   /// A template for `field`, or `nil` when the encoded chunk does not have the expected shape.
-  init?(identity: CompletionIdentity, field: Field) {
+  init?(identity: CompletionIdentity, index: Int, field: Field) {
     let marker = "\u{1}"
     let delta =
       switch field {
       case .content: ChatCompletionChunk.Delta(content: marker)
       case .reasoning: ChatCompletionChunk.Delta(reasoningContent: marker)
       }
-    let encoded = identity.chunk(delta)
+    let encoded = identity.chunk(delta, index: index)
     let parts = encoded.components(separatedBy: "\"\\u0001\"")
     guard parts.count == 2 else { return nil }
     prefix = Array("data: \(parts[0])\"".utf8)

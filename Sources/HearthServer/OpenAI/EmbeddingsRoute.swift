@@ -13,7 +13,9 @@ struct EmbeddingsRoute<Context: RequestContext>: Sendable {
   static var maxInputs: Int { 2048 }
 
   func register(on router: Router<Context>) {
-    router.post("/v1/embeddings") { request, _ in try await self.embeddings(request) }
+    for prefix in OpenAIPaths.prefixes {
+      router.post("\(prefix)/embeddings") { request, _ in try await self.embeddings(request) }
+    }
   }
 
   private func embeddings(_ request: Request) async throws -> Response {

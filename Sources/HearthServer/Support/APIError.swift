@@ -12,6 +12,9 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
   public var type: String
   public var parameter: String?
   public var code: String?
+  /// Figures a client may branch on besides the code, written into the error object (the prompt's tokens and
+  /// the context's size for `context_length_exceeded`, as the llama.cpp server sends them).
+  public var figures: [String: Int] = [:]
 
   public init(
     _ status: HTTPResponse.Status, _ message: String, type: String? = nil, parameter: String? = nil,
@@ -31,6 +34,21 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     APIError(.badRequest, message, parameter: parameter)
   }
 
+  /// A prompt longer than the model's context: OpenAI's code, the llama.cpp server's type and figures.
+  public static func contextLengthExceeded(promptTokens: Int, contextSize: Int, parameter: String) -> APIError {
+    var error = APIError(
+      .badRequest, "the prompt is \(promptTokens) tokens; the model's context holds \(contextSize)",
+      type: "exceed_context_size_error", parameter: parameter, code: "context_length_exceeded")
+    error.figures = ["n_prompt_tokens": promptTokens, "n_ctx": contextSize]
+    return error
+  }
+
+  /// Too many requests already wait for the model.
+  public static var queueFull: APIError {
+    APIError(
+      .tooManyRequests, "too many requests are waiting for the model; try again shortly", code: "rate_limit_exceeded")
+  }
+
   /// Something that does not exist.
   public static func notFound(_ message: String) -> APIError {
     APIError(.notFound, message, code: "not_found")
@@ -38,7 +56,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
     let body = Body(
-      error: .init(message: message, type: type, param: parameter, code: code))
+      error: .init(message: message, type: type, param: parameter, code: code, figures: figures))
     var response = try JSONResponse.make(body, status: status)
     if status == .unauthorized {
       response.headers[.wwwAuthenticate] = "Bearer"
@@ -52,17 +70,19 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
       var type: String
       var param: String?
       var code: String?
+      var figures: [String: Int]
 
       func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(message, forKey: .message)
-        try container.encode(type, forKey: .type)
+        var container = encoder.container(keyedBy: FieldName.self)
+        try container.encode(message, forKey: FieldName("message"))
+        try container.encode(type, forKey: FieldName("type"))
         // OpenAI's clients expect these keys present, null when unused.
-        try container.encode(param, forKey: .param)
-        try container.encode(code, forKey: .code)
+        try container.encode(param, forKey: FieldName("param"))
+        try container.encode(code, forKey: FieldName("code"))
+        for (name, value) in figures.sorted(by: { $0.key < $1.key }) {
+          try container.encode(value, forKey: FieldName(name))
+        }
       }
-
-      enum CodingKeys: String, CodingKey { case message, type, param, code }
     }
     var error: Detail
   }
@@ -139,4 +159,14 @@ enum RequestReader {
       throw APIError.invalidRequest("\(what): \(DecodingFailure.describe(error))")
     }
   }
+}
+
+/// A JSON field named at run time.
+struct FieldName: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+
+  init(_ name: String) { stringValue = name }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }

@@ -37,9 +37,10 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     return try await next(request, context)
   }
 
-  /// The web app's page and assets carry no data; the API behind them does.
+  /// The web app's page and assets and the health check carry no data; everything else, whatever name it
+  /// answers to (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
   private func requiresKey(_ path: String) -> Bool {
-    path.hasPrefix("/v1/") || path.hasPrefix("/api/") || path == "/metrics"
+    !(path == "/" || path == "/health" || path.hasPrefix("/assets/"))
   }
 
   /// Behind a network bind every request carries the key, so a rebound name gains nothing; on loopback

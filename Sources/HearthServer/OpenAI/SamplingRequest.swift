@@ -1,0 +1,176 @@
+import Foundation
+import HearthCore
+
+/// The generation fields `/v1/chat/completions` and `/v1/completions` share: OpenAI's (`max_tokens`,
+/// `temperature`, `logit_bias`, …) and the llama.cpp server's extensions clients written for it send (`top_k`,
+/// `min_p`, `repeat_penalty`, `ignore_eos`, `grammar`, `json_schema`, `id_slot`, `cache_prompt`). Every one
+/// is honoured or refused by name; a field that is none of them is refused by the strict reader.
+struct SamplingRequest: Decodable {
+  var maxTokens: Int?
+  var maxCompletionTokens: Int?
+  var temperature: Double?
+  var topP: Double?
+  var seed: Int64?
+  var stop: StopSequences?
+  var n: Int?
+  var logitBias: [String: Double]?
+  var frequencyPenalty: Double?
+  var presencePenalty: Double?
+  var ignoreEOS: Bool?
+  var topK: Int?
+  var minP: Double?
+  var repeatPenalty: Double?
+  /// A GBNF grammar the answer must follow (llama.cpp's extension).
+  var grammar: String?
+  /// A JSON schema the answer must follow (llama.cpp's extension; OpenAI's is `response_format`).
+  var jsonSchema: JSONValue?
+  /// The llama.cpp server's slot; Hearth has one, slot 0.
+  var idSlot: Int?
+  /// Whether the cached prefix of an earlier prompt may be reused; Hearth always reuses it.
+  var cachePrompt: Bool?
+
+  /// Most choices one request may ask for: they are generated one after another.
+  static let maxChoices = 4
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case temperature, seed, stop, n, grammar
+    case maxTokens = "max_tokens"
+    case maxCompletionTokens = "max_completion_tokens"
+    case topP = "top_p"
+    case logitBias = "logit_bias"
+    case frequencyPenalty = "frequency_penalty"
+    case presencePenalty = "presence_penalty"
+    case ignoreEOS = "ignore_eos"
+    case topK = "top_k"
+    case minP = "min_p"
+    case repeatPenalty = "repeat_penalty"
+    case jsonSchema = "json_schema"
+    case idSlot = "id_slot"
+    case cachePrompt = "cache_prompt"
+  }
+
+  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
+
+  /// `stop`: one string or up to four.
+  struct StopSequences: Decodable {
+    var values: [String]
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let single = try? container.decode(String.self) {
+        values = [single]
+      } else {
+        values = try container.decode([String].self)
+      }
+    }
+  }
+
+  var stopSequences: [String] { stop?.values ?? [] }
+
+  /// How many choices to generate.
+  /// - Throws: ``APIError`` beyond ``maxChoices``.
+  func choices() throws -> Int {
+    let count = n ?? 1
+    guard (1...Self.maxChoices).contains(count) else {
+      throw APIError.invalidRequest(
+        "n must be from 1 to \(Self.maxChoices) (choices are generated one after another)", parameter: "n")
+    }
+    return count
+  }
+
+  /// Generation options: the request's values over the user's saved settings.
+  /// - Parameter logprobs: how many alternatives to report per token, `nil` for none.
+  /// - Throws: ``APIError`` naming the first out-of-range or unsupported value.
+  func generationOptions(defaults: ChatSettings, logprobs: Int?) throws -> GenerationOptions {
+    _ = try choices()
+    if let idSlot, idSlot != 0, idSlot != -1 {
+      throw APIError.invalidRequest(
+        "id_slot \(idSlot) does not exist: this server has one slot, 0", parameter: "id_slot")
+    }
+    if cachePrompt == false {
+      throw APIError.invalidRequest(
+        "cache_prompt false is not supported: the cached prefix of earlier prompts is always reused",
+        parameter: "cache_prompt")
+    }
+    var options = defaults.generationOptions
+    if let limit = maxCompletionTokens ?? maxTokens {
+      guard limit > 0 else { throw APIError.invalidRequest("max_tokens must be positive", parameter: "max_tokens") }
+      options.maxNewTokens = limit
+    }
+    if let temperature {
+      guard (0...2).contains(temperature) else {
+        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
+      }
+      options.sampling.temperature = temperature
+    }
+    if let topP {
+      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
+      options.sampling.topP = topP
+    }
+    if let topK { options.sampling.topK = topK }
+    if let minP { options.sampling.minP = minP }
+    if let repeatPenalty { options.sampling.repeatPenalty = repeatPenalty }
+    if let seed { options.sampling.seed = UInt32(truncatingIfNeeded: seed) }
+    for (name, value) in [("frequency_penalty", frequencyPenalty), ("presence_penalty", presencePenalty)] {
+      if let value, !(-2...2).contains(value) {
+        throw APIError.invalidRequest("\(name) must be between -2 and 2", parameter: name)
+      }
+    }
+    options.frequencyPenalty = frequencyPenalty ?? 0
+    options.presencePenalty = presencePenalty ?? 0
+    options.logitBias = try tokenBiases()
+    options.logprobs = logprobs
+    if stopSequences.count > 4 {
+      throw APIError.invalidRequest("stop takes at most 4 sequences", parameter: "stop")
+    }
+    options.ignoresEndOfGeneration = ignoreEOS ?? false
+    options.grammar = try extensionGrammar()
+    do {
+      try options.validate()
+    } catch {
+      throw APIError.invalidRequest("\(error)")
+    }
+    return options
+  }
+
+  /// `logit_bias` as OpenAI defines it: token ids (as strings) to a bias from -100 to 100.
+  private func tokenBiases() throws -> [Int32: Double] {
+    var biases: [Int32: Double] = [:]
+    for (key, bias) in logitBias ?? [:] {
+      guard let token = Int32(key), token >= 0 else {
+        throw APIError.invalidRequest(
+          "logit_bias keys are token ids; \"\(key)\" is not one (POST /tokenize gives a text's ids)",
+          parameter: "logit_bias")
+      }
+      guard bias.isFinite, (-100...100).contains(bias) else {
+        throw APIError.invalidRequest("logit_bias values must be from -100 to 100", parameter: "logit_bias.\(key)")
+      }
+      biases[token] = bias
+    }
+    return biases
+  }
+
+  /// llama.cpp's `grammar` or `json_schema`, at most one of them.
+  private func extensionGrammar() throws -> String? {
+    switch (grammar, jsonSchema) {
+    case (nil, nil): return nil
+    case (let grammar?, nil):
+      guard !grammar.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        throw APIError.invalidRequest("grammar is empty", parameter: "grammar")
+      }
+      return grammar
+    case (nil, let schema?): return try Self.schemaGrammar(schema, parameter: "json_schema")
+    case (.some, .some):
+      throw APIError.invalidRequest("send grammar or json_schema, not both", parameter: "json_schema")
+    }
+  }
+
+  /// The grammar of answers valid under `schema`.
+  static func schemaGrammar(_ schema: JSONValue, parameter: String) throws -> String {
+    do {
+      return try JSONSchemaGrammar.grammar(for: schema)
+    } catch {
+      throw APIError.invalidRequest("\(error)", parameter: parameter)
+    }
+  }
+}
