@@ -12,7 +12,7 @@ export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
-.PHONY: all setup setup-web build run test lint format bench screenshots clean
+.PHONY: all setup setup-web build run test lint format bench screenshots compat clean
 
 all: build
 
@@ -47,6 +47,13 @@ test: setup setup-web lint
 screenshots: setup setup-web
 	swift build --product hearth
 	scripts/web-tests.sh --screenshots docs/screenshots
+
+## compat: llama.cpp's own server test suite, unmodified, against llama-server and against `hearth serve` on
+## the same local models; prints the pass counts per test file (scripts/compat.sh; failing tests and full
+## logs in $(HEARTH_CACHE)/compat-results). A report, not a gate: failing tests do not fail the target.
+compat: setup
+	@scripts/logged.sh "hearth: building (debug)" swift-build-debug swift build --product hearth
+	scripts/compat.sh
 
 lint:
 	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)

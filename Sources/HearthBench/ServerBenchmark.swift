@@ -143,7 +143,7 @@ public struct ServerBenchmark: Sendable {
         if first == nil { first = last }
         count += 1
       case .usage(let usage): promptTokens = usage.promptTokens
-      case .done, .logprob: break
+      case .done, .logprob, .promptProgress: break
       }
     }
     return Measurement(first: first, last: last, start: start, count: count, promptTokens: promptTokens)

@@ -27,6 +27,10 @@ public struct GenerationOptions: Sendable, Hashable {
   /// alternatives (0 to ``maxTopLogprobs``), as ``GenerationEvent/logprob(_:)`` events.
   public var logprobs: Int?
 
+  /// When set, reading the prompt is reported as ``GenerationEvent/promptProgress(_:)`` events: once when it
+  /// starts (what the cache already held) and after every batch.
+  public var reportsPromptProgress = false
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
 
@@ -152,6 +156,28 @@ public enum GenerationEvent: Sendable, Hashable {
   case done(StopReason)
   /// How likely the token just generated was, sent before its text when ``GenerationOptions/logprobs`` asks.
   case logprob(TokenLogprob)
+  /// How far reading the prompt has come, when ``GenerationOptions/reportsPromptProgress`` asks.
+  case promptProgress(PromptProgress)
+}
+
+/// How far a generation has come in reading its prompt.
+public struct PromptProgress: Sendable, Hashable {
+  /// The prompt's tokens.
+  public var total: Int
+  /// Those whose state was already cached from an earlier prompt.
+  public var cached: Int
+  /// Those read so far, the cached ones included.
+  public var processed: Int
+  /// Time since the prompt's reading started.
+  public var elapsed: Duration
+
+  /// Creates a progress report.
+  public init(total: Int, cached: Int, processed: Int, elapsed: Duration) {
+    self.total = total
+    self.cached = cached
+    self.processed = processed
+    self.elapsed = elapsed
+  }
 }
 
 /// A generated token with its log probability under the model and the most likely alternatives at its place.

@@ -19,6 +19,12 @@ public struct ServerConfiguration: Sendable, Hashable {
   public var maxPromptCharacters: Int
   /// The most requests waiting for the model at once; more are refused with 429.
   public var maxQueuedRequests: Int
+  /// Whether a request naming a model that is not installed here is answered by the chosen model (as
+  /// llama-server answers every name) rather than refused with `model_not_found`.
+  public var answersAnyModelName = false
+  /// Whether every whole chat answer carries the prompt as the model saw it (`__verbose.prompt`), as the
+  /// llama.cpp server's `--verbose` does; a request's own `verbose` decides for it either way.
+  public var showsPrompts = false
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, allowedOrigins: [String] = [],

@@ -90,6 +90,7 @@ final class GenerationRun: @unchecked Sendable {
     sampler = try SamplerChain(
       options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
       adjustments: LogitAdjustments(options), model: session.model)
+    reportProgress(processed: reused)
     phase = .prefill(next: reused)
   }
 
@@ -97,12 +98,20 @@ final class GenerationRun: @unchecked Sendable {
     let end = min(next + session.batchSize, prompt.count)
     try session.decode(prompt[next..<end], at: next, wantLogits: end == prompt.count)
     session.cachedTokens.append(contentsOf: prompt[next..<end])
+    reportProgress(processed: end)
     if end == prompt.count {
       prefillEnded = clock.now
       phase = .generate
     } else {
       phase = .prefill(next: end)
     }
+  }
+
+  private func reportProgress(processed: Int) {
+    guard options.reportsPromptProgress, let started = prefillStarted else { return }
+    continuation.yield(
+      .promptProgress(
+        PromptProgress(total: prompt.count, cached: reused, processed: processed, elapsed: clock.now - started)))
   }
 
   private func generateOne() throws(LlamaError) -> Bool {

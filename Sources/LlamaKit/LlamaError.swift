@@ -72,7 +72,7 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
     case .notAnEmbeddingModel(let model):
       "model \(model) does not produce sentence embeddings (no pooling); choose an embedding model"
     case .inputTooLong(let index, let tokens, let limit):
-      "input \(index) is \(tokens) tokens but the embedding model reads at most \(limit); split it"
+      "input \(index) is too large: \(tokens) tokens, but the embedding model reads at most \(limit); split it"
     case .decodeFailed(let code, let position):
       "llama.cpp failed to decode at position \(position) (code \(code))"
     }

@@ -105,7 +105,7 @@ struct AskCommand: AsyncParsableCommand {
         if !json { Terminal.write(blocks.feed(piece)) }
       case .usage(let figures): usage = figures
       case .done(let reason): stopReason = reason
-      case .logprob: break
+      case .logprob, .promptProgress: break
       }
     }
     // Unsaved answers act too (their actions are logged without a session), but only whole ones.

@@ -44,13 +44,32 @@ struct ServeCommand: AsyncParsableCommand {
     help: "Unload the idle model when less than this many MiB of memory are available (0: never).")
   var unloadBelow = 256
 
+  @Flag(
+    name: .customLong("any-model-name"),
+    help: """
+      Answer a request that names no installed model with the chosen one, as llama-server does with every \
+      name (default: a 404 model_not_found that lists the names there are).
+      """)
+  var anyModelName = false
+
+  @Flag(
+    name: .customLong("show-prompts"),
+    help: """
+      Every whole chat answer carries the prompt as the model saw it (__verbose.prompt), as llama-server's \
+      --verbose does; a request's own verbose field decides for it either way.
+      """)
+  var showPrompts = false
+
   @OptionGroup var modelOptions: ModelOptionGroup
 
   func run() async throws {
     try await reportingFailures {
-      let configuration = ServerConfiguration(
+      var settings = ServerConfiguration(
         host: host, port: port, apiKey: apiKey ?? ProcessInfo.processInfo.environment["HEARTH_API_KEY"],
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
+      settings.answersAnyModelName = anyModelName
+      settings.showsPrompts = showPrompts
+      let configuration = settings
       try configuration.validate()
       guard unloadAfter >= 0 else {
         throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")

@@ -52,7 +52,7 @@ struct MemoryAPITests {
         (#"{"model":"all-MiniLM-L6-v2","input":"x","dimensions":256}"#, 400, "dimensions"),
         (#"{"model":"all-MiniLM-L6-v2","input":"x","encoding_format":"int8"}"#, 400, nil),
         (#"{"model":"text-embedding-3-small","input":"x"}"#, 404, "model"),
-        (#"{"input":"x"}"#, 400, nil),
+        (#"{"model":"all-MiniLM-L6-v2"}"#, 400, nil),
       ]
       for (body, status, parameter) in cases {
         let reply = try await server.request(.POST, "/v1/embeddings", body: body)

@@ -331,6 +331,56 @@ struct OpenAICompatibilityTests {
     }
   }
 
+  @Test func anyModelNameIsAnsweredOnlyWhenTheServerIsToldTo() async throws {
+    let strict = ServerConfiguration(port: 0)
+    var lenient = ServerConfiguration(port: 0)
+    lenient.answersAnyModelName = true
+    for configuration in [strict, lenient] {
+      try await LiveServer.with(configuration: configuration) { server in
+        let chat = try await server.request(
+          .POST, "/v1/chat/completions", body: Self.chat(#""model":"gpt-3.5-turbo","max_tokens":2"#))
+        let embedding = try await server.request(
+          .POST, "/v1/embeddings", body: #"{"model":"text-embedding-3-small","input":"hello"}"#)
+        if configuration.answersAnyModelName {
+          #expect(chat.status == 200, "\(chat.body)")
+          #expect(embedding.status == 200, "\(embedding.body)")
+        } else {
+          #expect(chat.status == 404)
+          #expect(chat.json?["error"]?["code"]?.stringValue == "model_not_found")
+          #expect(embedding.json?["error"]?["code"]?.stringValue == "model_not_found")
+        }
+        // No model named means the embedding model, as the llama.cpp server takes it.
+        let unnamed = try await server.request(.POST, "/embeddings", body: #"{"input":"hello"}"#)
+        #expect(unnamed.json?["data"]?.arrayValue?.first?["embedding"]?.arrayValue?.count == 384)
+      }
+    }
+  }
+
+  @Test func theStreamReportsHowFarThePromptHasBeenRead() async throws {
+    try await LiveServer.with { server in
+      let events = try await Self.events(
+        server, "/chat/completions", Self.chat(#""max_tokens":4,"stream":true,"return_progress":true"#))
+      let reports = events.compactMap { $0["prompt_progress"] }
+      #expect(reports.count >= 2)
+      let first = try #require(reports.first)
+      #expect(first["processed"] == first["cache"])
+      let last = try #require(reports.last)
+      #expect(last["processed"] == last["total"])
+      #expect((last["total"]?.numberValue ?? 0) > 5)
+      let whole = try await server.request(.POST, "/chat/completions", body: Self.chat(#""return_progress":true"#))
+      #expect(whole.json?["error"]?["param"]?.stringValue == "return_progress")
+    }
+    var showing = ServerConfiguration(port: 0)
+    showing.showsPrompts = true
+    try await LiveServer.with(configuration: showing) { server in
+      let shown = try await server.request(.POST, "/chat/completions", body: Self.chat(#""max_tokens":2"#))
+      #expect(shown.json?["__verbose"]?["prompt"]?.stringValue?.contains("capital of France") == true)
+      let hidden = try await server.request(
+        .POST, "/chat/completions", body: Self.chat(#""max_tokens":2,"verbose":false"#))
+      #expect(hidden.json?["__verbose"] == nil)
+    }
+  }
+
   // MARK: Helpers
 
   static func events(_ server: LiveServer, _ path: String, _ body: String) async throws -> [JSONValue] {

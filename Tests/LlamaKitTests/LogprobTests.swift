@@ -44,6 +44,26 @@ struct LogprobTests {
     }
   }
 
+  @Test func readingThePromptIsReportedBatchByBatch() async throws {
+    let session = try await LlamaSession.create(
+      model: try await SharedModels.smolLM2(), options: ContextOptions(contextSize: 512, batchSize: 16))
+    var options = GenerationOptions(maxNewTokens: 2, sampling: .greedy)
+    options.reportsPromptProgress = true
+    let messages: [ChatMessage] = [.user(String(repeating: "This is a test. ", count: 6))]
+    let first = try await Collected.from(session.respond(to: messages, options: options))
+    let total = try #require(first.progress.first?.total)
+    #expect(total > 32)
+    #expect(first.progress.map(\.processed) == [0] + stride(from: 16, to: total, by: 16) + [total])
+    #expect(first.progress.allSatisfy { $0.cached == 0 && $0.total == total })
+    // The same prompt again: all but its last token come from the cache.
+    let again = try await Collected.from(session.respond(to: messages, options: options))
+    #expect(again.progress.map(\.processed) == [total - 1, total])
+    #expect(again.progress.allSatisfy { $0.cached == total - 1 })
+    let quiet = try await Collected.from(
+      session.respond(to: messages, options: GenerationOptions(maxNewTokens: 2, sampling: .greedy)))
+    #expect(quiet.progress.isEmpty)
+  }
+
   @Test func theLargestValuesComeFirstAndTiesKeepTheirOrder() {
     let values: [Float] = [0.5, 3, -1, 3, 2, 7]
     values.withUnsafeBufferPointer { buffer in

@@ -22,6 +22,7 @@ struct Collected {
   var usage: GenerationUsage?
   var stopReason: StopReason?
   var logprobs: [TokenLogprob] = []
+  var progress: [PromptProgress] = []
   var text: String { pieces.joined() }
 
   /// Reads a whole stream.
@@ -33,6 +34,7 @@ struct Collected {
       case .usage(let usage): collected.usage = usage
       case .done(let reason): collected.stopReason = reason
       case .logprob(let figures): collected.logprobs.append(figures)
+      case .promptProgress(let progress): collected.progress.append(progress)
       }
     }
     return collected

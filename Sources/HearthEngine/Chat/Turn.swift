@@ -138,7 +138,7 @@ struct Turn: Sendable {
         message.provider = usage.provider ?? .local
       case .done(let reason):
         stopReason = reason
-      case .logprob: break
+      case .logprob, .promptProgress: break
       }
     }
     route(splitter.finish())

@@ -54,7 +54,7 @@ final class MeasuredChatModel: ChatModel {
           switch event {
           case .usage(let figures): usage = figures
           case .done(let stop): reason = stop
-          case .token, .logprob: break
+          case .token, .logprob, .promptProgress: break
           }
           continuation.yield(event)
         }

@@ -88,7 +88,7 @@ public enum EmbeddingError: Error, Sendable, Hashable, CustomStringConvertible {
       "the embedding model is not installed at \(path); run `make build` or set HEARTH_EMBEDDING_MODEL"
     case .emptyInput(let index): "input \(index) is empty"
     case .inputTooLong(let index, let tokens, let limit):
-      "input \(index) is \(tokens) tokens but the embedding model reads at most \(limit); split it"
+      "input \(index) is too large: \(tokens) tokens, but the embedding model reads at most \(limit); split it"
     }
   }
 }

@@ -79,6 +79,18 @@ extension Engine {
       id: entry.id)
   }
 
+  /// Whether `name` names the chosen model or another installed chat model (usable or not).
+  public func namesInstalledChatModel(_ name: String) -> Bool {
+    do {
+      _ = try chatModelChoice(named: name)
+      return true
+    } catch ModelRegistryError.unknownModel {
+      return false
+    } catch {
+      return true
+    }
+  }
+
   /// Makes the installed chat model `name` the one turns are answered with, from now on and in later runs:
   /// waits for the requests already in line, then unloads the current model and loads the new one. When the
   /// new one cannot be loaded, the current one stays.

@@ -27,10 +27,13 @@ struct ChatCompletionRequest: StrictInput {
   var verbose: Bool?
   /// The llama.cpp server's `timings_per_token`: every streamed chunk carries the speed so far.
   var timingsPerToken: Bool?
+  /// The llama.cpp server's `return_progress`: the stream reports how far reading the prompt has come.
+  var returnProgress: Bool?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case model, messages, stream, tools, logprobs, verbose
     case timingsPerToken = "timings_per_token"
+    case returnProgress = "return_progress"
     case topLogprobs = "top_logprobs"
     case toolChoice = "tool_choice"
     case parallelToolCalls = "parallel_tool_calls"
@@ -62,6 +65,7 @@ struct ChatCompletionRequest: StrictInput {
     continueFinalMessage = try container.decodeIfPresent(Bool.self, forKey: .continueFinalMessage)
     verbose = try container.decodeIfPresent(Bool.self, forKey: .verbose)
     timingsPerToken = try container.decodeIfPresent(Bool.self, forKey: .timingsPerToken)
+    returnProgress = try container.decodeIfPresent(Bool.self, forKey: .returnProgress)
   }
 
   struct Message: Decodable {
@@ -253,6 +257,7 @@ struct ChatCompletionRequest: StrictInput {
   /// - Throws: ``APIError`` for out-of-range values or an unusable `response_format`.
   func generationOptions(defaults: ChatSettings) throws -> GenerationOptions {
     var options = try sampling.generationOptions(defaults: defaults, logprobs: try logprobAlternatives())
+    options.reportsPromptProgress = returnProgress == true
     if let format = try formatGrammar() {
       guard options.grammar == nil else {
         throw APIError.invalidRequest(

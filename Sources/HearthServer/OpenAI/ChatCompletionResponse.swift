@@ -76,6 +76,28 @@ struct ChatCompletionChunk: Encodable {
   var systemFingerprint: String
   /// With `timings_per_token`: the speed so far.
   var timings: StreamTimings? = nil
+  /// With `return_progress`: how far reading the prompt has come.
+  var promptProgress: ProgressReport? = nil
+
+  /// The llama.cpp server's `prompt_progress` object.
+  struct ProgressReport: Encodable {
+    var total: Int
+    var cache: Int
+    var processed: Int
+    var timeMs: Double
+
+    init(_ progress: PromptProgress) {
+      total = progress.total
+      cache = progress.cached
+      processed = progress.processed
+      timeMs = progress.elapsed.milliseconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case total, cache, processed
+      case timeMs = "time_ms"
+    }
+  }
 
   struct Choice: Encodable {
     var index = 0
@@ -138,6 +160,7 @@ struct ChatCompletionChunk: Encodable {
   enum CodingKeys: String, CodingKey {
     case id, object, created, model, choices, usage, timings
     case systemFingerprint = "system_fingerprint"
+    case promptProgress = "prompt_progress"
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -150,6 +173,7 @@ struct ChatCompletionChunk: Encodable {
     try container.encode(choices, forKey: .choices)
     try container.encode(usage, forKey: .usage)
     try container.encodeIfPresent(timings, forKey: .timings)
+    try container.encodeIfPresent(promptProgress, forKey: .promptProgress)
   }
 }
 

@@ -47,6 +47,9 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     if body.verbose == true, streams {
       throw APIError.invalidRequest("verbose goes with whole answers (stream false)", parameter: "verbose")
     }
+    if body.returnProgress == true, !streams {
+      throw APIError.invalidRequest("return_progress goes with streamed answers", parameter: "return_progress")
+    }
     if body.timingsPerToken == true, !streams {
       throw APIError.invalidRequest(
         "timings_per_token goes with streamed answers; a whole answer's usage has its timings",
@@ -76,7 +79,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
           timings: body.timingsPerToken == true),
         callsTools: callsTools)
     }
-    let verbose = body.verbose == true ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
+    let showsPrompt = body.verbose ?? configuration.showsPrompts
+    let verbose = showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
     let outcomes = try await runWhole(runs, reservation: reservation, context: context)
     outcomes.forEach { record($0, identity) }
     let choiceObjects = outcomes.enumerated().map { index, outcome in
@@ -104,6 +108,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   func reserve(named name: String?, context: Context) async throws -> HeldReservation {
     let engine = dependencies.engine
     guard await engine.queueDepth < configuration.maxQueuedRequests else { throw APIError.queueFull }
+    let name = configuration.answersAnyModelName && name.map(engine.namesInstalledChatModel) == false ? nil : name
     return HeldReservation(
       engine: engine,
       reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
@@ -160,6 +165,11 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
             let pieces = PieceEvents(identity: identity, index: index)
             var speed = RunningSpeed(promptTokens: identity.promptTokens)
             let outcome = try await run.run { piece in
+              if let progress = piece.progress {
+                // As the llama.cpp server sends it: an opening delta that carries the progress.
+                try await writer.sendEvent(identity.chunk(.opening, index: index, progress: progress))
+                return
+              }
               speed.add(piece.tokens)
               guard !callsTools || !piece.reasoning.isEmpty else { return }
               var shown = piece

@@ -22,6 +22,8 @@ struct CompletionRun {
     var logprobs: [TokenLogprob] = []
     /// Tokens generated since the piece before.
     var tokens = 0
+    /// How far reading the prompt has come, in a piece that holds only that.
+    var progress: PromptProgress?
   }
 
   /// What the model continues: a conversation in its chat template, or its own tokens as they are.
@@ -92,6 +94,8 @@ struct CompletionRun {
       case .logprob(let figures):
         pending.append(figures)
         outcome.logprobs.append(figures)
+      case .promptProgress(let progress):
+        try await emit(Piece(progress: progress))
       case .usage(let usage):
         outcome.usage = usage
       case .done(let reason):

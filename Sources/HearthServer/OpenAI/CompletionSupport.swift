@@ -73,13 +73,14 @@ struct CompletionIdentity {
 
   func chunk(
     _ delta: ChatCompletionChunk.Delta, index: Int = 0, finishReason: String? = nil, logprobs: ChoiceLogprobs? = nil,
-    timings: StreamTimings? = nil
+    timings: StreamTimings? = nil, progress: PromptProgress? = nil
   ) -> String {
     JSONResponse.encodedLine(
       ChatCompletionChunk(
         id: id, created: created, model: model,
         choices: [.init(index: index, delta: delta, finishReason: finishReason, logprobs: logprobs)], usage: nil,
-        systemFingerprint: fingerprint, timings: timings))
+        systemFingerprint: fingerprint, timings: timings,
+        promptProgress: progress.map(ChatCompletionChunk.ProgressReport.init)))
   }
 
   func usageChunk(_ outcomes: [CompletionRun.Outcome], timings: StreamTimings? = nil) -> String {

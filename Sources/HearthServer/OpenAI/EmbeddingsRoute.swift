@@ -22,12 +22,14 @@ struct EmbeddingsRoute<Context: RequestContext>: Sendable {
     let body = try await RequestReader.decodeStrict(
       EmbeddingRequest.self, from: request, limit: configuration.maxBodyBytes)
     let embedder = dependencies.engine.memory.embedder
-    let wanted = ModelName.stem(body.model)
-    guard !wanted.isEmpty, ModelName.stem(embedder.name).hasPrefix(wanted) else {
-      throw APIError(
-        .notFound,
-        "the model \"\(body.model)\" is not an embedding model here; this server embeds with \(embedder.name)",
-        parameter: "model", code: "model_not_found")
+    // No model named means the one embedding model, as the llama.cpp server takes it.
+    if let model = body.model, !configuration.answersAnyModelName {
+      let wanted = ModelName.stem(model)
+      guard !wanted.isEmpty, ModelName.stem(embedder.name).hasPrefix(wanted) else {
+        throw APIError(
+          .notFound, "the model \"\(model)\" is not an embedding model here; this server embeds with \(embedder.name)",
+          parameter: "model", code: "model_not_found")
+      }
     }
     let texts = try body.input.texts()
     guard !texts.isEmpty, texts.count <= Self.maxInputs else {
@@ -86,7 +88,7 @@ struct EmbeddingRequest: StrictInput {
   }
 
   var input: Input
-  var model: String
+  var model: String?
   var encodingFormat: Format?
   var dimensions: Int?
 
