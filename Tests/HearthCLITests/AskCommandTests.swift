@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth ask, models info and bench, run as a user would")
+@Suite("hearth ask, models info and bench, run as a user would", .heavy)
 struct AskCommandTests {
   private let hearth = CommandRunner()
 

@@ -3,7 +3,7 @@ import HearthTestSupport
 import Testing
 
 /// Every bad input ends with one line naming the cause and a non-zero exit, never a crash.
-@Suite("Bad input through the CLI")
+@Suite("Bad input through the CLI", .heavy)
 struct BadInputTests {
   private let hearth = CommandRunner()
 

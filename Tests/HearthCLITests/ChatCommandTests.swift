@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth chat")
+@Suite("hearth chat", .heavy)
 struct ChatCommandTests {
   @Test func answersTurnsAndReusesTheConversation() async throws {
     let input = """

@@ -4,7 +4,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("Crashes and concurrent processes on one profile")
+@Suite("Crashes and concurrent processes on one profile", .heavy)
 struct CrashRecoveryTests {
   private func json(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

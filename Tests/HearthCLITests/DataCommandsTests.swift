@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth calendar, reminders, notes, habits and contacts")
+@Suite("hearth calendar, reminders, notes, habits and contacts", .heavy)
 struct DataCommandsTests {
   static let fixtures = TestModels.packageRoot.appendingPathComponent("Tests/HearthInterchangeTests/Fixtures")
   static let reparse = TestModels.packageRoot.appendingPathComponent("Tests/interop/reparse.py")

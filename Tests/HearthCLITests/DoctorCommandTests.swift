@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth doctor: figures from a scripted session, and none of its words")
+@Suite("hearth doctor: figures from a scripted session, and none of its words", .heavy)
 struct DoctorCommandTests {
   @Test func theReportCountsTheSessionButHoldsNoneOfItsWords() async throws {
     let home = try TestModels.temporaryDirectory()

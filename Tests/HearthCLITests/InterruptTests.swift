@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("Ctrl-C in hearth chat")
+@Suite("Ctrl-C in hearth chat", .heavy)
 struct InterruptTests {
   @Test func stopsTheAnswerButNotTheProgram() async throws {
     let process = Process()

@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth index and hearth recall, run as a user would")
+@Suite("hearth index and hearth recall, run as a user would", .heavy)
 struct MemoryCommandsTests {
   private func runner() throws -> CommandRunner {
     CommandRunner(environment: [

@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth models: pull, list, verify, use and rm against nginx, as a user would")
+@Suite("hearth models: pull, list, verify, use and rm against nginx, as a user would", .heavy)
 struct ModelsCommandTests {
   @Test func aPulledModelIsListedChosenAndAnswers() async throws {
     let served = try TestModels.temporaryDirectory()
@@ -50,7 +50,7 @@ struct ModelsCommandTests {
   }
 }
 
-@Suite("hearth bench load: the estimate against the resident memory a load adds")
+@Suite("hearth bench load: the estimate against the resident memory a load adds", .heavy)
 struct LoadMemoryBenchTests {
   @Test func theEstimateIsWithinFifteenPercentOfTheMeasuredIncrease() async throws {
     let result = try await CommandRunner().run([
@@ -68,7 +68,7 @@ struct LoadMemoryBenchTests {
   }
 }
 
-@Suite("hearth models settings: presets, preview, validate and test")
+@Suite("hearth models settings: presets, preview, validate and test", .heavy)
 struct ModelSettingsCommandTests {
   @Test func aPresetIsPreviewedAppliedValidatedAndTested() async throws {
     let hearth = CommandRunner(environment: ["HEARTH_MODEL": TestModels.smolLM2])

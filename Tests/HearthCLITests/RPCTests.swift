@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("A model spread over two ggml-rpc-server workers on loopback")
+@Suite("A model spread over two ggml-rpc-server workers on loopback", .heavy)
 struct RPCTests {
   @Test func theLayersRunOnTheWorkersAndTheAnswerMatchesALocalOne() async throws {
     let workers = [try RPCWorker(), try RPCWorker()]

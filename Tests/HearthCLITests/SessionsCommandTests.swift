@@ -2,7 +2,7 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-@Suite("hearth sessions and saved asks")
+@Suite("hearth sessions and saved asks", .heavy)
 struct SessionsCommandTests {
   private func object(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -5,7 +5,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("Action blocks against the user's data: every kind and state")
+@Suite("Action blocks against the user's data: every kind and state", .heavy)
 struct ActionServiceTests {
   let paris = TimeZone(identifier: "Europe/Paris")!
 
@@ -196,7 +196,7 @@ struct ActionServiceTests {
   }
 }
 
-@Suite("A chat acts through the real default model", .serialized)
+@Suite("A chat acts through the real default model", .serialized, .heavy)
 struct ChatActsTests {
   @Test func aMeetingIsAddedAndItsDeletionWaitsForConfirmation() async throws {
     var configuration = EngineConfiguration(

@@ -7,7 +7,7 @@ import Testing
 
 @testable import HearthEngine
 
-@Suite("Chat turns through the real model and database")
+@Suite("Chat turns through the real model and database", .heavy)
 struct ChatServiceTests {
   private static let model = Task { try await LlamaModel.load(path: TestModels.smolLM2) }
 
@@ -229,7 +229,7 @@ struct ScriptedModel: ChatModel {
   }
 }
 
-@Suite("A question's second pass")
+@Suite("A question's second pass", .heavy)
 struct SecondPassTests {
   /// Answers "On it." to a turn and, given facts, a sentence made from them; remembers what it was given.
   final class FactModel: ChatModel, @unchecked Sendable {

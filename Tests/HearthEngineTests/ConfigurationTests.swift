@@ -4,7 +4,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("Configuration: data directory and model resolution")
+@Suite("Configuration: data directory and model resolution", .heavy)
 struct ConfigurationTests {
   @Test func resolvesModelsFromFlagEnvironmentAndDataDirectory() throws {
     let home = try TestModels.temporaryDirectory()

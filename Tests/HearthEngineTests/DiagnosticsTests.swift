@@ -6,7 +6,7 @@ import Testing
 
 @testable import HearthEngine
 
-@Suite("Telemetry and the doctor report")
+@Suite("Telemetry and the doctor report", .heavy)
 struct DiagnosticsTests {
   private func database() throws -> HearthDatabase {
     try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)

@@ -5,7 +5,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("The engine: one way into a profile, one model shared in turn", .serialized)
+@Suite("The engine: one way into a profile, one model shared in turn", .serialized, .heavy)
 struct EngineTests {
   private static let model = Task {
     try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 1024, threads: 2))

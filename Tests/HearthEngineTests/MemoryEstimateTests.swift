@@ -3,7 +3,7 @@ import HearthEngine
 import HearthTestSupport
 import Testing
 
-@Suite("The memory estimate before a load")
+@Suite("The memory estimate before a load", .heavy)
 struct MemoryEstimateTests {
   @Test func theKVCacheIsWhatLlamaCppAllocates() throws {
     // llama.cpp reports "llama_kv_cache: size = 90.00 MiB (4096 cells, 30 layers)" for SmolLM2 at 4096.

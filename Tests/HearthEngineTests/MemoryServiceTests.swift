@@ -6,7 +6,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("Memory in chat turns (SmolLM2 and all-MiniLM-L6-v2, real)", .serialized)
+@Suite("Memory in chat turns (SmolLM2 and all-MiniLM-L6-v2, real)", .serialized, .heavy)
 struct MemoryServiceTests {
   private static let model = Task {
     try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))

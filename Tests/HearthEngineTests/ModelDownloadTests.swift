@@ -55,7 +55,7 @@ final class FlakyServer: @unchecked Sendable {
   }
 }
 
-@Suite("Model downloads against real HTTP servers on loopback")
+@Suite("Model downloads against real HTTP servers on loopback", .heavy)
 struct ModelDownloadTests {
   let folder: URL
   let served: URL

@@ -6,7 +6,7 @@ import Testing
 
 @testable import HearthEngine
 
-@Suite("The local model host: loads on demand, unloads when idle or after repeated timeouts")
+@Suite("The local model host: loads on demand, unloads when idle or after repeated timeouts", .heavy)
 struct ModelHostTests {
   private func database() throws -> HearthDatabase {
     try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)

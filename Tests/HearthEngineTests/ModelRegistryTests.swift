@@ -3,7 +3,7 @@ import HearthEngine
 import HearthTestSupport
 import Testing
 
-@Suite("The model registry")
+@Suite("The model registry", .heavy)
 struct ModelRegistryTests {
   let home: URL
   let paths: HearthPaths

@@ -6,7 +6,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("The user's data through the engine, on a real SQLite profile")
+@Suite("The user's data through the engine, on a real SQLite profile", .heavy)
 struct PersonalDataServiceTests {
   let paris = TimeZone(identifier: "Europe/Paris")!
 

@@ -17,7 +17,7 @@ final class ManualClock: Sendable {
   func advance(_ by: Duration) { time.withLock { $0 += by } }
 }
 
-@Suite("Routing rules on an injected clock")
+@Suite("Routing rules on an injected clock", .heavy)
 struct ProviderRouterTests {
   @Test func theRulesInOrder() async {
     let clock = ManualClock()
@@ -69,7 +69,7 @@ struct ProviderRouterTests {
   }
 }
 
-@Suite("Routing between the local model and a real llama-server, on an injected clock")
+@Suite("Routing between the local model and a real llama-server, on an injected clock", .heavy)
 struct RoutedModelTests {
   static let options = GenerationOptions(maxNewTokens: 6, sampling: SamplingParameters(temperature: 0))
   static let question: [ChatMessage] = [.user("Say hello.")]
@@ -138,7 +138,7 @@ struct RoutedModelTests {
   }
 }
 
-@Suite("A server speaking Gemini's streaming wire format")
+@Suite("A server speaking Gemini's streaming wire format", .heavy)
 struct GeminiWireTests {
   /// `POST /v1beta/models/{model}:streamGenerateContent?alt=sse`: streams the words of the last user text
   /// back, or fails as asked by the text.
@@ -253,7 +253,7 @@ struct GeminiWireTests {
   }
 }
 
-@Suite("The local model lets its weights go while a trusted remote server answers")
+@Suite("The local model lets its weights go while a trusted remote server answers", .heavy)
 struct ParkingTests {
   @Test func weightsGoAfterTheRemoteIsTrustedAndComeBackWhenItFails() async throws {
     try await GeminiWireTests.geminiServer().test(.live) { client in

@@ -6,7 +6,7 @@ import Testing
 
 @testable import HearthEngine
 
-@Suite("Runtime presets: impact before, llama.cpp's numbers after")
+@Suite("Runtime presets: impact before, llama.cpp's numbers after", .heavy)
 struct RuntimeSettingsTests {
   @Test func presetsAndRanges() throws {
     #expect(

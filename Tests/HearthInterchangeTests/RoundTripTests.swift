@@ -6,7 +6,7 @@ import PropertyBased
 import Testing
 
 /// Export → import gives back every supported field, for items full of the characters files must escape.
-@Suite struct RoundTripTests {
+@Suite(.heavy) struct RoundTripTests {
   static let awkward = Array("aZ09 é,;:\\\"'\n\t-—…🙂#[]{}=")
   static let text = Gen<Character?>.element(of: awkward).map { $0 ?? "a" }.array(of: 1...30)
     .map { "x" + String($0) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HearthMemory
 
-@Suite("Reading documents")
+@Suite("Reading documents", .heavy)
 struct DocumentTests {
   @Test("HTML keeps headings, paragraphs and list items and drops scripts, styles and comments")
   func html() {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import HearthMemory
 
-@Suite("Memory index (stand-in embedder, real SQLite)")
+@Suite("Memory index (stand-in embedder, real SQLite)", .heavy)
 struct MemoryIndexTests {
   static func database() throws -> HearthDatabase {
     try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)

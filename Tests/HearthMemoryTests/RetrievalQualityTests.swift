@@ -7,7 +7,7 @@ import HearthStore
 import HearthTestSupport
 import Testing
 
-@Suite("Retrieval quality on the labelled set (all-MiniLM-L6-v2, real SQLite)")
+@Suite("Retrieval quality on the labelled set (all-MiniLM-L6-v2, real SQLite)", .heavy)
 struct RetrievalQualityTests {
   static let set = RetrievalEvaluation(
     folder: TestModels.packageRoot.appendingPathComponent("Tests/HearthMemoryTests/Fixtures/retrieval"))

@@ -9,7 +9,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("The web app's API, in process and through the live server with the real model", .serialized)
+@Suite("The web app's API, in process and through the live server with the real model", .serialized, .heavy)
 struct AppAPITests {
   /// Runs a turn and returns its events.
   /// Runs a turn to its end; `onStarted` is called once its `started` event has arrived (it holds the model).

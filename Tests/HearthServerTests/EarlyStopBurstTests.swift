@@ -11,7 +11,7 @@ import Testing
 /// clients do: a stop sequence (streamed and whole), a client that hangs up, a web chat stopped with
 /// `/stop`. Every one is queued behind the others; none may fail because the one before it was still
 /// winding down. Nothing here waits for the server to go idle.
-@Suite("Early stops in a burst, through the live server", .serialized)
+@Suite("Early stops in a burst, through the live server", .serialized, .heavy)
 struct EarlyStopBurstTests {
   private static let counting = #"{"role":"user","content":"Count from 1 to 50, separated by commas."}"#
 

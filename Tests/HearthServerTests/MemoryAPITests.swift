@@ -5,7 +5,7 @@ import HearthTestSupport
 import NIOHTTP1
 import Testing
 
-@Suite("Embeddings and memory over HTTP (real embedding model)")
+@Suite("Embeddings and memory over HTTP (real embedding model)", .heavy)
 struct MemoryAPITests {
   @Test("/v1/embeddings answers in OpenAI's shape, floats or base64, with usage")
   func embeddings() async throws {

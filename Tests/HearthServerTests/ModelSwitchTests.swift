@@ -5,7 +5,7 @@ import HearthTestSupport
 import NIOHTTP1
 import Testing
 
-@Suite("Choosing and naming models in a running server")
+@Suite("Choosing and naming models in a running server", .heavy)
 struct ModelSwitchTests {
   static func ask(_ model: String?, tokens: Int = 4, extra: String = "") -> String {
     let named = model.map { #""model":"\#($0)","# } ?? ""
@@ -80,7 +80,7 @@ struct ModelSwitchTests {
   }
 }
 
-@Suite("Runtime settings through the API")
+@Suite("Runtime settings through the API", .heavy)
 struct RuntimeAPITests {
   @Test func previewApplyValidateAndTest() async throws {
     try await LiveServer.with { server in
@@ -121,7 +121,7 @@ struct RuntimeAPITests {
   }
 }
 
-@Suite("Model downloads from the web app's API")
+@Suite("Model downloads from the web app's API", .heavy)
 struct ModelPullAPITests {
   @Test func aDownloadShowsProgressCanBeCancelledAndResumesToAnInstall() async throws {
     let served = try TestModels.temporaryDirectory()
@@ -180,7 +180,7 @@ struct ModelPullAPITests {
   }
 }
 
-@Suite("The remote server set from the web app, against a real llama-server")
+@Suite("The remote server set from the web app, against a real llama-server", .heavy)
 struct RemoteSettingsAPITests {
   /// The provider recorded on a web turn's answer.
   static func provider(_ server: LiveServer, session: String) async throws -> String? {

@@ -8,7 +8,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("OpenAI-compatible API through the live server and the real model", .serialized)
+@Suite("OpenAI-compatible API through the live server and the real model", .serialized, .heavy)
 struct OpenAIAPITests {
   static let capitalQuestion = #"{"role":"user","content":"What is the capital of France?"}"#
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HearthCore
 import HearthServer
+import HearthTestSupport
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// What clients written for OpenAI and the llama.cpp server send beyond the basics, through the live server
 /// and the real model: log probabilities, logit bias, several choices, grammars, text completions, the
 /// tokenizer routes, the root aliases and the error codes clients branch on.
-@Suite("OpenAI and llama.cpp server compatibility through the live server", .serialized)
+@Suite("OpenAI and llama.cpp server compatibility through the live server", .serialized, .heavy)
 struct OpenAICompatibilityTests {
   static let question = #"[{"role":"user","content":"What is the capital of France?"}]"#
   /// A request whose answers vary: an open question, sampled hot with every filter off.

@@ -5,7 +5,7 @@ import HearthTestSupport
 import NIOHTTP1
 import Testing
 
-@Suite("The web app's API for calendar, reminders, notes, habits and contacts (in process)")
+@Suite("The web app's API for calendar, reminders, notes, habits and contacts (in process)", .heavy)
 struct PersonalDataAPITests {
   static let fixtures = TestModels.packageRoot.appendingPathComponent("Tests/HearthInterchangeTests/Fixtures")
 

@@ -2,11 +2,12 @@ import AsyncHTTPClient
 import Foundation
 import HearthCore
 import HearthServer
+import HearthTestSupport
 import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("OpenAI's Responses API through the live server and the real model", .serialized)
+@Suite("OpenAI's Responses API through the live server and the real model", .serialized, .heavy)
 struct ResponsesAPITests {
   @Test func aResponseAnswersAndIsContinuedByItsID() async throws {
     try await LiveServer.with { server in

@@ -7,7 +7,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("Security by default, in process and through the live server", .serialized)
+@Suite("Security by default, in process and through the live server", .serialized, .heavy)
 struct SecurityTests {
   static let key = "test-key-0123456789abcdef"
 

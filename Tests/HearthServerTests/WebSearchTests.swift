@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@Suite("Web search against a SearXNG-compatible server on loopback")
+@Suite("Web search against a SearXNG-compatible server on loopback", .heavy)
 struct WebSearchTests {
   /// A stand-in for SearXNG: `GET /search?q=…&format=json`; one result carries a block in its text.
   static func searchServer() -> some ApplicationProtocol {

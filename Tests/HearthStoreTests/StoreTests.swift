@@ -6,7 +6,7 @@ import Testing
 
 @testable import HearthStore
 
-@Suite("The SQLite store")
+@Suite("The SQLite store", .heavy)
 struct StoreTests {
   private func freshDatabase() throws -> HearthDatabase {
     try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)
@@ -212,7 +212,7 @@ struct StoreTests {
   }
 }
 
-@Suite("Loading large sessions")
+@Suite("Loading large sessions", .heavy)
 struct LargeSessionTests {
   @Test func loadsTenThousandMessagesIntact() throws {
     let database = try HearthDatabase(
@@ -237,7 +237,7 @@ struct LargeSessionTests {
   }
 }
 
-@Suite("The store's calendar candidates and people search")
+@Suite("The store's calendar candidates and people search", .heavy)
 struct PersonalStoreTests {
   let utc = TimeZone(identifier: "UTC")!
 

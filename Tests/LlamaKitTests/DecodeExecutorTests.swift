@@ -4,7 +4,7 @@ import Testing
 
 @testable import LlamaKit
 
-@Suite("The decode executor lets go of finished work at once")
+@Suite("The decode executor lets go of finished work at once", .heavy)
 struct DecodeExecutorTests {
   /// A long generation keeps the decode thread from ever going idle; short ones that finish meanwhile
   /// must still be released (their run, sampler and session), not kept until the thread rests.

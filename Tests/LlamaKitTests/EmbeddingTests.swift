@@ -4,7 +4,7 @@ import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("Embeddings (all-MiniLM-L6-v2, real model)")
+@Suite("Embeddings (all-MiniLM-L6-v2, real model)", .heavy)
 struct EmbeddingTests {
   static let texts = [
     "hello world",

@@ -3,7 +3,7 @@ import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("GGUF header reader")
+@Suite("GGUF header reader", .heavy)
 struct GGUFReaderTests {
   @Test func readsAWellFormedFile() throws {
     let file = try GGUFReader.read(path: try GGUFBuilder.valid().write())

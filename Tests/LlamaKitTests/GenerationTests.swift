@@ -3,7 +3,7 @@ import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("Generation through the real model")
+@Suite("Generation through the real model", .heavy)
 struct GenerationTests {
   private let question: [ChatMessage] = [.user("What is the capital of France?")]
 

@@ -1,9 +1,10 @@
 import Foundation
 import HearthCore
+import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("Grammar-constrained generation through the real model")
+@Suite("Grammar-constrained generation through the real model", .heavy)
 struct GrammarTests {
   @Test func aSchemaGrammarYieldsConformingJSON() async throws {
     let schema = try JSONDecoder().decode(

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LlamaKit
 
-@Suite("Greedy decoding straight from the logits")
+@Suite("Greedy decoding straight from the logits", .heavy)
 struct GreedySamplingTests {
   @Test(arguments: [1, 7, 8, 9, 49_152])
   func findsTheFirstLargestValue(count: Int) {

@@ -1,10 +1,11 @@
 import Foundation
 import HearthCore
+import HearthTestSupport
 import Testing
 
 @testable import LlamaKit
 
-@Suite("Log probabilities, logit bias and continued assistant messages on the real model")
+@Suite("Log probabilities, logit bias and continued assistant messages on the real model", .heavy)
 struct LogprobTests {
   static let question: [ChatMessage] = [.user("What is the capital of France?")]
 

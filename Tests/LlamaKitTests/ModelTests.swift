@@ -4,7 +4,7 @@ import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("Loading models and their text")
+@Suite("Loading models and their text", .heavy)
 struct ModelTests {
   @Test func readsMetadata() async throws {
     let model = try await SharedModels.smolLM2()

@@ -1,8 +1,9 @@
 import HearthCore
+import HearthTestSupport
 import LlamaKit
 import Testing
 
-@Suite("Sessions: cache reuse and models side by side")
+@Suite("Sessions: cache reuse and models side by side", .heavy)
 struct SessionTests {
   @Test func secondTurnEvaluatesOnlyTheNewTokens() async throws {
     let session = try await SharedModels.session()
