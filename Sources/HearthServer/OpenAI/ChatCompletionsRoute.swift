@@ -34,12 +34,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     let engine = dependencies.engine
     _ = try engine.requireModel()
     let messages = try body.chatMessages()
-    let characters = messages.reduce(0) { $0 + $1.content.count }
-    guard characters <= configuration.maxPromptCharacters else {
-      throw APIError(
-        .contentTooLarge, "the prompt has \(characters) characters; the limit is \(configuration.maxPromptCharacters)",
-        code: "prompt_too_large")
-    }
+    try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
     let choices = try body.sampling.choices()
     let callsTools = try body.toolPlan()?.active == true
@@ -302,5 +297,16 @@ struct RunningSpeed {
     return StreamTimings(
       promptTokens: promptTokens, promptMilliseconds: (first - started).milliseconds, predictedTokens: tokens,
       predictedMilliseconds: (clock.now - first).milliseconds)
+  }
+}
+
+extension ServerConfiguration {
+  /// Refuses a prompt of more than ``maxPromptCharacters`` characters with a 413.
+  func checkPromptSize(_ characters: Int) throws {
+    guard characters <= maxPromptCharacters else {
+      throw APIError(
+        .contentTooLarge, "the prompt has \(characters) characters; the limit is \(maxPromptCharacters)",
+        code: "prompt_too_large")
+    }
   }
 }

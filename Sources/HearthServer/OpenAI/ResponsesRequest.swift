@@ -101,22 +101,7 @@ struct ResponsesRequest: StrictInput {
   /// - Throws: ``APIError`` naming an out-of-range value or an unusable `text.format`.
   func generationOptions(defaults: ChatSettings) throws -> GenerationOptions {
     var options = defaults.generationOptions
-    if let maxOutputTokens {
-      guard maxOutputTokens > 0 else {
-        throw APIError.invalidRequest("max_output_tokens must be positive", parameter: "max_output_tokens")
-      }
-      options.maxNewTokens = maxOutputTokens
-    }
-    if let temperature {
-      guard (0...2).contains(temperature) else {
-        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
-      }
-      options.sampling.temperature = temperature
-    }
-    if let topP {
-      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
-      options.sampling.topP = topP
-    }
+    try options.apply(maxTokens: maxOutputTokens, named: "max_output_tokens", temperature: temperature, topP: topP)
     if let format = text?.format {
       switch format.type {
       case "text": break

@@ -35,12 +35,7 @@ struct ResponsesRoute<Context: ChannelRequestContext> {
     }
     let conversation = earlier + newTurn
     let messages = (body.instructions.map { [ChatMessage.system($0)] } ?? []) + conversation
-    let characters = messages.reduce(0) { $0 + $1.content.count }
-    guard characters <= configuration.maxPromptCharacters else {
-      throw APIError(
-        .contentTooLarge, "the prompt has \(characters) characters; the limit is \(configuration.maxPromptCharacters)",
-        code: "prompt_too_large")
-    }
+    try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
     let reservation = try await chat.reserve(named: body.model, context: context)
     let model = reservation.model

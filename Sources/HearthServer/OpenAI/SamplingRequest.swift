@@ -93,20 +93,8 @@ struct SamplingRequest: Decodable {
         parameter: "cache_prompt")
     }
     var options = defaults.generationOptions
-    if let limit = maxCompletionTokens ?? maxTokens {
-      guard limit > 0 else { throw APIError.invalidRequest("max_tokens must be positive", parameter: "max_tokens") }
-      options.maxNewTokens = limit
-    }
-    if let temperature {
-      guard (0...2).contains(temperature) else {
-        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
-      }
-      options.sampling.temperature = temperature
-    }
-    if let topP {
-      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
-      options.sampling.topP = topP
-    }
+    try options.apply(
+      maxTokens: maxCompletionTokens ?? maxTokens, named: "max_tokens", temperature: temperature, topP: topP)
     if let topK { options.sampling.topK = topK }
     if let minP { options.sampling.minP = minP }
     if let repeatPenalty { options.sampling.repeatPenalty = repeatPenalty }
@@ -171,6 +159,27 @@ struct SamplingRequest: Decodable {
       return try JSONSchemaGrammar.grammar(for: schema)
     } catch {
       throw APIError.invalidRequest("\(error)", parameter: parameter)
+    }
+  }
+}
+
+extension GenerationOptions {
+  /// The values every OpenAI route takes alike, checked: a positive token limit (named as the route names it),
+  /// a temperature from 0 to 2 and a top_p in (0, 1].
+  mutating func apply(maxTokens: Int?, named parameter: String, temperature: Double?, topP: Double?) throws {
+    if let maxTokens {
+      guard maxTokens > 0 else { throw APIError.invalidRequest("\(parameter) must be positive", parameter: parameter) }
+      maxNewTokens = maxTokens
+    }
+    if let temperature {
+      guard (0...2).contains(temperature) else {
+        throw APIError.invalidRequest("temperature must be between 0 and 2", parameter: "temperature")
+      }
+      sampling.temperature = temperature
+    }
+    if let topP {
+      guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
+      sampling.topP = topP
     }
   }
 }

@@ -21,11 +21,7 @@ struct TextCompletionsRoute<Context: ChannelRequestContext> {
       TextCompletionRequest.self, from: request, limit: configuration.maxBodyBytes)
     let engine = chat.dependencies.engine
     _ = try engine.requireModel()
-    if case .text(let text) = body.prompt, text.count > configuration.maxPromptCharacters {
-      throw APIError(
-        .contentTooLarge, "the prompt has \(text.count) characters; the limit is \(configuration.maxPromptCharacters)",
-        code: "prompt_too_large")
-    }
+    if case .text(let text) = body.prompt { try configuration.checkPromptSize(text.count) }
     let options = try body.generationOptions(defaults: try engine.chatSettings())
     let choices = try body.sampling.choices()
     let reservation = try await chat.reserve(named: body.model, context: context)
