@@ -56,9 +56,10 @@ extension HearthDatabase {
   /// ``storedResponseLifetime``.
   public func storeResponse(_ response: StoredResponse) throws(StoreError) {
     let turns = response.conversation.map { StoredTurn(role: $0.role.rawValue, content: $0.content) }
+    // Strings and role names always encode.
     let row = ResponseRow(
       id: response.id, createdAt: response.createdAt.timeIntervalSince1970, model: response.model,
-      conversation: (try? JSONEncoder().encode(turns)) ?? Data("[]".utf8))
+      conversation: (try? JSONEncoder().encode(turns)) ?? Data())
     try write { db in
       try row.insert(db)
       try db.execute(
@@ -71,15 +72,21 @@ extension HearthDatabase {
   }
 
   /// The stored response `id`, if it is kept.
+  /// - Throws: ``StoreError/corrupt(path:detail:)`` when its conversation cannot be read back, rather than
+  ///   continuing from a conversation with turns missing.
   public func storedResponse(id: String) throws(StoreError) -> StoredResponse? {
     let row = try read { db in try ResponseRow.filter(Column("id") == id).fetchOne(db) }
     guard let row else { return nil }
-    let turns = (try? JSONDecoder().decode([StoredTurn].self, from: row.conversation)) ?? []
+    let damaged = StoreError.corrupt(path: path, detail: "the stored response \(id) cannot be read back")
+    guard let turns = try? JSONDecoder().decode([StoredTurn].self, from: row.conversation) else { throw damaged }
+    var conversation: [ChatMessage] = []
+    for turn in turns {
+      guard let role = ChatMessage.Role(rawValue: turn.role) else { throw damaged }
+      conversation.append(ChatMessage(role: role, content: turn.content))
+    }
     return StoredResponse(
       id: row.id, createdAt: Date(timeIntervalSince1970: row.createdAt), model: row.model,
-      conversation: turns.compactMap { turn in
-        ChatMessage.Role(rawValue: turn.role).map { ChatMessage(role: $0, content: turn.content) }
-      })
+      conversation: conversation)
   }
 
   /// Forgets the stored response `id`; returns whether it was kept.

@@ -284,3 +284,42 @@ struct PersonalStoreTests {
     #expect(try database.contact("x")?.fullName == "A")
   }
 }
+
+@Suite("Stored responses of the Responses API")
+struct StoredResponseTests {
+  private func database() throws -> HearthDatabase {
+    try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("hearth.sqlite").path)
+  }
+
+  @Test func aResponseIsKeptReadBackForgottenAndTheOldestGoFirst() throws {
+    let database = try database()
+    let conversation: [ChatMessage] = [.user("What is the capital of France?"), .assistant("Paris.")]
+    try database.storeResponse(
+      StoredResponse(id: "resp_a", createdAt: Date(), model: "m.gguf", conversation: conversation))
+    let kept = try #require(try database.storedResponse(id: "resp_a"))
+    #expect(kept.conversation == conversation)
+    #expect(kept.model == "m.gguf")
+    #expect(try database.storedResponse(id: "resp_none") == nil)
+    #expect(try database.deleteStoredResponse(id: "resp_a"))
+    #expect(try database.storedResponse(id: "resp_a") == nil)
+    #expect(try !database.deleteStoredResponse(id: "resp_a"))
+
+    // Past its lifetime a response is dropped when the next one is stored.
+    let old = Date().addingTimeInterval(-HearthDatabase.storedResponseLifetime - 60)
+    try database.storeResponse(StoredResponse(id: "resp_old", createdAt: old, model: "m", conversation: []))
+    try database.storeResponse(StoredResponse(id: "resp_new", createdAt: Date(), model: "m", conversation: []))
+    #expect(try database.storedResponse(id: "resp_old") == nil)
+    #expect(try database.storedResponse(id: "resp_new") != nil)
+  }
+
+  @Test func aConversationThatCannotBeReadBackIsAnErrorNotAnEmptyOne() throws {
+    let database = try database()
+    try database.storeResponse(
+      StoredResponse(id: "resp_b", createdAt: Date(), model: "m", conversation: [.user("Hi")]))
+    try database.write { db in
+      try db.execute(
+        sql: "UPDATE storedResponse SET conversation = ? WHERE id = ?", arguments: [Data("not json".utf8), "resp_b"])
+    }
+    #expect(throws: StoreError.self) { try database.storedResponse(id: "resp_b") }
+  }
+}
