@@ -53,10 +53,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     let reservation = try await reserve(named: body.model, context: context)
     let model = reservation.model
     let promptTokens: Int
+    let verbose: String?
     do {
       promptTokens = try await Self.countTokens(messages, model: model)
       try Self.checkFits(promptTokens, model: model, parameter: "messages")
       try Self.checkOptions(options, model: model)
+      let showsPrompt = !streams && (body.verbose ?? configuration.showsPrompts)
+      verbose = showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
     } catch {
       await reservation.release()
       throw error
@@ -74,8 +77,6 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
           timings: body.timingsPerToken == true),
         callsTools: callsTools)
     }
-    let showsPrompt = body.verbose ?? configuration.showsPrompts
-    let verbose = showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
     let outcomes = try await runWhole(runs, reservation: reservation, context: context)
     outcomes.forEach { record($0, identity) }
     let choiceObjects = outcomes.enumerated().map { index, outcome in
