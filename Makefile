@@ -4,9 +4,10 @@ SHELL := /bin/bash
 
 HEARTH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hearth
 HEARTH_LLAMA_PREFIX ?= $(HEARTH_CACHE)/llama.cpp-0.3.36
+HEARTH_WHISPER_PREFIX ?= $(HEARTH_CACHE)/whisper.cpp-1.8.5
 HEARTH_MODELS_CACHE ?= $(HEARTH_CACHE)/models
-export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_MODELS_CACHE
-export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_WHISPER_PREFIX HEARTH_MODELS_CACHE
+export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig:$(HEARTH_WHISPER_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Tests find the models here.
 export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
@@ -16,10 +17,12 @@ SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
 all: build
 
-## setup: llama.cpp (library and tools) and the models, cached outside the clone; Debian's poppler-utils
+## setup: llama.cpp and whisper.cpp (libraries and tools) and the models, cached outside the clone; Debian's
+## poppler-utils, nginx and espeak-ng
 setup:
 	@scripts/setup-system.sh
 	@scripts/setup-llama.sh
+	@scripts/setup-whisper.sh
 	@scripts/setup-models.sh
 
 ## setup-web: chromium, its driver and the pinned Python packages the web tests use

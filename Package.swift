@@ -10,6 +10,14 @@ let llamaPrefix =
 let llamaRpath: [LinkerSetting] = [
   .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(llamaPrefix)/lib"])
 ]
+// whisper.cpp is built by `scripts/setup-whisper.sh` into its own prefix, as one library with a private ggml.
+let whisperPrefix =
+  ProcessInfo.processInfo.environment["HEARTH_WHISPER_PREFIX"]
+  ?? "\(FileManager.default.homeDirectoryForCurrentUser.path)/.cache/hearth/whisper.cpp-1.8.5"
+let whisperRpath: [LinkerSetting] = [
+  .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(whisperPrefix)/lib"])
+]
+let nativeRpaths = llamaRpath + whisperRpath
 
 let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
@@ -23,6 +31,7 @@ let package = Package(
   products: [
     .executable(name: "hearth", targets: ["hearth"]),
     .library(name: "LlamaKit", targets: ["LlamaKit"]),
+    .library(name: "HearthSpeech", targets: ["HearthSpeech"]),
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
@@ -65,6 +74,18 @@ let package = Package(
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),
+    // Speech recognition: the only importer of whisper.cpp's C API, in LlamaKit's manner.
+    .systemLibrary(name: "CWhisper", pkgConfig: "hearth-whisper"),
+    .target(
+      name: "HearthSpeech",
+      dependencies: [
+        "CWhisper",
+        "HearthCore",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings,
+      linkerSettings: whisperRpath
+    ),
     .target(
       name: "HearthStore",
       dependencies: [
@@ -101,6 +122,7 @@ let package = Package(
         "HearthMemory",
         "HearthCore",
         "HearthInterchange",
+        "HearthSpeech",
         "HearthStore",
         "LlamaKit",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -149,7 +171,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
     .executableTarget(
       name: "hearth",
@@ -168,7 +190,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
     .target(
       name: "HearthTestSupport",
@@ -200,7 +222,13 @@ let package = Package(
       name: "LlamaKitTests",
       dependencies: ["LlamaKit", "HearthCore", "HearthTestSupport"],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
+    ),
+    .testTarget(
+      name: "HearthSpeechTests",
+      dependencies: ["HearthSpeech", "HearthCore", "HearthTestSupport"],
+      swiftSettings: strictSettings,
+      linkerSettings: whisperRpath
     ),
     .testTarget(
       name: "HearthMemoryTests",
@@ -210,7 +238,7 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
     .testTarget(
       name: "HearthStoreTests",
@@ -228,7 +256,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
     .testTarget(
       name: "HearthServerTests",
@@ -244,13 +272,13 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
     .testTarget(
       name: "HearthCLITests",
       dependencies: ["HearthTestSupport", "HearthStore", "HearthCore"],
       swiftSettings: strictSettings,
-      linkerSettings: llamaRpath
+      linkerSettings: nativeRpaths
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -17,3 +17,4 @@ link() { # file name in the cache
 }
 link "$SMOLLM2_FILE"
 link "$MINILM_FILE"
+link "$WHISPER_MODEL_FILE"

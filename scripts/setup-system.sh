@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages Hearth uses: poppler-utils (`pdftotext`) reads the text of PDF documents added to the
-# memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from.
+# memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from; espeak-ng
+# speaks the sentences the speech-recognition tests and benchmark transcribe.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -12,6 +13,7 @@ source "$here/progress.sh"
 missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 [[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 
 if ((${#missing[@]} > 0)); then
   echo "system: installing ${missing[*]} from Debian"

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+public import HearthCore
 
 /// The one thread on which every llama.cpp decode of the process runs.
 ///
@@ -65,5 +66,12 @@ public final class DecodeExecutor: @unchecked Sendable {
         condition.unlock()
       }
     }
+  }
+}
+
+extension DecodeExecutor: HeavyWorkLine {
+  /// Runs `work` as one step between the decodes of whatever models are generating.
+  public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await perform(work)
   }
 }

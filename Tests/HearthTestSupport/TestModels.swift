@@ -20,6 +20,23 @@ public enum TestModels {
   /// all-MiniLM-L6-v2 (bert architecture, 384 dimensions, mean pooling): the embedding model.
   public static var miniLM: String { "\(directory)/all-MiniLM-L6-v2.f16.gguf" }
 
+  /// Whisper tiny.en in whisper.cpp's format, converted by the set-up: the speech model.
+  public static var whisperTinyEn: String { "\(directory)/ggml-tiny.en.bin" }
+
+  /// whisper.cpp's prefix as the set-up built it.
+  public static var whisperPrefix: String {
+    let environment = ProcessInfo.processInfo.environment
+    return environment["HEARTH_WHISPER_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "\(environment["HOME"] ?? NSHomeDirectory())/.cache/hearth/whisper.cpp-1.8.5"
+  }
+
+  /// whisper.cpp's test clip: eleven seconds of John F. Kennedy's inaugural address, 16 kHz mono.
+  public static var jfkWAV: String { "\(whisperPrefix)/samples/jfk.wav" }
+
+  /// What jfk.wav says.
+  public static let jfkText =
+    "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
+
   /// A llama.cpp tool (`llama-embedding`, `llama-bench`, …) from the prefix the set-up built.
   public static func llamaTool(_ name: String) -> String {
     let environment = ProcessInfo.processInfo.environment
