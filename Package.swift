@@ -56,6 +56,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -140,8 +141,10 @@ let package = Package(
         "HearthMemory",
         "HearthEngine",
         "HearthInterchange",
+        "HearthSpeech",
         "HearthStore",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "MultipartKit", package: "multipart-kit"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -183,6 +186,7 @@ let package = Package(
         "HearthEngine",
         "HearthInterchange",
         "HearthServer",
+        "HearthSpeech",
         "HearthStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -261,7 +265,7 @@ let package = Package(
     .testTarget(
       name: "HearthServerTests",
       dependencies: [
-        "HearthServer", "HearthEngine", "HearthStore", "HearthCore", "LlamaKit", "HearthTestSupport",
+        "HearthServer", "HearthEngine", "HearthSpeech", "HearthStore", "HearthCore", "LlamaKit", "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -32,6 +32,7 @@ public func buildApplication(
   ActionRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   MemoryRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   EmbeddingsRoute(dependencies: dependencies, configuration: configuration).register(on: router)
+  TranscriptionsRoute(dependencies: dependencies, configuration: configuration).register(on: router)
   TokenizerRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
   TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)
   SystemRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics).register(on: router)

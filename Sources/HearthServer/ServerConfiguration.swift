@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable, Hashable {
   public var maxBodyBytes: Int
   /// The largest file accepted by an import route (iCalendar, vCard, Markdown), in bytes.
   public var maxImportBytes: Int
+  /// The largest audio upload accepted by the transcription route, in bytes (OpenAI's limit, 25 MB, by default).
+  public var maxAudioBytes = 25 << 20
   /// The longest prompt accepted, in characters, summed over a request's messages.
   public var maxPromptCharacters: Int
   /// The most requests waiting for the model at once; more are refused with 429.
@@ -52,7 +54,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     guard (0...65_535).contains(port) else { throw .invalidPort(port) }
     if let apiKey, apiKey.count < 16 { throw .weakAPIKey }
     guard bindsLoopbackOnly || apiKey != nil else { throw .exposedWithoutKey(host: host) }
-    guard maxBodyBytes > 0, maxPromptCharacters > 0, maxQueuedRequests > 0, maxImportBytes > 0 else {
+    guard maxBodyBytes > 0, maxPromptCharacters > 0, maxQueuedRequests > 0, maxImportBytes > 0, maxAudioBytes > 0 else {
       throw .invalidLimit
     }
   }

@@ -52,8 +52,11 @@ public struct AudioLoader: Sendable {
     if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "WebM/Matroska" }
     if head.count >= 8 && Array(head[4..<8]) == Array("ftyp".utf8) { return "MP4/M4A" }
     if starts("RIFF") { return "a RIFF file that is not WAVE" }
-    return "not a recognised audio format"
+    return unrecognised
   }
+
+  /// What ``formatName(_:)`` says of bytes it does not recognise.
+  static let unrecognised = "not a recognised audio format"
 
   private func decodeWithFFmpeg(_ data: Data) throws(SpeechError) -> AudioClip {
     let format = Self.formatName(data)

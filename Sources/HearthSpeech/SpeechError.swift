@@ -1,3 +1,5 @@
+import CWhisper
+
 /// Why audio could not be transcribed.
 public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The speech model file is not there.
@@ -28,7 +30,7 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .modelMissing(let path):
-      "The speech model \(path) is not installed (run `make setup`, or point HEARTH_SPEECH_MODEL at a whisper.cpp model)."
+      "The speech model \(path) is not installed (`make build` installs it; or point HEARTH_SPEECH_MODEL at a whisper.cpp model)."
     case .modelInvalid(let path, let reason):
       "\(path) is not a usable whisper.cpp model: \(reason)."
     case .modelLoadFailed(let path):
@@ -37,8 +39,10 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
       "The audio holds no samples."
     case .invalidWAV(let reason):
       "The WAV file cannot be read: \(reason)."
+    case .decoderMissing(let format) where format == AudioLoader.unrecognised:
+      "The file is not WAV nor any audio format Hearth recognises; if it is audio, ffmpeg could decode it, but ffmpeg is not installed (apt install ffmpeg)."
     case .decoderMissing(let format):
-      "This file is \(format), not WAV; decoding it needs ffmpeg, which is not installed (apt install ffmpeg), or convert it to WAV first."
+      "The file is \(format), not WAV; decoding it needs ffmpeg, which is not installed (apt install ffmpeg), or convert it to WAV first."
     case .undecodable(let reason):
       "The audio cannot be decoded: \(reason)."
     case .tooLong(let seconds, let limit):
@@ -52,5 +56,15 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
     case .recognitionFailed(let code):
       "whisper.cpp failed to transcribe the audio (error \(code))."
     }
+  }
+}
+
+/// The languages Whisper knows.
+public enum SpeechLanguage {
+  /// The English name Whisper gives a language code (`en` → `english`), or `nil` for a code it does not know.
+  public static func name(of code: String) -> String? {
+    let id = whisper_lang_id(code.lowercased())
+    guard id >= 0, let name = whisper_lang_str_full(id) else { return nil }
+    return String(cString: name)
   }
 }

@@ -59,8 +59,8 @@ public struct Transcript: Sendable, Hashable, Codable {
       }.joined(separator: "\n")
   }
 
-  /// `HH:MM:SS,mmm` (SubRip) or `HH:MM:SS.mmm` (WebVTT).
-  static func clock(_ seconds: Double, separator: String) -> String {
+  /// `HH:MM:SS.mmm` (WebVTT; SubRip uses a comma).
+  public static func clock(_ seconds: Double, separator: String = ".") -> String {
     let millis = Int((max(0, seconds) * 1_000).rounded())
     let (hours, rest) = millis.quotientAndRemainder(dividingBy: 3_600_000)
     let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)

@@ -60,7 +60,7 @@ struct LiveServer {
     // registry there, never into the shared cache.
     let models = folder.appendingPathComponent("models", isDirectory: true)
     try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
-    for path in [TestModels.smolLM2, TestModels.gemma3, TestModels.miniLM] {
+    for path in [TestModels.smolLM2, TestModels.gemma3, TestModels.miniLM, TestModels.whisperTinyEn] {
       try FileManager.default.createSymbolicLink(
         at: models.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent),
         withDestinationURL: URL(fileURLWithPath: path))
@@ -149,13 +149,29 @@ struct LiveServer {
   func request(
     _ method: HTTPMethod, _ path: String, body: String? = nil, headers: [(String, String)] = []
   ) async throws -> Reply {
+    try await request(method, path, bytes: body.map { Data($0.utf8) }, headers: headers)
+  }
+
+  /// A multipart/form-data upload: text fields, then files as (field, file name, bytes).
+  func upload(
+    _ path: String, fields: [(String, String)], files: [(String, String, Data)], headers: [(String, String)] = []
+  ) async throws -> Reply {
+    let boundary = "hearth-test-\(UUID().uuidString)"
+    return try await request(
+      .POST, path, bytes: MultipartBody.encode(fields: fields, files: files, boundary: boundary),
+      headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")] + headers)
+  }
+
+  func request(
+    _ method: HTTPMethod, _ path: String, bytes body: Data?, headers: [(String, String)] = []
+  ) async throws -> Reply {
     if let client {
       var fields = HTTPFields()
       if body != nil { fields[.contentType] = "application/json" }
       for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
       let response = try await client.execute(
         uri: path, method: HTTPRequest.Method(rawValue: method.rawValue)!, headers: fields,
-        body: body.map { ByteBuffer(string: $0) })
+        body: body.map { ByteBuffer(bytes: $0) })
       return Reply(
         status: Int(response.status.code), headers: response.headers.map { ($0.name.canonicalName, $0.value) },
         body: String(buffer: response.body))
@@ -164,7 +180,7 @@ struct LiveServer {
     request.method = method
     if body != nil { request.headers.add(name: "Content-Type", value: "application/json") }
     for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-    if let body { request.body = .bytes(ByteBuffer(string: body)) }
+    if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
     let response = try await Self.client.execute(request, timeout: .seconds(120))
     let bytes = try await response.body.collect(upTo: 16 << 20)
     return Reply(
@@ -210,5 +226,21 @@ struct EventParser {
       if !data.isEmpty { events.append(Event(name: name, data: data.joined(separator: "\n"))) }
     }
     return events
+  }
+}
+
+/// multipart/form-data bodies, written the way browsers and OpenAI's clients write them.
+enum MultipartBody {
+  static func encode(fields: [(String, String)], files: [(String, String, Data)], boundary: String) -> Data {
+    var body = Data()
+    for (name, value) in fields {
+      body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+    for (name, filename, data) in files {
+      body += Data(
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n".utf8)
+      body += Data("Content-Type: application/octet-stream\r\n\r\n".utf8) + data + Data("\r\n".utf8)
+    }
+    return body + Data("--\(boundary)--\r\n".utf8)
   }
 }

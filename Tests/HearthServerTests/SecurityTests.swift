@@ -160,20 +160,52 @@ struct SecurityTests {
   static func expectGuarded(
     _ server: LiveServer, _ method: HTTPMethod, _ path: String, body: String?, accepted: ClosedRange<Int>
   ) async throws {
+    try await expectGuarded(server, method, path, bytes: body.map { Data($0.utf8) }, accepted: accepted)
+  }
+
+  /// The same checks for a body of any type (`contentType` overrides JSON's).
+  static func expectGuarded(
+    _ server: LiveServer, _ method: HTTPMethod, _ path: String, bytes body: Data?, contentType: String? = nil,
+    accepted: ClosedRange<Int>
+  ) async throws {
     let auth = ("Authorization", "Bearer \(Self.key)")
-    #expect(try await server.request(method, path, body: body).status == 401, "\(path)")
+    let type = contentType.map { [("Content-Type", $0)] } ?? []
+    #expect(try await server.request(method, path, bytes: body, headers: type).status == 401, "\(path)")
     let foreign = try await server.request(
-      method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
+      method, path, bytes: body, headers: type + [auth, ("Origin", "http://evil.example")])
     #expect(foreign.status == 403, "\(path)")
     let rebound = try await server.request(
-      method, path, body: body, headers: [auth, ("Host", "attacker.example:\(server.port)")])
+      method, path, bytes: body, headers: type + [auth, ("Host", "attacker.example:\(server.port)")])
     #expect(rebound.status == 421, "\(path)")
     if method == .POST || method == .PUT {
-      let large = try await server.request(method, path, body: String(repeating: "x", count: 5000), headers: [auth])
+      let large = try await server.request(
+        method, path, bytes: Data(repeating: UInt8(ascii: "x"), count: 5000), headers: type + [auth])
       #expect(large.status == 413, "\(path) → \(large.status)")
     }
-    let reply = try await server.request(method, path, body: body, headers: [auth])
+    let reply = try await server.request(method, path, bytes: body, headers: type + [auth])
     #expect(accepted.contains(Int(reply.status)), "\(path) → \(reply.status) \(reply.body)")
+  }
+
+  /// Speech routes, under each name, with a body they accept: a short WAV of silence as multipart data.
+  static let speechRoutes: [String] = ["/v1/audio/transcriptions", "/audio/transcriptions"]
+
+  @Test func everySpeechRouteNeedsTheKeyAListedOriginAndThisHost() async throws {
+    var configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    configuration.maxAudioBytes = 4096
+    // 0.1 s of 16-bit silence at 11,025 Hz.
+    var wav = Data("RIFF".utf8) + Data([0x2A, 0x09, 0, 0]) + Data("WAVEfmt ".utf8)
+    wav += Data([16, 0, 0, 0, 1, 0, 1, 0, 0x11, 0x2B, 0, 0, 0x22, 0x56, 0, 0, 2, 0, 16, 0])
+    wav += Data("data".utf8) + Data([0x06, 0x09, 0, 0]) + Data(count: 2_310)
+    let boundary = "guarded-boundary"
+    let body = MultipartBody.encode(
+      fields: [("model", "whisper-1")], files: [("file", "a.wav", wav)], boundary: boundary)
+    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+      for path in Self.speechRoutes {
+        try await Self.expectGuarded(
+          server, .POST, path, bytes: body, contentType: "multipart/form-data; boundary=\(boundary)",
+          accepted: 200...200)
+      }
+    }
   }
 
   /// Every route that reaches the model, under each name it answers to (the llama.cpp server's root aliases

@@ -1,7 +1,9 @@
 public import Foundation
 import HearthActions
 public import HearthCore
+public import HearthSpeech
 import HearthStore
+import LlamaKit
 import Synchronization
 
 /// The assistant, opened on one profile: the one object every surface (the terminal, the server, the
@@ -44,6 +46,9 @@ public final class Engine: Sendable {
   public let memory: MemoryService
   /// Model downloads running in the background (the web app's Models page).
   public let pulls = ModelPulls()
+  /// Speech to text, with a whisper.cpp model loaded the first time it is needed; its work takes turns with
+  /// the language models' decodes.
+  public let speech: SpeechRecognizer
 
   let database: HearthDatabase
   let chatConfiguration: ChatConfiguration
@@ -60,6 +65,7 @@ public final class Engine: Sendable {
     timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
+    self.speech = SpeechRecognizer(path: configuration.speechModelPath, line: DecodeExecutor.shared)
     self.paths = paths
     self.database = database
     self.host = host

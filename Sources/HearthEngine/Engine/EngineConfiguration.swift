@@ -34,6 +34,9 @@ public struct EngineConfiguration: Sendable {
   public var embeddingModel: String?
   /// An embedding model already loaded, shared by several engines (as tests and benchmarks do).
   public var sharedEmbedder: LocalEmbedder?
+  /// The whisper.cpp model speech is transcribed with: `$HEARTH_SPEECH_MODEL`, else the default one installed
+  /// in the profile's models folder.
+  public var speechModel: String?
   /// A remote server turns may go to; `nil` reads `HEARTH_REMOTE_URL` and its companions.
   public var remote: RemoteSettings?
   /// Who answers: the local model, the remote server, or the router's choice; `nil` takes the profile's
@@ -45,6 +48,14 @@ public struct EngineConfiguration: Sendable {
 
   /// The file name of the default embedding model.
   public static let defaultEmbeddingModelFileName = "all-MiniLM-L6-v2.f16.gguf"
+
+  /// The file name of the default speech model (Whisper tiny.en, English only).
+  public static let defaultSpeechModelFileName = "ggml-tiny.en.bin"
+
+  /// The speech model transcriptions use.
+  public var speechModelPath: String {
+    speechModel ?? paths.models.appendingPathComponent(Self.defaultSpeechModelFileName).path
+  }
 
   /// The embedding model the memory uses.
   public var embeddingModelPath: String {
@@ -62,6 +73,7 @@ public struct EngineConfiguration: Sendable {
     self.historyPolicy = HistoryPolicy(environment: environment)
     self.environment = environment
     self.embeddingModel = environment["HEARTH_EMBEDDING_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    self.speechModel = environment["HEARTH_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current

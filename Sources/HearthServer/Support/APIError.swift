@@ -128,6 +128,11 @@ enum RequestReader {
     Data(try await body(request, limit: limit).readableBytesView)
   }
 
+  /// The whole body as NIO bytes, refused with 413 beyond `limit` bytes.
+  static func buffer(of request: Request, limit: Int) async throws -> ByteBuffer {
+    try await body(request, limit: limit)
+  }
+
   private static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
     do {
       return try await request.body.collect(upTo: limit)
