@@ -280,7 +280,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HearthCLITests",
-      dependencies: ["HearthTestSupport", "HearthStore", "HearthCore"],
+      dependencies: ["HearthTestSupport", "HearthStore", "HearthCore", "HearthSpeech"],
       swiftSettings: strictSettings,
       linkerSettings: nativeRpaths
     ),

@@ -21,7 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-HEARTH_HOME="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
+HEARTH_HOME="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
+  HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
 server=$!
 for _ in $(seq 1 300); do
   if grep -q "Hearth is listening on" "$log"; then break; fi
@@ -32,6 +33,9 @@ url="$(grep -o 'http://[^ ]*' "$log" | head -1)"
 [[ -n "$url" ]] || { cat "$log" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
 echo "web tests: server at $url"
 
+# jfk.wav (whisper.cpp's sample) is what the speech tests transcribe: through the client and, as the fake
+# microphone's input, in the browser.
+export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
 # It also downloads a model through the Models page, from a local web server, checked against its SHA-256.

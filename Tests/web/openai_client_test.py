@@ -4,6 +4,7 @@ Usage: openai_client_test.py BASE_URL
 """
 
 import json
+import os
 import sys
 import unittest
 
@@ -41,6 +42,36 @@ class OpenAIClientTest(unittest.TestCase):
         with self.assertRaises(openai.BadRequestError) as refused:
             self.client.embeddings.create(model="all-MiniLM-L6-v2", input="x", dimensions=128)
         self.assertIn("dimensions", str(refused.exception))
+
+    def test_audio_transcriptions_in_each_format(self):
+        path = os.environ["HEARTH_JFK_WAV"]
+        with open(path, "rb") as audio:
+            whole = self.client.audio.transcriptions.create(model="whisper-1", file=audio)
+        self.assertIn("ask not what your country can do for you", whole.text.lower())
+        with open(path, "rb") as audio:
+            text = self.client.audio.transcriptions.create(model="whisper-1", file=audio, response_format="text")
+        self.assertEqual(text.strip(), whole.text)
+        with open(path, "rb") as audio:
+            verbose = self.client.audio.transcriptions.create(
+                model="whisper-1",
+                file=audio,
+                response_format="verbose_json",
+                timestamp_granularities=["segment"],
+                language="en",
+                prompt="Kennedy's inaugural address.",
+            )
+        self.assertEqual(verbose.language, "english")
+        self.assertAlmostEqual(verbose.duration, 11.0, places=2)
+        self.assertGreater(len(verbose.segments), 0)
+        self.assertLess(verbose.segments[0].start, verbose.segments[0].end)
+        with open(path, "rb") as audio:
+            srt = self.client.audio.transcriptions.create(model="whisper-1", file=audio, response_format="srt")
+        self.assertTrue(srt.startswith("1\n00:00:00,000 --> "), srt)
+        with open(path, "rb") as audio, self.assertRaises(openai.BadRequestError) as refused:
+            self.client.audio.transcriptions.create(
+                model="whisper-1", file=audio, response_format="verbose_json", timestamp_granularities=["word"]
+            )
+        self.assertIn("timestamp_granularities", str(refused.exception))
 
     def test_completion(self):
         reply = self.client.chat.completions.create(

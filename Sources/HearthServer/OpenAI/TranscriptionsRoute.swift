@@ -191,7 +191,7 @@ struct TranscriptionInput {
     for granularity in form.parts.filter({ $0.name == "timestamp_granularities[]" }).map(\.text) {
       guard granularity == "segment" else {
         throw APIError.invalidRequest(
-          "timestamp granularity \"\(granularity)\" is not supported; segment timestamps are",
+          "timestamp_granularities[] \"\(granularity)\" is not supported; segment timestamps are",
           parameter: "timestamp_granularities[]")
       }
       guard format == .verboseJSON else {
