@@ -69,6 +69,7 @@ bench: build
 	.build/release/hearth bench
 	.build/release/hearth bench chat
 	.build/release/hearth bench server
+	.build/release/hearth bench speech
 	HEARTH_SQLITE_VEC="$$(scripts/setup-sqlite-vec.sh)" .build/release/hearth bench memory
 
 clean:

@@ -165,6 +165,7 @@ let package = Package(
         "HearthCore",
         "HearthEngine",
         "HearthServer",
+        "HearthSpeech",
         "HearthStore",
         "LlamaKit",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

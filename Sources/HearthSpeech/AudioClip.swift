@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Mono audio as floating-point samples in -1…1.
 public struct AudioClip: Sendable, Hashable {
   /// Whisper's sample rate: every clip is brought to it before recognition.
@@ -30,5 +32,29 @@ public struct AudioClip: Sendable, Hashable {
     return AudioClip(
       samples: Resampler(from: sampleRate, to: Self.recognitionRate).resample(samples),
       sampleRate: Self.recognitionRate)
+  }
+}
+
+extension AudioClip {
+  /// The clip as a 16-bit PCM mono WAV file.
+  public func wavData() -> Data {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(44 + samples.count * 2)
+    func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    let dataSize = UInt32(samples.count * 2)
+    bytes += Array("RIFF".utf8)
+    append(36 + dataSize)
+    bytes += Array("WAVEfmt ".utf8)
+    append(UInt32(16))
+    append(UInt16(1))
+    append(UInt16(1))
+    append(UInt32(sampleRate))
+    append(UInt32(sampleRate * 2))
+    append(UInt16(2))
+    append(UInt16(16))
+    bytes += Array("data".utf8)
+    append(dataSize)
+    for sample in samples { append(Int16((max(-1, min(1, sample)) * 32_767).rounded())) }
+    return Data(bytes)
   }
 }

@@ -77,3 +77,26 @@ struct TranscribeCommandTests {
     #expect(quiet.standardOutput.contains(#""text":"""#), "\(quiet.standardOutput)")
   }
 }
+
+@Suite("hearth bench speech, against whisper.cpp's whisper-cli", .heavy)
+struct BenchSpeechCommandTests {
+  @Test("both programs transcribe both clips, and the figures are read from each")
+  func measuresBoth() async throws {
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": try TestModels.temporaryDirectory().path])
+    let result = try await hearth.run(["bench", "speech", "--runs", "1", "--json", "--model", TestModels.whisperTinyEn])
+    #expect(result.status == 0, "\(result.standardError)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["clip"] as? String } == ["jfk.wav", "60 s clip"])
+    for row in rows {
+      let ours = try #require((row["hearth_recognition"] as? [String: Any])?["samples"] as? [Double])
+      let theirs = try #require((row["cli_recognition"] as? [String: Any])?["samples"] as? [Double])
+      #expect(ours.count == 1 && theirs.count == 1)
+      #expect(ours[0] > 0 && theirs[0] > 0)
+      #expect((row["hearth_word_error_rate"] as? Double ?? 1) <= 0.15, "\(row)")
+      #expect((row["cli_word_error_rate"] as? Double ?? 1) <= 0.15, "\(row)")
+    }
+    #expect(rows.first?["audio_seconds"] as? Double == 11)
+    #expect(rows.last?["audio_seconds"] as? Double == 60)
+  }
+}

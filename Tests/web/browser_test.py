@@ -35,6 +35,63 @@ def api(path, method="GET", body=None):
         return json.loads(response.read() or b"null")
 
 
+class VoiceTest(unittest.TestCase):
+    """Dictation through Chromium's fake microphone, fed jfk.wav, transcribed by the server's Whisper."""
+
+    @classmethod
+    def setUpClass(cls):
+        options = webdriver.ChromeOptions()
+        clip = os.environ["HEARTH_JFK_WAV"]
+        for argument in (
+            "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
+            "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
+        ):
+            options.add_argument(argument)
+        options.binary_location = "/usr/bin/chromium"
+        cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def test_dictation_lands_in_the_composer_and_esc_cancels(self):
+        driver = self.driver
+        driver.get(BASE_URL + "/")
+        mic = self.wait.until(EC.element_to_be_clickable((By.ID, "mic")))
+        prompt = driver.find_element(By.ID, "prompt")
+        prompt.send_keys("Note:")
+        # Esc while recording cancels: nothing is sent, nothing is added.
+        mic.click()
+        self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "true")
+        time.sleep(1)
+        prompt.send_keys(Keys.ESCAPE)
+        self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "false")
+        self.assertEqual(prompt.get_attribute("value"), "Note:")
+        self.assertIn("cancelled", driver.find_element(By.ID, "voice-status").text)
+
+        # A fresh page, so the fake microphone plays the clip from its start.
+        driver.get(BASE_URL + "/")
+        mic = self.wait.until(EC.element_to_be_clickable((By.ID, "mic")))
+        prompt = driver.find_element(By.ID, "prompt")
+        prompt.send_keys("Note:")
+        mic.click()
+        self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "true")
+        # The level meter moves with the speech.
+        self.wait.until(lambda d: float(mic.get_attribute("data-level") or 0) > 0.3)
+        self.assertIn("Listening", driver.find_element(By.ID, "voice-status").text)
+        time.sleep(11.5)
+        mic.click()
+        self.wait.until(lambda d: "country" in prompt.get_attribute("value"))
+        text = prompt.get_attribute("value")
+        self.assertTrue(text.startswith("Note: "), text)
+        self.assertIn("ask not what your country can do for you", text.lower())
+        self.assertEqual(mic.get_attribute("aria-pressed"), "false")
+        # The transcript waits in the box to be edited; nothing was sent.
+        self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])
+
+
 class WebAppTest(unittest.TestCase):
     """One walk through the app, in order: each step builds on the one before."""
 
@@ -83,6 +140,8 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
         self.assertIn("Paris", self.last_answer_text())
         self.assertIn("tokens/s", self.find(".message.assistant .stats").text)
+        # Read aloud by the browser's own speech synthesis.
+        self.assertEqual(self.find(".message.assistant .stats .read-aloud").text, "Read aloud")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "capital of France"))
         self.shoot("chat")
 

@@ -26,6 +26,7 @@ struct WebAssets: Sendable {
     ("/assets/runtime.js", "runtime.js", "text/javascript; charset=utf-8"),
     ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),
     ("/assets/remote.js", "remote.js", "text/javascript; charset=utf-8"),
+    ("/assets/voice.js", "voice.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

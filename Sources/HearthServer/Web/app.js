@@ -6,6 +6,7 @@ import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
+import { readAloudButton, setUpVoice } from "/assets/voice.js";
 
 const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
 const PRESETS = {
@@ -154,6 +155,8 @@ function fillMessage(element, message) {
     if (message.generation_tokens_per_second) parts.push(`${message.generation_tokens_per_second.toFixed(1)} tokens/s`);
     if (message.time_to_first_token_ms != null) parts.push(`first token ${Math.round(message.time_to_first_token_ms)} ms`);
     stats.textContent = parts.join(" · ");
+    const reader = readAloudButton(withoutBlocks(message.content));
+    if (reader) stats.append(reader);
     element.append(stats);
   }
 }
@@ -583,6 +586,7 @@ function wire() {
   wireRuntime();
   wirePulls(() => loadModels());
   wireRemote();
+  setUpVoice();
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();

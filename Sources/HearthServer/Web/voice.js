@@ -1,0 +1,204 @@
+// Speaking instead of typing: the microphone button records in the browser, the server transcribes with
+// its local Whisper model (POST /v1/audio/transcriptions), and the text lands in the message box to be
+// checked and sent. Click to start and click to finish, or hold while speaking; Esc cancels. The browser
+// asks for the microphone only when the button is first used. Answers can be read aloud by the browser's
+// own speech synthesis.
+import { $, api, el, showError } from "/assets/api.js";
+
+const recorder = { stream: null, context: null, source: null, processor: null, analyser: null, chunks: [], rate: 16000, startedAt: 0, meterFrame: 0 };
+let recording = false;
+let busy = false;
+
+export function setUpVoice() {
+  const button = $("mic");
+  if (!button) return;
+  button.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || busy) return;
+    if (!recording) start();
+    else finish();
+  });
+  // Held down for a while and released: a push-to-talk recording ends here.
+  button.addEventListener("pointerup", () => {
+    if (recording && performance.now() - recorder.startedAt > 600) finish();
+  });
+  button.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    if (busy) return;
+    if (!recording) start(); else finish();
+  });
+  // Before the page's own Esc (which stops an answer): a recording is cancelled first.
+  window.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && recording) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      cancel();
+    }
+  }, true);
+}
+
+function status(text) {
+  $("voice-status").textContent = text;
+  $("voice-status").hidden = !text;
+}
+
+async function start() {
+  if (!navigator.mediaDevices?.getUserMedia) {
+    showError("The microphone is only available on a secure page: open Hearth at http://localhost on this machine, or over https.");
+    return;
+  }
+  recording = true;
+  recorder.startedAt = performance.now();
+  setButton("recording");
+  status("Listening… click the microphone again to finish, Esc to cancel.");
+  try {
+    recorder.stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+  } catch (error) {
+    recording = false;
+    setButton("idle");
+    status("");
+    showError(error?.name === "NotAllowedError"
+      ? "Microphone access was refused. Allow it in the browser's site settings to dictate."
+      : `The microphone could not be opened (${error?.message ?? error}).`);
+    return;
+  }
+  if (!recording) { stopStream(); return; } // cancelled while the browser was asking
+  const context = new AudioContext();
+  recorder.context = context;
+  recorder.rate = context.sampleRate;
+  recorder.chunks = [];
+  recorder.source = context.createMediaStreamSource(recorder.stream);
+  recorder.analyser = context.createAnalyser();
+  recorder.analyser.fftSize = 1024;
+  // A script processor hands over raw samples on the main thread; dictation is short, and it needs no
+  // separate worklet file.
+  recorder.processor = context.createScriptProcessor(4096, 1, 1);
+  recorder.processor.onaudioprocess = (event) => {
+    if (recording) recorder.chunks.push(new Float32Array(event.inputBuffer.getChannelData(0)));
+  };
+  recorder.source.connect(recorder.analyser);
+  recorder.source.connect(recorder.processor);
+  recorder.processor.connect(context.destination);
+  meter();
+}
+
+function meter() {
+  const analyser = recorder.analyser;
+  if (!analyser || !recording) return;
+  const samples = new Float32Array(analyser.fftSize);
+  analyser.getFloatTimeDomainData(samples);
+  let sum = 0;
+  for (const value of samples) sum += value * value;
+  const rms = Math.sqrt(sum / samples.length);
+  // -60 dBFS and below shows empty; 0 dBFS full.
+  const level = Math.max(0, Math.min(1, 1 + (20 * Math.log10(rms + 1e-9)) / 60));
+  $("mic-level").style.setProperty("--level", level.toFixed(3));
+  $("mic").dataset.level = level.toFixed(2);
+  recorder.meterFrame = requestAnimationFrame(meter);
+}
+
+function stopStream() {
+  cancelAnimationFrame(recorder.meterFrame);
+  recorder.processor?.disconnect();
+  recorder.source?.disconnect();
+  recorder.stream?.getTracks().forEach((track) => track.stop());
+  recorder.context?.close();
+  Object.assign(recorder, { stream: null, context: null, source: null, processor: null, analyser: null });
+  $("mic-level").style.setProperty("--level", "0");
+}
+
+function cancel() {
+  recording = false;
+  stopStream();
+  recorder.chunks = [];
+  setButton("idle");
+  status("Dictation cancelled.");
+  setTimeout(() => { if (!recording && !busy) status(""); }, 2500);
+}
+
+async function finish() {
+  recording = false;
+  const chunks = recorder.chunks;
+  recorder.chunks = [];
+  stopStream();
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  if (total === 0) { setButton("idle"); status(""); return; }
+  busy = true;
+  setButton("busy");
+  status("Transcribing on this machine…");
+  try {
+    const form = new FormData();
+    form.append("file", new Blob([wav(chunks, total, recorder.rate)], { type: "audio/wav" }), "dictation.wav");
+    form.append("model", "whisper-1");
+    const reply = await (await api("/v1/audio/transcriptions", { method: "POST", body: form })).json();
+    const text = (reply.text ?? "").trim();
+    if (text) insert(text);
+    status(text ? "" : "No speech was heard.");
+  } catch (error) {
+    showError(`The recording could not be transcribed: ${error.message}`);
+    status("");
+  } finally {
+    busy = false;
+    setButton("idle");
+  }
+}
+
+/// Adds the words at the cursor, spaced from what is already there, and leaves them to be edited.
+function insert(text) {
+  const box = $("prompt");
+  const before = box.value.slice(0, box.selectionStart);
+  const after = box.value.slice(box.selectionEnd);
+  const spacer = before && !/\s$/.test(before) ? " " : "";
+  box.value = `${before}${spacer}${text}${after && !/^\s/.test(after) ? " " : ""}${after}`;
+  const cursor = before.length + spacer.length + text.length;
+  box.setSelectionRange(cursor, cursor);
+  box.dispatchEvent(new Event("input"));
+  box.focus();
+}
+
+function setButton(mode) {
+  const button = $("mic");
+  button.classList.toggle("recording", mode === "recording");
+  button.classList.toggle("busy", mode === "busy");
+  button.setAttribute("aria-pressed", mode === "recording" ? "true" : "false");
+  button.setAttribute("aria-label", mode === "recording" ? "Finish dictation" : "Dictate");
+  button.disabled = mode === "busy";
+}
+
+/// 16-bit PCM WAV, mono, at the recording's own rate (the server resamples).
+function wav(chunks, total, rate) {
+  const buffer = new ArrayBuffer(44 + total * 2);
+  const view = new DataView(buffer);
+  const text = (offset, value) => { for (let i = 0; i < value.length; i++) view.setUint8(offset + i, value.charCodeAt(i)); };
+  text(0, "RIFF"); view.setUint32(4, 36 + total * 2, true); text(8, "WAVE");
+  text(12, "fmt "); view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true); view.setUint32(28, rate * 2, true); view.setUint16(32, 2, true); view.setUint16(34, 16, true);
+  text(36, "data"); view.setUint32(40, total * 2, true);
+  let offset = 44;
+  for (const chunk of chunks) {
+    for (const value of chunk) {
+      view.setInt16(offset, Math.max(-1, Math.min(1, value)) * 0x7fff, true);
+      offset += 2;
+    }
+  }
+  return buffer;
+}
+
+/// A button that reads an answer aloud with the browser's own voices (nothing leaves the machine that the
+/// browser's speech synthesis does not already use); absent where the browser has none.
+export function readAloudButton(text) {
+  if (!("speechSynthesis" in window) || !text.trim()) return null;
+  const button = el("button", { class: "link-button read-aloud", type: "button", "aria-label": "Read aloud" }, "Read aloud");
+  button.addEventListener("click", () => {
+    if (speechSynthesis.speaking) {
+      speechSynthesis.cancel();
+      button.textContent = "Read aloud";
+      return;
+    }
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.onend = utterance.onerror = () => { button.textContent = "Read aloud"; };
+    button.textContent = "Stop reading";
+    speechSynthesis.speak(utterance);
+  });
+  return button;
+}
