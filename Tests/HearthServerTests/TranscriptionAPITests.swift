@@ -110,6 +110,35 @@ struct TranscriptionAPITests {
     }
   }
 
+  @Test func aClientThatHangsUpStopsItsTranscription() async throws {
+    try await LiveServer.with(withModel: false) { server in
+      // jfk.wav twenty times over: 220 s of speech, several seconds of work.
+      let clip = try AudioLoader().load(path: TestModels.jfkWAV)
+      let long = AudioClip(samples: Array(repeating: clip.samples, count: 20).flatMap { $0 }, sampleRate: 16_000)
+      let full = ContinuousClock.now
+      let whole = try await server.upload(
+        Self.path, fields: [("model", "whisper-1")], files: [("file", "long.wav", long.wavData())])
+      let fullTime = ContinuousClock.now - full
+      #expect(whole.status == 200)
+
+      let abandoned = Task {
+        try await server.upload(
+          Self.path, fields: [("model", "whisper-1")], files: [("file", "long.wav", long.wavData())])
+      }
+      // Long enough for the upload to arrive and the work to start, well before its end.
+      try await Task.sleep(for: fullTime * 0.35)
+      abandoned.cancel()
+      _ = try? await abandoned.value
+      // Had the abandoned one run on, this short one would wait behind most of it.
+      let started = ContinuousClock.now
+      let short = try await server.upload(
+        Self.path, fields: [("model", "whisper-1")], files: [("file", "jfk.wav", try Self.jfk)])
+      #expect(short.status == 200)
+      #expect(short.json?["text"]?.stringValue?.contains("country") == true)
+      #expect(ContinuousClock.now - started < fullTime / 2, "the abandoned transcription kept running")
+    }
+  }
+
   @Test func anUploadBeyondTheLimitIs413() async throws {
     var configuration = ServerConfiguration(port: 0)
     configuration.maxAudioBytes = 100_000

@@ -7,17 +7,19 @@ import NIOCore
 /// `POST /v1/audio/transcriptions` in OpenAI's multipart shape: `file` and `model` (any Whisper name), with
 /// `language`, `prompt`, `temperature`, `response_format` (json, text, verbose_json, srt, vtt) and
 /// `timestamp_granularities[]` (segment). Transcribed on this machine with the engine's speech model.
-struct TranscriptionsRoute<Context: RequestContext>: Sendable {
+struct TranscriptionsRoute<Context: ChannelRequestContext>: Sendable {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
   func register(on router: Router<Context>) {
     for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/audio/transcriptions") { request, _ in try await self.transcribe(request) }
+      router.post("\(prefix)/audio/transcriptions") { request, context in
+        try await self.transcribe(request, context: context)
+      }
     }
   }
 
-  private func transcribe(_ request: Request) async throws -> Response {
+  private func transcribe(_ request: Request, context: Context) async throws -> Response {
     guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
       throw APIError.invalidRequest(
         "send the audio as multipart/form-data (a file part named \"file\" and a model part), with its boundary")
@@ -28,11 +30,13 @@ struct TranscriptionsRoute<Context: RequestContext>: Sendable {
     let speech = dependencies.engine.speech
     try checkModel(input.model, speech: speech)
     let options = TranscriptionOptions(language: input.language, prompt: input.prompt, temperature: input.temperature)
-    let transcript: Transcript
-    do {
-      transcript = try await speech.transcribe(data: input.audio, options: options)
-    } catch {
-      throw TranscriptionReply.apiError(error)
+    // A client that hangs up stops its transcription: whisper.cpp checks between its computations.
+    let transcript = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+      do throws(SpeechError) {
+        return try await speech.transcribe(data: input.audio, options: options)
+      } catch {
+        throw TranscriptionReply.apiError(error)
+      }
     }
     return try TranscriptionReply.response(transcript, format: input.format)
   }
