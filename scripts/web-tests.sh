@@ -42,6 +42,9 @@ export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
   HEARTH_PULL_FILE="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" HEARTH_PULL_SHA256="$SMOLLM2_SHA256" \
   "$python" "$root/Tests/web/browser_test.py" "$url" "$@"
+# The app as people expect a chat app to behave: the phone drawer, Markdown, errors that keep what was typed,
+# chats answering side by side, shortcuts, and contrast and touch-target checks (light and dark, desktop and phone).
+"$python" "$root/Tests/web/polish_test.py" "$url" "$@"
 
 # The server logs each request and each generation, and nothing the user or the model wrote.
 for expected in " request" " generation"; do

@@ -2,12 +2,12 @@ import Foundation
 import HearthSpeech
 
 /// Speech recognition, Hearth against whisper.cpp's own `whisper-cli`: the same model, threads, greedy
-/// decoding and WAV file, each run as a fresh process, alternating. Hearth runs `hearth transcribe --json`;
+/// decoding and WAV file, each run as a fresh process, alternating (who goes first flips every run). Hearth runs `hearth transcribe --json`;
 /// whisper-cli's figures come from its own timing report. "Recognition" is the time from audio in memory to
 /// text (whisper-cli's total minus its load); "wall" is the whole command, start-up and model load included.
 public struct SpeechBenchmark: Sendable {
   /// One clip's figures.
-  public struct Row: Sendable, Codable {
+  public struct Row: Sendable, Encodable {
     public var clip: String
     public var audioSeconds: Double
     public var hearthRecognition: Samples
@@ -17,8 +17,31 @@ public struct SpeechBenchmark: Sendable {
     public var hearthWordErrorRate: Double
     public var cliWordErrorRate: Double
 
-    /// whisper-cli's recognition time over Hearth's: above 1, Hearth is faster.
-    public var speedRatio: Double { cliRecognition.median / max(hearthRecognition.median, 1e-9) }
+    enum CodingKeys: String, CodingKey {
+      case clip, audioSeconds, hearthRecognition, cliRecognition, hearthWall, cliWall, hearthWordErrorRate
+      case cliWordErrorRate, speedRatio
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(clip, forKey: .clip)
+      try container.encode(audioSeconds, forKey: .audioSeconds)
+      try container.encode(hearthRecognition, forKey: .hearthRecognition)
+      try container.encode(cliRecognition, forKey: .cliRecognition)
+      try container.encode(hearthWall, forKey: .hearthWall)
+      try container.encode(cliWall, forKey: .cliWall)
+      try container.encode(hearthWordErrorRate, forKey: .hearthWordErrorRate)
+      try container.encode(cliWordErrorRate, forKey: .cliWordErrorRate)
+      try container.encode(speedRatio, forKey: .speedRatio)
+    }
+
+    /// whisper-cli's recognition time over Hearth's, the median of the runs' own ratios (each run pairs the
+    /// two back to back, so the machine's drift hits both alike): above 1, Hearth is faster.
+    public var speedRatio: Double {
+      Samples(
+        samples: zip(cliRecognition.samples, hearthRecognition.samples).map { $0 / max($1, 1e-9) }
+      ).median
+    }
     /// Hearth's real-time factor (recognition over audio length).
     public var hearthRealTimeFactor: Double { hearthRecognition.median / audioSeconds }
     /// whisper-cli's real-time factor.
@@ -64,8 +87,16 @@ public struct SpeechBenchmark: Sendable {
       var cliText = ""
       // A first, unmeasured run of each warms the file cache.
       for run in 0...runs {
-        let ours = try await runHearth(clip.path)
-        let theirs = try await runCLI(clip.path)
+        // Who goes first flips every run, so that neither always meets the other's leftovers.
+        let ours: Measured
+        let theirs: Measured
+        if run.isMultiple(of: 2) {
+          ours = try await runHearth(clip.path)
+          theirs = try await runCLI(clip.path)
+        } else {
+          theirs = try await runCLI(clip.path)
+          ours = try await runHearth(clip.path)
+        }
         if run == 0 { continue }
         hearthTimes.append(ours.recognition)
         hearthWalls.append(ours.wall)
@@ -162,7 +193,8 @@ public struct SpeechBenchmark: Sendable {
           row.speedRatio, row.hearthRealTimeFactor, row.cliRealTimeFactor, row.hearthWall.median, row.cliWall.median,
           row.hearthWordErrorRate * 100, row.cliWordErrorRate * 100)
     }
-    text += "speed ratio = whisper-cli's recognition time ÷ Hearth's (≥ 1: Hearth as fast or faster); RTF = "
+    text += "speed ratio = whisper-cli's recognition time ÷ Hearth's, median of the runs' ratios (≥ 1: Hearth as "
+    text += "fast or faster); RTF = "
     text += "recognition ÷ audio length; wall = the whole command, model load included.\n"
     return text
   }

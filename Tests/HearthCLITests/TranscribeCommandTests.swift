@@ -93,6 +93,7 @@ struct BenchSpeechCommandTests {
       let theirs = try #require((row["cli_recognition"] as? [String: Any])?["samples"] as? [Double])
       #expect(ours.count == 1 && theirs.count == 1)
       #expect(ours[0] > 0 && theirs[0] > 0)
+      #expect((row["speed_ratio"] as? Double ?? 0) > 0.2)
       #expect((row["hearth_word_error_rate"] as? Double ?? 1) <= 0.15, "\(row)")
       #expect((row["cli_word_error_rate"] as? Double ?? 1) <= 0.15, "\(row)")
     }

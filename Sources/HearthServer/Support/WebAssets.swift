@@ -27,6 +27,8 @@ struct WebAssets: Sendable {
     ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),
     ("/assets/remote.js", "remote.js", "text/javascript; charset=utf-8"),
     ("/assets/voice.js", "voice.js", "text/javascript; charset=utf-8"),
+    ("/assets/drawer.js", "drawer.js", "text/javascript; charset=utf-8"),
+    ("/assets/highlight.js", "highlight.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

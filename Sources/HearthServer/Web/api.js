@@ -5,7 +5,9 @@ export const $ = (id) => document.getElementById(id);
 
 export class APIError extends Error {}
 
-/// A request to Hearth's API. `json` is sent as JSON; `body` as is, with `type` as its content type.
+/// A request to Hearth's API. `json` is sent as JSON; `body` as is, with `type` as its content type. A server
+/// that cannot be reached is an `APIError` saying so in words (`unreachable` set), not the browser's
+/// "Failed to fetch".
 export async function api(path, { method = "GET", json, body, type, signal, retried = false } = {}) {
   const headers = {};
   const key = localStorage.getItem("hearth.apiKey");
@@ -13,26 +15,81 @@ export async function api(path, { method = "GET", json, body, type, signal, retr
   if (json !== undefined) headers["Content-Type"] = "application/json";
   else if (type) headers["Content-Type"] = type;
   const payload = json === undefined ? body : JSON.stringify(json);
-  const response = await fetch(path, { method, headers, signal, body: payload });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, signal, body: payload });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    const failure = new APIError("Hearth can't be reached. Is `hearth serve` still running on this machine? Nothing you typed is lost.");
+    failure.unreachable = true;
+    watchForReturn();
+    throw failure;
+  }
   if (response.status === 401 && !retried) {
-    const entered = window.prompt("This Hearth server needs its API key:");
-    if (entered) {
-      localStorage.setItem("hearth.apiKey", entered.trim());
-      return api(path, { method, json, body, type, signal, retried: true });
-    }
+    if (await askForKey()) return api(path, { method, json, body, type, signal, retried: true });
   }
   if (!response.ok) {
     const answer = await response.json().catch(() => null);
-    throw new APIError(answer?.error?.message ?? `${response.status} ${response.statusText}`);
+    const error = new APIError(answer?.error?.message ?? `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
   }
   return response;
+}
+
+// One key dialog, however many requests are refused at once: they all wait for the same answer.
+let keyRequest = null;
+function askForKey() {
+  keyRequest ??= new Promise((resolve) => {
+    const dialog = $("key-dialog");
+    const input = $("key-input");
+    input.value = "";
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => {
+      const entered = dialog.returnValue === "save" ? input.value.trim() : "";
+      if (entered) localStorage.setItem("hearth.apiKey", entered);
+      keyRequest = null;
+      resolve(Boolean(entered));
+    }, { once: true });
+    dialog.showModal();
+    input.focus();
+  });
+  return keyRequest;
+}
+
+// While the server is unreachable, /health is asked every few seconds; when it answers, the notice goes.
+let watching = null;
+function watchForReturn() {
+  if (watching) return;
+  watching = setInterval(async () => {
+    try {
+      const reply = await fetch("/health");
+      if (!reply.ok) return;
+      clearInterval(watching);
+      watching = null;
+      if ($("banner").dataset.kind === "unreachable" && !$("banner").hidden) {
+        // With something to send again, the notice stays with its Retry; otherwise it goes.
+        if ($("banner-retry").hidden) $("banner").hidden = true;
+        else $("banner-text").textContent = "Hearth can be reached again. Retry sends your message.";
+        $("banner").dataset.kind = "back";
+        toast("Hearth is back.");
+      }
+    } catch {
+      // Still away.
+    }
+  }, 3000);
 }
 
 export const getJSON = async (path) => (await api(path)).json();
 export const sendJSON = async (path, method, json) => (await api(path, { method, json })).json();
 
-export function showError(message) {
+/// Shows a notice above the chat; `retry`, when given, adds a button that runs it (and hides the notice).
+export function showError(message, { retry, unreachable = false } = {}) {
   $("banner-text").textContent = message;
+  $("banner").dataset.kind = unreachable || /can't be reached/.test(message) ? "unreachable" : "error";
+  const button = $("banner-retry");
+  button.hidden = !retry;
+  button.onclick = retry ? () => { $("banner").hidden = true; retry(); } : null;
   $("banner").hidden = false;
 }
 

@@ -7,8 +7,12 @@ import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
 import { readAloudButton, setUpVoice } from "/assets/voice.js";
+import { closeDrawer, wireDrawer } from "/assets/drawer.js";
 
-const state = { sessions: [], current: null, turn: null, settings: null, searchTimer: null };
+// `turns`: the answers running now, by session: each chat answers on its own, and a message sent in one
+// while another answers waits in the server's line.
+const state = { sessions: [], current: null, turns: new Map(), settings: null, searchTimer: null };
+const currentTurn = () => state.turns.get(state.current?.id);
 const PRESETS = {
   precise: { temperature: 0, top_k: 40, top_p: 0.95, min_p: 0.05, repeat_penalty: 1 },
   balanced: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repeat_penalty: 1.1 },
@@ -211,6 +215,7 @@ function showSources(element, citations) {
 
 function showSessionHeader(session) {
   $("session-title").textContent = session ? session.title : "New chat";
+  $("session-title").title = session ? session.title : "";
   $("session-actions").hidden = !session;
   if (!session) return;
   $("memory-toggle").textContent = state.usesMemory === false ? "Memory off" : "Memory on";
@@ -226,20 +231,37 @@ async function openSession(id) {
     const { session, messages, usesMemory, citations } = await getJSON(`/api/sessions/${id}`);
     state.current = session;
     state.usesMemory = usesMemory;
+    restoreDraft();
     if (location.hash !== `#/s/${id}`) history.replaceState(null, "", `#/s/${id}`);
     showView("chat");
     showSessionHeader(session);
     renderConversation(session, messages);
+    attachLiveTurn(session.id);
+    setGenerating();
     for (const [messageID, cited] of Object.entries(citations ?? {})) {
       const element = $("messages").querySelector(`[data-id="${messageID}"]`);
       if (element) showSources(element, cited);
     }
     await loadCards(session.id, $("messages")).catch((error) => showError(error.message));
     renderSessionListActive();
-    document.querySelector(".app").classList.remove("drawer-open");
+    closeDrawer();
   } catch (error) {
     showError(error.message);
   }
+}
+
+/// A chat that is answering shows the live answer, not the copy saved a moment ago.
+function attachLiveTurn(sessionID) {
+  const turn = state.turns.get(sessionID);
+  if (!turn) return;
+  const list = $("messages");
+  list.querySelector(".empty-state")?.remove();
+  for (const element of [turn.user, turn.answer]) {
+    const saved = list.querySelector(`[data-id="${element.dataset.id}"]`);
+    if (saved && saved !== element) saved.replaceWith(element);
+    else if (!saved) list.append(element);
+  }
+  list.scrollTop = list.scrollHeight;
 }
 
 function renderSessionListActive() {
@@ -249,13 +271,45 @@ function renderSessionListActive() {
 function newChat() {
   state.current = null;
   state.usesMemory = true;
+  restoreDraft();
   history.replaceState(null, "", "#/");
   document.title = "Hearth";
   showView("chat");
   showSessionHeader(null);
   renderConversation(null, []);
+  setGenerating();
   renderSessionListActive();
+  closeDrawer();
   $("prompt").focus();
+}
+
+// ---- The composer --------------------------------------------------------------------------------
+
+function autosize() {
+  const prompt = $("prompt");
+  prompt.style.height = "auto";
+  prompt.style.height = `${Math.min(prompt.scrollHeight + 2, 220)}px`;
+  prompt.style.overflowY = prompt.scrollHeight > 220 ? "auto" : "hidden";
+}
+
+// What is typed is kept per chat across reloads until it is sent.
+const draftKey = (sessionID) => `hearth.draft.${sessionID ?? "new"}`;
+
+function saveDraft() {
+  const text = $("prompt").value;
+  if (text.trim()) localStorage.setItem(draftKey(state.current?.id), text);
+  else localStorage.removeItem(draftKey(state.current?.id));
+}
+
+function restoreDraft() {
+  $("prompt").value = localStorage.getItem(draftKey(state.current?.id)) ?? "";
+  autosize();
+}
+
+/// A chat's title until the server has named it: its first line, shortened.
+function provisionalTitle(text) {
+  const line = text.split("\n")[0].trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
 // ---- A turn ---------------------------------------------------------------------------------------
@@ -283,7 +337,9 @@ async function* serverEvents(response) {
   }
 }
 
-function setGenerating(generating) {
+/// Send or Stop, for the chat on screen.
+function setGenerating() {
+  const generating = Boolean(currentTurn());
   $("send").hidden = generating;
   $("stop").hidden = !generating;
 }
@@ -293,8 +349,10 @@ async function send(text) {
   if (!state.current) {
     const response = await api("/api/sessions", { method: "POST", json: {} });
     state.current = await response.json();
+    localStorage.removeItem(draftKey(null));
     history.replaceState(null, "", `#/s/${state.current.id}`);
-    showSessionHeader(state.current);
+    showSessionHeader({ ...state.current, title: provisionalTitle(text) });
+    loadSessions().then(renderSessionListActive).catch(() => {});
   }
   const session = state.current;
   const list = $("messages");
@@ -309,16 +367,18 @@ async function send(text) {
   list.scrollTop = list.scrollHeight;
 
   const controller = new AbortController();
-  state.turn = { session: session.id, controller, started: false };
-  setGenerating(true);
+  const turn = { session: session.id, controller, started: false, user: pendingUser, answer: pendingAnswer };
+  state.turns.set(session.id, turn);
+  setGenerating();
   let answer = { role: "assistant", content: "", thinking: "", state: "generating" };
   let frame = null;
   const redraw = () => {
     frame = null;
+    const shown = pendingAnswer.isConnected;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     fillMessage(pendingAnswer, answer);
     if (answer.sources) showSources(pendingAnswer, answer.sources);
-    if (nearBottom) list.scrollTop = list.scrollHeight;
+    if (shown && nearBottom) list.scrollTop = list.scrollHeight;
   };
   try {
     const response = await api(`/api/sessions/${session.id}/turns`, { method: "POST", json: { text }, signal: controller.signal });
@@ -328,8 +388,12 @@ async function send(text) {
           queued.hidden = false;
           queued.textContent = `Waiting for the model: ${event.data.position} ahead of you`;
           break;
+        case "loading":
+          queued.hidden = false;
+          queued.textContent = `Loading the model (${event.data.model})…`;
+          break;
         case "started":
-          state.turn.started = true;
+          turn.started = true;
           queued.remove();
           pendingUser.dataset.id = event.data.user.id;
           pendingAnswer.dataset.id = event.data.assistant.id;
@@ -342,6 +406,7 @@ async function send(text) {
           frame ??= requestAnimationFrame(redraw);
           break;
         case "answer":
+          queued.hidden = true;
           answer.content += event.data.text;
           frame ??= requestAnimationFrame(redraw);
           break;
@@ -362,12 +427,33 @@ async function send(text) {
       }
     }
   } catch (error) {
-    if (error.name !== "AbortError") showError(error.message);
-    if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
+    const started = turn.started;
+    if (error.name === "AbortError") {
+      if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
+    } else if (!started) {
+      // Never sent: the message goes back into the box, to send again as it is.
+      pendingUser.remove();
+      pendingAnswer.remove();
+      if (state.current?.id === session.id && !$("prompt").value.trim()) {
+        $("prompt").value = text;
+        autosize();
+        saveDraft();
+      }
+      showError(error.message, { retry: () => $("composer").requestSubmit(), unreachable: error.unreachable });
+    } else {
+      answer.state = "failed";
+      answer.error = error.unreachable || error instanceof TypeError
+        ? "the connection to Hearth was lost; what the server finished is there after a reload"
+        : error.message;
+      redraw();
+      showError(error.message, { unreachable: error.unreachable });
+    }
   } finally {
     queued.remove();
-    state.turn = null;
-    setGenerating(false);
+    state.turns.delete(session.id);
+    setGenerating();
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || focused.id === "stop") $("prompt").focus();
     await loadSessions().catch(() => {});
     if (state.current?.id === session.id) {
       state.current = state.sessions.find((s) => s.id === session.id) ?? state.current;
@@ -378,7 +464,7 @@ async function send(text) {
 }
 
 async function stop() {
-  const turn = state.turn;
+  const turn = currentTurn();
   if (!turn) return;
   if (!turn.started) { turn.controller.abort(); return; }
   try {
@@ -465,7 +551,7 @@ function showView(name) {
     history.replaceState(null, "", `#/${name}`);
     pages[name]().catch((error) => showError(error.message));
   }
-  document.querySelector(".app").classList.remove("drawer-open");
+  closeDrawer();
 }
 
 async function loadSettings() {
@@ -590,10 +676,16 @@ function wire() {
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();
-    if (!text || state.turn) return;
+    if (!text) return;
+    if (currentTurn()) { toast("This chat is still answering: wait for it, or stop it with Esc."); return; }
     $("prompt").value = "";
     autosize();
-    send(text).catch((error) => showError(error.message));
+    saveDraft();
+    send(text).catch((error) => {
+      // The session could not even be made: the text goes back.
+      if (!$("prompt").value.trim()) { $("prompt").value = text; autosize(); saveDraft(); }
+      showError(error.message, { retry: () => $("composer").requestSubmit(), unreachable: error.unreachable });
+    });
   });
   $("prompt").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -601,13 +693,7 @@ function wire() {
       $("composer").requestSubmit();
     }
   });
-  const autosize = () => {
-    const prompt = $("prompt");
-    prompt.style.height = "auto";
-    prompt.style.height = `${Math.min(prompt.scrollHeight + 2, 220)}px`;
-    prompt.style.overflowY = prompt.scrollHeight > 220 ? "auto" : "hidden";
-  };
-  $("prompt").addEventListener("input", autosize);
+  $("prompt").addEventListener("input", () => { autosize(); saveDraft(); });
   $("stop").addEventListener("click", stop);
   $("new-chat").addEventListener("click", newChat);
   $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
@@ -625,8 +711,8 @@ function wire() {
   $("export-md").addEventListener("click", exportMarkdown);
   $("delete").addEventListener("click", deleteSession);
   $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
-  $("drawer-toggle").addEventListener("click", () => document.querySelector(".app").classList.toggle("drawer-open"));
-  $("theme-toggle").addEventListener("click", cycleTheme);
+  wireDrawer();
+  $("theme-toggle").addEventListener("click", () => { cycleTheme(); closeDrawer(); });
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.addEventListener("click", () => showView(link.dataset.view)));
   $("settings-form").addEventListener("submit", saveSettings);
   $("settings-form").addEventListener("change", (event) => {
@@ -637,9 +723,13 @@ function wire() {
       form.preset.value = "custom";
     }
   });
+  $("shortcuts").addEventListener("click", () => $("shortcuts-dialog").showModal());
   document.addEventListener("keydown", (event) => {
     const mod = event.ctrlKey || event.metaKey;
-    if (event.key === "Escape" && state.turn) { event.preventDefault(); stop(); }
+    const typing = event.target.closest?.("input, textarea, select, [contenteditable]");
+    if (!typing && !mod && event.key === "/") { event.preventDefault(); $("prompt").focus(); }
+    else if (!typing && !mod && event.key === "?") { event.preventDefault(); $("shortcuts-dialog").showModal(); }
+    else if (event.key === "Escape" && currentTurn()) { event.preventDefault(); stop(); }
     else if (mod && event.key.toLowerCase() === "k") { event.preventDefault(); $("search").focus(); }
     else if (mod && event.shiftKey && event.key.toLowerCase() === "o") { event.preventDefault(); newChat(); }
   });

@@ -3,6 +3,7 @@
 // links, never loaded.
 
 import { copyText } from "/assets/api.js";
+import { highlight } from "/assets/highlight.js";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -39,22 +40,10 @@ export function renderMarkdown(source) {
       root.append(block);
       continue;
     }
-    const item = listItem(line);
-    if (item) {
-      const list = document.createElement(item.ordered ? "ol" : "ul");
-      if (item.ordered && item.start !== 1) list.start = item.start;
-      while (i < lines.length) {
-        const next = listItem(lines[i]);
-        if (!next || next.ordered !== item.ordered) break;
-        const li = document.createElement("li");
-        const text = [next.text];
-        i += 1;
-        // Indented continuation lines belong to the item.
-        while (i < lines.length && /^\s{2,}\S/.test(lines[i]) && !listItem(lines[i])) text.push(lines[i++].trim());
-        appendInline(li, text.join(" "));
-        list.append(li);
-      }
-      root.append(list);
+    if (listItem(line)) {
+      const [element, next] = list(lines, i);
+      root.append(element);
+      i = next;
       continue;
     }
     if (/^\s*\|.*\|\s*$/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
@@ -88,6 +77,73 @@ function listItem(line) {
   return null;
 }
 
+/// A list item at any depth: its indent, kind, number and text.
+function marker(line) {
+  const m = line.match(/^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/);
+  if (!m) return null;
+  const ordered = /\d/.test(m[2]);
+  return { indent: m[1].length, ordered, start: ordered ? parseInt(m[2], 10) : 1, text: m[3] };
+}
+
+const indentOf = (line) => line.match(/^\s*/)[0].length;
+
+/// A list from line `i`, with items nested under it by indentation, and task items (`- [x] done`). Returns
+/// the element and the first line after it.
+function list(lines, i) {
+  const first = marker(lines[i]);
+  const element = document.createElement(first.ordered ? "ol" : "ul");
+  if (first.ordered && first.start !== 1) element.start = first.start;
+  while (i < lines.length) {
+    const item = marker(lines[i]);
+    if (!item || item.ordered !== first.ordered || item.indent > first.indent + 1 || item.indent < first.indent) break;
+    i += 1;
+    const inner = [];
+    while (i < lines.length) {
+      const line = lines[i];
+      if (line.trim() === "") {
+        // A blank line stays in the item only when what follows is indented under it.
+        let j = i;
+        while (j < lines.length && lines[j].trim() === "") j += 1;
+        if (j < lines.length && indentOf(lines[j]) > item.indent + 1) { inner.push(""); i += 1; continue; }
+        break;
+      }
+      if (indentOf(line) > item.indent + 1) { inner.push(line); i += 1; continue; }
+      break;
+    }
+    const li = document.createElement("li");
+    const task = item.text.match(/^\[([ xX])\]\s+(.*)$/);
+    if (task) {
+      li.className = "task";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.disabled = true;
+      box.checked = task[1] !== " ";
+      box.setAttribute("aria-label", task[1] !== " " ? "done" : "not done");
+      li.append(box, " ");
+      appendInline(li, task[2]);
+    } else {
+      appendInline(li, item.text);
+    }
+    if (inner.length) {
+      const depth = Math.min(...inner.filter((l) => l.trim()).map(indentOf));
+      const body = inner.map((l) => l.slice(Math.min(depth, indentOf(l)))).join("\n");
+      if (inner.some((l) => l.trim() && (marker(l) || /^\s*(```|~~~|>)/.test(l)))) {
+        li.append(renderMarkdown(body));
+      } else {
+        li.append(" ");
+        appendInline(li, body.replace(/\n+/g, " "));
+      }
+    }
+    element.append(li);
+    // Blank lines between items of the same list.
+    let j = i;
+    while (j < lines.length && lines[j].trim() === "") j += 1;
+    const next = j < lines.length ? marker(lines[j]) : null;
+    if (j > i && next && next.ordered === first.ordered && next.indent <= first.indent + 1 && next.indent >= first.indent) i = j;
+  }
+  return [element, i];
+}
+
 function codeBlock(text, language) {
   const wrapper = document.createElement("div");
   wrapper.className = "code-block";
@@ -108,7 +164,7 @@ function codeBlock(text, language) {
   bar.append(label, copy);
   const pre = document.createElement("pre");
   const code = document.createElement("code");
-  code.textContent = text;
+  code.append(highlight(text, language));
   pre.append(code);
   wrapper.append(bar, pre);
   return wrapper;

@@ -1,0 +1,361 @@
+"""The web app as people expect a chat app to behave, in a real headless Chromium against `hearth serve`:
+the phone drawer, Markdown rendering, errors that keep what was typed, chats that answer side by side,
+shortcuts, and automated checks of contrast (WCAG AA) and touch-target size.
+
+Usage: polish_test.py BASE_URL [--screenshots DIR]
+"""
+
+import json
+import os
+import sys
+import time
+import unittest
+import urllib.request
+import uuid
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+SCREENSHOTS = None
+if "--screenshots" in sys.argv:
+    index = sys.argv.index("--screenshots")
+    SCREENSHOTS = sys.argv[index + 1]
+    del sys.argv[index : index + 2]
+
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+
+
+def api(path, method="GET", body=None):
+    request = urllib.request.Request(BASE_URL + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+# Contrast of every visible piece of text against what is really behind it (WCAG 2 relative luminance;
+# AA: 4.5:1, 3:1 for large text); disabled controls are exempt, as WCAG allows.
+CONTRAST_CHECK = r"""
+const parse = (text) => {
+  let m = text.match(/rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/);
+  if (m) return [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]];
+  m = text.match(/color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)(?: \/ ([\d.]+))?\)/);
+  if (m) return [m[1] * 255, m[2] * 255, m[3] * 255, m[4] === undefined ? 1 : +m[4]];
+  return null;
+};
+const blend = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+const background = (element) => {
+  const layers = [];
+  for (let node = element; node && node.nodeType === 1; node = node.parentElement) {
+    const color = parse(getComputedStyle(node).backgroundColor);
+    if (color && color[3] > 0) { layers.push(color); if (color[3] >= 1) break; }
+  }
+  let result = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) result = blend(layer, result);
+  return result;
+};
+const luminance = ([r, g, b]) => {
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+};
+const failures = [];
+for (const element of document.querySelectorAll("body *")) {
+  if (!element.checkVisibility?.({ opacityProperty: true, visibilityProperty: true })) continue;
+  if (element.closest("[disabled], [inert], dialog:not([open])")) continue;
+  const ownText = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!ownText) continue;
+  const rect = element.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) continue;
+  const style = getComputedStyle(element);
+  const fore = parse(style.color);
+  if (!fore) continue;
+  const back = background(element);
+  const text = blend(fore, back);
+  const [a, b] = [luminance(text), luminance(back)].sort((x, y) => y - x);
+  const ratio = (a + 0.05) / (b + 0.05);
+  const size = parseFloat(style.fontSize);
+  const large = size >= 24 || (size >= 18.66 && +style.fontWeight >= 700);
+  if (ratio < (large ? 3 : 4.5)) {
+    failures.push(`${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}.${element.className} "${element.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+  }
+}
+return failures;
+"""
+
+# Every control a finger can reach on a phone is at least 44 × 44 CSS pixels (text fields at least 44 tall);
+# links inside running text are exempt, as WCAG allows for inline targets.
+TARGET_CHECK = r"""
+const failures = [];
+const controls = "button, select, input, textarea, a.icon-button, .nav-link, .session-item, [role=button]";
+for (const element of document.querySelectorAll(controls)) {
+  if (!element.checkVisibility?.({ opacityProperty: true, visibilityProperty: true })) continue;
+  if (element.closest("[inert], dialog:not([open])") || element.disabled) continue;
+  if (element.matches(".bubble *, .sources *, input[type=checkbox], input[type=radio]")) continue;
+  const rect = element.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) continue;
+  const wide = element.matches("input, textarea, select") ? true : rect.width >= 44;
+  if (!wide || rect.height < 44) {
+    failures.push(`${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}.${element.className} "${(element.textContent || element.value || "").trim().slice(0, 20)}" ${Math.round(rect.width)}×${Math.round(rect.height)}`);
+  }
+}
+return failures;
+"""
+
+MARKDOWN_SAMPLE = """Here is the plan:
+
+1. Pack the bags
+   - passports
+   - tickets
+     - train
+     - ferry
+2. Lock the door
+
+- [x] book the hotel
+- [ ] buy sun cream
+
+| Day | Place |
+|---|---|
+| Monday | Rome |
+| Tuesday | Naples |
+
+```python
+def greet(name):
+    # say hello
+    return f"Hello, {name}" * 2
+```
+
+A very long token: https://example.com/""" + "a" * 400 + """ ends here.
+"""
+
+
+class PolishTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        options = webdriver.ChromeOptions()
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"):
+            options.add_argument(argument)
+        options.binary_location = "/usr/bin/chromium"
+        cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException])
+        settings = api("/api/settings")
+        settings.update(preset="precise", temperature=0, max_tokens=600)
+        api("/api/settings", "PUT", settings)
+        cls.sample_id = cls.import_sample()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    @classmethod
+    def import_sample(cls):
+        """A saved chat whose answer exercises the Markdown renderer, through the import route."""
+        now = time.time()
+        session_id = str(uuid.uuid4())
+        session = {"id": session_id, "title": "Formatting sample", "created_at": now, "updated_at": now,
+                   "is_pinned": False, "is_archived": False}
+        template = api("/api/sessions")["sessions"]
+        if template:
+            exported = api(f"/api/sessions/{template[0]['id']}/export?format=json")
+            session = {**exported["session"], **session}
+            user, answer = exported["messages"][0], exported["messages"][1]
+        else:
+            raise unittest.SkipTest("no session to take the export format from")
+        messages = [
+            {**user, "id": str(uuid.uuid4()), "session_id": session_id, "content": "Show me some formatting."},
+            {**answer, "id": str(uuid.uuid4()), "session_id": session_id, "content": MARKDOWN_SAMPLE, "state": "complete"},
+        ]
+        request = urllib.request.Request(BASE_URL + "/api/sessions/import", method="POST",
+                                         data=json.dumps({"format": 1, "session": session, "messages": messages}).encode())
+        request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert response.status == 201
+        return session_id
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def shoot(self, name):
+        if SCREENSHOTS:
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+    def open(self, size, theme="light", path="/"):
+        self.driver.set_window_size(*size)
+        self.driver.get(BASE_URL + path)
+        self.driver.execute_script("localStorage.setItem('hearth.theme', arguments[0])", theme)
+        # A new address that differs only after the # would not reload the page: reload it.
+        self.driver.refresh()
+        self.wait.until(EC.presence_of_element_located((By.ID, "prompt")))
+        self.wait.until(lambda d: d.execute_script("return document.documentElement.dataset.theme || 'system'") == theme)
+
+    def assert_accessible(self, where):
+        contrast = self.driver.execute_script(CONTRAST_CHECK)
+        self.maxDiff = None
+        self.assertEqual(contrast, [], f"contrast below WCAG AA ({where})")
+        if self.driver.get_window_size()["width"] <= 800:
+            targets = self.driver.execute_script(TARGET_CHECK)
+            self.assertEqual(targets, [], f"touch targets under 44 px ({where})")
+
+    def test_1_the_phone_drawer_closes_as_expected(self):
+        self.open(PHONE, "dark", f"/#/s/{self.sample_id}")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "Formatting sample"))
+        title = self.find("#session-title")
+        self.assertGreater(title.rect["width"], 150, "the chat title is squeezed")
+        toggle = self.find("#drawer-toggle")
+        drawer = self.find("#drawer")
+
+        def is_open():
+            return "drawer-open" in self.find("#app").get_attribute("class")
+
+        # Esc closes it, and focus goes back to the ☰ button.
+        toggle.click()
+        self.wait.until(lambda d: is_open() and self.find("#backdrop").is_displayed())
+        self.assertEqual(toggle.get_attribute("aria-expanded"), "true")
+        time.sleep(0.3)
+        self.shoot("phone-drawer-dark")
+        self.assert_accessible("phone, dark, drawer open")
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait.until(lambda d: not is_open())
+        self.assertFalse(self.find("#backdrop").is_displayed())
+        self.assertEqual(self.driver.switch_to.active_element, toggle)
+        # A tap on the backdrop, beside the drawer.
+        toggle.click()
+        self.wait.until(lambda d: is_open())
+        time.sleep(0.3)
+        ActionChains(self.driver).move_to_element_with_offset(self.find("#backdrop"), 170, 0).click().perform()
+        self.wait.until(lambda d: not is_open())
+        # Its own close button.
+        toggle.click()
+        self.wait.until(lambda d: is_open())
+        self.wait.until(EC.element_to_be_clickable((By.ID, "drawer-close"))).click()
+        self.wait.until(lambda d: not is_open())
+        # Navigating: Settings, then Theme, each leave the page in view.
+        toggle.click()
+        self.wait.until(lambda d: is_open())
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        self.wait.until(lambda d: not is_open())
+        self.assertTrue(self.find("#view-settings").is_displayed())
+        toggle.click()
+        self.wait.until(EC.element_to_be_clickable((By.ID, "theme-toggle"))).click()
+        self.wait.until(lambda d: not is_open())
+        # Choosing a chat closes it too.
+        toggle.click()
+        self.wait.until(EC.element_to_be_clickable(
+            (By.XPATH, "//nav[@id='session-list']//button[contains(., 'Formatting sample')]"))).click()
+        self.wait.until(lambda d: not is_open())
+        self.assertFalse(drawer.is_displayed())
+
+    def test_2_markdown_nested_lists_tasks_tables_code_and_long_words(self):
+        for theme in ("light", "dark"):
+            self.open(DESKTOP, theme, f"/#/s/{self.sample_id}")
+            bubble = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .bubble")))
+            # 1. > li > ul > li > ul: three levels kept.
+            nested = bubble.find_elements(By.CSS_SELECTOR, "ol > li > ul > li > ul > li")
+            self.assertEqual([item.text for item in nested], ["train", "ferry"])
+            self.assertEqual(len(bubble.find_elements(By.CSS_SELECTOR, "ol > li")), 2)
+            boxes = bubble.find_elements(By.CSS_SELECTOR, "li.task input[type=checkbox]")
+            self.assertEqual([box.is_selected() for box in boxes], [True, False])
+            self.assertEqual(len(bubble.find_elements(By.CSS_SELECTOR, "table tbody tr")), 2)
+            keywords = [span.text for span in bubble.find_elements(By.CSS_SELECTOR, "pre .tok-keyword")]
+            self.assertIn("def", keywords)
+            self.assertIn("return", keywords)
+            self.assertEqual(bubble.find_element(By.CSS_SELECTOR, "pre .tok-comment").text, "# say hello")
+            self.assertTrue(bubble.find_elements(By.CSS_SELECTOR, "pre .tok-string"))
+            # The long token wraps inside its bubble: nothing scrolls sideways.
+            overflow = self.driver.execute_script(
+                "const m = document.getElementById('messages'); return [m.scrollWidth, m.clientWidth]")
+            self.assertLessEqual(overflow[0], overflow[1] + 1, "the chat scrolls sideways")
+            self.assert_accessible(f"desktop, {theme}, formatted answer")
+        self.open(PHONE, "light", f"/#/s/{self.sample_id}")
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .bubble table")))
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, PHONE[0], "the page is wider than the phone")
+        self.shoot("phone-markdown")
+        self.assert_accessible("phone, light, formatted answer")
+
+    def test_3_a_message_sent_while_the_server_is_away_is_kept_and_retried(self):
+        self.open(DESKTOP)
+        self.find("#new-chat").click()
+        prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+        # A draft survives a reload.
+        prompt.send_keys("What is the capital of Italy?")
+        self.driver.refresh()
+        prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+        self.wait.until(lambda d: prompt.get_attribute("value") == "What is the capital of Italy?")
+        self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+        try:
+            prompt.send_keys(Keys.ENTER)
+            self.wait.until(EC.visibility_of_element_located((By.ID, "banner")))
+            self.assertIn("can't be reached", self.find("#banner-text").text)
+            self.assertNotIn("Failed to fetch", self.find("#banner-text").text)
+            self.assertEqual(prompt.get_attribute("value"), "What is the capital of Italy?")
+            self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])
+            self.assertTrue(self.find("#banner-retry").is_displayed())
+        finally:
+            self.driver.delete_network_conditions()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "banner-text"), "reached again"))
+        self.find("#banner-retry").click()
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.user")), 1)
+        self.assertEqual(prompt.get_attribute("value"), "")
+        self.assertFalse(self.find("#banner").is_displayed())
+        self.assertIn("Rome", self.find(".message.assistant .bubble").text)
+
+    def last_answer_length(self):
+        answers = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")
+        return len(answers[-1].text) if answers else 0
+
+    def test_4_another_chat_can_be_used_while_one_answers(self):
+        self.open(DESKTOP)
+        self.find("#new-chat").click()
+        prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+        prompt.send_keys("Count from 1 to 300, one number per line.", Keys.ENTER)
+        self.wait.until(lambda d: self.last_answer_length() > 10)
+        # The first chat is named in the header and the list while it answers.
+        self.assertIn("Count from 1 to 300", self.find("#session-title").text)
+        first = self.driver.current_url
+        self.find("#new-chat").click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "send")))
+        self.assertFalse(self.find("#stop").is_displayed())
+        prompt = self.find("#prompt")
+        prompt.send_keys("What is the capital of France?", Keys.ENTER)
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant .queued"), "Waiting for the model"))
+        second = self.driver.current_url
+        # Back in the first chat, the live answer is shown, still growing, with its Stop.
+        self.driver.get(first)
+        self.wait.until(EC.visibility_of_element_located((By.ID, "stop")))
+        before = self.last_answer_length()
+        self.wait.until(lambda d: self.last_answer_length() > before + 5)
+        self.find("#stop").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
+        # Focus goes back to the message box after Stop.
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "prompt")
+        # The waiting message was answered.
+        self.driver.get(second)
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
+        self.assertIn("Paris", self.find(".message.assistant .bubble").text)
+
+    def test_5_shortcuts(self):
+        self.open(DESKTOP)
+        body = self.find("body")
+        self.find("#session-title").click()
+        body.send_keys("/")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "prompt")
+        self.find("#session-title").click()
+        body.send_keys("?")
+        dialog = self.wait.until(EC.visibility_of_element_located((By.ID, "shortcuts-dialog")))
+        self.assertIn("Search chats", dialog.text)
+        self.assert_accessible("desktop, shortcuts")
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "shortcuts-dialog")))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
