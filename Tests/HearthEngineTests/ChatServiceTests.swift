@@ -83,6 +83,10 @@ struct ChatServiceTests {
     #expect(message.stopReason == .cancelled)
     #expect(message.content.hasPrefix(received))
     #expect(!message.content.isEmpty)
+    // A stopped answer keeps its figures.
+    #expect(message.generatedTokens ?? 0 >= 5)
+    #expect(message.generationTokensPerSecond ?? 0 > 0)
+    #expect(message.timeToFirstTokenMs != nil)
     let stored = try database.messages(in: session.id)
     #expect(stored.last?.content == message.content)
     #expect(stored.last?.state == .cancelled)

@@ -75,7 +75,8 @@ class VoiceTest(unittest.TestCase):
         driver.get(BASE_URL + "/")
         mic = self.wait.until(EC.element_to_be_clickable((By.ID, "mic")))
         prompt = driver.find_element(By.ID, "prompt")
-        prompt.send_keys("Note:")
+        # What was typed is still there after the reload (the draft is kept).
+        self.wait.until(lambda d: prompt.get_attribute("value") == "Note:")
         mic.click()
         self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "true")
         # The level meter moves with the speech.
@@ -141,7 +142,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("Paris", self.last_answer_text())
         self.assertIn("tokens/s", self.find(".message.assistant .stats").text)
         # Read aloud by the browser's own speech synthesis.
-        self.assertEqual(self.find(".message.assistant .stats .read-aloud").text, "Read aloud")
+        self.assertEqual(self.find(".message.assistant .answer-actions .read-aloud").text, "Read aloud")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "capital of France"))
         self.shoot("chat")
 

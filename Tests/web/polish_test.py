@@ -337,10 +337,61 @@ class PolishTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
         # Focus goes back to the message box after Stop.
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "prompt")
+        # A stopped answer keeps its figures, and can be copied whole.
+        self.assertIn("tokens", self.find(".message.assistant:last-child .stats").text)
+        copy = self.find(".message.assistant:last-child .copy-answer")
+        copy.click()
+        self.wait.until(lambda d: copy.text != "Copy")
+        self.assertEqual(copy.text, "Copied")
         # The waiting message was answered.
         self.driver.get(second)
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
         self.assertIn("Paris", self.find(".message.assistant .bubble").text)
+
+    def test_6_search_opens_a_hit_at_its_match(self):
+        self.open(DESKTOP)
+        search = self.find("#search")
+        search.send_keys("ferry")
+        mark = self.wait.until(EC.visibility_of_element_located(
+            (By.XPATH, "//nav[@id='session-list']//button[contains(., 'Formatting sample')]//span[@class='snippet']/mark")))
+        self.assertEqual(mark.text, "ferry")
+        # The matched word is inside the result's visible box, not cut off.
+        inside = self.driver.execute_script(
+            "const m = arguments[0].getBoundingClientRect(), s = arguments[0].closest('.snippet').getBoundingClientRect();"
+            "return m.width > 0 && m.left >= s.left - 1 && m.right <= s.right + 1 && m.bottom <= s.bottom + 1", mark)
+        self.assertTrue(inside, "the match is cut off in the result")
+        search.send_keys(Keys.ARROW_DOWN)
+        self.assertIn("session-item", self.driver.switch_to.active_element.get_attribute("class"))
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        hit = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.found mark.search-hit")))
+        self.assertEqual(hit.text.lower(), "ferry")
+        visible = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(), v = document.getElementById('messages').getBoundingClientRect();"
+            "return r.top >= v.top && r.bottom <= v.bottom", hit)
+        self.assertTrue(visible, "the hit is not scrolled into view")
+
+    def test_7_settings_explain_themselves_and_guard_unsaved_changes(self):
+        self.open(DESKTOP, path="/#/settings")
+        self.driver.find_element(By.CSS_SELECTOR, ".nav-link[data-view='settings']").click()
+        self.find("#advanced summary").click()
+        self.assertIn("likeliest word", self.find("#help-temperature").text)
+        save = self.find("#settings-form .save-bar button")
+        in_view = self.driver.execute_script("return arguments[0].getBoundingClientRect().bottom <= innerHeight", save)
+        self.assertTrue(in_view, "Save is below the fold")
+        temperature = self.find("#settings-form input[name='temperature']")
+        temperature.clear()
+        temperature.send_keys("0.3")
+        self.assertEqual(self.find("#settings-status").text, "Unsaved changes.")
+        self.find(".nav-link[data-view='calendar']").click()
+        alert = self.wait.until(EC.alert_is_present())
+        self.assertIn("unsaved changes", alert.text)
+        alert.dismiss()
+        self.assertTrue(self.find("#view-settings").is_displayed())
+        self.find("#new-chat").click()
+        self.wait.until(EC.alert_is_present()).accept()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "view-chat")))
+        # Nothing was saved.
+        self.assertEqual(api("/api/settings")["temperature"], 0)
 
     def test_5_shortcuts(self):
         self.open(DESKTOP)

@@ -120,9 +120,29 @@ struct Turn: Sendable {
       }
     }
 
+    // The model reports its figures as it ends; a stop cancels the turn before that report can arrive, so the
+    // turn keeps its own count of what it received, for an answer stopped part-way.
+    let started = ContinuousClock.now
+    var firstPieceAt: ContinuousClock.Instant?
+    var lastPieceAt = started
+    var pieces = 0
+    var reported = false
+    defer {
+      if !reported, pieces > 0, let firstPieceAt {
+        message.generatedTokens = pieces
+        message.timeToFirstTokenMs = (firstPieceAt - started).milliseconds
+        if pieces > 1, lastPieceAt > firstPieceAt {
+          message.generationTokensPerSecond = Double(pieces - 1) / (lastPieceAt - firstPieceAt).seconds
+        }
+      }
+    }
+
     for try await event in model.generate(messages: prompt, options: options) {
       switch event {
       case .token(let piece):
+        pieces += 1
+        lastPieceAt = .now
+        if firstPieceAt == nil { firstPieceAt = lastPieceAt }
         route(splitter.feed(piece))
         if ContinuousClock.now - lastSaved >= configuration.persistInterval {
           message.updatedAt = now()
@@ -131,6 +151,7 @@ struct Turn: Sendable {
           lastSaved = .now
         }
       case .usage(let usage):
+        reported = true
         message.promptTokens = usage.promptTokens
         message.generatedTokens = usage.generatedTokens
         message.timeToFirstTokenMs = usage.timeToFirstToken?.milliseconds

@@ -29,6 +29,7 @@ struct WebAssets: Sendable {
     ("/assets/voice.js", "voice.js", "text/javascript; charset=utf-8"),
     ("/assets/drawer.js", "drawer.js", "text/javascript; charset=utf-8"),
     ("/assets/highlight.js", "highlight.js", "text/javascript; charset=utf-8"),
+    ("/assets/search.js", "search.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

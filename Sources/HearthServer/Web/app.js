@@ -1,5 +1,5 @@
 import { renderMarkdown } from "/assets/markdown.js";
-import { $, api, attempt, el, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { $, api, attempt, copyText, el, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards, showCards, withoutBlocks } from "/assets/actions.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
@@ -8,6 +8,7 @@ import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
 import { readAloudButton, setUpVoice } from "/assets/voice.js";
 import { closeDrawer, wireDrawer } from "/assets/drawer.js";
+import { showHit, snippetNode, wireResultKeys } from "/assets/search.js";
 
 // `turns`: the answers running now, by session: each chat answers on its own, and a message sent in one
 // while another answers waits in the server's line.
@@ -36,7 +37,7 @@ function relativeTime(seconds) {
   return new Date(seconds * 1000).toLocaleDateString();
 }
 
-function sessionButton(session, detail) {
+function sessionButton(session, detail, hit) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "session-item" + (session.id === state.current?.id ? " active" : "") + (session.is_pinned ? " pinned" : "");
@@ -45,7 +46,7 @@ function sessionButton(session, detail) {
   title.className = "title";
   title.textContent = session.title + (session.is_archived ? " (archived)" : "");
   button.append(title, detail);
-  button.addEventListener("click", () => openSession(session.id));
+  button.addEventListener("click", () => openSession(session.id, hit));
   return button;
 }
 
@@ -75,22 +76,6 @@ function renderSessionList() {
   }
 }
 
-// Snippets mark matches with [ ]; they are shown as highlights, built as text nodes.
-function snippetNode(snippet) {
-  const span = document.createElement("span");
-  span.className = "snippet";
-  snippet.split(/(\[[^\]]*\])/).forEach((part) => {
-    if (part.startsWith("[") && part.endsWith("]")) {
-      const mark = document.createElement("mark");
-      mark.textContent = part.slice(1, -1);
-      span.append(mark);
-    } else {
-      span.append(document.createTextNode(part));
-    }
-  });
-  return span;
-}
-
 async function runSearch() {
   const query = $("search").value.trim();
   if (query === "") { renderSessionList(); return; }
@@ -103,7 +88,10 @@ async function runSearch() {
     heading.className = "group-label";
     heading.textContent = hits.length ? `${hits.length} found` : "Nothing found";
     list.append(heading);
-    for (const hit of hits) list.append(sessionButton(hit.session, snippetNode(hit.snippet)));
+    for (const hit of hits) {
+      const at = hit.message_id ? { messageID: hit.message_id, query } : undefined;
+      list.append(sessionButton(hit.session, snippetNode(hit.snippet), at));
+    }
   } catch (error) {
     showError(error.message);
   }
@@ -159,10 +147,27 @@ function fillMessage(element, message) {
     if (message.generation_tokens_per_second) parts.push(`${message.generation_tokens_per_second.toFixed(1)} tokens/s`);
     if (message.time_to_first_token_ms != null) parts.push(`first token ${Math.round(message.time_to_first_token_ms)} ms`);
     stats.textContent = parts.join(" · ");
-    const reader = readAloudButton(withoutBlocks(message.content));
-    if (reader) stats.append(reader);
     element.append(stats);
   }
+  element.querySelector(".answer-actions")?.remove();
+  if (message.role === "assistant" && message.state !== "generating" && message.content.trim()) {
+    element.append(answerActions(withoutBlocks(message.content)));
+  }
+}
+
+/// What can be done with a finished answer: copy it whole, have it read aloud.
+function answerActions(text) {
+  const row = el("div", { class: "answer-actions" });
+  const copy = el("button", { class: "link-button copy-answer", type: "button" }, "Copy");
+  copy.addEventListener("click", async () => {
+    const copied = await copyText(text);
+    copy.textContent = copied ? "Copied" : "Copying is blocked here: select the text";
+    setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+  });
+  row.append(copy);
+  const reader = readAloudButton(text);
+  if (reader) row.append(reader);
+  return row;
 }
 
 function noticeFor(message) {
@@ -226,8 +231,10 @@ function showSessionHeader(session) {
   document.title = `${session.title} · Hearth`;
 }
 
-async function openSession(id) {
+/// Opens a chat; `hit` (a search hit's message and query) opens it at that message, highlighted.
+async function openSession(id, hit) {
   try {
+    if (!mayLeaveSettings("chat")) { history.replaceState(null, "", "#/settings"); return; }
     const { session, messages, usesMemory, citations } = await getJSON(`/api/sessions/${id}`);
     state.current = session;
     state.usesMemory = usesMemory;
@@ -243,6 +250,7 @@ async function openSession(id) {
       if (element) showSources(element, cited);
     }
     await loadCards(session.id, $("messages")).catch((error) => showError(error.message));
+    if (hit) showHit($("messages"), hit.messageID, hit.query);
     renderSessionListActive();
     closeDrawer();
   } catch (error) {
@@ -269,6 +277,7 @@ function renderSessionListActive() {
 }
 
 function newChat() {
+  if (!mayLeaveSettings("chat")) { history.replaceState(null, "", "#/settings"); return; }
   state.current = null;
   state.usesMemory = true;
   restoreDraft();
@@ -537,7 +546,16 @@ async function deleteSession() {
 
 // ---- Other views ----------------------------------------------------------------------------------
 
+/// Whether the page may leave the settings: with unsaved changes, only when the user says so.
+function mayLeaveSettings(next) {
+  if (next === "settings" || $("view-settings").hidden || !state.settingsDirty) return true;
+  if (!window.confirm("Your settings have unsaved changes. Leave without saving them?")) return false;
+  state.settingsDirty = false;
+  return true;
+}
+
 function showView(name) {
+  if (!mayLeaveSettings(name)) return false;
   for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
   if (name !== "chat") {
@@ -552,6 +570,7 @@ function showView(name) {
     pages[name]().catch((error) => showError(error.message));
   }
   closeDrawer();
+  return true;
 }
 
 async function loadSettings() {
@@ -562,6 +581,8 @@ function fillSettings() {
   const form = $("settings-form");
   const settings = state.settings;
   if (!settings) return;
+  state.settingsDirty = false;
+  $("settings-status").textContent = "";
   form.preset.value = settings.preset;
   for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens"]) form[name].value = settings[name];
   form.system_prompt.value = settings.system_prompt ?? "";
@@ -583,6 +604,7 @@ async function saveSettings(event) {
   try {
     const response = await api("/api/settings", { method: "PUT", json: settings });
     state.settings = await response.json();
+    state.settingsDirty = false;
     $("settings-status").textContent = "Saved.";
   } catch (error) {
     $("settings-status").textContent = "";
@@ -698,6 +720,7 @@ function wire() {
   $("new-chat").addEventListener("click", newChat);
   $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
   $("search-scope").addEventListener("change", runSearch);
+  wireResultKeys($("search"), $("session-list"));
   $("show-archived").addEventListener("change", () => loadSessions().catch((error) => showError(error.message)));
   $("rename").addEventListener("click", startRename);
   $("pin").addEventListener("click", () => patchSession({ pinned: !state.current.is_pinned }).catch((error) => showError(error.message)));
@@ -715,6 +738,11 @@ function wire() {
   $("theme-toggle").addEventListener("click", () => { cycleTheme(); closeDrawer(); });
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.addEventListener("click", () => showView(link.dataset.view)));
   $("settings-form").addEventListener("submit", saveSettings);
+  $("settings-form").addEventListener("input", () => {
+    state.settingsDirty = true;
+    $("settings-status").textContent = "Unsaved changes.";
+  });
+  window.addEventListener("beforeunload", (event) => { if (state.settingsDirty) event.preventDefault(); });
   $("settings-form").addEventListener("change", (event) => {
     const form = $("settings-form");
     if (event.target.name === "preset" && PRESETS[form.preset.value]) {

@@ -4,7 +4,9 @@ import { $, copyText, el, getJSON, showError } from "/assets/api.js";
 let reportText = "";
 
 const size = (bytes) => bytes == null ? null
-  : bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB` : `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+  : bytes === 0 ? "none"
+  : bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB`
+  : bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 const ms = (value) => value == null ? null : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
 const rate = (value) => value == null ? null : `${value.toFixed(1)} tokens/s`;
 
