@@ -35,6 +35,21 @@ def api(path, method="GET", body=None):
         return json.loads(response.read() or b"null")
 
 
+JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
+
+
+def word_error_rate(heard, reference):
+    """Word substitutions, deletions and insertions over the reference's words; case and punctuation ignored."""
+    words = lambda text: "".join(c if c.isalnum() or c == "'" else " " for c in text.lower()).split()
+    a, b = words(reference), words(heard)
+    row = list(range(len(b) + 1))
+    for i, word in enumerate(a):
+        previous, row = row, [i + 1] + [0] * len(b)
+        for j, other in enumerate(b):
+            row[j + 1] = min(previous[j + 1] + 1, row[j] + 1, previous[j] + (word != other))
+    return row[len(b)] / len(a)
+
+
 class VoiceTest(unittest.TestCase):
     """Dictation through Chromium's fake microphone, fed jfk.wav, transcribed by the server's Whisper."""
 
@@ -87,7 +102,10 @@ class VoiceTest(unittest.TestCase):
         self.wait.until(lambda d: "country" in prompt.get_attribute("value"))
         text = prompt.get_attribute("value")
         self.assertTrue(text.startswith("Note: "), text)
-        self.assertIn("ask not what your country can do for you", text.lower())
+        # The browser's own processing of the microphone (echo cancellation, noise suppression) changes the
+        # sound a little from run to run, so the words are scored, not matched exactly.
+        heard = text[len("Note: "):]
+        self.assertLessEqual(word_error_rate(heard, JFK), 0.25, heard)
         self.assertEqual(mic.get_attribute("aria-pressed"), "false")
         # The transcript waits in the box to be edited; nothing was sent.
         self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])

@@ -169,7 +169,9 @@ class PolishTest(unittest.TestCase):
             raise unittest.SkipTest("no session to take the export format from")
         messages = [
             {**user, "id": str(uuid.uuid4()), "session_id": session_id, "content": "Show me some formatting."},
-            {**answer, "id": str(uuid.uuid4()), "session_id": session_id, "content": MARKDOWN_SAMPLE, "state": "complete"},
+            {**answer, "id": str(uuid.uuid4()), "session_id": session_id, "content": MARKDOWN_SAMPLE, "state": "complete",
+             # Written here, not generated: no figures.
+             "generated_tokens": None, "generation_tokens_per_second": None, "time_to_first_token_ms": None},
         ]
         request = urllib.request.Request(BASE_URL + "/api/sessions/import", method="POST",
                                          data=json.dumps({"format": 1, "session": session, "messages": messages}).encode())
