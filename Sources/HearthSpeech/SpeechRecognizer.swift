@@ -65,8 +65,7 @@ public actor SpeechRecognizer {
             let elapsed = ContinuousClock.now - started
             return Transcript(
               segments: segments, language: model.lastLanguage, duration: audio.duration,
-              processingSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            )
+              processingSeconds: elapsed.seconds)
           })
       } catch let error as SpeechError {
         return .failure(error)

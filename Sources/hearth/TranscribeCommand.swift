@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthCore
 import HearthEngine
 import HearthSpeech
 
@@ -103,11 +104,5 @@ struct TranscribeCommand: AsyncParsableCommand {
       self.model = model
       self.timings = timings
     }
-  }
-}
-
-extension Duration {
-  fileprivate var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) * 1e-18
   }
 }
