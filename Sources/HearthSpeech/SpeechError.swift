@@ -63,6 +63,8 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
 public enum SpeechLanguage {
   /// The English name Whisper gives a language code (`en` → `english`), or `nil` for a code it does not know.
   public static func name(of code: String) -> String? {
+    // whisper.cpp reports an unknown code on stderr; the caller reports it better.
+    WhisperModel.silenceLogging
     let id = whisper_lang_id(code.lowercased())
     guard id >= 0, let name = whisper_lang_str_full(id) else { return nil }
     return String(cString: name)

@@ -60,6 +60,7 @@ public actor SpeechRecognizer {
           try await line.run { () throws -> Transcript in
             // Cancelled while waiting in line: whisper.cpp is never started.
             if signal.isCancelled { throw SpeechError.cancelled }
+            signal.start()
             let started = ContinuousClock.now
             let segments = try model.transcribe(audio.samples, options: options, signal: signal)
             let elapsed = ContinuousClock.now - started

@@ -92,22 +92,26 @@ final class WhisperModel: @unchecked Sendable {
   }
 
   /// whisper.cpp reports every load and state allocation on stderr; Hearth's own messages say what matters.
-  private static let silenceLogging: Void = {
+  static let silenceLogging: Void = {
     whisper_log_set({ _, _, _ in }, nil)
   }()
 }
 
-/// What whisper.cpp polls to stop early: cancellation and a deadline.
+/// What whisper.cpp polls to stop early: cancellation, and a deadline that starts with the work itself (time
+/// spent waiting in line behind other models' decodes does not count).
 final class AbortSignal: Sendable {
   private let cancelled = Atomic<Bool>(false)
-  private let deadline: ContinuousClock.Instant
+  private let limit: Duration
+  private let deadline: Mutex<ContinuousClock.Instant?> = Mutex(nil)
 
   init(timeLimit: Double) {
-    deadline = .now + .milliseconds(Int64(timeLimit * 1_000))
+    limit = .milliseconds(Int64(timeLimit * 1_000))
   }
 
+  /// Starts the clock.
+  func start() { deadline.withLock { $0 = .now + limit } }
   func cancel() { cancelled.store(true, ordering: .relaxed) }
   var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-  var isPastDeadline: Bool { ContinuousClock.now >= deadline }
+  var isPastDeadline: Bool { deadline.withLock { $0 }.map { ContinuousClock.now >= $0 } ?? false }
   var shouldStop: Bool { isCancelled || isPastDeadline }
 }
