@@ -9,6 +9,8 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+@testable import HearthEngine
+
 @Suite("The web app's API, in process and through the live server with the real model", .serialized, .heavy)
 struct AppAPITests {
   /// Runs a turn and returns its events.
@@ -37,6 +39,22 @@ struct AppAPITests {
 
   static func decode(_ data: String) throws -> JSONValue {
     try JSONDecoder().decode(JSONValue.self, from: Data(data.utf8))
+  }
+
+  @Test func aTurnThatMustLoadTheModelFirstSaysSo() async throws {
+    try await LiveServer.with { server in
+      let session = try await Self.newSession(server)
+      // As the idle timer would: the model is let go, and the next turn loads it again.
+      await server.engine.host?.unload(reason: "idle")
+      let events = try await Self.turn(server, session: session, text: "Hello")
+      let names = events.map(\.name)
+      let loading = try #require(names.firstIndex(of: "loading"), "\(names)")
+      #expect(loading < (names.firstIndex(of: "started") ?? 0))
+      #expect(try Self.decode(events[loading].data)["model"]?.stringValue == "SmolLM2-135M-Instruct.Q4_1.gguf")
+      // Loaded now: the next turn has nothing to wait for.
+      let again = try await Self.turn(server, session: session, text: "Hello again")
+      #expect(!again.map(\.name).contains("loading"))
+    }
   }
 
   @Test func aTurnStreamsItsEventsAndIsSaved() async throws {

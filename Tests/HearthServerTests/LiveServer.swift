@@ -28,6 +28,8 @@ struct LiveServer {
   let configuration: ServerConfiguration
   /// In process: the router test client requests go to.
   private let client: (any TestClientProtocol)?
+  /// The engine behind the server, for tests that change its state as time would (unloading an idle model).
+  let engine: Engine
 
   /// The origin of the app's own pages.
   var base: String { client == nil ? "http://127.0.0.1:\(port)" : "http://localhost" }
@@ -101,7 +103,8 @@ struct LiveServer {
       tasks.addTask { try await group.run() }
       let outcome: Result<Value, any Error>
       if let port = await ports.first(where: { _ in true }) {
-        let server = LiveServer(port: port, database: database, configuration: configuration, client: nil)
+        let server = LiveServer(
+          port: port, database: database, configuration: configuration, client: nil, engine: engine)
         do { outcome = .success(try await body(server)) } catch { outcome = .failure(error) }
       } else {
         outcome = .failure(CancellationError())
@@ -124,7 +127,8 @@ struct LiveServer {
     let app = try buildApplication(
       configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
     return try await app.test(.router) { client in
-      try await body(LiveServer(port: 0, database: database, configuration: configuration, client: client))
+      try await body(
+        LiveServer(port: 0, database: database, configuration: configuration, client: client, engine: engine))
     }
   }
 

@@ -57,6 +57,11 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     let engine = dependencies.engine
     let reservation: ModelReservation
     do {
+      // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
+      // is said for what it is.
+      if let host = engine.host, host.loaded == nil {
+        try await writer.sendEvent(JSONResponse.encodedLine(["model": host.name]), event: "loading")
+      }
       reservation = try await QueueEntry.enter(engine) { position in
         try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
       }
@@ -67,10 +72,6 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     do {
       // A client that left while waiting must not start a turn.
       try await writer.sendComment("your turn")
-      // The model was let go (idle, memory pressure) or never loaded: the wait that follows is its load.
-      if let host = engine.host, host.loaded == nil {
-        try await writer.sendEvent(JSONResponse.encodedLine(["model": host.name]), event: "loading")
-      }
       let events = try await engine.chat.send(text, to: session, systemPrompt: systemPrompt, options: options)
       for await event in events {
         let (name, payload) = Self.encode(event)

@@ -86,7 +86,9 @@ export const sendJSON = async (path, method, json) => (await api(path, { method,
 /// Shows a notice above the chat; `retry`, when given, adds a button that runs it (and hides the notice).
 export function showError(message, { retry, unreachable = false } = {}) {
   $("banner-text").textContent = message;
-  $("banner").dataset.kind = unreachable || /can't be reached/.test(message) ? "unreachable" : "error";
+  const away = unreachable || /can't be reached/.test(message);
+  $("banner").dataset.kind = away ? "unreachable" : "error";
+  if (away) watchForReturn();
   const button = $("banner-retry");
   button.hidden = !retry;
   button.onclick = retry ? () => { $("banner").hidden = true; retry(); } : null;

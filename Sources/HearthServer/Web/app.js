@@ -398,12 +398,14 @@ async function send(text) {
           queued.textContent = `Waiting for the model: ${event.data.position} ahead of you`;
           break;
         case "loading":
+          // Stays until the first words: the load itself happens after the turn has started.
           queued.hidden = false;
+          queued.dataset.loading = "true";
           queued.textContent = `Loading the model (${event.data.model})…`;
           break;
         case "started":
           turn.started = true;
-          queued.remove();
+          if (!queued.dataset.loading) queued.remove();
           pendingUser.dataset.id = event.data.user.id;
           pendingAnswer.dataset.id = event.data.assistant.id;
           break;
@@ -411,6 +413,7 @@ async function send(text) {
           toast(`Conversation trimmed: ${event.data.dropped_messages} earlier messages are summarised.`);
           break;
         case "thinking":
+          queued.hidden = true;
           answer.thinking += event.data.text;
           frame ??= requestAnimationFrame(redraw);
           break;
@@ -450,12 +453,13 @@ async function send(text) {
       }
       showError(error.message, { retry: () => $("composer").requestSubmit(), unreachable: error.unreachable });
     } else {
+      // A stream cut off mid-answer is the browser's TypeError ("network error"): said in words instead.
+      const lost = error.unreachable || error instanceof TypeError;
       answer.state = "failed";
-      answer.error = error.unreachable || error instanceof TypeError
-        ? "the connection to Hearth was lost; what the server finished is there after a reload"
-        : error.message;
+      answer.error = lost ? "the connection to Hearth was lost; what the server finished is there after a reload" : error.message;
       redraw();
-      showError(error.message, { unreachable: error.unreachable });
+      showError(lost ? "The connection to Hearth was lost during the answer. Is `hearth serve` still running?" : error.message,
+        { unreachable: lost });
     }
   } finally {
     queued.remove();
