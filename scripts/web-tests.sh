@@ -13,24 +13,39 @@ source "$here/pins.sh"
 hearth="${HEARTH_BIN:-$root/.build/debug/hearth}"
 python="$HEARTH_CACHE/venv-test/bin/python"
 home="$(mktemp -d)"
+keyed_home="$(mktemp -d)"
 log="$home/serve.log"
-server=""
+servers=()
 cleanup() {
-  if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$home"
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  rm -rf "$home" "$keyed_home"
 }
 trap cleanup EXIT
 
-HEARTH_HOME="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
-  HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" "$hearth" serve --port 0 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 >"$log" 2>&1 &
-server=$!
-for _ in $(seq 1 300); do
-  if grep -q "Hearth is listening on" "$log"; then break; fi
-  if ! kill -0 "$server" 2>/dev/null; then cat "$log" >&2; echo "web tests: the server did not start" >&2; exit 1; fi
-  sleep 0.1
-done
-url="$(grep -o 'http://[^ ]*' "$log" | head -1)"
-[[ -n "$url" ]] || { cat "$log" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
+# start_server HOME LOG [serve flags…]: a `hearth serve` on a free port; its address in $started_url.
+start_server() {
+  local profile="$1" out="$2"
+  shift 2
+  HEARTH_HOME="$profile" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
+    HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" "$hearth" serve --port 0 \
+    --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 "$@" >"$out" 2>&1 &
+  local pid=$!
+  servers+=("$pid")
+  for _ in $(seq 1 300); do
+    if grep -q "Hearth is listening on" "$out"; then break; fi
+    if ! kill -0 "$pid" 2>/dev/null; then cat "$out" >&2; echo "web tests: the server did not start" >&2; exit 1; fi
+    sleep 0.1
+  done
+  started_url="$(grep -o 'http://[^ ]*' "$out" | head -1)"
+  [[ -n "$started_url" ]] || { cat "$out" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
+}
+
+start_server "$home" "$log"
+url="$started_url"
+# A second server that needs an API key, for the key dialog.
+export HEARTH_KEYED_KEY="web-test-key-0123456789"
+start_server "$keyed_home" "$keyed_home/serve.log" --api-key "$HEARTH_KEYED_KEY"
+export HEARTH_KEYED_URL="$started_url"
 echo "web tests: server at $url"
 
 # jfk.wav (whisper.cpp's sample) is what the speech tests transcribe: through the client and, as the fake

@@ -348,6 +348,8 @@ class PolishTest(unittest.TestCase):
         # The waiting message was answered.
         self.driver.get(second)
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
+        # One question, one answer: no saved copy shown beside the live one.
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
         self.assertIn("Paris", self.find(".message.assistant .bubble").text)
 
     def test_6_search_opens_a_hit_at_its_match(self):
@@ -394,6 +396,26 @@ class PolishTest(unittest.TestCase):
         self.wait.until(EC.visibility_of_element_located((By.ID, "view-chat")))
         # Nothing was saved.
         self.assertEqual(api("/api/settings")["temperature"], 0)
+
+    def test_8_one_dialog_asks_for_the_api_key(self):
+        keyed, key = os.environ.get("HEARTH_KEYED_URL"), os.environ.get("HEARTH_KEYED_KEY")
+        if not keyed:
+            self.skipTest("no server with a key (scripts/web-tests.sh starts one)")
+        self.driver.set_window_size(*DESKTOP)
+        self.driver.get(keyed + "/")
+        self.wait.until(EC.visibility_of_element_located((By.ID, "key-dialog")))
+        # The page's first requests (chats, settings) were refused together: one dialog asks, once.
+        time.sleep(0.5)
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "dialog[open]")), 1)
+        self.assertFalse(self.find("#banner").is_displayed())
+        self.find("#key-input").send_keys(key, Keys.ENTER)
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "key-dialog")))
+        # Every refused request ran again with the key: the chats and the settings are there, no error shown.
+        self.wait.until(lambda d: "no chats yet" in self.find("#session-list").text.lower())
+        self.find(".nav-link[data-view='settings']").click()
+        self.wait.until(lambda d: self.find("#settings-form input[name='max_tokens']").get_attribute("value") != "")
+        self.assertFalse(self.find("#banner").is_displayed())
+        self.assertEqual(self.driver.execute_script("return localStorage.getItem('hearth.apiKey')"), key)
 
     def test_5_shortcuts(self):
         self.open(DESKTOP)

@@ -51,6 +51,8 @@ function askForKey() {
       keyRequest = null;
       resolve(Boolean(entered));
     }, { once: true });
+    // Cancel is not a submit button, so Enter in the field always means "use this key".
+    $("key-cancel").onclick = () => dialog.close("");
     dialog.showModal();
     input.focus();
   });

@@ -406,8 +406,13 @@ async function send(text) {
         case "started":
           turn.started = true;
           if (!queued.dataset.loading) queued.remove();
-          pendingUser.dataset.id = event.data.user.id;
-          pendingAnswer.dataset.id = event.data.assistant.id;
+          // The chat may have been opened again since this was sent, showing the saved copies of these two
+          // messages beside the live ones: the live ones stay.
+          for (const [element, id] of [[pendingUser, event.data.user.id], [pendingAnswer, event.data.assistant.id]]) {
+            const saved = list.querySelector(`[data-id="${id}"]`);
+            if (saved && saved !== element) saved.remove();
+            element.dataset.id = id;
+          }
           break;
         case "trimmed":
           toast(`Conversation trimmed: ${event.data.dropped_messages} earlier messages are summarised.`);
