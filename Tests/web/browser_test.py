@@ -10,29 +10,14 @@ import sys
 import tempfile
 import time
 import unittest
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
-SCREENSHOTS = None
-if "--screenshots" in sys.argv:
-    index = sys.argv.index("--screenshots")
-    SCREENSHOTS = sys.argv[index + 1]
-    del sys.argv[index : index + 2]
-
-
-def api(path, method="GET", body=None):
-    request = urllib.request.Request(BASE_URL + path, method=method, data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read() or b"null")
+from web_support import BASE_URL, SCREENSHOTS, api, chromium
 
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
@@ -55,16 +40,11 @@ class VoiceTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        options = webdriver.ChromeOptions()
         clip = os.environ["HEARTH_JFK_WAV"]
-        for argument in (
-            "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
-            "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        cls.driver = chromium(
+            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
             f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
-        ):
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        )
         cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05)
 
     @classmethod
@@ -116,11 +96,7 @@ class WebAppTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        options = webdriver.ChromeOptions()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860"):
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.driver = chromium(1280, 860)
         # Lists re-render as data arrives, so an element found in one poll may be gone by the next call;
         # the wait then simply polls again.
         cls.wait = WebDriverWait(

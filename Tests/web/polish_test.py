@@ -7,37 +7,22 @@ Usage: polish_test.py BASE_URL [--screenshots DIR]
 
 import json
 import os
-import sys
 import time
 import unittest
 import urllib.request
 import uuid
 
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
-SCREENSHOTS = None
-if "--screenshots" in sys.argv:
-    index = sys.argv.index("--screenshots")
-    SCREENSHOTS = sys.argv[index + 1]
-    del sys.argv[index : index + 2]
+from web_support import BASE_URL, SCREENSHOTS, api, chromium
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
-
-
-def api(path, method="GET", body=None):
-    request = urllib.request.Request(BASE_URL + path, method=method, data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read() or b"null")
 
 
 # Contrast of every visible piece of text against what is really behind it (WCAG 2 relative luminance;
@@ -138,11 +123,7 @@ A very long token: https://example.com/""" + "a" * 400 + """ ends here.
 class PolishTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        options = webdriver.ChromeOptions()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"):
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        cls.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.driver = chromium(*DESKTOP)
         cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException])
         settings = api("/api/settings")
         settings.update(preset="precise", temperature=0, max_tokens=600)
@@ -332,6 +313,7 @@ class PolishTest(unittest.TestCase):
         second = self.driver.current_url
         # Back in the first chat, the live answer is shown, still growing, with its Stop.
         self.driver.get(first)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "Count from 1 to 300"))
         self.wait.until(EC.visibility_of_element_located((By.ID, "stop")))
         before = self.last_answer_length()
         self.wait.until(lambda d: self.last_answer_length() > before + 5)
@@ -347,6 +329,8 @@ class PolishTest(unittest.TestCase):
         self.assertEqual(copy.text, "Copied")
         # The waiting message was answered.
         self.driver.get(second)
+        # The address changes only after its #: the chat opens asynchronously, so first see it on screen.
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "capital of France"))
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
         # One question, one answer: no saved copy shown beside the live one.
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)

@@ -1,0 +1,35 @@
+"""What the web tests share: the server's address and the screenshot folder from the command line, the app's
+JSON API, and a headless Chromium.
+
+Usage of a test file: TEST.py BASE_URL [--screenshots DIR]
+"""
+
+import json
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+SCREENSHOTS = None
+if "--screenshots" in sys.argv:
+    index = sys.argv.index("--screenshots")
+    SCREENSHOTS = sys.argv[index + 1]
+    del sys.argv[index : index + 2]
+
+
+def api(path, method="GET", body=None):
+    request = urllib.request.Request(BASE_URL + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read() or b"null")
+
+
+def chromium(width, height, *extra):
+    """Debian's Chromium, headless, as root can run it, at the given window size."""
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", *extra):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
