@@ -69,12 +69,10 @@ function startsBlock(line) {
   return /^\s*(```|~~~)/.test(line) || /^#{1,6}\s/.test(line) || /^\s*>/.test(line) || listItem(line) !== null;
 }
 
+/// A list item that can start a list: indented at most three spaces.
 function listItem(line) {
-  const bullet = line.match(/^\s{0,3}[-*+]\s+(.*)$/);
-  if (bullet) return { ordered: false, text: bullet[1] };
-  const number = line.match(/^\s{0,3}(\d{1,9})[.)]\s+(.*)$/);
-  if (number) return { ordered: true, start: Number(number[1]), text: number[2] };
-  return null;
+  const item = marker(line);
+  return item && item.indent <= 3 ? item : null;
 }
 
 /// A list item at any depth: its indent, kind, number and text.
