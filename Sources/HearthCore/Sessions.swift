@@ -192,15 +192,46 @@ public struct SearchHit: Sendable, Hashable, Codable {
 }
 
 /// A session and its messages in a portable form (`hearth sessions export --format json`).
+///
+/// Format 1 holds the messages; format 2 adds `branches`, the alternatives kept where an answer was
+/// regenerated or a message edited. A session without alternatives is written as format 1, which older
+/// versions of Hearth read.
 public struct SessionExport: Sendable, Hashable, Codable {
+  enum CodingKeys: String, CodingKey {
+    case format
+    case session
+    case messages
+    case branches
+  }
+
   /// Format version of the export.
   public var format: Int
   public var session: ChatSession
+  /// The messages shown, in order.
   public var messages: [StoredMessage]
+  /// Every alternative at every fork of the messages shown (nested ones inside their alternative).
+  public var branches: [SessionBranch]
 
-  public init(session: ChatSession, messages: [StoredMessage]) {
-    self.format = 1
+  public init(session: ChatSession, messages: [StoredMessage], branches: [SessionBranch] = []) {
+    self.format = branches.isEmpty ? 1 : 2
     self.session = session
     self.messages = messages
+    self.branches = branches
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    format = try container.decode(Int.self, forKey: .format)
+    session = try container.decode(ChatSession.self, forKey: .session)
+    messages = try container.decode([StoredMessage].self, forKey: .messages)
+    branches = try container.decodeIfPresent([SessionBranch].self, forKey: .branches) ?? []
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(format, forKey: .format)
+    try container.encode(session, forKey: .session)
+    try container.encode(messages, forKey: .messages)
+    if !branches.isEmpty { try container.encode(branches, forKey: .branches) }
   }
 }

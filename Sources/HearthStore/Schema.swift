@@ -92,6 +92,9 @@ enum Schema {
     migrator.registerMigration("v8-stored-responses") { db in
       try ResponseSchema.create(db)
     }
+    migrator.registerMigration("v9-message-branches") { db in
+      try BranchRows.create(db)
+    }
     return migrator
   }
 }

@@ -16,6 +16,10 @@ struct ChatCommand: AsyncParsableCommand {
         /rename TITLE      rename this session
         /pin               pin or unpin this session
         /stats             figures of the last answer
+        /retry             answer your last message again (the old answer is kept as a version)
+        /edit TEXT         send TEXT in place of your last message (the old one is kept as a version)
+        /continue          carry on the last answer where it stopped
+        /versions [N]      the versions of the latest fork; N shows version N
         y / n              confirm or decline the changes the last answer proposed
         /undo [ID]         take back an action (the latest one of this session by default)
         /actions           what this session's answers did
@@ -77,6 +81,16 @@ struct ChatCommand: AsyncParsableCommand {
       defer { withExtendedLifetime(interrupts) {} }
       var last: StoredMessage?
       var pending: [ActionRecord] = []
+      /// Prints a turn of the chat on screen as it comes; Ctrl-C stops it meanwhile.
+      func show(_ events: AsyncStream<ChatEvent>) async {
+        answering.withLock { $0 = current.id }
+        let outcome = await TurnPrinter.print(events)
+        last = outcome.message
+        pending = outcome.actions.filter { $0.state == .pending }
+        answering.withLock { $0 = nil }
+        Terminal.write("\n")
+        if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }
+      }
 
       Terminal.write("> ")
       for await line in LineReader.lines() {
@@ -147,18 +161,27 @@ struct ChatCommand: AsyncParsableCommand {
           let records = try engine.actions.log(session: current.id, limit: 20)
           if records.isEmpty { Terminal.write(Terminal.dim("(no actions in this session)") + "\n") }
           for record in records.reversed() { Terminal.write(TurnPrinter.card(record) + "\n") }
+        case "/retry", "/edit", "/continue":
+          do {
+            let kind = try Self.turnKind(command, argument, in: try library.messages(in: current.id))
+            let events = try await service.start(
+              kind, in: current.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
+            await show(events)
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/versions":
+          do {
+            Terminal.write(Terminal.dim(try await Self.versions(argument, in: current.id, engine: engine)) + "\n")
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
         case let unknown where unknown.hasPrefix("/"):
           Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
         default:
           let events = try await service.send(
             input, to: current.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
-          answering.withLock { $0 = current.id }
-          let outcome = await TurnPrinter.print(events)
-          last = outcome.message
-          pending = outcome.actions.filter { $0.state == .pending }
-          answering.withLock { $0 = nil }
-          Terminal.write("\n")
-          if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }
+          await show(events)
         }
         Terminal.write("> ")
       }
@@ -170,6 +193,49 @@ struct ChatCommand: AsyncParsableCommand {
     if let session { return try engine.sessions.session(matching: session) }
     if !new, let recent = try engine.sessions.list(limit: 1).first { return recent }
     return try await engine.chat.newSession()
+  }
+
+  /// The turn `/retry`, `/edit TEXT` or `/continue` asks for in a chat with these messages.
+  private static func turnKind(_ command: String, _ argument: String, in messages: [StoredMessage]) throws -> TurnKind {
+    switch command {
+    case "/retry":
+      guard argument.isEmpty else { throw ValidationError("/retry takes no argument") }
+      guard let answer = messages.last(where: { $0.role == .assistant }) else {
+        throw ValidationError("there is no answer to retry yet")
+      }
+      return .regenerate(answer.id)
+    case "/continue":
+      guard argument.isEmpty else { throw ValidationError("/continue takes no argument") }
+      guard let answer = messages.last, answer.role == .assistant else {
+        throw ValidationError("the chat does not end with an answer")
+      }
+      return .continueAnswer(answer.id)
+    default:
+      guard !argument.isEmpty else { throw ValidationError("/edit needs the new text of your last message") }
+      guard let mine = messages.last(where: { $0.role == .user }) else {
+        throw ValidationError("you have not written anything yet")
+      }
+      return .edit(mine.id, text: argument)
+    }
+  }
+
+  /// `/versions [N]`: the latest fork's versions, or version N of it shown.
+  private static func versions(_ argument: String, in sessionID: UUID, engine: Engine) async throws -> String {
+    guard let fork = try engine.sessions.forks(in: sessionID).last else {
+      return "(this chat has one version: nothing was retried or edited)"
+    }
+    guard !argument.isEmpty else {
+      return
+        "(showing version \(fork.current + 1) of \(fork.count) from message \(fork.position + 1); /versions N shows another)"
+    }
+    guard let number = Int(argument), (1...fork.count).contains(number) else {
+      throw ValidationError("/versions takes a number from 1 to \(fork.count)")
+    }
+    let messages = try await engine.chat.showAlternative(number - 1, at: fork.position, in: sessionID)
+    let shown = messages.filter { $0.index >= fork.position }.map {
+      "\($0.role.rawValue): \($0.content.prefix(200))"
+    }
+    return (["(showing version \(number) of \(fork.count))"] + shown).joined(separator: "\n")
   }
 
   private static func split(_ input: String) -> (String, String) {

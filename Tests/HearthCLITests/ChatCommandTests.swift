@@ -29,4 +29,31 @@ struct ChatCommandTests {
     #expect(reused.first == 0)
     #expect(reused.last ?? 0 > 10)
   }
+
+  @Test func retryEditContinueAndVersions() async throws {
+    let input = """
+      /versions
+      What is the capital of France?
+      /retry
+      /versions
+      /versions 1
+      /edit What is the capital of Italy?
+      /versions 3
+      /continue
+      /quit
+
+      """
+    let result = try await CommandRunner().run(
+      ["chat", "--new", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "30"], input: input)
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    #expect(output.contains("(this chat has one version"))
+    #expect(output.contains("(showing version 2 of 2 from message 2;"))
+    #expect(output.contains("(showing version 1 of 2)"))
+    #expect(output.contains("Rome"))
+    // The edit forked the chat at the question: /versions now speaks of that fork, which has two versions.
+    #expect(result.standardError.contains("/versions takes a number from 1 to 2"))
+    // The answer about Rome was finished: nothing to continue.
+    #expect(result.standardError.contains("cannot be continued"))
+  }
 }

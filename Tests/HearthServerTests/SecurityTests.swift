@@ -126,6 +126,29 @@ struct SecurityTests {
     }
   }
 
+  /// Every route that starts a chat turn or changes which version of a chat is shown, with a body it would accept.
+  static let turnRoutes: [(HTTPMethod, String, String)] = {
+    let chat = "/api/sessions/\(UUID().uuidString)"
+    let message = "\(chat)/messages/\(UUID().uuidString)"
+    return [
+      (.POST, "\(chat)/turns", #"{"text":"Hi"}"#),
+      (.POST, "\(message)/regenerate", "{}"),
+      (.POST, "\(message)/edit", #"{"text":"Hi"}"#),
+      (.POST, "\(message)/continue", "{}"),
+      (.PUT, "\(chat)/forks/1", #"{"current":0}"#),
+    ]
+  }()
+
+  @Test func everyTurnRouteNeedsTheKeyAListedOriginAndThisHostAndStaysWithinTheLimits() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+      for (method, path, body) in Self.turnRoutes {
+        // Let in, the route finds no such chat.
+        try await Self.expectGuarded(server, method, path, body: body, accepted: 404...404)
+      }
+    }
+  }
+
   /// Routes that change which model answers: they need a model, so they are checked against a live one.
   static let modelWrites: [(HTTPMethod, String, String)] = [
     (.PUT, "/api/models/active", #"{"model":"SmolLM2-135M-Instruct.Q4_1.gguf"}"#),

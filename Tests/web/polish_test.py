@@ -1,6 +1,6 @@
 """The web app as people expect a chat app to behave, in a real headless Chromium against `hearth serve`:
 the phone drawer, Markdown rendering, errors that keep what was typed, chats that answer side by side,
-shortcuts, and automated checks of contrast (WCAG AA) and touch-target size.
+regenerate / edit / continue with every version kept, shortcuts, and automated checks of contrast (WCAG AA) and touch-target size.
 
 Usage: polish_test.py BASE_URL [--screenshots DIR]
 """
@@ -400,6 +400,84 @@ class PolishTest(unittest.TestCase):
         self.wait.until(lambda d: self.find("#settings-form input[name='max_tokens']").get_attribute("value") != "")
         self.assertFalse(self.find("#banner").is_displayed())
         self.assertEqual(self.driver.execute_script("return localStorage.getItem('hearth.apiKey')"), key)
+
+    def wait_for_answer(self, css=".message.assistant:last-of-type"):
+        return self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"{css} .stats")))
+
+    def answer_id(self):
+        return self.find(".message.assistant:last-of-type").get_attribute("data-id")
+
+    def test_9_regenerate_and_edit_keep_every_version_and_an_answer_continues(self):
+        for size, theme in ((DESKTOP, "light"), (PHONE, "dark")):
+            self.open(size, theme)  # a new chat
+            prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+            prompt.send_keys("What is the capital of France?", Keys.ENTER)
+            self.wait_for_answer()
+            first = self.answer_id()
+            self.assertIn("Paris", self.find(".message.assistant .bubble").text)
+
+            # Regenerate: a new answer in the same place, the old one kept as version 1 of 2.
+            self.find(".message.assistant .regenerate").click()
+            self.wait.until(lambda d: self.answer_id() not in (None, "", first))
+            count = self.wait.until(EC.text_to_be_present_in_element(
+                (By.CSS_SELECTOR, ".message.assistant .version-count"), "2 / 2"))
+            self.assertTrue(count)
+            second = self.answer_id()
+            self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
+            self.find(".message.assistant [aria-label='Previous version']").click()
+            self.wait.until(lambda d: self.answer_id() == first)
+            self.assertEqual(self.find(".message.assistant .version-count").text, "1 / 2")
+            # The versions are the server's: a reload shows the one chosen.
+            self.driver.refresh()
+            self.wait.until(lambda d: self.answer_id() == first)
+            self.find(".message.assistant [aria-label='Next version']").click()
+            self.wait.until(lambda d: self.answer_id() == second)
+
+            # Edit the question: the new one is answered; the old question and its answers are a version away.
+            self.find(".message.user .edit-message").click()
+            box = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".message.user .edit-box")))
+            self.assertEqual(box.get_attribute("value"), "What is the capital of France?")
+            box.clear()
+            box.send_keys("What is the capital of Italy?", Keys.ENTER)
+            self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.user .bubble"), "Italy"))
+            self.wait_for_answer()
+            self.assertIn("Rome", self.find(".message.assistant .bubble").text)
+            self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.user .version-count"), "2 / 2"))
+            time.sleep(0.3)
+            self.shoot(f"versions-{theme}")
+            self.assert_accessible(f"{theme}, versions")
+            self.find(".message.user [aria-label='Previous version']").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.user .bubble"), "France"))
+            self.wait.until(lambda d: self.answer_id() == second)
+            self.assertEqual(self.find(".message.assistant .version-count").text, "2 / 2")
+
+            # Esc leaves an edit without sending it.
+            self.find(".message.user .edit-message").click()
+            box = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".message.user .edit-box")))
+            box.send_keys(Keys.ESCAPE)
+            self.wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, ".message.user .edit-box")))
+            self.assertIn("France", self.find(".message.user .bubble").text)
+
+        # Continue: a stopped answer carries on where it stopped.
+        self.open(DESKTOP)
+        self.find("#new-chat").click()
+        prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+        prompt.send_keys("Count from 1 to 300, one number per line.", Keys.ENTER)
+        self.wait.until(lambda d: self.last_answer_length() > 20)
+        self.find("#stop").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
+        stopped = self.find(".message.assistant .bubble").text
+        self.find(".message.assistant .continue-answer").click()
+        self.wait.until(lambda d: self.last_answer_length() > len(stopped) + 10)
+        self.find("#stop").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
+        self.assertTrue(self.find(".message.assistant .bubble").text.startswith(stopped))
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
+        # Once another message follows, the earlier answer can no longer go on.
+        prompt.send_keys("Thanks.", Keys.ENTER)
+        self.wait_for_answer()
+        buttons = [b for b in self.driver.find_elements(By.CSS_SELECTOR, ".continue-answer") if b.is_displayed()]
+        self.assertEqual(buttons, [])
 
     def test_5_shortcuts(self):
         self.open(DESKTOP)

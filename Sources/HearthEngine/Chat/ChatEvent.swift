@@ -29,12 +29,21 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
   case alreadyGenerating(sessionID: UUID)
   /// No model is loaded yet.
   case modelNotReady
+  /// Only an answer to a user's message can be answered again or continued.
+  case notAnAnswer
+  /// Only the user's own messages can be edited.
+  case notAUserMessage
+  /// The answer cannot go on, for the reason given.
+  case cannotContinue(String)
 
   public var description: String {
     switch self {
     case .emptyMessage: "the message is empty"
     case .alreadyGenerating: "this session is already answering; wait for it or stop it first"
     case .modelNotReady: "no model is loaded yet"
+    case .notAnAnswer: "only an answer to a message can be regenerated or continued"
+    case .notAUserMessage: "only your own messages can be edited"
+    case .cannotContinue(let reason): "this answer cannot be continued: \(reason)"
     }
   }
 }

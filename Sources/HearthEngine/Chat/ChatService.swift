@@ -6,13 +6,13 @@ public import HearthStore
 /// The life of a chat turn, independent of any user interface: guards, persistence of the user message
 /// and of the answer as it streams, the context budget, thinking, stop handling and crash repair.
 public actor ChatService {
-  private let database: HearthDatabase
+  let database: HearthDatabase
   private var model: (any ChatModel)?
   private let configuration: ChatConfiguration
-  private let now: @Sendable () -> Date
+  let now: @Sendable () -> Date
   private var activeTurns: [UUID: Task<Void, Never>] = [:]
   private let actionHooks: ActionHooks?
-  private let memoryHooks: MemoryHooks?
+  let memoryHooks: MemoryHooks?
 
   /// What a chat needs from the memory: the section of retrieved notes for a question (or `nil`), and what
   /// indexes a chat once a turn has ended.
@@ -99,6 +99,25 @@ public actor ChatService {
   ) throws -> AsyncStream<ChatEvent> {
     let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !text.isEmpty else { throw ChatError.emptyMessage }
+    let (model, options) = try ready(sessionID, options: options)
+    _ = try database.session(sessionID)
+    let timestamp = now()
+    let user = try database.appendMessage(
+      StoredMessage(sessionID: sessionID, index: 0, role: .user, content: text, createdAt: timestamp))
+    let placeholder = try database.appendMessage(
+      StoredMessage(
+        sessionID: sessionID, index: 0, role: .assistant, content: "", state: .generating, createdAt: timestamp))
+    let session = try database.modifySession(sessionID) { [name = model.name] session in
+      if session.title == SessionTitle.placeholder { session.title = SessionTitle.from(text) }
+      session.model = name
+    }
+    return begin(
+      Start(question: text, user: user, assistant: placeholder, session: session, systemPrompt: systemPrompt),
+      model: model, options: options)
+  }
+
+  /// The model and options a new turn in `sessionID` will use, once nothing stands in its way.
+  func ready(_ sessionID: UUID, options: GenerationOptions?) throws -> (any ChatModel, GenerationOptions) {
     guard activeTurns[sessionID] == nil else { throw ChatError.alreadyGenerating(sessionID: sessionID) }
     guard let model else { throw ChatError.modelNotReady }
     var options = options ?? configuration.generation
@@ -107,39 +126,47 @@ public actor ChatService {
       options.grammar = actionHooks.grammar
       options.grammarTrigger = actionHooks.trigger
     }
+    return (model, options)
+  }
 
-    var session = try database.session(sessionID)
-    let timestamp = now()
-    let user = try database.appendMessage(
-      StoredMessage(sessionID: sessionID, index: 0, role: .user, content: text, createdAt: timestamp))
-    let placeholder = try database.appendMessage(
-      StoredMessage(
-        sessionID: sessionID, index: 0, role: .assistant, content: "", state: .generating, createdAt: timestamp))
-    session = try database.modifySession(sessionID) { [name = model.name] session in
-      if session.title == SessionTitle.placeholder { session.title = SessionTitle.from(text) }
-      session.model = name
-    }
+  /// What a turn starts from: the question, its two stored messages and how the answer is made.
+  struct Start: Sendable {
+    var question: String
+    var user: StoredMessage
+    var assistant: StoredMessage
+    var session: ChatSession
+    var systemPrompt: String?
+    /// The answer exists and goes on from where it stopped.
+    var continuing = false
+  }
 
+  /// Runs a turn whose messages are stored: drafting, memory, the answer, its actions and the second pass.
+  func begin(_ start: Start, model: any ChatModel, options: GenerationOptions) -> AsyncStream<ChatEvent> {
     let (events, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
-    continuation.yield(.started(user: user, assistant: placeholder))
+    continuation.yield(.started(user: start.user, assistant: start.assistant))
     let hooks = actionHooks
     let memoryHooks = memoryHooks
     let database = database
+    let sessionID = start.session.id
+    let text = start.question
     let task = Task { [configuration, now] in
       // A model that was unloaded comes back before anything counts its tokens; a failure to load is
       // reported by the turn, which prepares again.
       try? await model.prepare()
-      let drafted = await hooks?.draft?(text, model, sessionID)
+      // An answer that goes on keeps its beginning: no draft, and the sources it already cites.
+      let drafted = start.continuing ? nil : await hooks?.draft?(text, model, sessionID)
       // A drafted action answers without the model reading anything, so it needs no memory.
-      let memory = drafted == nil ? await memoryHooks?.context(text, sessionID, model) : nil
+      let memory =
+        drafted == nil && !start.continuing ? await memoryHooks?.context(text, sessionID, model) : nil
       if let memory {
-        try? database.setCitations(memory.citations, for: placeholder.id)
+        try? database.setCitations(memory.citations, for: start.assistant.id)
         continuation.yield(.sources(memory.citations))
       }
       let turn = Turn(
-        database: database, model: model, session: session, assistant: placeholder, systemPrompt: systemPrompt,
-        options: options, configuration: configuration, now: now, events: continuation,
-        prewritten: drafted.map { "Here is what I will do:\n\($0)" }, memory: memory)
+        database: database, model: model, session: start.session, assistant: start.assistant,
+        systemPrompt: start.systemPrompt, options: options, configuration: configuration, now: now,
+        events: continuation, prewritten: drafted.map { "Here is what I will do:\n\($0)" }, memory: memory,
+        continuing: start.continuing)
       var final = await turn.run()
       // Only a whole answer acts: a stopped or failed one may hold half a block.
       let records = final.state == .complete ? await hooks?.process(final, text) ?? [] : []

@@ -19,6 +19,8 @@ struct Turn: Sendable {
   var prewritten: String? = nil
   /// Notes retrieved for the question, placed before it in the prompt (never stored in the message).
   var memory: MemoryContext? = nil
+  /// The answer exists and goes on: the prompt ends with its text, and what the model writes is added to it.
+  var continuing = false
 
   /// Produces the answer and returns it as finally stored; the caller announces the end.
   func run() async -> StoredMessage {
@@ -59,6 +61,8 @@ struct Turn: Sendable {
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
     }.map(\.chatMessage)
+    // The model continues its own words when the conversation ends with them.
+    if continuing { history.append(assistant.chatMessage) }
     if let memory, let last = history.indices.last, history[last].role == .user {
       history[last].content = MemoryPrompt.question(history[last].content, with: memory)
     }
@@ -127,9 +131,11 @@ struct Turn: Sendable {
     var lastPieceAt = started
     var pieces = 0
     var reported = false
+    // An answer that goes on counts what it had already.
+    let earlier = continuing ? assistant.generatedTokens ?? 0 : 0
     defer {
       if !reported, pieces > 0, let firstPieceAt {
-        message.generatedTokens = pieces
+        message.generatedTokens = earlier + pieces
         message.timeToFirstTokenMs = (firstPieceAt - started).milliseconds
         if pieces > 1, lastPieceAt > firstPieceAt {
           message.generationTokensPerSecond = Double(pieces - 1) / (lastPieceAt - firstPieceAt).seconds
@@ -153,7 +159,7 @@ struct Turn: Sendable {
       case .usage(let usage):
         reported = true
         message.promptTokens = usage.promptTokens
-        message.generatedTokens = usage.generatedTokens
+        message.generatedTokens = earlier + usage.generatedTokens
         message.timeToFirstTokenMs = usage.timeToFirstToken?.milliseconds
         message.generationTokensPerSecond = usage.generationTokensPerSecond
         message.provider = usage.provider ?? .local

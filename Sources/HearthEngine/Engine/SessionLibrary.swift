@@ -27,6 +27,11 @@ public struct SessionLibrary: Sendable {
     try database.messages(in: id)
   }
 
+  /// Where a session went more than one way (regenerated answers, edited messages), and which way is shown.
+  public func forks(in id: UUID) throws(StoreError) -> [MessageFork] {
+    try database.forks(in: id)
+  }
+
   /// Full-text search over titles and messages.
   public func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) throws(StoreError) -> [SearchHit] {
     try database.search(query, scope: scope, limit: limit)

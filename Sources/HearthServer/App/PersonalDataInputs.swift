@@ -16,13 +16,15 @@ extension StrictInput {
 }
 
 extension RequestReader {
-  /// Decodes a JSON body, refusing fields the input does not know.
+  /// Decodes a JSON body, refusing fields the input does not know; with `allowingEmpty`, no body at all reads
+  /// as `{}` (an action whose parameters are all optional).
   static func decodeStrict<Value: StrictInput>(
-    _ type: Value.Type, from request: Request, limit: Int
+    _ type: Value.Type, from request: Request, limit: Int, allowingEmpty: Bool = false
   ) async throws
     -> Value
   {
-    let data = try await bytes(of: request, limit: limit)
+    var data = try await bytes(of: request, limit: limit)
+    if allowingEmpty, data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { data = Data("{}".utf8) }
     let value = try decode(type, from: data)
     let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     if let key = (object ?? [:]).keys.sorted().first(where: { !Value.fields.contains($0) }) {

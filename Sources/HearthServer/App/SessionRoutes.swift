@@ -39,14 +39,21 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(try library.importSession(export), status: .created)
     }
     router.get("/api/sessions/:id") { _, context in
+      try JSONResponse.make(try detail(try Self.sessionID(context)))
+    }
+    // Which alternative a fork shows (a regenerated answer, an edited message): the chat as it then reads.
+    router.put("/api/sessions/:id/forks/:position") { request, context in
       let id = try Self.sessionID(context)
-      let messages = try library.messages(in: id)
-      let memory = dependencies.engine.memory
-      return try JSONResponse.make(
-        SessionDetail(
-          session: try library.session(id), messages: messages, usesMemory: try memory.usesMemory(in: id),
-          citations: Dictionary(
-            uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) })))
+      let text = try context.parameters.require("position")
+      guard let position = Int(text), position >= 0 else { throw APIError.notFound("no fork at \(text)") }
+      let choice = try await RequestReader.decodeStrict(
+        ForkChoice.self, from: request, limit: configuration.maxBodyBytes)
+      guard choice.current >= 0 else {
+        throw APIError.invalidRequest("current counts from 0", parameter: "current")
+      }
+      _ = try library.session(id)
+      _ = try await dependencies.engine.chat.showAlternative(choice.current, at: position, in: id)
+      return try JSONResponse.make(try detail(id))
     }
     router.patch("/api/sessions/:id") { request, context in
       let id = try Self.sessionID(context)
@@ -92,6 +99,17 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
   }
 
+  /// A chat as the web app shows it: messages, forks, memory and sources.
+  private func detail(_ id: UUID) throws -> SessionDetail {
+    let messages = try library.messages(in: id)
+    let memory = dependencies.engine.memory
+    return SessionDetail(
+      session: try library.session(id), messages: messages, forks: try library.forks(in: id),
+      usesMemory: try memory.usesMemory(in: id),
+      citations: Dictionary(
+        uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) }))
+  }
+
   static func sessionID(_ context: Context) throws -> UUID {
     let text = try context.parameters.require("id")
     guard let id = UUID(uuidString: text) else { throw APIError.notFound("no session \(text)") }
@@ -115,12 +133,18 @@ struct SearchResults: Encodable { var hits: [SearchHit] }
 struct SessionDetail: Encodable {
   var session: ChatSession
   var messages: [StoredMessage]
+  /// Where the chat went more than one way, and which way is shown.
+  var forks: [MessageFork]
   /// Whether this chat's answers draw on the memory.
   var usesMemory: Bool
   /// The sources each answer drew on, by message id.
   var citations: [String: [Citation]]
 }
 struct NewSession: Decodable { var title: String? }
+struct ForkChoice: StrictInput {
+  var current: Int
+  static let fields: Set<String> = ["current"]
+}
 struct SessionChange: Decodable {
   var title: String?
   var pinned: Bool?

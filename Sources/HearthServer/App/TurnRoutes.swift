@@ -13,34 +13,23 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
 
   func register(on router: Router<Context>) {
     router.post("/api/sessions/:id/turns") { request, context in
-      let id = try SessionRoutes<Context>.sessionID(context)
-      let body = try await RequestReader.decode(TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
-      let text = body.text.trimmingCharacters(in: .whitespacesAndNewlines)
-      guard !text.isEmpty else { throw APIError.invalidRequest("the message is empty", parameter: "text") }
-      guard text.count <= configuration.maxPromptCharacters else {
-        throw APIError(
-          .contentTooLarge,
-          "the message has \(text.count) characters; the limit is \(configuration.maxPromptCharacters)",
-          code: "prompt_too_large")
-      }
-      let engine = dependencies.engine
-      _ = try engine.sessions.session(id)
-      _ = try engine.requireModel()
-      guard await !engine.chat.isGenerating(id) else {
-        throw APIError(
-          .conflict, "this session is already answering; wait for it or stop it first", code: "session_busy")
-      }
-      guard await engine.queueDepth < configuration.maxQueuedRequests else {
-        throw APIError.queueFull
-      }
-      let settings = try engine.chatSettings()
-      let systemPrompt = engine.systemPrompt(custom: settings.systemPrompt)
-      return Response(
-        status: .ok, headers: EventStream.headers,
-        body: ResponseBody { writer in
-          try await stream(
-            text, session: id, systemPrompt: systemPrompt, options: settings.generationOptions, writer: &writer)
-        })
+      let body = try await RequestReader.decodeStrict(TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+      return try await turn(.message(try checked(body.text)), context)
+    }
+    // Regenerate, edit and continue answer with the same event stream as a new message.
+    router.post("/api/sessions/:id/messages/:message/regenerate") { request, context in
+      _ = try await RequestReader.decodeStrict(
+        NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      return try await turn(.regenerate(try Self.messageID(context)), context)
+    }
+    router.post("/api/sessions/:id/messages/:message/edit") { request, context in
+      let body = try await RequestReader.decodeStrict(TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+      return try await turn(.edit(try Self.messageID(context), text: try checked(body.text)), context)
+    }
+    router.post("/api/sessions/:id/messages/:message/continue") { request, context in
+      _ = try await RequestReader.decodeStrict(
+        NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      return try await turn(.continueAnswer(try Self.messageID(context)), context)
     }
     router.post("/api/sessions/:id/stop") { _, context in
       let id = try SessionRoutes<Context>.sessionID(context)
@@ -50,9 +39,50 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     }
   }
 
+  /// A message's text, trimmed and within the prompt limit.
+  private func checked(_ text: String) throws -> String {
+    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { throw APIError.invalidRequest("the message is empty", parameter: "text") }
+    guard text.count <= configuration.maxPromptCharacters else {
+      throw APIError(
+        .contentTooLarge,
+        "the message has \(text.count) characters; the limit is \(configuration.maxPromptCharacters)",
+        code: "prompt_too_large")
+    }
+    return text
+  }
+
+  /// Checks that the turn can start (the session, the message it names, a model, a free session, room in the
+  /// line), then streams it once the model is this request's.
+  private func turn(_ kind: TurnKind, _ context: Context) async throws -> Response {
+    let id = try SessionRoutes<Context>.sessionID(context)
+    let engine = dependencies.engine
+    _ = try engine.sessions.session(id)
+    _ = try engine.requireModel()
+    try await engine.chat.check(kind, in: id)
+    guard await engine.queueDepth < configuration.maxQueuedRequests else {
+      throw APIError.queueFull
+    }
+    let settings = try engine.chatSettings()
+    let systemPrompt = engine.systemPrompt(custom: settings.systemPrompt)
+    let options = settings.generationOptions
+    return Response(
+      status: .ok, headers: EventStream.headers,
+      body: ResponseBody { writer in
+        try await stream(writer: &writer) {
+          try await engine.chat.start(kind, in: id, systemPrompt: systemPrompt, options: options)
+        }
+      })
+  }
+
+  static func messageID(_ context: Context) throws -> UUID {
+    let text = try context.parameters.require("message")
+    guard let id = UUID(uuidString: text) else { throw APIError.notFound("no message \(text)") }
+    return id
+  }
+
   private func stream(
-    _ text: String, session: UUID, systemPrompt: String, options: GenerationOptions,
-    writer: inout any ResponseBodyWriter
+    writer: inout any ResponseBodyWriter, start: () async throws -> AsyncStream<ChatEvent>
   ) async throws {
     let engine = dependencies.engine
     let reservation: ModelReservation
@@ -72,7 +102,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     do {
       // A client that left while waiting must not start a turn.
       try await writer.sendComment("your turn")
-      let events = try await engine.chat.send(text, to: session, systemPrompt: systemPrompt, options: options)
+      let events = try await start()
       for await event in events {
         let (name, payload) = Self.encode(event)
         try await writer.sendEvent(payload, event: name)
@@ -112,7 +142,10 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   }
 }
 
-struct TurnRequest: Decodable { var text: String }
+struct TurnRequest: StrictInput {
+  var text: String
+  static let fields: Set<String> = ["text"]
+}
 struct StopResult: Encodable { var stopped: Bool }
 struct StartedEvent: Encodable {
   var user: StoredMessage

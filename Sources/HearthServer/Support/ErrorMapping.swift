@@ -21,6 +21,8 @@ enum ErrorMapping {
       case .emptyMessage: return .invalidRequest(error.description, parameter: "text")
       case .alreadyGenerating: return APIError(.conflict, error.description, code: "session_busy")
       case .modelNotReady: return APIError(.serviceUnavailable, error.description, code: "model_not_loaded")
+      case .notAnAnswer, .notAUserMessage: return .invalidRequest(error.description, parameter: "message")
+      case .cannotContinue: return APIError(.conflict, error.description, code: "cannot_continue")
       }
     case let error as PersonalDataError:
       switch error {

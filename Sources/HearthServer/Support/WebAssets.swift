@@ -30,6 +30,11 @@ struct WebAssets: Sendable {
     ("/assets/drawer.js", "drawer.js", "text/javascript; charset=utf-8"),
     ("/assets/highlight.js", "highlight.js", "text/javascript; charset=utf-8"),
     ("/assets/search.js", "search.js", "text/javascript; charset=utf-8"),
+    ("/assets/state.js", "state.js", "text/javascript; charset=utf-8"),
+    ("/assets/conversation.js", "conversation.js", "text/javascript; charset=utf-8"),
+    ("/assets/turn.js", "turn.js", "text/javascript; charset=utf-8"),
+    ("/assets/settings.js", "settings.js", "text/javascript; charset=utf-8"),
+    ("/assets/models.js", "models.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
   ]

@@ -1,0 +1,62 @@
+// The Models page's list: every installed model with what its header says, and a way to answer with it.
+import { $, el, getJSON, sendJSON, showError } from "/assets/api.js";
+
+function fact(list, label, value) {
+  const term = document.createElement("dt");
+  term.textContent = label;
+  const detail = document.createElement("dd");
+  detail.textContent = value ?? "–";
+  list.append(term, detail);
+}
+
+const size = (bytes) => bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB` : `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+
+export async function loadModels() {
+  try {
+    const view = await getJSON("/api/models");
+    const container = $("models");
+    container.replaceChildren();
+    if (view.models.length === 0) container.textContent = "No models installed.";
+    for (const model of view.models) {
+      const card = document.createElement("div");
+      card.className = "model-card";
+      const title = document.createElement("h3");
+      title.textContent = model.name ?? model.id;
+      for (const [flag, label] of [[model.id === view.active, "chosen"], [model.id === view.loaded, "loaded"]]) {
+        if (flag) title.append(el("span", { class: "badge" }, label));
+      }
+      const facts = document.createElement("dl");
+      facts.className = "facts";
+      fact(facts, "File", model.id);
+      fact(facts, "Size", size(model.file_size));
+      fact(facts, "Architecture", model.architecture);
+      fact(facts, "Parameters", model.parameter_count ? `${(model.parameter_count / 1e6).toFixed(0)} M` : null);
+      fact(facts, "Quantisation", model.file_type);
+      fact(facts, "Trained context", model.context_length);
+      if (model.id === view.loaded) fact(facts, "Context in use", view.context_size);
+      fact(facts, "Chat template", model.has_chat_template ? "yes" : "no");
+      if (model.problem) fact(facts, "Problem", model.problem);
+      card.append(title, facts);
+      if (view.choosable.includes(model.id) && model.id !== view.active) {
+        const status = el("span", { class: "muted", role: "status" });
+        const use = el("button", { type: "button", class: "use-model" }, "Answer with this model");
+        use.addEventListener("click", async () => {
+          use.disabled = true;
+          status.textContent = "Waiting for running answers, then loading…";
+          try {
+            await sendJSON("/api/models/active", "PUT", { model: model.id });
+            await loadModels();
+          } catch (error) {
+            use.disabled = false;
+            status.textContent = "";
+            showError(error.message);
+          }
+        });
+        card.append(el("p", { class: "row" }, use, status));
+      }
+      container.append(card);
+    }
+  } catch (error) {
+    showError(error.message);
+  }
+}

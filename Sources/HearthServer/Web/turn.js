@@ -1,0 +1,262 @@
+// A turn in the chat on screen: a new message, an edited one, an answer regenerated or continued. Each streams
+// the server's events into the conversation; the chats list and header are told when it ends.
+import { $, api, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { showCards } from "/assets/actions.js";
+import { fillMessage, messageElement, setMessageHandlers, showForks, showSources } from "/assets/conversation.js";
+import { currentTurn, state } from "/assets/state.js";
+
+// What the page around the conversation does (set by `wireTurns`): make the chat a first message goes to, put
+// a message that was not sent back into the box, open a chat again, show a chat's detail, hear a turn end.
+let page = { ensureSession: null, putBack: null, reopen: null, show: null, turnEnded: null };
+
+export function wireTurns(given) {
+  page = given;
+  setMessageHandlers({ regenerate, edit, continueAnswer, showVersion });
+}
+
+async function* serverEvents(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let boundary;
+    while ((boundary = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      let name = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length) yield { name, data: JSON.parse(data.join("\n")) };
+    }
+  }
+}
+
+/// Send or Stop, for the chat on screen.
+export function setGenerating() {
+  const generating = Boolean(currentTurn());
+  $("send").hidden = generating;
+  $("stop").hidden = !generating;
+}
+
+/// Sends a new message from the composer.
+export async function send(text) {
+  $("banner").hidden = true;
+  const session = await page.ensureSession(text);
+  const list = $("messages");
+  list.querySelector(".empty-state")?.remove();
+  const user = messageElement({ role: "user", content: text, state: "complete" });
+  const answer = messageElement({ role: "assistant", content: "", state: "generating" });
+  list.append(user, answer);
+  list.scrollTop = list.scrollHeight;
+  await runTurn(session, {
+    path: `/api/sessions/${session.id}/turns`, body: { text }, user, answer,
+    // Never sent: the message goes back into the box, to send again as it is.
+    notSent: (error) => {
+      user.remove();
+      answer.remove();
+      page.putBack(session, text, error);
+    },
+  });
+}
+
+/// Whether the chat on screen may start another turn now; says why not when it may not.
+function mayStart() {
+  if (!currentTurn()) return true;
+  toast("This chat is still answering: wait for it, or stop it with Esc.");
+  return false;
+}
+
+/// The messages from `element` on leave the screen (they are kept as another version).
+function removeFrom(element) {
+  for (let node = element; node;) {
+    const next = node.nextElementSibling;
+    node.remove();
+    node = next;
+  }
+}
+
+async function regenerate(element) {
+  if (!mayStart()) return;
+  const session = state.current;
+  const message = element.message;
+  const user = element.previousElementSibling;
+  const answer = messageElement({ role: "assistant", content: "", state: "generating", index: message.index });
+  removeFrom(element);
+  $("messages").append(answer);
+  await runTurn(session, {
+    path: `/api/sessions/${session.id}/messages/${message.id}/regenerate`, body: {}, user, answer,
+    notSent: (error) => page.reopen(session, error),
+  });
+}
+
+async function edit(element, text) {
+  if (!mayStart()) return;
+  const session = state.current;
+  const message = element.message;
+  const user = messageElement({ role: "user", content: text, state: "complete", index: message.index });
+  const answer = messageElement({ role: "assistant", content: "", state: "generating", index: message.index + 1 });
+  removeFrom(element);
+  $("messages").append(user, answer);
+  await runTurn(session, {
+    path: `/api/sessions/${session.id}/messages/${message.id}/edit`, body: { text }, user, answer,
+    notSent: (error) => page.reopen(session, error),
+  });
+}
+
+async function continueAnswer(element) {
+  if (!mayStart()) return;
+  const session = state.current;
+  const message = element.message;
+  fillMessage(element, { ...message, state: "generating", stop_reason: null, error: null });
+  await runTurn(session, {
+    path: `/api/sessions/${session.id}/messages/${message.id}/continue`, body: {},
+    user: element.previousElementSibling, answer: element, continuing: message,
+    notSent: (error) => { fillMessage(element, message); showError(error.message, { unreachable: error.unreachable }); },
+  });
+}
+
+/// Shows another version of the chat from a fork on.
+async function showVersion(position, index) {
+  if (!mayStart()) return;
+  const session = state.current;
+  try {
+    const detail = await sendJSON(`/api/sessions/${session.id}/forks/${position}`, "PUT", { current: index });
+    if (state.current?.id !== session.id) return;
+    await page.show(detail);
+    const first = $("messages").querySelector(`article.message[data-index="${position}"]`);
+    first?.scrollIntoView({ block: "nearest" });
+    first?.querySelector(".version-step:not(:disabled)")?.focus();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+/// Streams a turn into `answer`. `notSent` hears a failure before the server took the turn: nothing changed.
+async function runTurn(session, { path, body, user, answer: answerElement, continuing, notSent }) {
+  const list = $("messages");
+  const queued = document.createElement("div");
+  queued.className = "queued";
+  queued.hidden = true;
+  answerElement.append(queued);
+  list.scrollTop = list.scrollHeight;
+
+  const controller = new AbortController();
+  const turn = { session: session.id, controller, started: false, user, answer: answerElement };
+  state.turns.set(session.id, turn);
+  setGenerating();
+  let answer = continuing ? { ...continuing, state: "generating" } : { role: "assistant", content: "", thinking: "", state: "generating" };
+  let frame = null;
+  const redraw = () => {
+    frame = null;
+    const shown = answerElement.isConnected;
+    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    fillMessage(answerElement, answer);
+    if (answer.sources) showSources(answerElement, answer.sources);
+    if (queued.isConnected) answerElement.append(queued);
+    if (shown && nearBottom) list.scrollTop = list.scrollHeight;
+  };
+  try {
+    const response = await api(path, { method: "POST", json: body, signal: controller.signal });
+    for await (const event of serverEvents(response)) {
+      switch (event.name) {
+        case "queued":
+          queued.hidden = false;
+          queued.textContent = `Waiting for the model: ${event.data.position} ahead of you`;
+          break;
+        case "loading":
+          // Stays until the first words: the load itself happens after the turn has started.
+          queued.hidden = false;
+          queued.dataset.loading = "true";
+          queued.textContent = `Loading the model (${event.data.model})…`;
+          break;
+        case "started": {
+          turn.started = true;
+          if (!queued.dataset.loading) queued.remove();
+          // The chat may have been opened again since this was sent, showing the saved copies of these two
+          // messages beside the live ones: the live ones stay.
+          for (const [element, message] of [[user, event.data.user], [answerElement, event.data.assistant]]) {
+            if (!element) continue;
+            const saved = list.querySelector(`[data-id="${message.id}"]`);
+            if (saved && saved !== element) saved.remove();
+            element.dataset.id = message.id;
+            element.dataset.index = message.index;
+            if (element === user) fillMessage(user, { ...user.message, id: message.id, index: message.index });
+          }
+          answer = { ...answer, id: event.data.assistant.id, index: event.data.assistant.index };
+          break;
+        }
+        case "trimmed":
+          toast(`Conversation trimmed: ${event.data.dropped_messages} earlier messages are summarised.`);
+          break;
+        case "thinking":
+          queued.hidden = true;
+          answer.thinking = (answer.thinking ?? "") + event.data.text;
+          frame ??= requestAnimationFrame(redraw);
+          break;
+        case "answer":
+          queued.hidden = true;
+          answer.content += event.data.text;
+          frame ??= requestAnimationFrame(redraw);
+          break;
+        case "actions":
+          showCards(answerElement, event.data.actions);
+          break;
+        case "sources":
+          answer.sources = event.data.sources;
+          break;
+        case "done":
+          answer = { ...event.data.message, sources: answer.sources };
+          if (answer.state === "failed") showError(`The answer failed: ${answer.error ?? "unknown error"}`);
+          redraw();
+          break;
+        case "error":
+          showError(event.data.message);
+          break;
+      }
+    }
+  } catch (error) {
+    if (error.name === "AbortError") {
+      if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
+    } else if (!turn.started) {
+      notSent(error);
+    } else {
+      // A stream cut off mid-answer is the browser's TypeError ("network error"): said in words instead.
+      const lost = error.unreachable || error instanceof TypeError;
+      answer.state = "failed";
+      answer.error = lost ? "the connection to Hearth was lost; what the server finished is there after a reload" : error.message;
+      redraw();
+      showError(lost ? "The connection to Hearth was lost during the answer. Is `hearth serve` still running?" : error.message,
+        { unreachable: lost });
+    }
+  } finally {
+    queued.remove();
+    state.turns.delete(session.id);
+    setGenerating();
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || focused.id === "stop") $("prompt").focus();
+    await page.turnEnded(session.id);
+  }
+}
+
+/// The versions of the chat on screen, once a turn may have made a new one.
+export async function refreshForks(sessionID) {
+  const { forks } = await getJSON(`/api/sessions/${sessionID}`);
+  if (state.current?.id === sessionID && !currentTurn()) showForks($("messages"), forks);
+}
+
+export async function stop() {
+  const turn = currentTurn();
+  if (!turn) return;
+  if (!turn.started) { turn.controller.abort(); return; }
+  try {
+    await api(`/api/sessions/${turn.session}/stop`, { method: "POST" });
+  } catch (error) {
+    turn.controller.abort();
+  }
+}
