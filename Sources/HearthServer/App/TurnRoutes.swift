@@ -13,7 +13,8 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
 
   func register(on router: Router<Context>) {
     router.post("/api/sessions/:id/turns") { request, context in
-      let body = try await RequestReader.decodeStrict(TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+      let body = try await RequestReader.decodeStrict(
+        TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
       return try await turn(.message(try checked(body.text)), context)
     }
     // Regenerate, edit and continue answer with the same event stream as a new message.
@@ -23,7 +24,8 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
       return try await turn(.regenerate(try Self.messageID(context)), context)
     }
     router.post("/api/sessions/:id/messages/:message/edit") { request, context in
-      let body = try await RequestReader.decodeStrict(TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+      let body = try await RequestReader.decodeStrict(
+        TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
       return try await turn(.edit(try Self.messageID(context), text: try checked(body.text)), context)
     }
     router.post("/api/sessions/:id/messages/:message/continue") { request, context in
