@@ -175,6 +175,38 @@ enum BranchRows {
     for branch in tail.branches { try insert(db, sessionID: sessionID, branch) }
   }
 
+  /// A version left with no messages (a regenerated answer that never got a word before the process ended, and
+  /// was removed) gives its place back to the version made before it, so the chat never ends at an empty fork.
+  static func healEmptyVersions(_ db: Database, path: String) throws {
+    let empty = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT b.sessionID, b.position FROM messageBranch b WHERE b.tail IS NULL AND NOT EXISTS (
+          SELECT 1 FROM message m WHERE m.sessionID = b.sessionID AND m.position = b.position)
+        """)
+    for row in empty {
+      let (sessionText, position): (String, Int) = (row["sessionID"], row["position"])
+      guard let sessionID = UUID(uuidString: sessionText) else { continue }
+      try db.execute(
+        sql: "DELETE FROM messageBranch WHERE sessionID = ? AND position = ? AND tail IS NULL",
+        arguments: [sessionText, position])
+      let ordinals = try ordinals(db, sessionID: sessionID, at: position)
+      guard let latest = ordinals.last,
+        let tail = try tail(db, sessionID: sessionID, at: position, ordinal: latest, path: path)
+      else { continue }
+      // Whatever follows the fork belongs to the empty version: nothing does, since it had no first message.
+      try restore(tail, db, sessionID: sessionID)
+      if ordinals.count == 1 {
+        try db.execute(
+          sql: "DELETE FROM messageBranch WHERE sessionID = ? AND position = ?", arguments: [sessionText, position])
+      } else {
+        try db.execute(
+          sql: "UPDATE messageBranch SET tail = NULL WHERE sessionID = ? AND position = ? AND ordinal = ?",
+          arguments: [sessionText, position, latest])
+      }
+    }
+  }
+
   /// A summary that stands in for messages that just changed no longer holds: the next turn writes a new one.
   static func forgetSummary(_ db: Database, sessionID: UUID, ifBefore position: Int, touching date: Date?) throws {
     guard var session = try SessionRow.fetchOne(db, key: sessionID.uuidString) else { return }

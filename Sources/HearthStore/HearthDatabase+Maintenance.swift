@@ -33,11 +33,13 @@ extension HearthDatabase {
   /// partial text kept), and placeholders that never received any text are removed.
   @discardableResult
   public func repairAfterCrash() throws(StoreError) -> RepairReport {
-    try write { db in
+    let path = path
+    return try write { db in
       let generating = MessageState.generating.rawValue
       try db.execute(
         sql: "DELETE FROM message WHERE state = ? AND content = '' AND thinking = ''", arguments: [generating])
       let removed = db.changesCount
+      if removed > 0 { try BranchRows.healEmptyVersions(db, path: path) }
       try db.execute(
         sql: "UPDATE message SET state = ? WHERE state = ?", arguments: [MessageState.interrupted.rawValue, generating])
       return RepairReport(interrupted: db.changesCount, removedPlaceholders: removed)

@@ -107,6 +107,28 @@ struct BranchTests {
     #expect(try database.session(session.id).summary == nil)
   }
 
+  @Test func aRegenerateCutOffBeforeItsFirstWordGivesTheOldAnswerBack() throws {
+    let database = try freshDatabase()
+    let session = try chat(database, ["Hi", "Hello!", "Where is the key?", "Under the mat."])
+    try database.branch(session.id, at: 3, replacingWith: [answer(session, "In the")])
+    var placeholder = answer(session, "")
+    placeholder.state = .generating
+    try database.branch(session.id, at: 3, replacingWith: [placeholder])
+    // The process ended here; the next start repairs the profile.
+    let report = try database.repairAfterCrash()
+    #expect(report.removedPlaceholders == 1)
+    #expect(try contents(database, session).last == "In the")
+    #expect(try database.forks(in: session.id) == [MessageFork(position: 3, count: 2, current: 1)])
+
+    // With one version left, the chat has no fork at all.
+    let single = try chat(database, ["Hi", "Hello!"])
+    try database.branch(single.id, at: 1, replacingWith: [placeholder])
+    try database.repairAfterCrash()
+    #expect(try contents(database, single) == ["Hi", "Hello!"])
+    #expect(try database.forks(in: single.id).isEmpty)
+    #expect(try database.branches(in: single.id).isEmpty)
+  }
+
   @Test func refusesForksThatDoNotExist() throws {
     let database = try freshDatabase()
     let session = try chat(database, ["Hi", "Hello!"])

@@ -413,6 +413,10 @@ class PolishTest(unittest.TestCase):
             prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
             prompt.send_keys("What is the capital of France?", Keys.ENTER)
             self.wait_for_answer()
+            # The model that answers is named in the header and leads to the Models page.
+            chip = self.find("#model-chip")
+            self.assertEqual(chip.text, "SmolLM2-135M-Instruct.Q4_1")
+            self.assertTrue(chip.get_attribute("href").endswith("#/models"))
             first = self.answer_id()
             self.assertIn("Paris", self.find(".message.assistant .bubble").text)
 
@@ -466,12 +470,18 @@ class PolishTest(unittest.TestCase):
         self.wait.until(lambda d: self.last_answer_length() > 20)
         self.find("#stop").click()
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
-        stopped = self.find(".message.assistant .bubble").text
+        chat = self.driver.current_url.split("#/s/")[1]
+        stopped = api(f"/api/sessions/{chat}")["messages"][-1]["content"]
+        shown = self.last_answer_length()
         self.find(".message.assistant .continue-answer").click()
-        self.wait.until(lambda d: self.last_answer_length() > len(stopped) + 10)
+        self.wait.until(lambda d: self.last_answer_length() > shown + 10)
         self.find("#stop").click()
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped."))
-        self.assertTrue(self.find(".message.assistant .bubble").text.startswith(stopped))
+        # The same answer, grown: what was there is its beginning.
+        messages = api(f"/api/sessions/{chat}")["messages"]
+        self.assertEqual(len(messages), 2)
+        self.assertTrue(messages[-1]["content"].startswith(stopped), f"{stopped!r} → {messages[-1]['content']!r}")
+        self.assertGreater(len(messages[-1]["content"]), len(stopped))
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
         # Once another message follows, the earlier answer can no longer go on.
         prompt.send_keys("Thanks.", Keys.ENTER)

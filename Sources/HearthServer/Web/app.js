@@ -13,7 +13,7 @@ import { currentTurn, state } from "/assets/state.js";
 import { renderConversation, showSources } from "/assets/conversation.js";
 import { refreshForks, send, setGenerating, stop, wireTurns } from "/assets/turn.js";
 import { fillSettings, loadSettings, mayLeaveSettings, wireSettings } from "/assets/settings.js";
-import { loadModels } from "/assets/models.js";
+import { loadModels, showModelName } from "/assets/models.js";
 
 // ---- Sessions drawer ------------------------------------------------------------------------------
 
@@ -420,6 +420,8 @@ async function start() {
   wire();
   try {
     await Promise.all([loadSessions(), loadSettings()]);
+    showModelName().catch(() => {});
+    document.addEventListener("hearth:model-changed", () => showModelName().catch(() => {}));
     await route();
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {

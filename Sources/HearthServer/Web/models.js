@@ -11,6 +11,25 @@ function fact(list, label, value) {
 
 const size = (bytes) => bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB` : `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 
+/// The model that answers, named in the chat's header (a remote server's when turns go there); a link to
+/// the Models page.
+export async function showModelName() {
+  const [{ models, active }, remote] = await Promise.all([getJSON("/api/models"), getJSON("/api/remote").catch(() => null)]);
+  const chip = $("model-chip");
+  const model = models.find((candidate) => candidate.id === active);
+  const local = model ? model.id.replace(/\.gguf$/i, "") : null;
+  const remoteName = remote?.url && remote.preference !== "local" ? (remote.model || new URL(remote.url).host) : null;
+  chip.hidden = !local && !remoteName;
+  if (chip.hidden) return;
+  if (remoteName && (remote.preference === "remote" || !local)) {
+    chip.textContent = `${remoteName} (remote)`;
+    chip.title = `Answers come from ${remoteName} on ${remote.url}${local ? `; ${local} on this machine when it cannot be reached` : ""}.`;
+  } else {
+    chip.textContent = local;
+    chip.title = `Answers come from ${model.name ?? local}, on this machine${remoteName ? `, or from ${remoteName} when it is used` : ""}. Choose another model on the Models page.`;
+  }
+}
+
 export async function loadModels() {
   try {
     const view = await getJSON("/api/models");
@@ -45,6 +64,7 @@ export async function loadModels() {
           status.textContent = "Waiting for running answers, then loading…";
           try {
             await sendJSON("/api/models/active", "PUT", { model: model.id });
+            document.dispatchEvent(new Event("hearth:model-changed"));
             await loadModels();
           } catch (error) {
             use.disabled = false;

@@ -38,6 +38,7 @@ export function wireRemote() {
     try {
       fill(await sendJSON("/api/remote", "PUT", body));
       $("remote-status").textContent = "Saved: the next answer follows these settings.";
+      document.dispatchEvent(new Event("hearth:model-changed"));
     } catch (error) {
       showError(error.message);
     }
@@ -56,6 +57,7 @@ export function wireRemote() {
   $("remote-forget").addEventListener("click", async () => {
     try {
       fill(await (await api("/api/remote", { method: "DELETE" })).json());
+      document.dispatchEvent(new Event("hearth:model-changed"));
     } catch (error) {
       showError(error.message);
     }
