@@ -41,7 +41,7 @@ extension HearthDatabase {
       } else {
         try BranchRows.keep(tail, db, sessionID: sessionID, at: position)
       }
-      let ordinal = (existing.max() ?? 0) + 1
+      let ordinal = (try BranchRows.ordinals(db, sessionID: sessionID, at: position).max() ?? 0) + 1
       try BranchRows.insert(db, sessionID: sessionID, SessionBranch(position: position, ordinal: ordinal, tail: nil))
       var stored: [StoredMessage] = []
       for (offset, message) in replacement.enumerated() {
@@ -136,11 +136,15 @@ enum BranchRows {
       arguments: [sessionID.uuidString, branch.position, branch.ordinal, branch.tail.map(JSONColumn.encode)])
   }
 
-  /// Stores `tail` as the alternative that was shown at `position`.
+  /// Stores `tail` as the alternative that was shown at `position` (as a new one, should the fork have lost
+  /// track of which that was: messages are never dropped).
   static func keep(_ tail: BranchTail, _ db: Database, sessionID: UUID, at position: Int) throws {
     try db.execute(
       sql: "UPDATE messageBranch SET tail = ? WHERE sessionID = ? AND position = ? AND tail IS NULL",
       arguments: [JSONColumn.encode(tail), sessionID.uuidString, position])
+    guard db.changesCount == 0 else { return }
+    let next = (try ordinals(db, sessionID: sessionID, at: position).max() ?? -1) + 1
+    try insert(db, sessionID: sessionID, SessionBranch(position: position, ordinal: next, tail: tail))
   }
 
   /// Takes the messages from `position` on out of the chat, with their sources and the forks below them.
