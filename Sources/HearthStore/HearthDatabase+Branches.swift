@@ -151,14 +151,7 @@ enum BranchRows {
   static func setAside(_ db: Database, sessionID: UUID, from position: Int, path: String) throws -> BranchTail {
     let messages = try MessageRow.filter(Column("sessionID") == sessionID.uuidString && Column("position") >= position)
       .order(Column("position")).fetchAll(db).map(\.message)
-    var citations: [UUID: [Citation]] = [:]
-    for message in messages {
-      if let text = try String.fetchOne(
-        db, sql: "SELECT citations FROM messageCitations WHERE messageID = ?", arguments: [message.id.uuidString])
-      {
-        citations[message.id] = try JSONColumn.decode([Citation].self, text)
-      }
-    }
+    let citations = try CitationRows.fetch(messages.map(\.id), db)
     let branches = try fetch(db, sessionID: sessionID, after: position, path: path)
     try db.execute(
       sql: "DELETE FROM messageBranch WHERE sessionID = ? AND position > ?",
@@ -171,11 +164,7 @@ enum BranchRows {
   /// Puts a kept alternative's messages, sources and forks back into the chat.
   static func restore(_ tail: BranchTail, _ db: Database, sessionID: UUID) throws {
     for message in tail.messages { try MessageRow(message).insert(db) }
-    for (id, cited) in tail.citations {
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO messageCitations (messageID, citations) VALUES (?, ?)",
-        arguments: [id.uuidString, JSONColumn.encode(cited)])
-    }
+    for (id, cited) in tail.citations { try CitationRows.store(cited, for: id, db) }
     for branch in tail.branches { try insert(db, sessionID: sessionID, branch) }
   }
 

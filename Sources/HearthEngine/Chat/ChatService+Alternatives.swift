@@ -32,14 +32,13 @@ extension ChatService {
   /// Throws what ``start(_:in:systemPrompt:options:)`` would throw for `kind` now, changing nothing; a server
   /// checks before it answers, so a request that cannot start gets its own status rather than a stream.
   public func check(_ kind: TurnKind, in sessionID: UUID) throws {
-    _ = try ready(sessionID, options: nil)
     _ = try database.session(sessionID)
+    _ = try ready(sessionID, options: nil)
     switch kind {
-    case .message(let text):
-      guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ChatError.emptyMessage }
+    case .message(let text): _ = try Self.messageText(text)
     case .regenerate(let id): _ = try answerToRegenerate(id, in: try database.messages(in: sessionID))
     case .edit(let id, let text):
-      guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ChatError.emptyMessage }
+      _ = try Self.messageText(text)
       _ = try messageToEdit(id, in: try database.messages(in: sessionID))
     case .continueAnswer(let id): _ = try answerToContinue(id, in: try database.messages(in: sessionID))
     }
@@ -76,8 +75,7 @@ extension ChatService {
     _ messageID: UUID, to text: String, in sessionID: UUID, systemPrompt: String? = nil,
     options: GenerationOptions? = nil
   ) throws -> AsyncStream<ChatEvent> {
-    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !text.isEmpty else { throw ChatError.emptyMessage }
+    let text = try Self.messageText(text)
     let (model, options) = try ready(sessionID, options: options)
     let original = try messageToEdit(messageID, in: try database.messages(in: sessionID))
     let timestamp = now()

@@ -97,8 +97,7 @@ public actor ChatService {
   public func send(
     _ text: String, to sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil
   ) throws -> AsyncStream<ChatEvent> {
-    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !text.isEmpty else { throw ChatError.emptyMessage }
+    let text = try Self.messageText(text)
     let (model, options) = try ready(sessionID, options: options)
     _ = try database.session(sessionID)
     let timestamp = now()
@@ -114,6 +113,13 @@ public actor ChatService {
     return begin(
       Start(question: text, user: user, assistant: placeholder, session: session, systemPrompt: systemPrompt),
       model: model, options: options)
+  }
+
+  /// A message as it is stored: without surrounding white space, and never empty.
+  static func messageText(_ text: String) throws -> String {
+    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { throw ChatError.emptyMessage }
+    return text
   }
 
   /// The model and options a new turn in `sessionID` will use, once nothing stands in its way.

@@ -59,8 +59,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   private func turn(_ kind: TurnKind, _ context: Context) async throws -> Response {
     let id = try SessionRoutes<Context>.sessionID(context)
     let engine = dependencies.engine
-    _ = try engine.sessions.session(id)
-    _ = try engine.requireModel()
+    // The session, then a model, then a free session, then the message the turn names.
     try await engine.chat.check(kind, in: id)
     guard await engine.queueDepth < configuration.maxQueuedRequests else {
       throw APIError.queueFull
