@@ -17,13 +17,15 @@ SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
 all: build
 
-## setup: llama.cpp and whisper.cpp (libraries and tools) and the models, cached outside the clone; Debian's
-## poppler-utils, nginx and espeak-ng
+## setup: llama.cpp and whisper.cpp (libraries and tools, built for this CPU's instruction sets) and the models,
+## cached outside the clone; Debian's poppler-utils, nginx and espeak-ng. Both builds are then proven on this
+## CPU with a real generation and a real transcription (rebuilt with fewer instruction sets if they crash).
 setup:
 	@scripts/setup-system.sh
 	@scripts/setup-llama.sh
 	@scripts/setup-whisper.sh
 	@scripts/setup-models.sh
+	@scripts/prove-native.sh
 
 ## setup-web: chromium, its driver and the pinned Python packages the web tests use
 setup-web:
@@ -39,12 +41,12 @@ run: build
 	.build/release/hearth chat
 
 ## test: set-up, format check, then the whole test suite (real models, real llama.cpp), then the web tests
-## (the official OpenAI client and headless Chromium against a running `hearth serve`). Tests run one at
-## a time: they are CPU-bound on the same cores, and timing behaviour (time limits) must not depend on load.
+## (the official OpenAI client and headless Chromium against a running `hearth serve`), with one summary at the
+## end even when a test process dies. Tests run one at a time: they are CPU-bound on the same cores, and timing
+## behaviour (time limits) must not depend on load.
 test: setup setup-web lint
 	@scripts/logged.sh "hearth: building the tests" swift-build-tests swift build --build-tests
-	HEARTH_TESTS_SERIAL=1 swift test --skip-build --no-parallel
-	scripts/web-tests.sh
+	scripts/run-tests.sh
 
 ## screenshots: the web app's main screens, taken by the browser test, into docs/screenshots
 screenshots: setup setup-web

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds llama.cpp (library + the tools used for side-by-side benchmarks) from the source vendored
-# by a pinned PyPI sdist, into a cache prefix outside the clone. A prefix is reused only when its
-# stamp records the same pinned version; a half-built prefix never carries a stamp.
+# by a pinned PyPI sdist, into a cache prefix outside the clone, for the instruction sets this CPU reports
+# (scripts/cpu-features.sh: named one by one, AMX left out). A prefix is reused only when its stamp records
+# the same pinned version and recipe, was chosen for the same CPU features, and uses none this CPU lacks; a
+# half-built prefix never carries a stamp. scripts/prove-native.sh proves the result before it is used.
+#   scripts/setup-llama.sh            build for this CPU (or reuse the cache)
+#   scripts/setup-llama.sh FEATURES   build for exactly these features (the proof's fall-back)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -9,16 +13,21 @@ here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/pins.sh"
 # shellcheck source=scripts/progress.sh
 source "$here/progress.sh"
+# shellcheck source=scripts/cpu-features.sh
+source "$here/cpu-features.sh"
 
 prefix="$HEARTH_LLAMA_PREFIX"
 stamp="$prefix/.hearth-stamp"
 # Bump `recipe` whenever this script changes what it builds, so older prefixes are rebuilt.
-want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=3"
+want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=4"
+wanted_features="$(ggml_features_for_cpu)"
+forced_features="${1:-}"
 
-if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-  echo "llama.cpp: cached at $prefix"
+if [[ -z "$forced_features" ]] && stamp_is_current "$stamp" "$want" "$wanted_features" "llama.cpp"; then
+  echo "llama.cpp: cached at $prefix ($(stamp_field "$stamp" features))"
   exit 0
 fi
+build_features="${forced_features:-$wanted_features}"
 
 need_cmd() { command -v "$1" >/dev/null 2>&1; }
 if ! need_cmd cmake || ! need_cmd pkg-config || ! need_cmd patchelf; then
@@ -47,7 +56,8 @@ src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
 
 jobs="$(nproc)"
 common=(
-  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DGGML_NATIVE=ON
+  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON
+  $(ggml_cmake_options $build_features)
   -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_RPATH='$ORIGIN'
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_MTMD=ON
   -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DGGML_CCACHE=OFF -DLLAMA_CURL=OFF
@@ -55,7 +65,7 @@ common=(
   -DGGML_RPC=ON
 )
 
-echo "llama.cpp: building the library ($jobs jobs; full log in $logs/llama-build.log)"
+echo "llama.cpp: building the library for ${build_features:-no extra instruction sets} ($jobs jobs; full log in $logs/llama-build.log)"
 run_logged "llama.cpp: configuring" "$logs/llama-configure.log" cmake -S "$src" -B "$work/build" "${common[@]}" \
   -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
 run_logged "llama.cpp: compiling the library" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs"
@@ -93,5 +103,5 @@ rm -rf "$prefix/gguf-py"
 cp -r "$src/gguf-py" "$prefix/gguf-py"
 
 rm -rf "$work"
-echo "$want" >"$stamp"
+write_stamp "$stamp" "$want" "$wanted_features" "$build_features"
 echo "llama.cpp: installed to $prefix"

@@ -6,6 +6,10 @@
 # llama.cpp's libggml stays the only ggml the process can see. The headers go to include/hearth-whisper/, so
 # whisper's ggml.h is only ever reached through whisper.h, never by an `#include <ggml.h>` meant for llama.cpp.
 # whisper-cli (static, its own process) is installed too, for side-by-side benchmarks, and samples/jfk.wav.
+# Like llama.cpp, it is built for the instruction sets this CPU reports, named one by one (AMX left out), and
+# scripts/prove-native.sh proves it with a transcription before it is used.
+#   scripts/setup-whisper.sh            build for this CPU (or reuse the cache)
+#   scripts/setup-whisper.sh FEATURES   build for exactly these features (the proof's fall-back)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,16 +17,21 @@ here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/pins.sh"
 # shellcheck source=scripts/progress.sh
 source "$here/progress.sh"
+# shellcheck source=scripts/cpu-features.sh
+source "$here/cpu-features.sh"
 
 prefix="$HEARTH_WHISPER_PREFIX"
 stamp="$prefix/.hearth-stamp"
 # Bump `recipe` whenever this script changes what it builds, so older prefixes are rebuilt.
-want="pywhispercpp=$PYWHISPERCPP_VERSION sha256=$PYWHISPERCPP_SHA256 recipe=1"
+want="pywhispercpp=$PYWHISPERCPP_VERSION sha256=$PYWHISPERCPP_SHA256 recipe=2"
+wanted_features="$(ggml_features_for_cpu)"
+forced_features="${1:-}"
 
-if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-  echo "whisper.cpp: cached at $prefix"
+if [[ -z "$forced_features" ]] && stamp_is_current "$stamp" "$want" "$wanted_features" "whisper.cpp"; then
+  echo "whisper.cpp: cached at $prefix ($(stamp_field "$stamp" features))"
   exit 0
 fi
+build_features="${forced_features:-$wanted_features}"
 
 work="$HEARTH_CACHE/whisper-build"
 logs="$HEARTH_CACHE/logs"
@@ -41,9 +50,9 @@ tar -xzf "$sdist" -C "$work"
 src="$work/pywhispercpp-$PYWHISPERCPP_VERSION/whisper.cpp"
 
 jobs="$(nproc)"
-echo "whisper.cpp: building ($jobs jobs; full log in $logs/whisper-build.log)"
+echo "whisper.cpp: building for ${build_features:-no extra instruction sets} ($jobs jobs; full log in $logs/whisper-build.log)"
 run_logged "whisper.cpp: configuring" "$logs/whisper-configure.log" cmake -S "$src" -B "$work/build" \
-  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DGGML_NATIVE=ON \
+  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON $(ggml_cmake_options $build_features | xargs) \
   -DGGML_CCACHE=OFF -DGGML_OPENMP=OFF -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_SERVER=OFF \
   -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_CURL=OFF -DWHISPER_SDL2=OFF
 run_logged "whisper.cpp: compiling" "$logs/whisper-build.log" cmake --build "$work/build" -j "$jobs" \
@@ -82,5 +91,5 @@ Cflags: -I\${includedir}
 PC
 
 rm -rf "$work"
-echo "$want" >"$stamp"
+write_stamp "$stamp" "$want" "$wanted_features" "$build_features"
 echo "whisper.cpp: installed to $prefix"

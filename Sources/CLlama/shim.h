@@ -81,4 +81,25 @@ static inline int hearth_rpc_add_server(const char * endpoint, ggml_backend_dev_
     return (int) count;
 }
 
+// The path of the shared library llama.cpp was loaded from, so that the set-up's records beside it can be
+// found. dladdr is declared under a name of our own (bound to the same symbol) because the C library only
+// declares it for _GNU_SOURCE builds.
+typedef struct hearth_dl_info {
+    const char * dli_fname;
+    void * dli_fbase;
+    const char * dli_sname;
+    void * dli_saddr;
+} hearth_dl_info;
+#ifdef __APPLE__
+int hearth_dladdr(const void * address, hearth_dl_info * info) __asm__("_dladdr");
+#else
+int hearth_dladdr(const void * address, hearth_dl_info * info) __asm__("dladdr");
+#endif
+
+static inline const char * hearth_llama_library_path(void) {
+    hearth_dl_info info;
+    if (hearth_dladdr((const void *) &llama_backend_init, &info) == 0 || info.dli_fname == NULL) { return NULL; }
+    return info.dli_fname;
+}
+
 #endif

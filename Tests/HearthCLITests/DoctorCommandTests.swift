@@ -55,5 +55,20 @@ struct DoctorCommandTests {
     let provider = try #require(report["provider"] as? [String: Any])
     #expect(provider["remote_key_set"] as? Bool == true)
     #expect(provider["last_provider"] as? String == "local")
+
+    // The llama.cpp build as set-up made it: named instruction sets the CPU has, AMX never among them, and the
+    // proof set-up ran on this CPU.
+    let native = try #require(report["native"] as? [String: Any])
+    let compiled = try #require(native["compiled_features"] as? [String])
+    let cpuFeatures = try #require(native["cpu_features"] as? [String])
+    #expect(!cpuFeatures.isEmpty)
+    #expect(!compiled.isEmpty, "no instruction sets compiled in: \(native)")
+    #expect(native["unsupported_features"] as? [String] == [], "\(native)")
+    #expect(!compiled.contains("AMX_INT8"))
+    #expect(!(native["extra_buffer_types"] as? [String] ?? []).contains("AMX"))
+    let proof = try #require(native["proof"] as? [String: Any], "no proof record beside the library")
+    #expect(proof["result"] as? String == "passed")
+    #expect(text.standardOutput.contains("llama.cpp build"))
+    #expect(text.standardOutput.contains("set-up proof            passed"))
   }
 }

@@ -1,6 +1,34 @@
 import Foundation
+import HearthCore
 
 extension DoctorReport {
+  private var nativeRows: [(String, String?)] {
+    let proofText = native.proof.map { proof in
+      [proof.result, proof.features.isEmpty ? nil : "for \(proof.features)", proof.date.map { "on \($0)" }]
+        .compactMap { $0 }.joined(separator: " ")
+    }
+    return [
+      ("cpu model", native.cpuModel),
+      ("cpu instruction sets", native.cpuFeatures.isEmpty ? "not reported" : native.cpuFeatures.joined(separator: " ")),
+      (
+        "compiled for",
+        native.compiledFeatures.isEmpty ? "no extra instruction sets" : native.compiledFeatures.joined(separator: " ")
+      ),
+      ("options", native.options.isEmpty ? nil : native.options.joined(separator: " ")),
+      (
+        "weight layouts in use",
+        native.extraBufferTypes.isEmpty ? "plain" : native.extraBufferTypes.joined(separator: " ")
+      ),
+      (
+        "unsupported by this cpu",
+        native.unsupportedFeatures.isEmpty
+          ? "none" : native.unsupportedFeatures.joined(separator: " ") + " (would crash: rebuild with make setup)"
+      ),
+      ("set-up proof", proofText ?? "no record (not built by Hearth's set-up)"),
+      ("proof notes", native.proof?.detail),
+    ]
+  }
+
   /// The report as plain text to paste into a bug report: one section per heading, aligned columns.
   public var text: String {
     var lines = ["Hearth \(version) — doctor"]
@@ -47,6 +75,7 @@ extension DoctorReport {
     section(
       "Machine",
       [("processors", "\(machine.processors)"), ("system", machine.operatingSystem), ("cpu", machine.architecture)])
+    section("llama.cpp build", nativeRows)
     section(
       "Loads (latest last)",
       loads.isEmpty

@@ -1,5 +1,5 @@
 public import Foundation
-import HearthCore
+public import HearthCore
 import HearthStore
 
 /// A report on the installation for troubleshooting, safe to paste anywhere: figures, file names and
@@ -11,6 +11,8 @@ public struct DoctorReport: Sendable, Encodable {
   public var settings: [SettingCheck]
   public var memory: MemoryFacts
   public var machine: MachineFacts
+  /// The llama.cpp build against this CPU: instruction sets compiled in and offered, and set-up's proof.
+  public var native: NativeBuildFacts
   /// The latest loads, oldest first.
   public var loads: [LoadFigure]
   public var performance: PerformanceFacts

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import LlamaKit
 import Synchronization
 
 extension Engine {
@@ -28,6 +29,7 @@ extension Engine {
       machine: DoctorReport.MachineFacts(
         processors: process.activeProcessorCount, operatingSystem: Self.operatingSystem,
         architecture: Self.architecture),
+      native: NativeBuild.facts(),
       loads: records.filter { $0.kind == .load }.suffix(10).map {
         DoctorReport.LoadFigure(
           model: $0.model, durationMs: $0.durationMs, contextSize: $0.contextSize, threads: $0.threads,
