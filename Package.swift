@@ -131,6 +131,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strictSettings
     ),
@@ -257,6 +258,7 @@ let package = Package(
       dependencies: [
         "HearthEngine", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore", "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
       ],

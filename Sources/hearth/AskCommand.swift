@@ -2,7 +2,6 @@ public import ArgumentParser
 import Foundation
 import HearthCore
 import HearthEngine
-import HearthMemory
 
 struct AskCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -61,9 +60,10 @@ struct AskCommand: AsyncParsableCommand {
       } else {
         target = try await engine.chat.newSession()
       }
-      let events = try await engine.chat.send(
-        text, to: target.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
-      let outcome = await TurnPrinter.print(events, quiet: json)
+      let outcome = try await TurnPrinter.run(
+        TurnRequest(session: target.id, kind: .message(text), systemPrompt: system, options: options), on: engine,
+        quiet: json)
+      if let failure = outcome.failure { throw failure }
       guard let message = outcome.message else { return }
       if json {
         // The turn has ended (and its generation with it), so these are its figures.
@@ -88,42 +88,26 @@ struct AskCommand: AsyncParsableCommand {
   private func answerWithoutSaving(
     _ text: String, engine: Engine, model: LocalModel, options: GenerationOptions
   ) async throws {
-    // The same system prompt a saved ask gets, so saving never changes the answer.
-    let memory = noMemory ? nil : await engine.memory.context(for: text, session: nil, for: model)
-    let messages: [ChatMessage] = [
-      .system(engine.systemPrompt(custom: system)), .user(MemoryPrompt.question(text, with: memory)),
-    ]
-    var answer = ""
-    var usage: GenerationUsage?
-    var stopReason = StopReason.endOfGeneration
     var blocks = BlockFilter()
-    let answering = engine.answering ?? model
-    for try await event in answering.generate(messages: messages, options: engine.actionConstrained(options)) {
-      switch event {
-      case .token(let piece):
-        answer += piece
-        if !json { Terminal.write(blocks.feed(piece)) }
-      case .usage(let figures): usage = figures
-      case .done(let reason): stopReason = reason
-      case .logprob, .promptProgress: break
-      }
+    let answer = try await engine.runUnsavedTurn(
+      text, systemPrompt: system, options: options, usesMemory: !noMemory
+    ) { piece in
+      if !json { Terminal.write(blocks.feed(piece)) }
     }
-    // Unsaved answers act too (their actions are logged without a session), but only whole ones.
-    let actions =
-      engine.actsOnAnswers && stopReason == .endOfGeneration ? try await engine.actions.process(answer: answer) : []
     if json {
       var report = AskReport(
-        text: answer, stopReason: stopReason, usage: usage, model: model.path, loadTime: model.loadTime)
-      report.actions = actions
-      report.sources = memory?.citations
+        text: answer.text, stopReason: answer.stopReason, usage: answer.usage, model: model.path,
+        loadTime: model.loadTime)
+      report.actions = answer.actions
+      report.sources = answer.sources
       report.provider = engine.lastProvider?.rawValue
       Terminal.write(try JSONOutput.encode(report) + "\n")
     } else {
       Terminal.write(blocks.finish())
-      if let memory { Terminal.write("\n" + Terminal.dim(TurnPrinter.sourcesLine(memory.citations))) }
-      if !actions.isEmpty { Terminal.write("\n" + actions.map(TurnPrinter.card).joined(separator: "\n")) }
+      if let sources = answer.sources { Terminal.write("\n" + Terminal.dim(TurnPrinter.sourcesLine(sources))) }
+      if !answer.actions.isEmpty { Terminal.write("\n" + answer.actions.map(TurnPrinter.card).joined(separator: "\n")) }
       Terminal.write("\n")
-      if let notice = stopReason.notice { Terminal.writeError(notice + "\n") }
+      if let notice = answer.stopReason.notice { Terminal.writeError(notice + "\n") }
     }
   }
 

@@ -81,13 +81,15 @@ struct ChatCommand: AsyncParsableCommand {
       defer { withExtendedLifetime(interrupts) {} }
       var last: StoredMessage?
       var pending: [ActionRecord] = []
-      /// Prints a turn of the chat on screen as it comes; Ctrl-C stops it meanwhile.
-      func show(_ events: AsyncStream<ChatEvent>) async {
+      /// Runs a turn of the chat, printing it as it comes; Ctrl-C stops it meanwhile.
+      func show(_ kind: TurnKind) async throws {
         answering.withLock { $0 = current.id }
-        let outcome = await TurnPrinter.print(events)
+        defer { answering.withLock { $0 = nil } }
+        let outcome = try await TurnPrinter.run(
+          TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: options), on: engine)
+        if let failure = outcome.failure { throw failure }
         last = outcome.message
         pending = outcome.actions.filter { $0.state == .pending }
-        answering.withLock { $0 = nil }
         Terminal.write("\n")
         if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }
       }
@@ -163,10 +165,7 @@ struct ChatCommand: AsyncParsableCommand {
           for record in records.reversed() { Terminal.write(TurnPrinter.card(record) + "\n") }
         case "/retry", "/edit", "/continue":
           do {
-            let kind = try Self.turnKind(command, argument, in: try library.messages(in: current.id))
-            let events = try await service.start(
-              kind, in: current.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
-            await show(events)
+            try await show(try Self.turnKind(command, argument, in: try library.messages(in: current.id)))
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }
@@ -179,9 +178,11 @@ struct ChatCommand: AsyncParsableCommand {
         case let unknown where unknown.hasPrefix("/"):
           Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
         default:
-          let events = try await service.send(
-            input, to: current.id, systemPrompt: engine.systemPrompt(custom: system), options: options)
-          await show(events)
+          do {
+            try await show(.message(input))
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
         }
         Terminal.write("> ")
       }

@@ -75,22 +75,22 @@ struct ServeCommand: AsyncParsableCommand {
         throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")
       }
       guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
-      let engine = try await Engine.openForChat(modelOptions)
+      let engine = try await Engine.openForChat(
+        modelOptions, logger: .commandLine(label: "hearth.engine", level: .info))
       guard let model = engine.model else { return }
-      var logger = Logger(label: "hearth.server")
-      logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+      let logger = Logger.commandLine(label: "hearth.server", level: .info)
       let dependencies = ServerDependencies(engine: engine, logger: logger)
       let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")
       }
       // The next turn loads the model again; the first answer after an unload waits for that.
-      let watch = engine.unloadWhenUnused(
+      let unloading = engine.idleUnloadService(
         idle: unloadAfter == 0 ? nil : .seconds(unloadAfter),
         pressure: unloadBelow == 0 ? nil : UInt64(unloadBelow) << 20, every: .seconds(10))
-      defer { watch?.cancel() }
+      let services: [any Service] = [app] + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(
-        configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
       try await group.run()
       withExtendedLifetime(engine) {}
     }

@@ -2,50 +2,70 @@ import Foundation
 import HearthCore
 import HearthEngine
 
-/// Prints a turn's events as they arrive and returns the final message and its actions.
-enum TurnPrinter {
-  static func print(
-    _ events: AsyncStream<ChatEvent>, quiet: Bool = false
-  ) async -> (
-    message: StoredMessage?, actions: [ActionRecord], sources: [Citation]
-  ) {
-    var final: StoredMessage?
-    var sources: [Citation] = []
-    var actions: [ActionRecord] = []
-    var blocks = BlockFilter()
-    var thinking = false
-    for await event in events {
-      switch event {
-      case .started: break
-      case .sources(let cited): sources = cited
-      case .trimmed(let dropped):
-        if !quiet {
-          Terminal.writeError(Terminal.dim("(conversation trimmed: \(dropped) earlier messages summarised)") + "\n")
-        }
-      case .thinking(let text):
-        guard !quiet else { continue }
-        if !thinking { Terminal.write(Terminal.dim("thinking: ")) }
-        thinking = true
-        Terminal.write(Terminal.dim(text))
-      case .answer(let text):
-        guard !quiet else { continue }
-        if thinking {
-          Terminal.write("\n")
-          thinking = false
-        }
-        Terminal.write(blocks.feed(text))
-      case .actions(let records):
-        actions = records
-        if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(card).joined(separator: "\n")) }
-      case .finished(let message):
-        if !quiet {
-          Terminal.write(blocks.finish())
-          if !sources.isEmpty { Terminal.write("\n" + Terminal.dim(Self.sourcesLine(sources))) }
-        }
-        final = message
-      }
+/// Prints a turn's events as they arrive and keeps what the caller needs afterwards: the final message, its
+/// actions and sources, or why the turn could not run.
+struct TurnPrinter {
+  /// Prints nothing (for `--json`); only keeps the outcome.
+  var quiet = false
+  private(set) var message: StoredMessage?
+  private(set) var actions: [ActionRecord] = []
+  private(set) var sources: [Citation] = []
+  /// Why the turn could not run, when it could not.
+  private(set) var failure: (any Error)?
+  private var blocks = BlockFilter()
+  private var thinking = false
+
+  init(quiet: Bool = false) { self.quiet = quiet }
+
+  /// Runs `request` through the engine, printing it as it comes.
+  static func run(_ request: TurnRequest, on engine: Engine, quiet: Bool = false) async throws -> TurnPrinter {
+    var printer = TurnPrinter(quiet: quiet)
+    try await engine.runTurn(request) { printer.show($0) }
+    return printer
+  }
+
+  mutating func show(_ event: TurnEvent) {
+    switch event {
+    case .loading(let model):
+      if !quiet { Terminal.writeError(Terminal.dim("(loading \(model)…)") + "\n") }
+    case .queued(let position):
+      if !quiet { Terminal.writeError(Terminal.dim("(waiting for the model: \(position) ahead)") + "\n") }
+    case .ready: break
+    case .failed(let error): failure = error
+    case .chat(let event): show(event)
     }
-    return (final, actions, sources)
+  }
+
+  private mutating func show(_ event: ChatEvent) {
+    switch event {
+    case .started: break
+    case .sources(let cited): sources = cited
+    case .trimmed(let dropped):
+      if !quiet {
+        Terminal.writeError(Terminal.dim("(conversation trimmed: \(dropped) earlier messages summarised)") + "\n")
+      }
+    case .thinking(let text):
+      guard !quiet else { return }
+      if !thinking { Terminal.write(Terminal.dim("thinking: ")) }
+      thinking = true
+      Terminal.write(Terminal.dim(text))
+    case .answer(let text):
+      guard !quiet else { return }
+      if thinking {
+        Terminal.write("\n")
+        thinking = false
+      }
+      Terminal.write(blocks.feed(text))
+    case .actions(let records):
+      actions = records
+      if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(Self.card).joined(separator: "\n")) }
+    case .finished(let finished):
+      if !quiet {
+        Terminal.write(blocks.finish())
+        if !sources.isEmpty { Terminal.write("\n" + Terminal.dim(Self.sourcesLine(sources))) }
+      }
+      message = finished
+    }
   }
 
   /// The sources an answer drew on, as one line: `Sources: [1] Boiler (note) · [2] manual.pdf › Service`.

@@ -19,7 +19,7 @@ struct EngineTests {
     let engine = try await Engine.open(configuration())
     #expect(engine.model == nil)
     #expect(throws: ChatError.modelNotReady) { try engine.requireModel() }
-    await #expect(throws: ChatError.modelNotReady) { _ = try await engine.reserveModel() }
+    await #expect(throws: ChatError.modelNotReady) { _ = try await engine.leaseModel() }
     let session = try await engine.chat.newSession(title: "Plans")
     #expect(try engine.sessions.list().map(\.id) == [session.id])
     #expect(try engine.sessions.session(matching: String(session.id.uuidString.prefix(8))).id == session.id)

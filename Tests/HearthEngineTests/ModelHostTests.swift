@@ -2,6 +2,8 @@ import Foundation
 import HearthCore
 import HearthStore
 import HearthTestSupport
+import Logging
+import ServiceLifecycle
 import Testing
 
 @testable import HearthEngine
@@ -48,6 +50,25 @@ struct ModelHostTests {
     // The host records loads and unloads; generations are measured by the engine's wrapper around it.
     #expect(records.map(\.kind) == [.load, .unload, .load, .unload, .load])
     #expect(records.filter { $0.kind == .unload }.map(\.detail) == ["idle", "memory pressure"])
+  }
+
+  @Test func theIdleUnloadServiceRunsInTheServiceGroupAndStopsWithIt() async throws {
+    let database = try database()
+    let host = host(database, clock: ManualClock())
+    try await host.prepare()
+    let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    // "Less than all the memory there is" is always true: the first check unloads.
+    let service = IdleUnloadService(
+      host: host, idle: nil, pressure: UInt64.max, interval: .milliseconds(20), logger: quiet)
+    let group = ServiceGroup(configuration: .init(services: [service], logger: quiet))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      for _ in 0..<250 where host.loaded != nil { try await Task.sleep(for: .milliseconds(20)) }
+      #expect(host.loaded == nil, "the service never unloaded the model")
+      await group.triggerGracefulShutdown()
+      try await tasks.waitForAll()
+    }
+    #expect(try database.telemetry().filter { $0.kind == .unload }.map(\.detail) == ["memory pressure"])
   }
 
   @Test func threeTimeoutsInARowUnloadTheModel() async throws {

@@ -57,6 +57,27 @@ struct AppAPITests {
     }
   }
 
+  @Test func aModelThatFailsToLoadReachesTheClientAsAnErrorEvent() async throws {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf")
+    try FileManager.default.copyItem(atPath: TestModels.smolLM2, toPath: copy.path)
+    try await LiveServer.with(modelPath: copy.path) { server in
+      let session = try await Self.newSession(server)
+      await server.engine.host?.unload(reason: "idle")
+      // While the model is out of memory its file goes bad: the next turn's load fails.
+      try Data("GGUF, but only the magic".utf8).write(to: copy)
+      let events = try await Self.turn(server, session: session, text: "Hello")
+      let names = events.map(\.name)
+      let loading = try #require(names.firstIndex(of: "loading"), "\(names)")
+      let error = try #require(names.firstIndex(of: "error"), "no error event: \(names)")
+      #expect(loading < error)
+      #expect(!names.contains("started") && !names.contains("done"), "\(names)")
+      let message = try Self.decode(events[error].data)["message"]?.stringValue ?? ""
+      #expect(!message.isEmpty)
+    }
+  }
+
   @Test func aTurnStreamsItsEventsAndIsSaved() async throws {
     try await LiveServer.with { server in
       let id = try await Self.newSession(server)

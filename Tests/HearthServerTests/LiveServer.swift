@@ -83,13 +83,21 @@ struct LiveServer {
   /// Runs `body` against a live server started for it and stopped after it.
   static func with<Value: Sendable>(
     configuration: ServerConfiguration = ServerConfiguration(port: 0), withModel: Bool = true,
-    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), file: String = #fileID,
-    _ body: @Sendable (LiveServer) async throws -> Value
+    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), modelPath: String? = nil,
+    file: String = #fileID, _ body: @Sendable (LiveServer) async throws -> Value
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let (engine, database) = try openEngine(
-      in: folder, model: withModel ? try await model(for: file).value : nil, settings: settings)
+    // A model file of the test's own is loaded for it alone; otherwise the file's shared model.
+    let model: LocalModel? =
+      if let modelPath {
+        try await LocalModel.load(LocalModelOptions(path: modelPath, contextSize: 2048, threads: 2))
+      } else if withModel {
+        try await model(for: file).value
+      } else {
+        nil
+      }
+    let (engine, database) = try openEngine(in: folder, model: model, settings: settings)
     let logger = quietLogger
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = try buildApplication(

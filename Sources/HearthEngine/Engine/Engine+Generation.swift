@@ -1,12 +1,14 @@
 public import HearthCore
 
-/// The model, held by one request until it gives it back with ``Engine/release(_:)``.
-public struct ModelReservation: Sendable {
+/// The model, held by one request until it gives it back with ``Engine/release(_:)``. Only the engine pairs
+/// the two; surfaces hold the model through ``Engine/withModel(named:onPosition:_:)``, ``ModelLease`` or a
+/// turn.
+struct ModelReservation: Sendable {
   let host: LocalModelHost
   let local: LocalModel
   let ticket: GenerationQueue.Ticket
   /// The model to generate with (its generations' figures are recorded).
-  public let model: any ChatModel
+  let model: any ChatModel
 }
 
 extension Engine {
@@ -28,7 +30,7 @@ extension Engine {
   /// - Throws: ``ChatError/modelNotReady`` without a model; ``ModelRegistryError`` for a name that is no
   ///   installed chat model; the loader's error when the model cannot be loaded; `CancellationError` when the
   ///   caller is cancelled while waiting (its place is given up).
-  public func reserveModel(
+  func reserveModel(
     named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws -> ModelReservation {
     guard let host else { throw ChatError.modelNotReady }
@@ -37,7 +39,8 @@ extension Engine {
     do {
       let local = try await host.model(for: named ?? host.active)
       return ModelReservation(
-        host: host, local: local, ticket: ticket, model: MeasuredChatModel(local, record: Self.recorder(database)))
+        host: host, local: local, ticket: ticket,
+        model: MeasuredChatModel(local, record: Self.recorder(database, logger: logger)))
     } catch {
       await host.line.leave(ticket)
       throw error
@@ -47,7 +50,7 @@ extension Engine {
   /// Gives the model back. The next request is let in only once the generation made under this
   /// reservation has really ended, not merely when its consumer stopped listening, so a request that
   /// stopped early (a stop sequence, a client that left) never overlaps the next one.
-  public func release(_ reservation: ModelReservation) async {
+  func release(_ reservation: ModelReservation) async {
     await reservation.local.settle()
     await reservation.host.line.leave(reservation.ticket)
   }

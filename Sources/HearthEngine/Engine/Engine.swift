@@ -4,6 +4,7 @@ public import HearthCore
 public import HearthSpeech
 import HearthStore
 import LlamaKit
+public import Logging
 import Synchronization
 
 /// The assistant, opened on one profile: the one object every surface (the terminal, the server, the
@@ -54,6 +55,8 @@ public final class Engine: Sendable {
   let chatConfiguration: ChatConfiguration
   /// How the engine was opened (the model asked for, the provider preference, the environment).
   let configuration: EngineConfiguration
+  /// The surface's logger, for failures that happen out of sight of any caller.
+  public let logger: Logger
   /// The answering model, with every generation's figures recorded; what every surface generates with.
   let measured: (any ChatModel)?
   // Held for the engine's lifetime when it may generate; released by `deinit`.
@@ -65,6 +68,8 @@ public final class Engine: Sendable {
     timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
+    let logger = configuration.logger
+    self.logger = logger
     self.speech = SpeechRecognizer(path: configuration.speechModelPath, line: DecodeExecutor.shared)
     self.paths = paths
     self.database = database
@@ -77,7 +82,7 @@ public final class Engine: Sendable {
     self.openedAt = Date()
     self.chatConfiguration = chat
     let answering: (any ChatModel)? = routed ?? host
-    let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database)) }
+    let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database, logger: logger)) }
     self.measured = measured
     let items = ItemContext(database: database, timeZone: timeZone)
     let calendar = CalendarService(context: items)
@@ -104,16 +109,27 @@ public final class Engine: Sendable {
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
       process: { message, request in
         // A failure to record is shown as no cards; the answer itself is saved either way.
-        (try? await actions.process(
-          answer: message.content, session: message.sessionID, message: message.id, userText: request)) ?? []
+        do {
+          return try await actions.process(
+            answer: message.content, session: message.sessionID, message: message.id, userText: request)
+        } catch {
+          logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
+          return []
+        }
       },
       draft: { request, model, session in
         // A message that holds a block of its own is talk about blocks, never an order to run one.
         let written = ActionBlockParser.parse(request)
         guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
-        if let block = try? actions.followUp(request, session: session) { return block }
-        let today = LocalDate(Date(), in: timeZone)
-        return try? await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
+        do {
+          if let block = try actions.followUp(request, session: session) { return block }
+          let today = LocalDate(Date(), in: timeZone)
+          return try await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
+        } catch {
+          // The model writes the answer itself, as it does when no draft fits.
+          logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
+          return nil
+        }
       })
     let memoryHooks = ChatService.MemoryHooks(
       context: { question, session, model in
@@ -122,7 +138,11 @@ public final class Engine: Sendable {
       remember: { session in
         // A chat that cannot be indexed now is indexed with its next turn; the answer is saved either way.
         guard memory.isAvailable else { return }
-        try? await memory.remember(session: session)
+        do {
+          try await memory.remember(session: session)
+        } catch {
+          logger.warning("a chat could not be added to the memory", metadata: ["error": "\(ErrorKind.of(error))"])
+        }
       })
     self.chat = ChatService(
       database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
@@ -155,7 +175,8 @@ public final class Engine: Sendable {
       options.rpcServers = rpcServers
       let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(
-        active: choice, loaded: nil, environment: configuration.environment, record: recorder(database))
+        active: choice, loaded: nil, environment: configuration.environment,
+        record: recorder(database, logger: configuration.logger))
       // Loaded now, so that a model that cannot be loaded fails the command that asked for it.
       if configuration.loadsModelAtOpen { try await host.prepare() }
       return Engine(
@@ -168,10 +189,18 @@ public final class Engine: Sendable {
   }
 
   /// Where figures go: the profile's telemetry, rolling and capped.
-  static func recorder(_ database: HearthDatabase) -> @Sendable (TelemetryRecord) -> Void {
+  static func recorder(
+    _ database: HearthDatabase,
+    logger: Logger = Logger(label: "hearth.engine", factory: { _ in SwiftLogNoOpLogHandler() })
+  ) -> @Sendable (TelemetryRecord) -> Void {
     { record in
       // Figures are a side record: a turn or a load never fails because one could not be kept.
-      try? database.recordTelemetry(record)
+      do {
+        try database.recordTelemetry(record)
+      } catch {
+        logger.warning(
+          "a figure could not be recorded", metadata: ["kind": "\(record.kind)", "error": "\(ErrorKind.of(error))"])
+      }
     }
   }
 
@@ -192,7 +221,7 @@ public final class Engine: Sendable {
     let host = model.map {
       LocalModelHost(
         active: LocalModelHost.Choice(options: $0.options), loaded: $0, environment: configuration.environment,
-        record: recorder(database))
+        record: recorder(database, logger: configuration.logger))
     }
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: host,

@@ -1,5 +1,6 @@
 public import Foundation
 public import HearthStore
+public import Logging
 
 /// Which chat model an engine runs.
 public enum ModelChoice: Sendable, Hashable {
@@ -42,6 +43,9 @@ public struct EngineConfiguration: Sendable {
   /// Who answers: the local model, the remote server, or the router's choice; `nil` takes the profile's
   /// saved choice, else `auto`.
   public var provider: ProviderPreference?
+  /// Where the engine tells an operator what went wrong out of sight: a figure or an action record that could
+  /// not be kept, a chat that could not be indexed, a model let go. Quiet unless the surface gives one.
+  public var logger = Logger(label: "hearth.engine", factory: { _ in SwiftLogNoOpLogHandler() })
   /// Load the model while opening (so that a model that cannot load fails at once), or only when a turn
   /// first needs it.
   public var loadsModelAtOpen = true

@@ -109,12 +109,12 @@ extension Engine {
       ?? ServedModel(file: choice.fileName, id: choice.id, displayName: nil, isActive: true, isLoaded: true)
   }
 
-  /// Unloads the local model after `idle` without use, or when less than `pressure` bytes of memory are
-  /// available (`nil`: never for that reason), checking every `interval`; a later turn loads it again.
-  /// Cancel the task to stop watching.
-  public func unloadWhenUnused(idle: Duration?, pressure: UInt64?, every interval: Duration) -> Task<Void, Never>? {
-    guard idle != nil || pressure != nil else { return nil }
-    return host?.watch(idle: idle, pressure: pressure, every: interval)
+  /// A service that unloads the local model after `idle` without use, or when less than `pressure` bytes of
+  /// memory are available (`nil`: never for that reason), checking every `interval`; a later turn loads it
+  /// again. Run it in the service group beside the server; `nil` when there is nothing to watch.
+  public func idleUnloadService(idle: Duration?, pressure: UInt64?, every interval: Duration) -> IdleUnloadService? {
+    guard idle != nil || pressure != nil, let host else { return nil }
+    return IdleUnloadService(host: host, idle: idle, pressure: pressure, interval: interval, logger: logger)
   }
 
   /// Starts downloading a model into the profile's models folder in the background; ``pulls`` tells how it

@@ -251,16 +251,4 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     try? await line.run { await self.unload(reason: reason) }
     return reason
   }
-
-  /// Checks every `interval` whether the model should be unloaded (see ``unloadIfIdle(after:pressure:)``),
-  /// until the returned task is cancelled.
-  func watch(idle: Duration?, pressure: UInt64?, every interval: Duration) -> Task<Void, Never> {
-    Task { [weak self] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
-        guard let self else { return }
-        await self.unloadIfIdle(after: idle, pressure: pressure)
-      }
-    }
-  }
 }

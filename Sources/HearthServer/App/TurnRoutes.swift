@@ -14,7 +14,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   func register(on router: Router<Context>) {
     router.post("/api/sessions/:id/turns") { request, context in
       let body = try await RequestReader.decodeStrict(
-        TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+        TurnBody.self, from: request, limit: configuration.maxBodyBytes)
       return try await turn(.message(try checked(body.text)), context)
     }
     // Regenerate, edit and continue answer with the same event stream as a new message.
@@ -25,7 +25,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     }
     router.post("/api/sessions/:id/messages/:message/edit") { request, context in
       let body = try await RequestReader.decodeStrict(
-        TurnRequest.self, from: request, limit: configuration.maxBodyBytes)
+        TurnBody.self, from: request, limit: configuration.maxBodyBytes)
       return try await turn(.edit(try Self.messageID(context), text: try checked(body.text)), context)
     }
     router.post("/api/sessions/:id/messages/:message/continue") { request, context in
@@ -55,24 +55,20 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   }
 
   /// Checks that the turn can start (the session, the message it names, a model, a free session, room in the
-  /// line), then streams it once the model is this request's.
+  /// line), then streams the engine's turn: its place in line, the model loading, the answer, or the error
+  /// that stopped it.
   private func turn(_ kind: TurnKind, _ context: Context) async throws -> Response {
-    let id = try SessionRoutes<Context>.sessionID(context)
+    let request = TurnRequest(session: try SessionRoutes<Context>.sessionID(context), kind: kind)
     let engine = dependencies.engine
     // The session, then a model, then a free session, then the message the turn names.
-    try await engine.chat.check(kind, in: id)
+    try await engine.checkTurn(request)
     guard await engine.queueDepth < configuration.maxQueuedRequests else {
       throw APIError.queueFull
     }
-    let settings = try engine.chatSettings()
-    let systemPrompt = engine.systemPrompt(custom: settings.systemPrompt)
-    let options = settings.generationOptions
     return Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
-        try await stream(writer: &writer) {
-          try await engine.chat.start(kind, in: id, systemPrompt: systemPrompt, options: options)
-        }
+        try await stream(request, to: &writer)
       })
   }
 
@@ -82,41 +78,28 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
     return id
   }
 
-  private func stream(
-    writer: inout any ResponseBodyWriter, start: () async throws -> AsyncStream<ChatEvent>
-  ) async throws {
-    let engine = dependencies.engine
-    let reservation: ModelReservation
+  private func stream(_ request: TurnRequest, to writer: inout any ResponseBodyWriter) async throws {
     do {
-      // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
-      // is said for what it is.
-      if let host = engine.host, host.loaded == nil {
-        try await writer.sendEvent(JSONResponse.encodedLine(["model": host.name]), event: "loading")
-      }
-      reservation = try await QueueEntry.enter(engine) { position in
-        try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
+      try await dependencies.engine.runTurn(request) { event in
+        switch event {
+        case .loading(let model):
+          try await writer.sendEvent(JSONResponse.encodedLine(["model": model]), event: "loading")
+        case .queued(let position):
+          try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
+        case .ready:
+          try await writer.sendComment("your turn")
+        case .chat(let chatEvent):
+          let (name, payload) = Self.encode(chatEvent)
+          try await writer.sendEvent(payload, event: name)
+          if case .finished(let message) = chatEvent { record(message) }
+        case .failed(let error):
+          try await writer.sendEvent(
+            JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), event: "error")
+        }
       }
     } catch {
-      return
-    }
-    var failure: (any Error)?
-    do {
-      // A client that left while waiting must not start a turn.
-      try await writer.sendComment("your turn")
-      let events = try await start()
-      for await event in events {
-        let (name, payload) = Self.encode(event)
-        try await writer.sendEvent(payload, event: name)
-        if case .finished(let message) = event { record(message) }
-      }
-    } catch {
-      failure = error
-    }
-    await engine.release(reservation)
-    if let failure {
-      try? await writer.sendEvent(
-        JSONResponse.encodedLine(["message": ErrorMapping.apiError(failure).message]), event: "error")
-      try? await writer.finish(nil)
+      // A write failed: the client left. The engine stopped the turn (or never started it); what was said
+      // so far is kept.
       return
     }
     try await writer.finish(nil)
@@ -143,7 +126,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   }
 }
 
-struct TurnRequest: StrictInput {
+struct TurnBody: StrictInput {
   var text: String
   static let fields: Set<String> = ["text"]
 }
@@ -151,27 +134,4 @@ struct StopResult: Encodable { var stopped: Bool }
 struct StartedEvent: Encodable {
   var user: StoredMessage
   var assistant: StoredMessage
-}
-
-/// Waiting for the model while telling the client its place in line.
-enum QueueEntry {
-  /// Returns the reservation once it is this request's turn; `report` hears each new position and may throw
-  /// (the client left), which gives up the place.
-  static func enter(
-    _ engine: Engine, report: (Int) async throws -> Void
-  ) async throws -> ModelReservation {
-    let (positions, continuation) = AsyncStream.makeStream(of: Int.self)
-    let entering = Task {
-      defer { continuation.finish() }
-      return try await engine.reserveModel { continuation.yield($0) }
-    }
-    do {
-      for await position in positions { try await report(position) }
-    } catch {
-      entering.cancel()
-      if let reservation = try? await entering.value { await engine.release(reservation) }
-      throw error
-    }
-    return try await entering.value
-  }
 }

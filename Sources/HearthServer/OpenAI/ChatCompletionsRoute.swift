@@ -50,19 +50,14 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         "timings_per_token goes with streamed answers; a whole answer's usage has its timings",
         parameter: "timings_per_token")
     }
-    let reservation = try await reserve(named: body.model, context: context)
-    let model = reservation.model
-    let promptTokens: Int
-    let verbose: String?
-    do {
-      promptTokens = try await Self.countTokens(messages, model: model)
+    let lease = try await reserve(named: body.model, context: context)
+    let model = lease.model
+    let showsPrompt = !streams && (body.verbose ?? configuration.showsPrompts)
+    let (promptTokens, verbose) = try await lease.prepare { model in
+      let promptTokens = try await Self.countTokens(messages, model: model)
       try Self.checkFits(promptTokens, model: model, parameter: "messages")
       try Self.checkOptions(options, model: model)
-      let showsPrompt = !streams && (body.verbose ?? configuration.showsPrompts)
-      verbose = showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil
-    } catch {
-      await reservation.release()
-      throw error
+      return (promptTokens, showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil)
     }
     let runs = (0..<choices).map { index in
       CompletionRun(
@@ -71,13 +66,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     let identity = CompletionIdentity(model: model, promptTokens: promptTokens)
     if streams {
       return stream(
-        runs, reservation: reservation, identity: identity,
+        runs, lease: lease, identity: identity,
         shows: .init(
           usage: body.streamOptions?.includeUsage == true, logprobs: options.logprobs != nil,
           timings: body.timingsPerToken == true),
         callsTools: callsTools)
     }
-    let outcomes = try await runWhole(runs, reservation: reservation, context: context)
+    let outcomes = try await runWhole(runs, lease: lease, context: context)
     outcomes.forEach { record($0, identity) }
     let choiceObjects = outcomes.enumerated().map { index, outcome in
       let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
@@ -101,23 +96,21 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
   /// Waits for the model's line, refusing at once when too many requests wait already. The request waits its
   /// turn before anything is counted: the model it names may need loading first, and nothing may load under
   /// another request's generation. A client that leaves gives up its place.
-  func reserve(named name: String?, context: Context) async throws -> HeldReservation {
+  func reserve(named name: String?, context: Context) async throws -> ModelLease {
     let engine = dependencies.engine
     guard await engine.queueDepth < configuration.maxQueuedRequests else { throw APIError.queueFull }
     let name = configuration.answersAnyModelName && name.map(engine.namesInstalledChatModel) == false ? nil : name
-    return HeldReservation(
-      engine: engine,
-      reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
-        try await engine.reserveModel(named: name)
-      })
+    return try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+      try await engine.leaseModel(named: name)
+    }
   }
 
   /// Runs each choice to its end, one after another, and gives the model back.
   func runWhole(
-    _ runs: [CompletionRun], reservation: HeldReservation, context: Context
+    _ runs: [CompletionRun], lease: ModelLease, context: Context
   ) async throws -> [CompletionRun.Outcome] {
-    do {
-      let outcomes = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+    try await lease.finish { _ in
+      try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
         var outcomes: [CompletionRun.Outcome] = []
         for run in runs {
           do {
@@ -128,17 +121,9 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
         }
         return outcomes
       }
-      await reservation.release()
-      return outcomes
-    } catch {
-      await reservation.release()
-      throw error
     }
   }
 
-  /// Streams the choices one after another. With tools on offer the answer is held back until it ends,
-  /// because a call cannot be told from text before it is complete; it then goes out as one content delta or
-  /// one `tool_calls` delta.
   /// What a stream carries besides the text.
   struct StreamExtras {
     var usage: Bool
@@ -146,8 +131,11 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
     var timings: Bool
   }
 
+  /// Streams the choices one after another, with the model held until the last one ends. With tools on offer
+  /// the answer is held back until it ends, because a call cannot be told from text before it is complete; it
+  /// then goes out as one content delta or one `tool_calls` delta.
   private func stream(
-    _ runs: [CompletionRun], reservation: HeldReservation, identity: CompletionIdentity, shows: StreamExtras,
+    _ runs: [CompletionRun], lease: ModelLease, identity: CompletionIdentity, shows: StreamExtras,
     callsTools: Bool
   ) -> Response {
     Response(
@@ -155,50 +143,51 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
       body: ResponseBody { writer in
         var failure: APIError?
         do {
-          var outcomes: [CompletionRun.Outcome] = []
-          for (index, run) in runs.enumerated() {
-            try await writer.sendEvent(identity.chunk(.opening, index: index))
-            let pieces = PieceEvents(identity: identity, index: index)
-            var speed = RunningSpeed(promptTokens: identity.promptTokens)
-            let outcome = try await run.run { piece in
-              if let progress = piece.progress {
-                // As the llama.cpp server sends it: an opening delta that carries the progress.
-                try await writer.sendEvent(identity.chunk(.opening, index: index, progress: progress))
-                return
+          try await lease.finish { _ in
+            var outcomes: [CompletionRun.Outcome] = []
+            for (index, run) in runs.enumerated() {
+              try await writer.sendEvent(identity.chunk(.opening, index: index))
+              let pieces = PieceEvents(identity: identity, index: index)
+              var speed = RunningSpeed(promptTokens: identity.promptTokens)
+              let outcome = try await run.run { piece in
+                if let progress = piece.progress {
+                  // As the llama.cpp server sends it: an opening delta that carries the progress.
+                  try await writer.sendEvent(identity.chunk(.opening, index: index, progress: progress))
+                  return
+                }
+                speed.add(piece.tokens)
+                guard !callsTools || !piece.reasoning.isEmpty else { return }
+                var shown = piece
+                if callsTools { shown.content = "" }
+                try await writer.write(
+                  pieces.event(shown, logprobs: shows.logprobs, timings: shows.timings ? speed.timings : nil))
               }
-              speed.add(piece.tokens)
-              guard !callsTools || !piece.reasoning.isEmpty else { return }
-              var shown = piece
-              if callsTools { shown.content = "" }
-              try await writer.write(
-                pieces.event(shown, logprobs: shows.logprobs, timings: shows.timings ? speed.timings : nil))
-            }
-            record(outcome, identity)
-            outcomes.append(outcome)
-            var finishReason = outcome.finishReason
-            if callsTools {
-              if let (text, call) = ToolPlan.extract(outcome.content) {
-                if let text { try await writer.sendEvent(identity.chunk(.init(content: text), index: index)) }
-                let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
-                try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta]), index: index))
-                finishReason = "tool_calls"
-              } else if !outcome.content.isEmpty {
-                try await writer.sendEvent(identity.chunk(.init(content: outcome.content), index: index))
+              record(outcome, identity)
+              outcomes.append(outcome)
+              var finishReason = outcome.finishReason
+              if callsTools {
+                if let (text, call) = ToolPlan.extract(outcome.content) {
+                  if let text { try await writer.sendEvent(identity.chunk(.init(content: text), index: index)) }
+                  let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
+                  try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta]), index: index))
+                  finishReason = "tool_calls"
+                } else if !outcome.content.isEmpty {
+                  try await writer.sendEvent(identity.chunk(.init(content: outcome.content), index: index))
+                }
               }
+              let timings = shows.timings ? outcome.usage.map(StreamTimings.init) ?? speed.timings : nil
+              try await writer.sendEvent(
+                identity.chunk(.init(), index: index, finishReason: finishReason, timings: timings))
             }
-            let timings = shows.timings ? outcome.usage.map(StreamTimings.init) ?? speed.timings : nil
-            try await writer.sendEvent(
-              identity.chunk(.init(), index: index, finishReason: finishReason, timings: timings))
+            if shows.usage {
+              let timings = shows.timings ? outcomes.first?.usage.map(StreamTimings.init) : nil
+              try await writer.sendEvent(identity.usageChunk(outcomes, timings: timings))
+            }
+            try await writer.sendEvent("[DONE]")
           }
-          if shows.usage {
-            let timings = shows.timings ? outcomes.first?.usage.map(StreamTimings.init) : nil
-            try await writer.sendEvent(identity.usageChunk(outcomes, timings: timings))
-          }
-          try await writer.sendEvent("[DONE]")
         } catch {
           failure = Self.apiError(error)
         }
-        await reservation.release()
         if let failure {
           // The client may still be there (a generation failure); if it is, it learns why.
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))

@@ -2,7 +2,6 @@ import Foundation
 import HearthCore
 import HearthEngine
 import NIOCore
-import Synchronization
 
 /// The events of one choice's text chunks: the templates' fast path for the usual chunk of one kind of
 /// text, the encoder for the rare one that carries both, or log probabilities.
@@ -122,35 +121,5 @@ enum SystemFingerprint {
 enum ModelName {
   static func stem(_ name: String) -> String {
     name.lowercased().replacingOccurrences(of: ".gguf", with: "")
-  }
-}
-
-/// A reservation a response holds until it has written its last byte; given back at most once, and given back
-/// even if the response is dropped before its body runs (a client gone before the first byte).
-final class HeldReservation: Sendable {
-  private let engine: Engine
-  private let reservation: ModelReservation
-  private let released = Mutex(false)
-
-  init(engine: Engine, reservation: ModelReservation) {
-    self.engine = engine
-    self.reservation = reservation
-  }
-
-  var model: any ChatModel { reservation.model }
-
-  func release() async {
-    let first = released.withLock { released in
-      defer { released = true }
-      return !released
-    }
-    guard first else { return }
-    await engine.release(reservation)
-  }
-
-  deinit {
-    guard !released.withLock({ $0 }) else { return }
-    let (engine, reservation) = (engine, reservation)
-    Task { await engine.release(reservation) }
   }
 }

@@ -37,22 +37,19 @@ struct ResponsesRoute<Context: ChannelRequestContext> {
     let messages = (body.instructions.map { [ChatMessage.system($0)] } ?? []) + conversation
     try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
-    let reservation = try await chat.reserve(named: body.model, context: context)
-    let model = reservation.model
-    let promptTokens: Int
-    do {
-      promptTokens = try await OpenAIRoutes<Context>.countTokens(messages, model: model)
+    let lease = try await chat.reserve(named: body.model, context: context)
+    let model = lease.model
+    let promptTokens = try await lease.prepare { model in
+      let promptTokens = try await OpenAIRoutes<Context>.countTokens(messages, model: model)
       try OpenAIRoutes<Context>.checkFits(promptTokens, model: model, parameter: "input")
       try OpenAIRoutes<Context>.checkOptions(options, model: model)
-    } catch {
-      await reservation.release()
-      throw error
+      return promptTokens
     }
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: [])
     let draft = ResponseDraft(
       body: body, model: model.name, options: options, promptTokens: promptTokens, conversation: conversation)
-    if body.stream == true { return stream(run, draft: draft, reservation: reservation) }
-    guard let outcome = try await chat.runWhole([run], reservation: reservation, context: context).first else {
+    if body.stream == true { return stream(run, draft: draft, lease: lease) }
+    guard let outcome = try await chat.runWhole([run], lease: lease, context: context).first else {
       throw APIError(.internalServerError, "the model gave no answer", code: "generation_failed")
     }
     return try JSONResponse.make(try draft.finished(outcome, engine: engine))
@@ -65,7 +62,9 @@ struct ResponsesRoute<Context: ChannelRequestContext> {
     return try JSONResponse.make(DeletedResponse(id: id))
   }
 
-  private func stream(_ run: CompletionRun, draft: ResponseDraft, reservation: HeldReservation) -> Response {
+  /// Streams the answer as the Responses API's events; the model is given back as soon as the answer ends,
+  /// before the closing events.
+  private func stream(_ run: CompletionRun, draft: ResponseDraft, lease: ModelLease) -> Response {
     Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
@@ -79,29 +78,31 @@ struct ResponsesRoute<Context: ChannelRequestContext> {
         let started = draft.object(status: "in_progress", text: nil, outcome: nil)
         let item = draft.message(status: "in_progress", text: nil)
         do {
-          try await writer.sendEvent(event("response.created") { $0.response = started }, event: "response.created")
-          try await writer.sendEvent(
-            event("response.in_progress") { $0.response = started }, event: "response.in_progress")
-          try await writer.sendEvent(
-            event("response.output_item.added") {
-              $0.outputIndex = 0
-              $0.item = item
-            }, event: "response.output_item.added")
-          try await writer.sendEvent(
-            event("response.content_part.added") {
-              $0.place(draft)
-              $0.part = .init(text: "")
-            }, event: "response.content_part.added")
-          let outcome = try await run.run { piece in
-            guard !piece.content.isEmpty else { return }
+          let outcome = try await lease.finish { _ in
             try await writer.sendEvent(
-              event("response.output_text.delta") {
+              event("response.created") { $0.response = started }, event: "response.created")
+            try await writer.sendEvent(
+              event("response.in_progress") { $0.response = started }, event: "response.in_progress")
+            try await writer.sendEvent(
+              event("response.output_item.added") {
+                $0.outputIndex = 0
+                $0.item = item
+              }, event: "response.output_item.added")
+            try await writer.sendEvent(
+              event("response.content_part.added") {
                 $0.place(draft)
-                $0.delta = piece.content
-                $0.logprobs = []
-              }, event: "response.output_text.delta")
+                $0.part = .init(text: "")
+              }, event: "response.content_part.added")
+            return try await run.run { piece in
+              guard !piece.content.isEmpty else { return }
+              try await writer.sendEvent(
+                event("response.output_text.delta") {
+                  $0.place(draft)
+                  $0.delta = piece.content
+                  $0.logprobs = []
+                }, event: "response.output_text.delta")
+            }
           }
-          await reservation.release()
           let finished = try draft.finished(outcome, engine: chat.dependencies.engine)
           let text = outcome.content
           try await writer.sendEvent(
@@ -123,7 +124,6 @@ struct ResponsesRoute<Context: ChannelRequestContext> {
           let closing = finished.status == "completed" ? "response.completed" : "response.incomplete"
           try await writer.sendEvent(event(closing) { $0.response = finished }, event: closing)
         } catch {
-          await reservation.release()
           let failure = OpenAIRoutes<Context>.apiError(error)
           try? await writer.sendEvent(
             JSONResponse.encodedLine(ErrorEnvelope(failure)), event: "error")

@@ -24,23 +24,20 @@ struct TextCompletionsRoute<Context: ChannelRequestContext> {
     if case .text(let text) = body.prompt { try configuration.checkPromptSize(text.count) }
     let options = try body.generationOptions(defaults: try engine.chatSettings())
     let choices = try body.sampling.choices()
-    let reservation = try await chat.reserve(named: body.model, context: context)
-    let model = reservation.model
-    let tokens: [Int32]
-    let echoed: String
-    do {
+    let lease = try await chat.reserve(named: body.model, context: context)
+    let model = lease.model
+    let (tokens, echoed) = try await lease.prepare { model in
       guard let vocabulary = model.vocabulary else {
         throw APIError(
           .notImplemented, "the model in use continues conversations only; use /v1/chat/completions",
           code: "not_supported")
       }
-      tokens = try body.promptTokens(vocabulary)
-      echoed = body.echo == true ? String(decoding: tokens.flatMap(vocabulary.pieceBytes(of:)), as: UTF8.self) : ""
+      let tokens = try body.promptTokens(vocabulary)
+      let echoed =
+        body.echo == true ? String(decoding: tokens.flatMap(vocabulary.pieceBytes(of:)), as: UTF8.self) : ""
       try OpenAIRoutes<Context>.checkFits(tokens.count, model: model, parameter: "prompt")
       try OpenAIRoutes<Context>.checkOptions(options, model: model)
-    } catch {
-      await reservation.release()
-      throw error
+      return (tokens, echoed)
     }
     let runs = (0..<choices).map { index in
       CompletionRun(
@@ -51,10 +48,10 @@ struct TextCompletionsRoute<Context: ChannelRequestContext> {
     let logprobs = options.logprobs != nil
     if body.stream == true {
       return stream(
-        runs, reservation: reservation, identity: identity, echoed: echoed, logprobs: logprobs,
+        runs, lease: lease, identity: identity, echoed: echoed, logprobs: logprobs,
         includeUsage: body.streamOptions?.includeUsage == true)
     }
-    let outcomes = try await chat.runWhole(runs, reservation: reservation, context: context)
+    let outcomes = try await chat.runWhole(runs, lease: lease, context: context)
     let completion = TextCompletion(
       id: identity.id, created: identity.created, model: identity.model, systemFingerprint: identity.fingerprint,
       choices: outcomes.enumerated().map { index, outcome in
@@ -68,7 +65,7 @@ struct TextCompletionsRoute<Context: ChannelRequestContext> {
   }
 
   private func stream(
-    _ runs: [CompletionRun], reservation: HeldReservation, identity: CompletionIdentity, echoed: String,
+    _ runs: [CompletionRun], lease: ModelLease, identity: CompletionIdentity, echoed: String,
     logprobs: Bool, includeUsage: Bool
   ) -> Response {
     @Sendable func chunk(_ choices: [TextCompletion.Choice], usage: Usage? = nil) -> String {
@@ -82,24 +79,26 @@ struct TextCompletionsRoute<Context: ChannelRequestContext> {
       body: ResponseBody { writer in
         var failure: APIError?
         do {
-          var outcomes: [CompletionRun.Outcome] = []
-          for (index, run) in runs.enumerated() {
-            if !echoed.isEmpty { try await writer.sendEvent(chunk([.init(text: echoed, index: index)])) }
-            var offset = echoed.count
-            let outcome = try await run.run { piece in
-              let figures = logprobs ? TextCompletion.Logprobs(piece.logprobs, offset: offset) : nil
-              offset += piece.content.count
-              try await writer.sendEvent(chunk([.init(text: piece.content, index: index, logprobs: figures)]))
+          try await lease.finish { _ in
+            var outcomes: [CompletionRun.Outcome] = []
+            for (index, run) in runs.enumerated() {
+              if !echoed.isEmpty { try await writer.sendEvent(chunk([.init(text: echoed, index: index)])) }
+              var offset = echoed.count
+              let outcome = try await run.run { piece in
+                let figures = logprobs ? TextCompletion.Logprobs(piece.logprobs, offset: offset) : nil
+                offset += piece.content.count
+                try await writer.sendEvent(chunk([.init(text: piece.content, index: index, logprobs: figures)]))
+              }
+              outcomes.append(outcome)
+              try await writer.sendEvent(
+                chunk([.init(text: "", index: index, finishReason: outcome.finishReason)]))
             }
-            outcomes.append(outcome)
-            try await writer.sendEvent(chunk([.init(text: "", index: index, finishReason: outcome.finishReason)]))
+            if includeUsage { try await writer.sendEvent(chunk([], usage: identity.usage(outcomes))) }
+            try await writer.sendEvent("[DONE]")
           }
-          if includeUsage { try await writer.sendEvent(chunk([], usage: identity.usage(outcomes))) }
-          try await writer.sendEvent("[DONE]")
         } catch {
           failure = OpenAIRoutes<Context>.apiError(error)
         }
-        await reservation.release()
         if let failure {
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
         }

@@ -92,13 +92,10 @@ struct TokenizerRoutes<Context: ChannelRequestContext>: Sendable {
     let engine = dependencies.engine
     if let vocabulary = try engine.requireModel().vocabulary { return vocabulary }
     guard await engine.queueDepth < configuration.maxQueuedRequests else { throw APIError.queueFull }
-    let reservation = HeldReservation(
-      engine: engine,
-      reservation: try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
-        try await engine.reserveModel()
-      })
-    await reservation.release()
-    guard let vocabulary = reservation.model.vocabulary else {
+    let loaded = try await ConnectionWatch.cancellingOnDeparture(of: context.channel) {
+      try await engine.withModel { $0.vocabulary }
+    }
+    guard let vocabulary = loaded else {
       throw APIError(
         .notImplemented, "the model in use has no local vocabulary to tokenize with", code: "not_supported")
     }

@@ -1,0 +1,124 @@
+public import Foundation
+public import HearthCore
+
+/// A chat turn as any surface asks for it: the web app, `hearth chat` and `hearth ask` alike.
+public struct TurnRequest: Sendable {
+  /// The session the turn belongs to.
+  public var session: UUID
+  /// A new message, or a regenerate, edit or continue of one already there.
+  public var kind: TurnKind
+  /// A system prompt of the caller's own; `nil` for the saved settings' one, or the built-in prompt when none
+  /// is saved.
+  public var systemPrompt: String?
+  /// Sampling and length; `nil` for the saved chat settings.
+  public var options: GenerationOptions?
+
+  public init(session: UUID, kind: TurnKind, systemPrompt: String? = nil, options: GenerationOptions? = nil) {
+    (self.session, self.kind, self.systemPrompt, self.options) = (session, kind, systemPrompt, options)
+  }
+}
+
+/// What a surface hears while a turn runs, in this order: `loading` (only when the model is not in memory),
+/// `queued` (each time its place in line changes), `ready`, then the chat's own events; `failed` ends a turn
+/// that could not run.
+public enum TurnEvent: Sendable {
+  /// The model is not in memory: it is loaded once this turn's place in line comes.
+  case loading(model: String)
+  /// Requests ahead of this one (1 when next).
+  case queued(position: Int)
+  /// The model is this turn's; the chat starts now.
+  case ready
+  /// The turn's own progress: started, sources, thinking, answer, actions, finished.
+  case chat(ChatEvent)
+  /// The turn could not run: the model could not be loaded or held, the settings could not be read, or the
+  /// session refused it (``ChatError``). Nothing after it.
+  case failed(any Error)
+}
+
+extension Engine {
+  /// Checks what can be checked before a turn is promised: the session, the message it names, a model, and a
+  /// session that is not already answering.
+  /// - Throws: ``ChatError`` or `StoreError`, as ``ChatService/check(_:in:)`` does.
+  public func checkTurn(_ request: TurnRequest) async throws {
+    try await chat.check(request.kind, in: request.session)
+  }
+
+  /// Runs one turn from request to last event: waits for the model in line (saying so), holds it while the
+  /// chat generates, and gives it back only once the generation has really ended. `onEvent` hears every
+  /// event in order and is awaited; when it throws (the listener is gone) the turn stops there — before it
+  /// starts if it had not yet, with what was said kept if it had — and the error is rethrown. A turn that
+  /// fails is reported as ``TurnEvent/failed(_:)``, never thrown.
+  public func runTurn(
+    _ request: TurnRequest, onEvent: (TurnEvent) async throws -> Void
+  ) async throws {
+    let prompt: String
+    let options: GenerationOptions
+    do {
+      let settings = try chatSettings()
+      prompt = systemPrompt(custom: request.systemPrompt ?? settings.systemPrompt)
+      options = request.options ?? settings.generationOptions
+    } catch {
+      try await onEvent(.failed(error))
+      return
+    }
+    // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
+    // is said for what it is.
+    if let host, host.loaded == nil { try await onEvent(.loading(model: host.name)) }
+    let reservation: ModelReservation
+    do {
+      reservation = try await waitInLine { try await onEvent(.queued(position: $0)) }
+    } catch let failure as TurnListenerGone {
+      throw failure.error
+    } catch {
+      try await onEvent(.failed(error))
+      return
+    }
+    var listenerError: (any Error)?
+    var failure: (any Error)?
+    do {
+      // A listener that left while waiting must not start a turn.
+      try await onEvent(.ready)
+      do {
+        let events = try await chat.start(
+          request.kind, in: request.session, systemPrompt: prompt, options: options)
+        // Leaving this loop drops the stream, which stops the generation; the release below waits for it to
+        // settle before the next request is let in.
+        for await event in events {
+          do { try await onEvent(.chat(event)) } catch {
+            listenerError = error
+            break
+          }
+        }
+      } catch {
+        failure = error
+      }
+    } catch {
+      listenerError = error
+    }
+    await release(reservation)
+    if let listenerError { throw listenerError }
+    if let failure { try await onEvent(.failed(failure)) }
+  }
+
+  /// Enters the line, reporting each new position; a report that throws gives up the place.
+  private func waitInLine(report: (Int) async throws -> Void) async throws -> ModelReservation {
+    let (positions, continuation) = AsyncStream.makeStream(of: Int.self)
+    let entering = Task {
+      defer { continuation.finish() }
+      return try await reserveModel { continuation.yield($0) }
+    }
+    do {
+      for await position in positions { try await report(position) }
+    } catch {
+      entering.cancel()
+      if let reservation = try? await entering.value { await release(reservation) }
+      throw TurnListenerGone(error: error)
+    }
+    return try await entering.value
+  }
+}
+
+/// The listener's own error while the turn waited in line, kept apart from the line's failures.
+private struct TurnListenerGone: Error {
+  var error: any Error
+}
