@@ -70,7 +70,6 @@ let package = Package(
         "CLlama",
         "HearthCore",
         .product(name: "DequeModule", package: "swift-collections"),
-        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
@@ -82,7 +81,6 @@ let package = Package(
       dependencies: [
         "CWhisper",
         "HearthCore",
-        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
       linkerSettings: whisperRpath

@@ -122,11 +122,18 @@ ggml_cmake_options() {
   done
 }
 
-# Weaker feature sets to fall back to when a build's proof fails, strongest first: without the AMX and
-# AVX-512 families and AVX-VNNI, then plain AVX2, then SSE 4.2 alone. Only sets that are smaller than the
-# one given are printed, one per line.
+# Weaker feature sets to fall back to when a build's proof fails, strongest first: without AMX (when it was
+# asked for), then without the AVX-512 family and AVX-VNNI as well, then plain AVX2, then SSE 4.2 alone.
+# Only sets that are smaller than the one given are printed, one per line.
 ggml_fallback_feature_sets() {
   local current=" $* " set feature kept
+  if [[ "$current" == *" amx_"* ]]; then
+    kept=()
+    for feature in "$@"; do
+      if [[ "$feature" != amx_* ]]; then kept+=("$feature"); fi
+    done
+    echo "${kept[*]}"
+  fi
   for set in "sse42 avx avx2 fma f16c bmi2" "sse42 avx avx2 fma f16c" "sse42"; do
     kept=()
     for feature in $set; do

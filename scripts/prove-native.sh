@@ -90,14 +90,21 @@ features_not_in() { # kept features...
 prove() {
   local name="$1" prefix="$2" check="$3" setup="$4" log="$5" features why tried=()
   features="$(stamp_field "$prefix/.hearth-stamp" features)"
+  # Why an earlier run fell back to this build, kept while the build is the same.
+  local earlier=""
+  if [[ "$(stamp_field "$prefix/.hearth-proof" features)" == "$features" ]]; then
+    earlier="$(stamp_field "$prefix/.hearth-proof" detail)"
+  fi
   while true; do
     if why="$($check)"; then
-      record_proof "$prefix" passed "$features" "${tried[*]:+fell back after: ${tried[*]}}"
+      record_proof "$prefix" passed "$features" "${tried[*]:+fell back after: ${tried[*]}}${tried[*]:-$earlier}"
       echo "$name: proven on this CPU (${features:-no extra instruction sets})"
       return 0
     fi
     tried+=("[${features:-none}: $why]")
-    echo "$name: built for ${features:-no extra instruction sets}, $why (log: $log)" >&2
+    # Kept apart, so the next attempt's log does not replace what this one said.
+    cp "$log" "${log%.log}-failed-${#tried[@]}.log" 2>/dev/null || true
+    echo "$name: built for ${features:-no extra instruction sets}, $why (log: ${log%.log}-failed-${#tried[@]}.log)" >&2
     local next
     # shellcheck disable=SC2086
     next="$(ggml_fallback_feature_sets $features | head -n1)"
@@ -106,7 +113,7 @@ prove() {
       cat >&2 <<MSG
 $name: no build runs on this CPU ($(cpu_model_name)).
   tried: ${tried[*]}
-  log: $log
+  logs: ${log%.log}-failed-*.log
   Set HEARTH_GGML_FEATURES to a smaller set of instruction sets (known: ${GGML_FEATURE_ORDER[*]}) and run
   set-up again, or report this CPU's flags (grep flags /proc/cpuinfo) with the log.
 MSG

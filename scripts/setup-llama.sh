@@ -40,7 +40,8 @@ fi
 
 work="$HEARTH_CACHE/llama-build"
 logs="$HEARTH_CACHE/logs"
-rm -rf "$work" "$prefix" "$logs"/llama-*.log
+# The build logs are made anew; the proof logs stay, since a failed proof is why a rebuild may be running.
+rm -rf "$work" "$prefix" "$logs"/llama-configure.log "$logs"/llama-build.log "$logs"/llama-install.log
 mkdir -p "$work" "$logs"
 
 echo "llama.cpp: fetching llama-cpp-python $LLAMA_CPP_PYTHON_VERSION sdist"

@@ -35,7 +35,7 @@ build_features="${forced_features:-$wanted_features}"
 
 work="$HEARTH_CACHE/whisper-build"
 logs="$HEARTH_CACHE/logs"
-rm -rf "$work" "$prefix" "$logs"/whisper-*.log
+rm -rf "$work" "$prefix" "$logs"/whisper-configure.log "$logs"/whisper-build.log
 mkdir -p "$work" "$logs"
 
 echo "whisper.cpp: fetching pywhispercpp $PYWHISPERCPP_VERSION sdist"

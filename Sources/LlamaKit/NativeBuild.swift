@@ -22,8 +22,9 @@ public enum NativeBuild {
 
   /// The cpuinfo flags worth naming in a report: the vector, matrix and bit-manipulation families.
   static func isInstructionSetFlag(_ flag: String) -> Bool {
-    let families = ["sse", "ssse3", "pni", "avx", "amx", "fma", "f16c", "bmi", "asimd", "sve", "sme", "i8mm"]
-    return families.contains { flag.hasPrefix($0) }
+    let families = ["sse", "avx", "amx", "bmi", "asimd"]
+    let single: Set = ["ssse3", "pni", "fma", "f16c", "sve", "sve2", "sme", "sme2", "i8mm"]
+    return single.contains(flag) || families.contains { flag.hasPrefix($0) }
   }
 
   /// The facts for `hearth doctor`: this CPU, ggml's CPU backend as compiled, the weight layouts it offers,
