@@ -2,6 +2,7 @@ public import Foundation
 public import HearthCore
 public import HearthMemory
 public import HearthStore
+public import Logging
 
 /// The life of a chat turn, independent of any user interface: guards, persistence of the user message
 /// and of the answer as it streams, the context budget, thinking, stop handling and crash repair.
@@ -10,6 +11,7 @@ public actor ChatService {
   private var model: (any ChatModel)?
   private let configuration: ChatConfiguration
   let now: @Sendable () -> Date
+  private let logger: Logger
   private var activeTurns: [UUID: Task<Void, Never>] = [:]
   private let actionHooks: ActionHooks?
   let memoryHooks: MemoryHooks?
@@ -55,8 +57,10 @@ public actor ChatService {
   /// ``ChatConfiguration/actions`` on), answers are constrained by the block grammar and their blocks run.
   public init(
     database: HearthDatabase, model: (any ChatModel)?, configuration: ChatConfiguration = .init(),
-    actionHooks: ActionHooks? = nil, memoryHooks: MemoryHooks? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    actionHooks: ActionHooks? = nil, memoryHooks: MemoryHooks? = nil, now: @escaping @Sendable () -> Date = { Date() },
+    logger: Logger = Logger(label: "hearth.chat", factory: { _ in SwiftLogNoOpLogHandler() })
   ) {
+    self.logger = logger
     self.database = database
     self.model = model
     self.configuration = configuration
@@ -155,7 +159,7 @@ public actor ChatService {
     let database = database
     let sessionID = start.session.id
     let text = start.question
-    let task = Task { [configuration, now] in
+    let task = Task { [configuration, now, logger] in
       // A model that was unloaded comes back before anything counts its tokens; a failure to load is
       // reported by the turn, which prepares again.
       try? await model.prepare()
@@ -165,7 +169,12 @@ public actor ChatService {
       let memory =
         drafted == nil && !start.continuing ? await memoryHooks?.context(text, sessionID, model) : nil
       if let memory {
-        try? database.setCitations(memory.citations, for: start.assistant.id)
+        do {
+          try database.setCitations(memory.citations, for: start.assistant.id)
+        } catch {
+          // The answer still shows them; a reopened chat will not.
+          logger.warning("an answer's sources could not be saved", metadata: ["error": "\(ErrorKind.of(error))"])
+        }
         continuation.yield(.sources(memory.citations))
       }
       let turn = Turn(

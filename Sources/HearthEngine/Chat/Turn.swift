@@ -31,8 +31,7 @@ struct Turn: Sendable {
       message.stopReason = .endOfGeneration
       events.yield(.answer(prewritten))
       message.updatedAt = now()
-      try? database.updateMessage(message)
-      return message
+      return saved(message)
     }
     do {
       try await model.prepare()
@@ -46,6 +45,12 @@ struct Turn: Sendable {
     // A stopped answer's generation winds down within a token; the session is free only once it has.
     await model.settle()
     message.updatedAt = now()
+    return saved(message)
+  }
+
+  /// The answer as stored, or marked failed with the reason when it could not be stored.
+  private func saved(_ message: StoredMessage) -> StoredMessage {
+    var message = message
     do {
       try database.updateMessage(message)
     } catch {

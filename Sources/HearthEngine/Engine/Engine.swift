@@ -145,7 +145,8 @@ public final class Engine: Sendable {
         }
       })
     self.chat = ChatService(
-      database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks)
+      database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks,
+      logger: logger)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.
