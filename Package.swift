@@ -198,6 +198,7 @@ let package = Package(
     ),
     .target(
       name: "HearthTestSupport",
+      dependencies: ["HearthCore"],
       path: "Tests/HearthTestSupport",
       swiftSettings: strictSettings
     ),

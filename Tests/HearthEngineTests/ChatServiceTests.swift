@@ -190,7 +190,8 @@ struct ChatServiceTests {
 
   @Test func routesThinkingApartFromTheAnswer() async throws {
     let database = try HearthDatabase(path: try databasePath())
-    let thinker = ScriptedModel(pieces: ["<thi", "nk>The user ", "greets.</th", "ink>Hello", " there!"])
+    // Stands in for a thinking model, which no installable package ships.
+    let thinker = ScriptedChatModel(pieces: ["<thi", "nk>The user ", "greets.</th", "ink>Hello", " there!"])
     let service = ChatService(database: database, model: thinker)
     let session = try await service.newSession()
     let (message, events) = try await turn(service, "Hi", in: session.id)
@@ -212,56 +213,22 @@ struct TestFailure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// A model that replays fixed pieces: stands in for a thinking model, which no installable package ships.
-struct ScriptedModel: ChatModel {
-  var pieces: [String]
-  var name: String { "scripted" }
-  var contextSize: Int { 4096 }
-  func countTokens(_ messages: [ChatMessage]) throws -> Int {
-    messages.reduce(0) { $0 + $1.content.count / 4 + 4 }
-  }
-  func generate(
-    messages: [ChatMessage], options: GenerationOptions
-  ) -> AsyncThrowingStream<
-    GenerationEvent, any Error
-  > {
-    AsyncThrowingStream { continuation in
-      for piece in pieces { continuation.yield(.token(piece)) }
-      continuation.yield(.done(.endOfGeneration))
-      continuation.finish()
-    }
-  }
-}
-
 @Suite("A question's second pass", .heavy)
 struct SecondPassTests {
-  /// Answers "On it." to a turn and, given facts, a sentence made from them; remembers what it was given.
-  final class FactModel: ChatModel, @unchecked Sendable {
-    let parameterCount: UInt64?
-    private let lock = NSLock()
-    private var systemPrompts: [String] = []
-
-    init(parameters: UInt64) { parameterCount = parameters }
-
-    var name: String { "facts" }
-    var contextSize: Int { 4096 }
-    var seen: [String] { lock.withLock { systemPrompts } }
-    func countTokens(_ messages: [ChatMessage]) throws -> Int { messages.reduce(0) { $0 + $1.content.count / 4 + 4 } }
-    func generate(
-      messages: [ChatMessage], options: GenerationOptions
-    ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+  /// Answers "On it." to a turn and, given facts, a sentence made from them; keeps what it was given.
+  private func factModel(parameters: UInt64) -> ScriptedChatModel {
+    ScriptedChatModel(name: "facts", parameterCount: parameters) { messages in
       let system = messages.first { $0.role == .system }?.content ?? ""
-      lock.withLock { systemPrompts.append(system) }
-      let reply = system.contains("- Dentist at 10:00") ? ["The dentist ", "is at 10:00."] : ["On it."]
-      return AsyncThrowingStream { continuation in
-        for piece in reply { continuation.yield(.token(piece)) }
-        continuation.yield(.done(.endOfGeneration))
-        continuation.finish()
-      }
+      return system.contains("- Dentist at 10:00") ? ["The dentist ", "is at 10:00."] : ["On it."]
     }
   }
 
-  private func answer(with model: FactModel) async throws -> StoredMessage {
+  /// The system prompts of every conversation `model` answered.
+  private func systemPrompts(_ model: ScriptedChatModel) -> [String] {
+    model.conversations.map { $0.first { $0.role == .system }?.content ?? "" }
+  }
+
+  private func answer(with model: ScriptedChatModel) async throws -> StoredMessage {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let hooks = ChatService.ActionHooks(
       grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
@@ -282,17 +249,45 @@ struct SecondPassTests {
   }
 
   @Test func aLargeModelWritesTheAnswerFromTheFacts() async throws {
-    let model = FactModel(parameters: 7_000_000_000)
+    let model = factModel(parameters: 7_000_000_000)
     let message = try await answer(with: model)
     #expect(message.content == "On it.\n\nThe dentist is at 10:00.")
-    #expect(model.seen.count == 2)
-    #expect(model.seen.last?.contains("- Dentist at 10:00") == true)
+    #expect(systemPrompts(model).count == 2)
+    #expect(systemPrompts(model).last?.contains("- Dentist at 10:00") == true)
   }
 
   @Test func aTinyModelAnswersWithTheFactsAsTheyAre() async throws {
-    let model = FactModel(parameters: 135_000_000)
+    let model = factModel(parameters: 135_000_000)
     let message = try await answer(with: model)
     #expect(message.content == "On it.\n\nHere is what I found:\n- Dentist at 10:00")
-    #expect(model.seen.count == 1)
+    #expect(systemPrompts(model).count == 1)
+  }
+}
+
+@Suite("Stopping a turn, on a scripted model")
+struct ScriptedStopTests {
+  @Test func aStoppedTurnKeepsWhatWasSaidAndFreesTheSession() async throws {
+    let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
+    // Slow enough that the stop lands between pieces.
+    let model = ScriptedChatModel(pieces: ["One, ", "two, ", "three, ", "four."], pause: .milliseconds(200))
+    let service = ChatService(database: database, model: model)
+    let session = try await service.newSession()
+    var shown = ""
+    var final: StoredMessage?
+    for await event in try await service.send("Count to four.", to: session.id) {
+      switch event {
+      case .answer(let text):
+        shown += text
+        if shown == "One, " { await service.stop(session.id) }
+      case .finished(let message): final = message
+      default: break
+      }
+    }
+    let message = try #require(final)
+    #expect(message.state == .cancelled)
+    #expect(message.content == "One, ")
+    #expect(try database.messages(in: session.id).last?.content == "One, ")
+    #expect(await !service.isGenerating(session.id))
+    #expect(model.conversations.count == 1)
   }
 }

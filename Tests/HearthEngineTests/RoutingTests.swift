@@ -226,7 +226,8 @@ struct GeminiWireTests {
       clock.advance(.seconds(3))
       func routed(_ preference: ProviderPreference) -> RoutedChatModel {
         RoutedChatModel(
-          local: FixedAnswer(), remote: RemoteChatModel(settings: settings), router: router, preference: preference,
+          local: ScriptedChatModel(name: "fixed", contextSize: 2048, pieces: ["local answer"]),
+          remote: RemoteChatModel(settings: settings), router: router, preference: preference,
           firstTokenTimeout: .seconds(2))
       }
       func answer(_ model: RoutedChatModel, _ text: String) async throws -> String {
@@ -300,21 +301,6 @@ struct ParkingTests {
       #expect(routed.lastProvider == .local)
       #expect(host.loaded != nil)
       #expect(!host.isParked)
-    }
-  }
-}
-
-/// A local model that always says the same: the routing logic, not the model, is under test here.
-struct FixedAnswer: ChatModel {
-  var name: String { "fixed" }
-  var contextSize: Int { 2048 }
-  func countTokens(_ messages: [ChatMessage]) throws -> Int { messages.count }
-  func generate(messages: [ChatMessage], options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error>
-  {
-    AsyncThrowingStream { continuation in
-      continuation.yield(.token("local answer"))
-      continuation.yield(.done(.endOfGeneration))
-      continuation.finish()
     }
   }
 }
