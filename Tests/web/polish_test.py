@@ -483,10 +483,12 @@ class PolishTest(unittest.TestCase):
         self.assertTrue(messages[-1]["content"].startswith(stopped), f"{stopped!r} → {messages[-1]['content']!r}")
         self.assertGreater(len(messages[-1]["content"]), len(stopped))
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
-        # Once another message follows, the earlier answer can no longer go on.
+        # Once another message follows, the earlier answer can no longer go on. (The new answer may offer to go
+        # on itself when it stopped at the length limit: only the earlier one is checked.)
         prompt.send_keys("Thanks.", Keys.ENTER)
         self.wait_for_answer()
-        buttons = [b for b in self.driver.find_elements(By.CSS_SELECTOR, ".continue-answer") if b.is_displayed()]
+        earlier = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")[0]
+        buttons = [b for b in earlier.find_elements(By.CSS_SELECTOR, ".continue-answer") if b.is_displayed()]
         self.assertEqual(buttons, [])
 
     def test_5_shortcuts(self):
