@@ -48,6 +48,10 @@ record_proof() { # prefix result features detail
 prove_llama() { # prints the reason on failure
   local bin="$HEARTH_LLAMA_PREFIX/bin" model="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" log="$logs/llama-proof.log"
   local why
+  if [[ ! -f "$model" ]]; then
+    echo "the model $model is missing (scripts/setup-models.sh fetches it)"
+    return 2
+  fi
   if ! why="$(attempt "$log" "$bin/llama-completion" -m "$model" -p "The capital of France is" -n 12 \
     --temp 0 --seed 1 -t "$threads" -c 256 -no-cnv --no-display-prompt --no-warmup)"; then
     echo "llama-completion $why"
@@ -66,6 +70,10 @@ prove_llama() { # prints the reason on failure
 
 prove_whisper() {
   local log="$logs/whisper-proof.log" why
+  if [[ ! -f "$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" ]]; then
+    echo "the speech model $HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE is missing (scripts/setup-models.sh makes it)"
+    return 2
+  fi
   if ! why="$(attempt "$log" "$HEARTH_WHISPER_PREFIX/bin/whisper-cli" -m "$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" \
     -f "$HEARTH_WHISPER_PREFIX/samples/jfk.wav" -t "$threads" -nt -np)"; then
     echo "whisper-cli $why"
@@ -96,10 +104,17 @@ prove() {
     earlier="$(stamp_field "$prefix/.hearth-proof" detail)"
   fi
   while true; do
-    if why="$($check)"; then
+    local status=0
+    why="$($check)" || status=$?
+    if ((status == 0)); then
       record_proof "$prefix" passed "$features" "${tried[*]:+fell back after: ${tried[*]}}${tried[*]:-$earlier}"
       echo "$name: proven on this CPU (${features:-no extra instruction sets})"
       return 0
+    fi
+    if ((status == 2)); then
+      # Nothing to do with the CPU: fewer instruction sets would not help.
+      echo "$name: cannot be proven: $why" >&2
+      exit 1
     fi
     tried+=("[${features:-none}: $why]")
     # Kept apart, so the next attempt's log does not replace what this one said.
