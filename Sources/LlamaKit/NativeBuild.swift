@@ -2,12 +2,6 @@ internal import CLlama
 import Foundation
 public import HearthCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the loaded llama.cpp library was compiled for and what the CPU under it offers.
 public enum NativeBuild {
   /// ggml's name for each instruction set its CPU backend reports, and the `/proc/cpuinfo` flag that

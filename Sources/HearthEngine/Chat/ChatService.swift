@@ -58,7 +58,7 @@ public actor ChatService {
   public init(
     database: HearthDatabase, model: (any ChatModel)?, configuration: ChatConfiguration = .init(),
     actionHooks: ActionHooks? = nil, memoryHooks: MemoryHooks? = nil, now: @escaping @Sendable () -> Date = { Date() },
-    logger: Logger = Logger(label: "hearth.chat", factory: { _ in SwiftLogNoOpLogHandler() })
+    logger: Logger = .discarding
   ) {
     self.logger = logger
     self.database = database

@@ -60,14 +60,6 @@ extension Engine {
     named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in },
     _ body: (any ChatModel) async throws -> Value
   ) async throws -> Value {
-    let reservation = try await reserveModel(named: name, onPosition: onPosition)
-    do {
-      let value = try await body(reservation.model)
-      await release(reservation)
-      return value
-    } catch {
-      await release(reservation)
-      throw error
-    }
+    try await leaseModel(named: name, onPosition: onPosition).finish(body)
   }
 }

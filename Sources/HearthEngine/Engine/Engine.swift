@@ -191,8 +191,7 @@ public final class Engine: Sendable {
 
   /// Where figures go: the profile's telemetry, rolling and capped.
   static func recorder(
-    _ database: HearthDatabase,
-    logger: Logger = Logger(label: "hearth.engine", factory: { _ in SwiftLogNoOpLogHandler() })
+    _ database: HearthDatabase, logger: Logger = .discarding
   ) -> @Sendable (TelemetryRecord) -> Void {
     { record in
       // Figures are a side record: a turn or a load never fails because one could not be kept.

@@ -45,7 +45,7 @@ public struct EngineConfiguration: Sendable {
   public var provider: ProviderPreference?
   /// Where the engine tells an operator what went wrong out of sight: a figure or an action record that could
   /// not be kept, a chat that could not be indexed, a model let go. Quiet unless the surface gives one.
-  public var logger = Logger(label: "hearth.engine", factory: { _ in SwiftLogNoOpLogHandler() })
+  public var logger = Logger.discarding
   /// Load the model while opening (so that a model that cannot load fails at once), or only when a turn
   /// first needs it.
   public var loadsModelAtOpen = true
@@ -82,4 +82,9 @@ public struct EngineConfiguration: Sendable {
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
   }
+}
+
+extension Logger {
+  /// Says nothing: what the engine and its services log to until a surface passes a logger of its own.
+  @usableFromInline static let discarding = Logger(label: "hearth", factory: { _ in SwiftLogNoOpLogHandler() })
 }
