@@ -16,7 +16,7 @@ public enum ActionInstructions {
     var lines = [
       "You can act on the user's data. When the user asks you to add, change, delete or look up something,"
         + " answer with one short sentence and then exactly one action block [KIND:{json}] on its own line.",
-      "Use the dates listed above; write times as YYYY-MM-DDTHH:MM. Examples:",
+      "Use the dates listed below; write times as YYYY-MM-DDTHH:MM. Examples:",
     ]
     let specs =
       shown.compactMap { kind, action in ActionSpec.all.first { $0.kind == kind && $0.action == action } }

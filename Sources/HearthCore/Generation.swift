@@ -31,6 +31,12 @@ public struct GenerationOptions: Sendable, Hashable {
   /// starts (what the cache already held) and after every batch.
   public var reportsPromptProgress = false
 
+  /// Text the prompt's first message begins with that is the same from run to run (the assistant's own
+  /// instructions): a local model keeps that part's evaluated state on disk, so a later run, in this process
+  /// or another, starts after it instead of reading it again. Never text that holds the user's data: the
+  /// saved state is shared by every profile on the machine.
+  public var reusablePrefix: String?
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
 

@@ -11,12 +11,16 @@ public struct PromptSection: Sendable, Hashable {
   /// Whether the content changes from turn to turn; volatile sections go last so that the stable ones
   /// keep their place in the model's cached prefix.
   public var isVolatile: Bool
+  /// Whether the text is the same for every user (Hearth's own words, no user data): leading shared
+  /// sections may be kept in a cache every profile on the machine reads.
+  public var isShared: Bool
 
-  public init(name: String, text: String, tokenBudget: Int, isVolatile: Bool = false) {
+  public init(name: String, text: String, tokenBudget: Int, isVolatile: Bool = false, isShared: Bool = false) {
     self.name = name
     self.text = text
     self.tokenBudget = tokenBudget
     self.isVolatile = isVolatile
+    self.isShared = isShared
   }
 }
 
@@ -35,9 +39,21 @@ public struct SystemPromptBuilder: Sendable {
 
   /// The prompt, with `countTokens` measuring each section against its budget.
   public func build(countTokens: (String) throws -> Int) rethrows -> String {
-    let ordered = sections.filter { !$0.isVolatile } + sections.filter(\.isVolatile)
-    return try ordered.map { try fitted($0, countTokens: countTokens) }.filter { !$0.isEmpty }
-      .joined(separator: "\n\n")
+    try build(ordered, countTokens: countTokens)
+  }
+
+  /// The start of ``build(countTokens:)``'s prompt made of its leading shared sections, or `nil` when it
+  /// does not begin with one.
+  public func sharedPrefix(countTokens: (String) throws -> Int) rethrows -> String? {
+    let shared = Array(ordered.prefix { $0.isShared })
+    guard !shared.isEmpty else { return nil }
+    return try build(shared, countTokens: countTokens)
+  }
+
+  private var ordered: [PromptSection] { sections.filter { !$0.isVolatile } + sections.filter(\.isVolatile) }
+
+  private func build(_ sections: [PromptSection], countTokens: (String) throws -> Int) rethrows -> String {
+    try sections.map { try fitted($0, countTokens: countTokens) }.filter { !$0.isEmpty }.joined(separator: "\n\n")
   }
 
   private func fitted(_ section: PromptSection, countTokens: (String) throws -> Int) rethrows -> String {
@@ -55,7 +71,7 @@ public struct SystemPromptBuilder: Sendable {
       name: "identity",
       text: "You are \(name), a helpful personal assistant running privately on the user's own computer. "
         + "Answer clearly and concisely.",
-      tokenBudget: 120)
+      tokenBudget: 120, isShared: true)
   }
 
   /// Today's date and the time zone. Day granularity keeps the prompt byte-stable within a day.

@@ -15,6 +15,8 @@ final class GenerationRun: @unchecked Sendable {
   private let session: LlamaSession
   private let prompt: [Int32]
   private let options: GenerationOptions
+  /// The prompt's leading tokens kept on disk, if any.
+  private let prefix: PrefixPlan?
   private let continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
   private let cancelled = Atomic<Bool>(false)
   private let generatedCount = Atomic<Int>(0)
@@ -28,18 +30,21 @@ final class GenerationRun: @unchecked Sendable {
   private var sampler: SamplerChain?
   private var assembler = UTF8Assembler()
   private var reused = 0
+  /// Set when the prefix was not on disk: prefill stops there once to write it.
+  private var savesPrefixAt: Int?
   private var prefillStarted: ContinuousClock.Instant?
   private var prefillEnded: ContinuousClock.Instant?
   private var firstToken: ContinuousClock.Instant?
   private var lastToken: ContinuousClock.Instant?
 
   init(
-    session: LlamaSession, prompt: [Int32], options: GenerationOptions,
+    session: LlamaSession, prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?,
     continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
   ) {
     self.session = session
     self.prompt = prompt
     self.options = options
+    self.prefix = prefix
     self.continuation = continuation
     let now = ContinuousClock.now
     self.requested = now
@@ -87,6 +92,14 @@ final class GenerationRun: @unchecked Sendable {
         .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
     }
     reused = session.reusablePrefix(for: prompt)
+    if let prefix, reused < prefix.length {
+      if session.restorePrefix(prefix, of: prompt) {
+        reused = prefix.length
+      } else {
+        reused = session.reusablePrefix(for: prompt)
+        savesPrefixAt = prefix.length
+      }
+    }
     sampler = try SamplerChain(
       options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
       adjustments: LogitAdjustments(options), model: session.model)
@@ -95,9 +108,14 @@ final class GenerationRun: @unchecked Sendable {
   }
 
   private func prefill(from next: Int) throws(LlamaError) {
-    let end = min(next + session.batchSize, prompt.count)
+    var end = min(next + session.batchSize, prompt.count)
+    if let stop = savesPrefixAt, next < stop { end = min(end, stop) }
     try session.decode(prompt[next..<end], at: next, wantLogits: end == prompt.count)
     session.cachedTokens.append(contentsOf: prompt[next..<end])
+    if let prefix, end == savesPrefixAt {
+      session.savePrefix(prefix)
+      savesPrefixAt = nil
+    }
     reportProgress(processed: end)
     if end == prompt.count {
       prefillEnded = clock.now

@@ -19,6 +19,8 @@ public final class LlamaSession: @unchecked Sendable {
   public let batchSize: Int
 
   let context: OpaquePointer
+  /// Where this session keeps evaluated prompt prefixes, if anywhere.
+  let prefixCache: PrefixCache?
   private let threadpool: OpaquePointer?
   private let executor: DecodeExecutor
   // Decode-thread state.
@@ -58,12 +60,15 @@ public final class LlamaSession: @unchecked Sendable {
     return try await executor.perform { () throws(LlamaError) -> LlamaSession in
       try LlamaSession(
         model: model, contextSize: size, threads: threads, batchSize: min(options.batchSize, size),
-        warmUp: options.warmUp, executor: executor)
+        warmUp: options.warmUp,
+        prefixCache: options.prefixCacheDirectory.map { PrefixCache(directory: $0, model: model) },
+        executor: executor)
     }
   }
 
   private init(
-    model: LlamaModel, contextSize: Int, threads: Int, batchSize: Int, warmUp: Bool, executor: DecodeExecutor
+    model: LlamaModel, contextSize: Int, threads: Int, batchSize: Int, warmUp: Bool, prefixCache: PrefixCache?,
+    executor: DecodeExecutor
   )
     throws(LlamaError)
   {
@@ -84,6 +89,7 @@ public final class LlamaSession: @unchecked Sendable {
     self.threads = threads
     self.batchSize = batchSize
     self.context = created
+    self.prefixCache = prefixCache
     self.executor = executor
     self.batch = llama_batch_init(Int32(batchSize), 0, 1)
     // A persistent pool keeps worker threads alive between tokens instead of starting them per graph.
@@ -116,6 +122,12 @@ public final class LlamaSession: @unchecked Sendable {
   /// The prompt's longest prefix still in the KV cache is reused; only the rest is evaluated. Stopping the
   /// iteration or cancelling the consuming task stops generation before the next token.
   public func generate(prompt: [Int32], options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    generate(prompt: prompt, options: options, prefix: nil)
+  }
+
+  private func generate(
+    prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, throwing: (any Error).self)
     do {
       try options.validate()
@@ -132,7 +144,8 @@ public final class LlamaSession: @unchecked Sendable {
       continuation.finish(throwing: LlamaError.sessionBusy)
       return stream
     }
-    let run = GenerationRun(session: self, prompt: prompt, options: options, continuation: continuation)
+    let run = GenerationRun(
+      session: self, prompt: prompt, options: options, prefix: prefix, continuation: continuation)
     continuation.onTermination = { termination in
       if case .cancelled = termination { run.cancel() }
     }
@@ -140,14 +153,19 @@ public final class LlamaSession: @unchecked Sendable {
     return stream
   }
 
-  /// Streams the assistant's answer to `messages`, formatted with the model's chat template.
+  /// Streams the assistant's answer to `messages`, formatted with the model's chat template. When the
+  /// options name a reusable prefix and the session keeps prefixes, its state is read from disk (or written
+  /// there once evaluated).
   public func respond(
     to messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<
     GenerationEvent, any Error
   > {
     do {
-      return generate(prompt: try chatPromptTokens(messages), options: options)
+      let text = try model.formatChat(messages)
+      let prompt = try model.tokenize(text, addSpecial: true, parseSpecial: true)
+      return generate(
+        prompt: prompt, options: options, prefix: prefixPlan(prompt: prompt, text: text, options: options))
     } catch {
       return AsyncThrowingStream { $0.finish(throwing: error) }
     }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a model file is loaded.
 public struct ModelLoadOptions: Sendable, Hashable {
   /// Layers to offload to a GPU; -1 offloads all that the backend supports, 0 keeps the model on the CPU.
@@ -40,9 +42,16 @@ public struct ContextOptions: Sendable, Hashable {
   public var threads: Int?
   /// Evaluate a tiny batch once after creation so the first real request does not pay for set-up.
   public var warmUp: Bool
+  /// Where evaluated prompt prefixes are kept between runs (see ``HearthCore/GenerationOptions/reusablePrefix``);
+  /// `nil` keeps none.
+  public var prefixCacheDirectory: URL?
 
   /// Creates context options.
-  public init(contextSize: Int? = nil, batchSize: Int = 512, threads: Int? = nil, warmUp: Bool = true) {
+  public init(
+    contextSize: Int? = nil, batchSize: Int = 512, threads: Int? = nil, warmUp: Bool = true,
+    prefixCacheDirectory: URL? = nil
+  ) {
+    self.prefixCacheDirectory = prefixCacheDirectory
     self.contextSize = contextSize
     self.batchSize = batchSize
     self.threads = threads

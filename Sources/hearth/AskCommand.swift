@@ -88,7 +88,7 @@ struct AskCommand: AsyncParsableCommand {
   private func answerWithoutSaving(
     _ text: String, engine: Engine, model: LocalModel, options: GenerationOptions
   ) async throws {
-    var blocks = BlockFilter()
+    var blocks = ActionBlockFilter()
     let answer = try await engine.runUnsavedTurn(
       text, systemPrompt: system, options: options, usesMemory: !noMemory
     ) { piece in

@@ -12,7 +12,7 @@ struct TurnPrinter {
   private(set) var sources: [Citation] = []
   /// Why the turn could not run, when it could not.
   private(set) var failure: (any Error)?
-  private var blocks = BlockFilter()
+  private var blocks = ActionBlockFilter()
   private var thinking = false
 
   init(quiet: Bool = false) { self.quiet = quiet }

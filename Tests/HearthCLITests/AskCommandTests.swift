@@ -36,6 +36,32 @@ struct AskCommandTests {
     #expect(object["model"] as? String == TestModels.smolLM2)
   }
 
+  @Test func aLaterAskInAnotherProfileStartsAfterTheSavedInstructions() async throws {
+    let prefixes = try TestModels.temporaryDirectory()
+    func ask() async throws -> [String: Any] {
+      // A new profile each time: only Hearth's own instructions are shared, never a profile's data.
+      let runner = CommandRunner(environment: [
+        "HEARTH_HOME": try TestModels.temporaryDirectory().path, "HEARTH_PREFIX_CACHE": prefixes.path,
+      ])
+      let result = try await runner.run([
+        "ask", "What is the capital of France?", "--temperature", "0", "--model", TestModels.smolLM2, "--json",
+      ])
+      #expect(result.status == 0, "\(result.standardError)")
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+    let first = try await ask()
+    #expect(first["reused_prompt_tokens"] as? Int == 0)
+    let second = try await ask()
+    let reused = try #require(second["reused_prompt_tokens"] as? Int)
+    let prompt = try #require(second["prompt_tokens"] as? Int)
+    // The instructions are most of the prompt; the day's sections and the question are read again.
+    #expect(reused > prompt / 2 && reused < prompt, "\(reused) of \(prompt)")
+    #expect(second["text"] as? String == first["text"] as? String)
+    let kept = try FileManager.default.contentsOfDirectory(atPath: prefixes.path)
+    #expect(kept.count == 1 && kept[0].hasSuffix(".kv"), "\(kept)")
+  }
+
   @Test func readsThePromptFromStandardInput() async throws {
     let result = try await hearth.run(
       ["ask", "--temperature", "0", "--model", TestModels.smolLM2], input: "What is the capital of France?\n")

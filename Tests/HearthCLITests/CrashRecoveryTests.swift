@@ -22,7 +22,7 @@ struct CrashRecoveryTests {
     var committed: [UUID: StoredMessage] = [:]
     var generator = SeededRandom(seed: 20_261_122)
     var interruptedSeen = 0
-    for round in 0..<20 {
+    for round in 0..<10 {
       let process = Process()
       process.executableURL = hearth.executable
       process.arguments = [
@@ -36,7 +36,7 @@ struct CrashRecoveryTests {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      let pause = Duration.milliseconds(Int.random(in: 150...2_500, using: &generator))
+      let pause = Duration.milliseconds(Int.random(in: 150...1_500, using: &generator))
       if round % 5 == 4 {
         // That kill lands once part of the answer is on disk, however slow the machine is today.
         try await waitForAnswerText(in: databasePath, session: sessionID, while: process)
@@ -77,8 +77,10 @@ struct CrashRecoveryTests {
   @Test func twoProcessesShareAProfile() async throws {
     let home = try TestModels.temporaryDirectory()
     let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2])
-    async let one = hearth.run(["ask", "Name a fruit.", "--temperature", "0", "--max-tokens", "24", "--json"])
-    async let two = hearth.run(["ask", "Name a colour.", "--temperature", "0", "--max-tokens", "24", "--json"])
+    // One thread each: two processes spinning two threads apiece on two cores would mostly wait for each other.
+    let flags = ["--temperature", "0", "--max-tokens", "24", "--threads", "1", "--json"]
+    async let one = hearth.run(["ask", "Name a fruit."] + flags)
+    async let two = hearth.run(["ask", "Name a colour."] + flags)
     let results = try await [one, two]
     for result in results { #expect(result.status == 0, "\(result.standardError)") }
     let database = try HearthDatabase(path: home.appendingPathComponent("hearth.sqlite").path)

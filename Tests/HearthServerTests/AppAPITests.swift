@@ -90,9 +90,16 @@ struct AppAPITests {
         try Self.decode($0.data)["text"]?.stringValue ?? ""
       }
       .joined()
+      // An answer without blocks is shown as written.
+      let shown = try events.filter { $0.name == "answer" }.map {
+        try Self.decode($0.data)["shown"]?.stringValue ?? ""
+      }
+      .joined()
+      #expect(shown == streamed)
       let done = try Self.decode(try #require(events.last).data)["message"]
       #expect(done?["state"]?.stringValue == "complete")
       #expect(done?["content"]?.stringValue == streamed)
+      #expect(done?["action_blocks"]?.arrayValue?.isEmpty == true)
       #expect(streamed.contains("Paris"))
 
       let detail = try await server.request(.GET, "/api/sessions/\(id)")

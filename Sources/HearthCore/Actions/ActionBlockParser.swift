@@ -160,3 +160,22 @@ extension String {
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }
+
+extension ActionBlockParser {
+  /// Where the well-formed blocks of `text` are, as UTF-16 offsets (what JavaScript strings index by): the
+  /// spans a surface cuts out to show the answer with cards in their place.
+  public static func blockSpans(in text: String) -> [Range<Int>] {
+    let (blocks, _) = parse(text)
+    var spans: [Range<Int>] = []
+    var index = text.startIndex
+    var offset = 0
+    for block in blocks.sorted(by: { $0.offset < $1.offset }) {
+      index = text.index(index, offsetBy: block.offset - offset)
+      offset = block.offset
+      let end = text.index(index, offsetBy: block.raw.count)
+      let start16 = text.utf16.distance(from: text.startIndex, to: index)
+      spans.append(start16..<(start16 + text.utf16.distance(from: index, to: end)))
+    }
+    return spans
+  }
+}

@@ -52,11 +52,13 @@ extension Engine {
     _ request: TurnRequest, onEvent: (TurnEvent) async throws -> Void
   ) async throws {
     let prompt: String
-    let options: GenerationOptions
+    var options: GenerationOptions
     do {
       let settings = try chatSettings()
-      prompt = systemPrompt(custom: request.systemPrompt ?? settings.systemPrompt)
+      let parts = systemPromptParts(custom: request.systemPrompt ?? settings.systemPrompt)
+      prompt = parts.text
       options = request.options ?? settings.generationOptions
+      options.reusablePrefix = parts.reusablePrefix
     } catch {
       try await onEvent(.failed(error))
       return

@@ -23,13 +23,15 @@ extension Engine {
     _ text: String, systemPrompt custom: String? = nil, options: GenerationOptions, usesMemory: Bool = true,
     onText: (String) async throws -> Void
   ) async throws -> UnsavedAnswer {
-    let prompt = systemPrompt(custom: try custom ?? chatSettings().systemPrompt)
+    let parts = systemPromptParts(custom: try custom ?? chatSettings().systemPrompt)
+    var options = options
+    options.reusablePrefix = parts.reusablePrefix
     return try await withModel { local in
       let answering = self.answering ?? local
       // The loaded model itself, so that the memory's budget is counted in its tokens.
       let counting: any ChatModel = self.model ?? local
       let memory = usesMemory ? await self.memory.context(for: text, session: nil, for: counting) : nil
-      let messages: [ChatMessage] = [.system(prompt), .user(MemoryPrompt.question(text, with: memory))]
+      let messages: [ChatMessage] = [.system(parts.text), .user(MemoryPrompt.question(text, with: memory))]
       var answer = UnsavedAnswer(text: "", stopReason: .endOfGeneration, sources: memory?.citations, actions: [])
       for try await event in answering.generate(messages: messages, options: actionConstrained(options)) {
         switch event {

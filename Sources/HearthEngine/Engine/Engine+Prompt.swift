@@ -3,23 +3,38 @@ import HearthActions
 public import HearthCore
 
 extension Engine {
-  /// The system prompt a turn gets: the user's own when given; else Hearth's identity, what the user wrote
-  /// about themselves (stable, so it stays in the cached prefix) and, when answers may act, the action instructions (stable within a day, so they stay in the cached prefix), then the
-  /// volatile sections — the coming days by name, the next events, due reminders and today's habits —
-  /// each within its budget of the model's tokens.
+  /// The system prompt a turn gets: the user's own when given; else Hearth's identity and, when answers may
+  /// act, the action instructions (both the same for every user and stable within a day: the reusable
+  /// prefix), what the user wrote about themselves, then the volatile sections — the coming days by name, the
+  /// next events, due reminders and today's habits — each within its budget of the model's tokens.
   public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
-    if let custom { return custom }
+    systemPromptParts(custom: custom, now: now).text
+  }
+
+  /// ``systemPrompt(custom:now:)`` and the start of it a local model may keep evaluated between runs
+  /// (``HearthCore/GenerationOptions/reusablePrefix``): Hearth's own words only, never the user's.
+  public func systemPromptParts(custom: String? = nil, now: Date = Date()) -> (text: String, reusablePrefix: String?) {
+    if let custom { return (custom, nil) }
+    let builder = promptBuilder(now: now)
+    let count: (String) -> Int = { text in self.model?.countTokens(text) ?? text.count }
+    return (builder.build(countTokens: count), builder.sharedPrefix(countTokens: count))
+  }
+
+  private func promptBuilder(now: Date) -> SystemPromptBuilder {
     var builder = SystemPromptBuilder()
     builder.add(SystemPromptBuilder.identity())
+    let today = LocalDate(now, in: calendar.timeZone)
+    if chatConfiguration.actions {
+      builder.add(
+        PromptSection(name: "actions", text: ActionInstructions.text(today: today), tokenBudget: 900, isShared: true))
+    }
     if let persona = try? memory.persona(), !persona.isEmpty {
       builder.add(PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
     }
     guard chatConfiguration.actions else {
       builder.add(SystemPromptBuilder.date(now, timeZone: calendar.timeZone))
-      return builder.build { text in model?.countTokens(text) ?? text.count }
+      return builder
     }
-    let today = LocalDate(now, in: calendar.timeZone)
-    builder.add(PromptSection(name: "actions", text: ActionInstructions.text(today: today), tokenBudget: 900))
     builder.add(
       PromptSection(
         name: "days",
@@ -28,7 +43,7 @@ extension Engine {
     builder.add(PromptSection(name: "calendar", text: upcomingEvents(today: today), tokenBudget: 250, isVolatile: true))
     builder.add(PromptSection(name: "reminders", text: dueReminders(today: today), tokenBudget: 150, isVolatile: true))
     builder.add(PromptSection(name: "habits", text: todaysHabits(now: now), tokenBudget: 100, isVolatile: true))
-    return builder.build { text in model?.countTokens(text) ?? text.count }
+    return builder
   }
 
   /// `options` with the action-block grammar when answers may act (and no other grammar is set), as the

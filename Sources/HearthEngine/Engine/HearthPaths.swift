@@ -29,6 +29,19 @@ public struct HearthPaths: Sendable, Hashable {
   /// The profile's database.
   public var database: URL { home.appendingPathComponent("hearth.sqlite") }
 
+  /// Where evaluated instruction prefixes are kept for every profile on the machine (they hold Hearth's own
+  /// instructions, never the user's data): `$HEARTH_PREFIX_CACHE`, else `hearth/prefixes` in
+  /// `$XDG_CACHE_HOME` (default `~/.cache`); `nil` when `HEARTH_PREFIX_CACHE` is `off`.
+  public static func prefixCache(environment: [String: String]) -> URL? {
+    if let set = environment["HEARTH_PREFIX_CACHE"], !set.isEmpty {
+      return set == "off" ? nil : URL(fileURLWithPath: set, isDirectory: true)
+    }
+    let cache =
+      environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.cache")
+    return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("hearth/prefixes", isDirectory: true)
+  }
+
   /// Held (shared) by every process that may be generating into the database.
   public var generationLock: URL { home.appendingPathComponent("generation.lock") }
 }

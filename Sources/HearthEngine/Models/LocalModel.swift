@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HearthCore
 import HearthStore
 import LlamaKit
@@ -18,6 +18,9 @@ public struct LocalModelOptions: Sendable, Hashable {
   /// `host:port` of rpc-server workers the layers are spread over; empty keeps the model here. The RPC
   /// protocol has no authentication: trusted networks only.
   public var rpcServers: [String] = []
+
+  /// Where evaluated instruction prefixes are kept between runs; `nil` keeps none.
+  public var prefixCacheDirectory: URL?
 
   /// The memory the model may take; the load is refused before it starts when the estimate exceeds it.
   /// `nil` skips the check.
@@ -87,7 +90,8 @@ public final class LocalModel: ChatModel {
     let session = try await LlamaSession.create(
       model: model,
       options: ContextOptions(
-        contextSize: options.contextSize, batchSize: options.batchSize ?? 512, threads: options.threads))
+        contextSize: options.contextSize, batchSize: options.batchSize ?? 512, threads: options.threads,
+        prefixCacheDirectory: options.prefixCacheDirectory))
     return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
 

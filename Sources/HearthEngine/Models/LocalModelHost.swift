@@ -108,6 +108,8 @@ public final class LocalModelHost: ChatModel, ParkableModel {
       await self.dropLoaded(reason: "switch")
       var options = choice.options
       options.memoryBudget = try MemoryBudget.current(environment: self.environment)
+      options.prefixCacheDirectory =
+        options.prefixCacheDirectory ?? HearthPaths.prefixCache(environment: self.environment)
       let model = try await LocalModel.load(options)
       self.record(model.loadRecord())
       self.state.withLock {

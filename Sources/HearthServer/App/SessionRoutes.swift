@@ -104,7 +104,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     let messages = try library.messages(in: id)
     let memory = dependencies.engine.memory
     return SessionDetail(
-      session: try library.session(id), messages: messages, forks: try library.forks(in: id),
+      session: try library.session(id), messages: messages.map(MessageView.init), forks: try library.forks(in: id),
       usesMemory: try memory.usesMemory(in: id),
       citations: Dictionary(
         uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) }))
@@ -132,7 +132,7 @@ struct SessionList: Encodable { var sessions: [ChatSession] }
 struct SearchResults: Encodable { var hits: [SearchHit] }
 struct SessionDetail: Encodable {
   var session: ChatSession
-  var messages: [StoredMessage]
+  var messages: [MessageView]
   /// Where the chat went more than one way, and which way is shown.
   var forks: [MessageFork]
   /// Whether this chat's answers draw on the memory.

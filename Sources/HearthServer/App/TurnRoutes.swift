@@ -79,6 +79,8 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   }
 
   private func stream(_ request: TurnRequest, to writer: inout any ResponseBodyWriter) async throws {
+    // The answer's text as written (`text`) and as shown (`shown`, blocks left out for their cards).
+    var blocks = ActionBlockFilter()
     do {
       try await dependencies.engine.runTurn(request) { event in
         switch event {
@@ -88,7 +90,17 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
           try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
         case .ready:
           try await writer.sendComment("your turn")
+        case .chat(.answer(let text)):
+          try await writer.sendEvent(
+            JSONResponse.encodedLine(["text": text, "shown": blocks.feed(text)]), event: "answer")
         case .chat(let chatEvent):
+          if case .finished = chatEvent {
+            // Text held back because it might have begun a block is shown after all.
+            let held = blocks.finish()
+            if !held.isEmpty {
+              try await writer.sendEvent(JSONResponse.encodedLine(["text": "", "shown": held]), event: "answer")
+            }
+          }
           let (name, payload) = Self.encode(chatEvent)
           try await writer.sendEvent(payload, event: name)
           if case .finished(let message) = chatEvent { record(message) }
@@ -115,13 +127,13 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   static func encode(_ event: ChatEvent) -> (String, String) {
     switch event {
     case .started(let user, let assistant):
-      ("started", JSONResponse.encodedLine(StartedEvent(user: user, assistant: assistant)))
+      ("started", JSONResponse.encodedLine(StartedEvent(user: MessageView(user), assistant: MessageView(assistant))))
     case .trimmed(let dropped): ("trimmed", JSONResponse.encodedLine(["dropped_messages": dropped]))
     case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
     case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))
-    case .finished(let message): ("done", JSONResponse.encodedLine(["message": message]))
+    case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }
   }
 }
@@ -132,6 +144,6 @@ struct TurnBody: StrictInput {
 }
 struct StopResult: Encodable { var stopped: Bool }
 struct StartedEvent: Encodable {
-  var user: StoredMessage
-  var assistant: StoredMessage
+  var user: MessageView
+  var assistant: MessageView
 }

@@ -2,11 +2,15 @@
 // and Undo.
 import { api, attempt, el, getJSON, toast } from "/assets/api.js";
 
-const BLOCK = /\[(?:CALENDAR_ACTION|REMINDER_ACTION|NOTE_ACTION|HABIT_ACTION|CONTACTS_SEARCH|WEB_SEARCH):\s*\{[\s\S]*?\}\s*\]?(?=\s|$)/g;
-
-/// The answer as shown: its blocks are shown as cards instead.
-export function withoutBlocks(text) {
-  return text.replace(BLOCK, "").replace(/\n{3,}/g, "\n\n").trim();
+/// The answer as shown, its blocks left out for their cards: while it streams, the `shown` text the server
+/// sent; once stored, its content without the spans the server marked (`action_blocks`, UTF-16 offsets).
+export function shownText(message) {
+  if (message.shown != null) return message.shown;
+  let text = message.content ?? "";
+  for (const [start, end] of [...(message.action_blocks ?? [])].sort((a, b) => b[0] - a[0])) {
+    text = text.slice(0, start) + text.slice(end);
+  }
+  return text.replace(/\n{3,}/g, "\n\n").trim();
 }
 
 const LABELS = {

@@ -2,7 +2,7 @@
 // sources an answer drew on, and the switch between the versions kept where a chat went more than one way.
 import { renderMarkdown } from "/assets/markdown.js";
 import { $, copyText, el } from "/assets/api.js";
-import { withoutBlocks } from "/assets/actions.js";
+import { shownText } from "/assets/actions.js";
 import { readAloudButton } from "/assets/voice.js";
 import { state } from "/assets/state.js";
 
@@ -39,7 +39,7 @@ export function fillMessage(element, message) {
   if (message.role === "user") {
     bubble.textContent = message.content;
   } else {
-    bubble.replaceChildren(renderMarkdown(withoutBlocks(message.content)));
+    bubble.replaceChildren(renderMarkdown(shownText(message)));
   }
   const thinking = element.querySelector(".thinking");
   const showThinking = state.settings?.show_thinking !== false;
@@ -72,7 +72,7 @@ function showActions(element) {
     node.addEventListener("click", onclick);
     return node;
   };
-  const text = message.role === "user" ? message.content : withoutBlocks(message.content);
+  const text = message.role === "user" ? message.content : shownText(message);
   if (message.role === "user") {
     row.append(button("Edit", "edit-message", () => startEdit(element), "Change this message and send it again"));
   } else if (message.role === "assistant") {

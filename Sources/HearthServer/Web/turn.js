@@ -1,7 +1,7 @@
 // A turn in the chat on screen: a new message, an edited one, an answer regenerated or continued. Each streams
 // the server's events into the conversation; the chats list and header are told when it ends.
 import { $, api, getJSON, sendJSON, showError, toast } from "/assets/api.js";
-import { showCards } from "/assets/actions.js";
+import { shownText, showCards } from "/assets/actions.js";
 import { fillMessage, messageElement, setMessageHandlers, showForks, showSources } from "/assets/conversation.js";
 import { currentTurn, state } from "/assets/state.js";
 
@@ -150,7 +150,9 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
   const turn = { session: session.id, controller, started: false, user, answer: answerElement };
   state.turns.set(session.id, turn);
   setGenerating();
-  let answer = continuing ? { ...continuing, state: "generating" } : { role: "assistant", content: "", thinking: "", state: "generating" };
+  let answer = continuing
+    ? { ...continuing, shown: shownText(continuing), state: "generating" }
+    : { role: "assistant", content: "", shown: "", thinking: "", state: "generating" };
   let frame = null;
   const redraw = () => {
     frame = null;
@@ -202,6 +204,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         case "answer":
           queued.hidden = true;
           answer.content += event.data.text;
+          answer.shown += event.data.shown;
           frame ??= requestAnimationFrame(redraw);
           break;
         case "actions":

@@ -1,9 +1,9 @@
-import HearthCore
-
-/// Keeps action blocks out of streamed text: their cards are printed once the answer ends. Text that could
-/// still turn out to start a block (`[CALE…`) is held back until it is clear; a block is dropped through its
-/// closing `]`, strings and escapes honoured.
-struct BlockFilter {
+/// Keeps action blocks out of streamed text, for every surface that shows an answer as it is written (the
+/// terminal, the web app through the server's `shown` text): their cards are shown once the answer ends.
+/// Text that could still turn out to start a block (`[CALE…`) is held back until it is clear; a block is
+/// dropped through its closing `]`, strings and escapes honoured. A whole stored answer's blocks are
+/// ``ActionBlockParser``'s.
+public struct ActionBlockFilter: Sendable {
   private var held = ""
   private var inBlock = false
   private var depth = 0
@@ -13,8 +13,10 @@ struct BlockFilter {
 
   private static let openings = ActionKind.allCases.map { "[\($0.rawValue):" }
 
+  public init() {}
+
   /// The part of `text` that is safe to show now.
-  mutating func feed(_ text: String) -> String {
+  public mutating func feed(_ text: String) -> String {
     var shown = ""
     for character in text {
       if inBlock {
@@ -42,7 +44,7 @@ struct BlockFilter {
   }
 
   /// What is still held when the answer ends (text that only looked like the start of a block).
-  mutating func finish() -> String {
+  public mutating func finish() -> String {
     defer { held = "" }
     return inBlock ? "" : held
   }
