@@ -31,7 +31,7 @@ struct ActionRow: Codable, FetchableRecord, PersistableRecord {
     block = record.block
     state = record.state.rawValue
     summary = record.summary
-    itemKind = record.itemKind
+    itemKind = record.itemKind?.rawValue
     itemID = record.itemID
     before = record.before.map(JSONColumn.encode)
     after = record.after.map(JSONColumn.encode)
@@ -45,7 +45,8 @@ struct ActionRow: Codable, FetchableRecord, PersistableRecord {
     ActionRecord(
       id: UUID(uuidString: id) ?? UUID(), sessionID: sessionID.flatMap(UUID.init(uuidString:)),
       messageID: messageID.flatMap(UUID.init(uuidString:)), kind: kind, action: action, block: block,
-      state: ActionRecord.State(rawValue: state) ?? .failed, summary: summary, itemKind: itemKind, itemID: itemID,
+      state: ActionRecord.State(rawValue: state) ?? .failed, summary: summary,
+      itemKind: itemKind.flatMap(ItemKind.init(rawValue:)), itemID: itemID,
       before: try before.map { try JSONColumn.decode(JSONValue.self, $0) },
       after: try after.map { try JSONColumn.decode(JSONValue.self, $0) }, result: result, reason: reason,
       createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))

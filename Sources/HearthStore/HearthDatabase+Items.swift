@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import HearthCore
 
 /// What one import wrote.
 public struct ImportCounts: Sendable, Hashable, Codable {
@@ -76,17 +77,18 @@ extension HearthDatabase {
   }
 }
 
-/// The kinds of the user's own items.
-public enum ItemKind: String, Sendable, CaseIterable, Codable {
-  case event, reminder, note, habit, contact
+extension ItemKind {
+  var table: String { rowType.databaseTableName }
 
-  var table: String {
+  /// The row type that stores this kind.
+  var rowType: any ItemRow.Type {
     switch self {
-    case .event: EventRow.databaseTableName
-    case .reminder: ReminderRow.databaseTableName
-    case .note: NoteRow.databaseTableName
-    case .habit: HabitRow.databaseTableName
-    case .contact: ContactRow.databaseTableName
+    case .event: EventRow.self
+    case .reminder: ReminderRow.self
+    case .note: NoteRow.self
+    case .habit: HabitRow.self
+    case .habitLog: HabitLogRow.self
+    case .contact: ContactRow.self
     }
   }
 }

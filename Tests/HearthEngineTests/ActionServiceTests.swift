@@ -167,7 +167,7 @@ struct ActionServiceTests {
     let habit = try await run(engine, #"[HABIT_ACTION:{"action":"create","name":"Run","schedule":"MO,TH"}]"#)
     #expect(habit.summary == "Habit “Run” (MO,TH)")
     let log = try await run(engine, #"[HABIT_ACTION:{"action":"log","name":"run"}]"#)
-    #expect(log.state == .created && log.itemKind == "habitLog")
+    #expect(log.state == .created && log.itemKind == .habitLog)
     #expect(try engine.habits.logs(try #require(habit.itemID)).count == 1)
     _ = try engine.actions.undo(log.id)
     #expect(try engine.habits.logs(try #require(habit.itemID)).isEmpty)

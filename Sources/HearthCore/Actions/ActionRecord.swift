@@ -38,8 +38,8 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
   public var state: State
   /// One line for the card: "Create “Meeting with Sam” on Tue 2026-11-24 10:00–11:00".
   public var summary: String
-  /// The item acted on (`event`, `reminder`, `note`, `habit`, `habitLog`) and its id.
-  public var itemKind: String?
+  /// The item acted on and its id.
+  public var itemKind: ItemKind?
   public var itemID: String?
   /// The item before the change (for undo) and after it (created or planned), as JSON.
   public var before: JSONValue?
@@ -52,7 +52,7 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
 
   public init(
     id: UUID = UUID(), sessionID: UUID? = nil, messageID: UUID? = nil, kind: String, action: String? = nil,
-    block: String, state: State, summary: String, itemKind: String? = nil, itemID: String? = nil,
+    block: String, state: State, summary: String, itemKind: ItemKind? = nil, itemID: String? = nil,
     before: JSONValue? = nil, after: JSONValue? = nil, result: String? = nil, reason: String? = nil,
     createdAt: Date = Date(), updatedAt: Date? = nil
   ) {

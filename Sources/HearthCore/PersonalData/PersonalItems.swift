@@ -19,6 +19,16 @@ public enum PersonalDataError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 /// An item of the user's data: checked before it is stored, and stamped with when it was made and changed.
+/// The kinds of the user's own items, as the audit log, the store and the surfaces name them.
+public enum ItemKind: String, Sendable, Hashable, CaseIterable, Codable {
+  case event, reminder, note, habit, contact
+  /// One check-in of a habit.
+  case habitLog
+
+  /// How people call it in messages.
+  public var noun: String { self == .habitLog ? "habit check-in" : rawValue }
+}
+
 public protocol PersonalItem: Identifiable<String>, Sendable {
   var createdAt: Date { get set }
   var updatedAt: Date { get set }

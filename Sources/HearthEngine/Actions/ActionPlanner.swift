@@ -79,7 +79,7 @@ struct ActionPlanner {
   // MARK: Changes
 
   /// The item a change or deletion acts on, as it is now.
-  func target(of action: ValidatedAction) throws -> ItemSnapshot {
+  func target(of action: ValidatedAction) throws -> StoredItem {
     switch action.kind {
     case .calendar: .event(try event(for: action))
     case .reminder: .reminder(try reminder(for: action))
@@ -89,7 +89,7 @@ struct ActionPlanner {
   }
 
   /// The new state of `item` after the change `action` asks for.
-  func changed(_ item: ItemSnapshot, by action: ValidatedAction) throws -> ItemSnapshot {
+  func changed(_ item: StoredItem, by action: ValidatedAction) throws -> StoredItem {
     switch (item, action.action) {
     case (.event(var event), "update"):
       if let title = action.text("newTitle") { event.title = title }
@@ -126,49 +126,54 @@ struct ActionPlanner {
       note.body = action.text("body") ?? note.body
       return .note(note)
     default:
-      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") cannot change a \(item.kind)")
+      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") cannot change a \(item.kind.noun)")
     }
   }
 
-  /// Writes a planned change, stamping the time.
-  func apply(_ item: ItemSnapshot) throws {
+  /// A planned change as the item's service would store it: checked and stamped with the time.
+  func prepared(_ item: StoredItem) throws -> StoredItem {
     switch item {
-    case .event(let event): _ = try calendar.update(event)
-    case .reminder(let reminder): _ = try reminders.update(reminder)
-    case .note(let note): _ = try notes.update(note)
-    case .habit, .habitLog: try item.put(in: context.database)
+    case .event(let event): .event(try calendar.prepared(changed: event))
+    case .reminder(let reminder): .reminder(try context.changed(reminder))
+    case .note(let note): .note(try context.changed(NoteService.normalized(note)))
+    case .habit(let habit): .habit(try context.changed(habit))
+    case .contact(let contact): .contact(try context.changed(contact))
+    case .habitLog: item
     }
   }
 
   // MARK: Creations
 
-  /// Runs a creation, returning what was made and the card's line.
-  func create(_ action: ValidatedAction) throws -> (item: ItemSnapshot, summary: String) {
+  /// Plans a creation: the item as it is to be stored (checked and stamped, not yet written: the action
+  /// service writes it with its audit record) and the card's line.
+  func create(_ action: ValidatedAction) throws -> (item: StoredItem, summary: String) {
     switch (action.kind, action.action) {
     case (.calendar, "create"):
       let start = action.dateTime("start")!
       let end = action.dateTime("end").flatMap { $0 > start ? $0 : nil } ?? start.adding(seconds: 3600)
-      let saved = try calendar.create(
-        CalendarEvent(title: action.text("title")!, start: start, end: end, location: action.text("location")))
-      var summary = "Added “\(saved.event.title)” on \(Self.when(saved.event))"
-      if !saved.conflicts.isEmpty {
+      let event = try calendar.prepared(
+        new: CalendarEvent(title: action.text("title")!, start: start, end: end, location: action.text("location")))
+      var summary = "Added “\(event.title)” on \(Self.when(event))"
+      let conflicts = try calendar.conflicts(of: event)
+      if !conflicts.isEmpty {
         summary +=
-          "; it overlaps " + Set(saved.conflicts.map { "“\($0.other.event.title)”" }).sorted().joined(separator: ", ")
+          "; it overlaps " + Set(conflicts.map { "“\($0.other.event.title)”" }).sorted().joined(separator: ", ")
       }
-      return (.event(saved.event), summary)
+      return (.event(event), summary)
     case (.reminder, "create"):
       let due: ReminderDue? = action.dateTime("due").map {
         action.isDateOnly("due") ? ReminderDue(date: $0.date) : ReminderDue(time: $0)
       }
-      let reminder = try reminders.create(
+      let reminder = try context.created(
         Reminder(
           title: action.text("title")!, due: due,
           priority: action.text("priority").flatMap(ReminderPriority.init(rawValue:)) ?? .none,
           list: action.text("list") ?? Reminder.defaultList))
       return (.reminder(reminder), "Reminder “\(reminder.title)”\(due.map { ", due \($0)" } ?? "")")
     case (.note, "create"):
-      let note = try notes.create(
-        Note(title: action.text("title")!, body: action.text("body") ?? "", tags: action.tags("tags")))
+      let note = try context.created(
+        NoteService.normalized(
+          Note(title: action.text("title")!, body: action.text("body") ?? "", tags: action.tags("tags"))))
       return (.note(note), "Note “\(note.title)”")
     case (.habit, "create"):
       let schedule = try action.text("schedule").map { text in
@@ -177,12 +182,12 @@ struct ActionPlanner {
         }
         return schedule
       }
-      let habit = try habits.create(Habit(name: action.text("name")!, schedule: schedule ?? .daily))
+      let habit = try context.created(Habit(name: action.text("name")!, schedule: schedule ?? .daily))
       return (.habit(habit), "Habit “\(habit.name)” (\(habit.schedule))")
     case (.habit, "log"):
       let habit = try habit(for: action)
-      let log = try habits.log(habit.id)
-      let streak = try habits.progress(habit.id).stats
+      let log = HabitLog(habitID: habit.id, at: Date())
+      let streak = try habits.stats(habit, adding: log)
       return (.habitLog(log), "Checked in “\(habit.name)” — streak \(streak.currentStreak) \(streak.streakUnit)")
     default:
       throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") creates nothing")
@@ -198,7 +203,7 @@ struct ActionPlanner {
   }
 
   /// The card's line for a pending change or deletion.
-  static func preview(_ action: ValidatedAction, before: ItemSnapshot, after: ItemSnapshot?) -> String {
+  static func preview(_ action: ValidatedAction, before: StoredItem, after: StoredItem?) -> String {
     switch (before, after) {
     case (.event(let old), .event(let new)?):
       if old.start != new.start || old.end != new.end {

@@ -33,16 +33,35 @@ public struct ActionService: Sendable {
             reason: "blocks run only when the assistant writes them"))
         continue
       }
-      records.append(await run(block, session: session, message: message))
+      let (planned, creation) = await run(block, session: session, message: message)
+      records.append(try commit(planned, creating: creation))
     }
-    for record in records { try database.saveAction(record) }
+    for record in records where record.state != .created { try database.commitAction(record) }
     return records.sorted {
       answer.range(of: $0.block)?.lowerBound ?? answer.endIndex < answer.range(of: $1.block)?.lowerBound
         ?? answer.endIndex
     }
   }
 
-  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) async -> ActionRecord {
+  /// Writes a creation and its audit record in one transaction; a creation the store refuses is recorded as
+  /// failed instead, with why.
+  private func commit(_ record: ActionRecord, creating item: StoredItem?) throws -> ActionRecord {
+    guard let item, record.state == .created else { return record }
+    do {
+      try database.commitAction(record, writing: .insert(item))
+      return record
+    } catch {
+      var failed = record
+      failed.state = .failed
+      failed.summary = "Could not \(record.action ?? "run") \(item.kind.noun)"
+      failed.reason = error.description
+      failed.after = nil
+      return failed
+    }
+  }
+
+  /// Plans one block: its record and, for a creation, the item to write with it.
+  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) async -> (ActionRecord, StoredItem?) {
     var record = ActionRecord(
       sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .failed, summary: "")
     let action: ValidatedAction
@@ -52,7 +71,7 @@ public struct ActionService: Sendable {
       record.state = .invalid
       record.summary = "Not run: \(error)"
       record.reason = error.description
-      return record
+      return (record, nil)
     }
     record.action = action.action
     do {
@@ -64,6 +83,7 @@ public struct ActionService: Sendable {
         record.itemKind = item.kind
         record.itemID = item.id
         record.after = item.json
+        return (record, item)
       case .changes, .deletes:
         let before = try planner.target(of: action)
         let after = action.spec.effect == .changes ? try planner.changed(before, by: action) : nil
@@ -84,16 +104,17 @@ public struct ActionService: Sendable {
       record.summary = "Could not \(action.action ?? "run") \(ActionBlock.noun(action.kind))"
       record.reason = "\(error)"
     }
-    return record
+    return (record, nil)
   }
 
-  /// Runs a pending change or deletion the user agreed to. A target that is gone cancels it with the reason.
+  /// Runs a pending change or deletion the user agreed to, in one transaction with its audit record (so a
+  /// second confirmation, here or in another process, changes nothing). A target that is gone cancels it
+  /// with the reason.
   public func confirm(_ id: UUID) throws -> ActionRecord {
     var record = try pending(id)
-    guard let kind = record.itemKind, let itemID = record.itemID,
-      let current = try ItemSnapshot.current(kind: kind, id: itemID, in: database)
+    guard let kind = record.itemKind, let itemID = record.itemID, let current = try database.item(kind, id: itemID)
     else {
-      return try settle(record, as: .cancelled, reason: "the \(record.itemKind ?? "item") no longer exists")
+      return try settle(record, as: .cancelled, reason: "the \(record.itemKind?.noun ?? "item") no longer exists")
     }
     let (blocks, _) = ActionBlockParser.parse(record.block)
     guard let block = blocks.first, let action = try? block.validated() else {
@@ -101,19 +122,17 @@ public struct ActionService: Sendable {
     }
     record.before = current.json
     if action.spec.effect == .deletes {
-      try ItemSnapshot.remove(kind: kind, id: itemID, in: database)
       record.after = nil
-      return try settle(record, as: .deleted)
+      return try settle(record, as: .deleted, writing: .remove(kind, id: itemID))
     }
-    let changed: ItemSnapshot
+    let changed: StoredItem
     do {
-      changed = try planner.changed(current, by: action)
+      changed = try planner.prepared(try planner.changed(current, by: action))
     } catch {
       return try settle(record, as: .cancelled, reason: "\(error)")
     }
-    try planner.apply(changed)
-    record.after = (try ItemSnapshot.current(kind: kind, id: itemID, in: database) ?? changed).json
-    return try settle(record, as: .updated)
+    record.after = changed.json
+    return try settle(record, as: .updated, writing: .update(changed))
   }
 
   /// Declines a pending change or deletion.
@@ -121,7 +140,8 @@ public struct ActionService: Sendable {
     try settle(try pending(id), as: .cancelled, reason: "declined")
   }
 
-  /// Takes back what an action did: removes what it created, restores what it changed or deleted.
+  /// Takes back what an action did — removes what it created, restores what it changed or deleted — in one
+  /// transaction with its audit record, so it is taken back once.
   public func undo(_ id: UUID) throws -> ActionRecord {
     guard let record = try database.action(id) else { throw StoreError.itemNotFound(kind: "action", id: id.uuidString) }
     guard record.canUndo, let kind = record.itemKind, let itemID = record.itemID else {
@@ -129,14 +149,13 @@ public struct ActionService: Sendable {
     }
     switch record.state {
     case .created:
-      try ItemSnapshot.remove(kind: kind, id: itemID, in: database)
-      return try settle(record, as: .undone, expecting: .created)
+      return try settle(record, as: .undone, expecting: .created, writing: .remove(kind, id: itemID))
     case .updated, .deleted:
-      guard let before = record.before.flatMap({ ItemSnapshot(kind: kind, json: $0) }) else {
+      guard let before = record.before.flatMap({ StoredItem(kind: kind, json: $0) }) else {
         throw ActionStateError(id: id, state: record.state, wanted: "undo")
       }
-      try before.put(in: database)
-      return try settle(record, as: record.state == .deleted ? .restored : .undone, expecting: record.state)
+      return try settle(
+        record, as: record.state == .deleted ? .restored : .undone, expecting: record.state, writing: .put(before))
     default:
       throw ActionStateError(id: id, state: record.state, wanted: "undo")
     }
@@ -151,7 +170,7 @@ public struct ActionService: Sendable {
         $0.itemKind != nil && $0.itemID != nil
       }),
       let itemKind = last.itemKind, let itemID = last.itemID,
-      let kind = ["event": ActionKind.calendar, "reminder": .reminder, "note": .note][itemKind]
+      let kind = [ItemKind.event: ActionKind.calendar, .reminder: .reminder, .note: .note][itemKind]
     else { return nil }
     let today = LocalDate(Date(), in: planner.zone)
     let hints = RequestHints(request, today: today)
@@ -193,15 +212,16 @@ public struct ActionService: Sendable {
     return record
   }
 
+  /// Moves `record` (still in state `expecting`) to `state`, making `change` in the same transaction.
   private func settle(
     _ record: ActionRecord, as state: ActionRecord.State, reason: String? = nil,
-    expecting: ActionRecord.State = .pending
+    expecting: ActionRecord.State = .pending, writing change: ItemWrite? = nil
   ) throws -> ActionRecord {
     var record = record
     record.state = state
     if let reason { record.reason = reason }
     record.updatedAt = Date()
-    guard try database.updateAction(record, expecting: expecting) else {
+    guard try database.commitAction(record, writing: change, expecting: expecting) else {
       throw ActionStateError(id: record.id, state: try database.action(record.id)?.state ?? .failed, wanted: "\(state)")
     }
     return record

@@ -36,14 +36,14 @@ public struct CalendarService: Sendable {
 
   /// Adds an event (checked first) and reports what it overlaps.
   public func create(_ event: CalendarEvent) throws -> SavedEvent {
-    let event = try context.created(normalized(event))
+    let event = try prepared(new: event)
     try context.database.insertEvent(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
 
   /// Replaces an event (checked first) and reports what it now overlaps.
   public func update(_ event: CalendarEvent) throws -> SavedEvent {
-    let event = try context.changed(normalized(event))
+    let event = try prepared(changed: event)
     try context.database.updateEvent(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
@@ -72,6 +72,12 @@ public struct CalendarService: Sendable {
   }
 
   /// An all-day series ends with its last day.
+  /// `event` as ``create(_:)`` would store it, checked and stamped, without storing it.
+  func prepared(new event: CalendarEvent) throws -> CalendarEvent { try context.created(normalized(event)) }
+
+  /// `event` as ``update(_:)`` would store it, checked and stamped, without storing it.
+  func prepared(changed event: CalendarEvent) throws -> CalendarEvent { try context.changed(normalized(event)) }
+
   private func normalized(_ event: CalendarEvent) -> CalendarEvent {
     var event = event
     if event.isAllDay, let until = event.recurrence?.until {

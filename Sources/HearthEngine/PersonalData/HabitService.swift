@@ -65,6 +65,13 @@ public struct HabitService: Sendable {
     try list().map { HabitProgress(habit: $0, stats: try stats($0, windowDays: windowDays, now: now)) }
   }
 
+  /// How the habit stands once `log` is added too (for a check-in not stored yet).
+  func stats(_ habit: Habit, adding log: HabitLog, now: Date = Date()) throws -> HabitStats {
+    habit.stats(
+      logs: try context.database.habitLogs(habit.id) + [log], today: LocalDate(now, in: context.timeZone),
+      zone: context.timeZone, windowDays: 30)
+  }
+
   private func stats(_ habit: Habit, windowDays: Int, now: Date) throws -> HabitStats {
     habit.stats(
       logs: try context.database.habitLogs(habit.id), today: LocalDate(now, in: context.timeZone),

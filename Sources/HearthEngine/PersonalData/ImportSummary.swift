@@ -1,7 +1,7 @@
 import Foundation
-import HearthCore
+public import HearthCore
 public import HearthInterchange
-public import HearthStore
+import HearthStore
 
 /// What an import did: items added and replaced (same id), items skipped with the reason and line, and
 /// properties of the file Hearth does not keep.

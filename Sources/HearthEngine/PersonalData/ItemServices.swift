@@ -83,18 +83,20 @@ public struct NoteService: Sendable {
   }
 
   public func create(_ note: Note) throws -> Note {
-    var note = note
-    note.tags = Note.normalized(note.tags)
-    note = try context.created(note)
+    let note = try context.created(Self.normalized(note))
     try context.database.insertNote(note)
     return note
   }
 
   public func update(_ note: Note) throws -> Note {
+    let note = try context.changed(Self.normalized(note))
+    try context.database.updateNote(note)
+    return note
+  }
+
+  static func normalized(_ note: Note) -> Note {
     var note = note
     note.tags = Note.normalized(note.tags)
-    note = try context.changed(note)
-    try context.database.updateNote(note)
     return note
   }
 
