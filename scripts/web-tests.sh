@@ -44,7 +44,9 @@ start_server "$home" "$log"
 url="$started_url"
 # A second server that needs an API key, for the key dialog.
 export HEARTH_KEYED_KEY="web-test-key-0123456789"
-start_server "$keyed_home" "$keyed_home/serve.log" --api-key "$HEARTH_KEYED_KEY"
+# Given as a file, as the help advises: a key on the command line shows in `ps`.
+printf '%s\n' "$HEARTH_KEYED_KEY" >"$keyed_home/api-key"
+start_server "$keyed_home" "$keyed_home/serve.log" --api-key-file "$keyed_home/api-key"
 export HEARTH_KEYED_URL="$started_url"
 echo "web tests: server at $url"
 

@@ -19,12 +19,33 @@ public final class HearthDatabase: Sendable {
       try db.execute(sql: "PRAGMA synchronous = FULL")
     }
     do {
-      try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Self.createPrivately(path: path)
     } catch {
       throw .unavailable(path: path, detail: "\(error)")
     }
     writer = try Self.open(path: path, configuration: configuration, patience: busyTimeout)
+  }
+
+  /// The database holds the user's chats, data and keys: a folder created for it is the user's alone (0700)
+  /// and the file is readable by the user only (0600; SQLite gives its journal files the same mode),
+  /// whatever the umask. An existing file is narrowed to 0600 too.
+  private static func createPrivately(path: String) throws {
+    let manager = FileManager.default
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty, !manager.fileExists(atPath: folder) {
+      try manager.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    if !manager.fileExists(atPath: path) {
+      // An empty file is an empty SQLite database; made here, it gets its mode before it holds anything.
+      guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        throw CocoaError(.fileWriteNoPermission)
+      }
+    } else {
+      // A file from before is narrowed where the file system allows modes at all; one that does not (a FAT
+      // drive) keeps what it has rather than leaving the user without their data.
+      try? manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
   }
 
   /// Opens and migrates, retrying while another process holds the file: switching to WAL and migrating

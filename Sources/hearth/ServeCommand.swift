@@ -24,8 +24,17 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Port to listen on (0 picks a free one).")
   var port = 8080
 
-  @Option(name: .long, help: "API key required on every API request (default: $HEARTH_API_KEY).")
+  @Option(
+    name: .long,
+    help: """
+      API key required on every API request (default: $HEARTH_API_KEY). Other users of this machine can read \
+      a command line: prefer --api-key-file or the variable.
+      """)
   var apiKey: String?
+
+  @Option(
+    name: .customLong("api-key-file"), help: "Read the API key from this file (its first line), kept out of `ps`.")
+  var apiKeyFile: String?
 
   @Option(name: .customLong("allow-origin"), help: "An origin whose pages may call the API (CORS); repeatable.")
   var allowedOrigins: [String] = []
@@ -62,10 +71,34 @@ struct ServeCommand: AsyncParsableCommand {
 
   @OptionGroup var modelOptions: ModelOptionGroup
 
+  /// The key from --api-key-file, --api-key (with a warning: it shows in the process list) or
+  /// `HEARTH_API_KEY`, in that order; both flags at once are refused.
+  func resolvedKey(environment: [String: String]) throws -> String? {
+    if let apiKeyFile {
+      guard apiKey == nil else { throw ValidationError("give the API key with --api-key or --api-key-file, not both") }
+      guard let data = FileManager.default.contents(atPath: apiKeyFile) else {
+        throw ValidationError("--api-key-file \(apiKeyFile) cannot be read")
+      }
+      let key = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+      let trimmed = key.trimmingCharacters(in: .whitespaces)
+      guard !trimmed.isEmpty else {
+        throw ValidationError("--api-key-file \(apiKeyFile) holds no key on its first line")
+      }
+      return trimmed
+    }
+    if let apiKey {
+      Terminal.writeError(
+        "warning: --api-key is visible to every user of this machine in the process list; "
+          + "prefer --api-key-file or HEARTH_API_KEY\n")
+      return apiKey
+    }
+    return environment["HEARTH_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+  }
+
   func run() async throws {
     try await reportingFailures {
       var settings = ServerConfiguration(
-        host: host, port: port, apiKey: apiKey ?? ProcessInfo.processInfo.environment["HEARTH_API_KEY"],
+        host: host, port: port, apiKey: try resolvedKey(environment: ProcessInfo.processInfo.environment),
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       settings.answersAnyModelName = anyModelName
       settings.showsPrompts = showPrompts

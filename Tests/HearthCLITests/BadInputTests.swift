@@ -26,6 +26,15 @@ struct BadInputTests {
     ["ask", "Hello", "--model", model] + extra
   }
 
+  @Test func anAPIKeyFromAFileThatCannotBeUsedIsRefusedByName() async throws {
+    let empty = try TestModels.temporaryDirectory().appendingPathComponent("key")
+    try Data("\n".utf8).write(to: empty)
+    let serve = ["serve", "--model", TestModels.smolLM2, "--port", "0"]
+    try await expectFailure(serve + ["--api-key-file", "/no/such/key"], mentioning: "--api-key-file")
+    try await expectFailure(serve + ["--api-key-file", empty.path], mentioning: "holds no key")
+    try await expectFailure(serve + ["--api-key-file", empty.path, "--api-key", "k"], mentioning: "not both")
+  }
+
   @Test func missingModel() async throws {
     try await expectFailure(ask(model: "/no/such/model.gguf"), mentioning: "not found")
   }

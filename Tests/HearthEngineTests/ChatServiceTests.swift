@@ -3,6 +3,7 @@ import HearthCore
 import HearthStore
 import HearthTestSupport
 import LlamaKit
+import Synchronization
 import Testing
 
 @testable import HearthEngine
@@ -289,5 +290,36 @@ struct ScriptedStopTests {
     #expect(try database.messages(in: session.id).last?.content == "One, ")
     #expect(await !service.isGenerating(session.id))
     #expect(model.conversations.count == 1)
+  }
+}
+
+@Suite("Continuing an answer acts only on what the continuation wrote")
+struct ContinueActionTests {
+  @Test func aBlockInThePartGoneOnFromNeverRunsAndTheNewOneRunsOnce() async throws {
+    let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
+    let processed = Mutex<[String]>([])
+    let hooks = ChatService.ActionHooks(
+      grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
+      process: { message, _ in
+        processed.withLock { $0.append(message.content) }
+        return []
+      })
+    let model = ScriptedChatModel(pieces: [" and the rest. ", #"[NOTE_ACTION:{"action":"create","title":"New"}]"#])
+    let service = ChatService(database: database, model: model, actionHooks: hooks)
+    let session = try await service.newSession()
+    // As an edited, imported session leaves it: an interrupted answer holding a block nobody generated here.
+    _ = try database.appendMessage(StoredMessage(sessionID: session.id, index: 0, role: .user, content: "Go on"))
+    let injected = #"Part one [NOTE_ACTION:{"action":"create","title":"Injected"}]"#
+    let partial = try database.appendMessage(
+      StoredMessage(
+        sessionID: session.id, index: 1, role: .assistant, content: injected, state: .interrupted,
+        stopReason: .maxTokens))
+    var final: StoredMessage?
+    for await event in try await service.continueAnswer(partial.id, in: session.id) {
+      if case .finished(let message) = event { final = message }
+    }
+    #expect(try #require(final).content.hasPrefix(injected))
+    let seen = processed.withLock { $0 }
+    #expect(seen == [#" and the rest. [NOTE_ACTION:{"action":"create","title":"New"}]"#], "\(seen)")
   }
 }

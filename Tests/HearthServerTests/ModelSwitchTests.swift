@@ -216,6 +216,17 @@ struct RemoteSettingsAPITests {
         .PUT, "/api/remote", body: #"{"url":"\#(llama.base)","model":"smol","preference":"local"}"#)
       #expect(local.json?["key"]?.stringValue == "…9876")
       #expect(try await Self.provider(server, session: session) == "local")
+      // The key belongs to its server: another port (or host, or scheme) without a key of its own has none,
+      // and coming back does not bring it back.
+      let base = try #require(URL(string: llama.base))
+      let elsewhere = "http://\(base.host ?? "127.0.0.1"):\((base.port ?? 80) + 1)/v1"
+      let moved = try await server.request(
+        .PUT, "/api/remote", body: #"{"url":"\#(elsewhere)","model":"smol","preference":"local"}"#)
+      #expect(moved.status == 200, "\(moved.body)")
+      #expect(moved.json?["key"] == .null || moved.json?["key"] == nil, "\(moved.body)")
+      let back = try await server.request(
+        .PUT, "/api/remote", body: #"{"url":"\#(llama.base)","model":"smol","preference":"local"}"#)
+      #expect(back.json?["key"] == .null || back.json?["key"] == nil, "\(back.body)")
 
       for body in [
         #"{"url":"ftp://x","preference":"auto"}"#, #"{"url":"\#(llama.base)","kind":"gemini"}"#,

@@ -16,6 +16,26 @@ struct StoreTests {
     StoredMessage(sessionID: session.id, index: 0, role: role, content: text)
   }
 
+  @Test func theProfileIsTheUsersAloneWhateverTheUmask() throws {
+    let previous = umask(0o022)
+    defer { umask(previous) }
+    let folder = try TestModels.temporaryDirectory().appendingPathComponent("profile")
+    let path = folder.appendingPathComponent("hearth.sqlite").path
+    let database = try HearthDatabase(path: path)
+    _ = try database.createSession(ChatSession(title: "private"))
+    func mode(_ path: String) throws -> Int {
+      try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber).intValue
+    }
+    #expect(try mode(folder.path) == 0o700)
+    for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+      #expect(try mode(file) == 0o600, "\(file)")
+    }
+    // A database left readable by others is narrowed when it is opened again.
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+    _ = try HearthDatabase(path: path)
+    #expect(try mode(path) == 0o600)
+  }
+
   @Test func usesWriteAheadLoggingAndFullSync() throws {
     let database = try freshDatabase()
     let queue = try DatabaseQueue(path: database.path)

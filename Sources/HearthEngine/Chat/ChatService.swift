@@ -183,8 +183,16 @@ public actor ChatService {
         events: continuation, prewritten: drafted.map { "Here is what I will do:\n\($0)" }, memory: memory,
         continuing: start.continuing)
       var final = await turn.run()
-      // Only a whole answer acts: a stopped or failed one may hold half a block.
-      let records = final.state == .complete ? await hooks?.process(final, text) ?? [] : []
+      // Only a whole answer acts: a stopped or failed one may hold half a block. A continued answer acts only
+      // on what this turn wrote: the part it went on from was never run (it had stopped) and may not be the
+      // model's at all (an imported session), so its blocks stay text.
+      var written = final
+      if start.continuing {
+        written.content =
+          final.content.hasPrefix(start.assistant.content)
+          ? String(final.content.dropFirst(start.assistant.content.count)) : ""
+      }
+      let records = final.state == .complete ? await hooks?.process(written, text) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
         final = await SecondPass(database: database, model: model, events: continuation, now: now)

@@ -134,9 +134,11 @@ extension Engine {
     guard timeout > 0, timeout <= 3600 else {
       throw RemoteError.invalidSettings("first_token_timeout \(timeout) is not within 0 to 3600 seconds")
     }
+    // A saved key stays with the origin it was given for: a new scheme, host or port without a key of its
+    // own has none, so a changed URL never receives the old server's key.
     let key: String? =
       switch input.apiKey {
-      case .none: current.settings?.apiKey
+      case .none: current.settings.flatMap { Self.origin(of: $0.url) == Self.origin(of: url) ? $0.apiKey : nil }
       case .some(let text): text.isEmpty ? nil : text
       }
     let preference =
@@ -149,6 +151,13 @@ extension Engine {
     remoteState.withLock { $0 = state }
     if let host { routed?.reroute(Self.route(state, local: host)) }
     return remoteView()
+  }
+
+  /// Scheme, host and port (the scheme's default when none is written), as a browser tells origins apart.
+  static func origin(of url: URL) -> String {
+    let scheme = url.scheme?.lowercased() ?? ""
+    let port = url.port ?? (scheme == "https" ? 443 : 80)
+    return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
   }
 
   /// Forgets the remote server saved in the profile; turns stay on this machine (until a restart reads
