@@ -1,4 +1,5 @@
 public import Foundation
+import HearthEngine
 
 /// Finds llama.cpp's own programs, built by the set-up next to the library Hearth links.
 public struct LlamaTools: Sendable {
@@ -9,9 +10,8 @@ public struct LlamaTools: Sendable {
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     var folders: [String] = []
     if let prefix = environment["HEARTH_LLAMA_PREFIX"], !prefix.isEmpty { folders.append("\(prefix)/bin") }
-    let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-    let cache = environment["XDG_CACHE_HOME"] ?? "\(home)/.cache"
-    folders.append("\(cache)/hearth/llama.cpp-0.3.36/bin")
+    folders.append(
+      HearthPaths.cacheFolder(environment: environment).appendingPathComponent("llama.cpp-0.3.36/bin").path)
     folders += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
     searchPath = folders
   }

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthEngine
 import HearthSpeech
 
 /// The clips the speech benchmark transcribes: whisper.cpp's jfk.wav, and a minute of speech made here by
@@ -7,9 +8,7 @@ public enum SpeechClips {
   /// Where the set-up put whisper.cpp: `$HEARTH_WHISPER_PREFIX`, else the default cache prefix.
   public static func whisperPrefix(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
     if let prefix = environment["HEARTH_WHISPER_PREFIX"], !prefix.isEmpty { return prefix }
-    let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-    let cache = environment["XDG_CACHE_HOME"] ?? "\(home)/.cache"
-    return "\(cache)/hearth/whisper.cpp-1.8.5"
+    return HearthPaths.cacheFolder(environment: environment).appendingPathComponent("whisper.cpp-1.8.5").path
   }
 
   /// What jfk.wav says.

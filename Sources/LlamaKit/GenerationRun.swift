@@ -96,7 +96,8 @@ final class GenerationRun: @unchecked Sendable {
       if session.restorePrefix(prefix, of: prompt) {
         reused = prefix.length
       } else {
-        reused = session.reusablePrefix(for: prompt)
+        // A file that could not be used leaves the cache as it was, or empty.
+        reused = session.cachedTokens.count
         savesPrefixAt = prefix.length
       }
     }

@@ -162,8 +162,7 @@ public final class LlamaSession: @unchecked Sendable {
     GenerationEvent, any Error
   > {
     do {
-      let text = try model.formatChat(messages)
-      let prompt = try model.tokenize(text, addSpecial: true, parseSpecial: true)
+      let (text, prompt) = try chatPrompt(messages)
       return generate(
         prompt: prompt, options: options, prefix: prefixPlan(prompt: prompt, text: text, options: options))
     } catch {
@@ -173,8 +172,13 @@ public final class LlamaSession: @unchecked Sendable {
 
   /// The tokens of `messages` as formatted for the model, ready for ``generate(prompt:options:)``.
   public func chatPromptTokens(_ messages: [ChatMessage]) throws(LlamaError) -> [Int32] {
+    try chatPrompt(messages).tokens
+  }
+
+  /// `messages` as formatted for the model, and its tokens.
+  private func chatPrompt(_ messages: [ChatMessage]) throws(LlamaError) -> (text: String, tokens: [Int32]) {
     let text = try model.formatChat(messages)
-    return try model.tokenize(text, addSpecial: true, parseSpecial: true)
+    return (text, try model.tokenize(text, addSpecial: true, parseSpecial: true))
   }
 
   /// Counts and stop reason of the most recent finished generation, including one whose consumer left.

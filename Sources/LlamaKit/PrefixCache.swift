@@ -61,7 +61,7 @@ struct PrefixPlan: Sendable {
 /// 64-bit FNV-1a: a stable name for a prefix file. Collisions cost nothing but a miss, because a loaded
 /// file's tokens are compared with the prompt's before its state is used.
 struct FNV1a {
-  private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
   mutating func add(_ bytes: some Sequence<UInt8>) {
     for byte in bytes {
@@ -72,6 +72,16 @@ struct FNV1a {
 
   mutating func add(_ token: Int32) {
     withUnsafeBytes(of: token.littleEndian) { add($0) }
+  }
+
+  /// Adds `raw` 64 bits at a time (the tail byte by byte): fast enough for tens of megabytes.
+  mutating func add(words raw: UnsafeRawBufferPointer) {
+    let words = raw.count / 8
+    for index in 0..<words {
+      value ^= raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+      value = value &* 0x100_0000_01b3
+    }
+    add(raw[(words * 8)...])
   }
 
   var hex: String {
@@ -200,20 +210,10 @@ struct SavedPrefix {
     bytes.withUnsafeBytes { Value(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Value.self)) }
   }
 
-  /// FNV-1a over 64-bit words (the tail byte by byte): fast enough for tens of megabytes.
+  /// FNV-1a over 64-bit words, the file's check that it is whole and unchanged.
   static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    bytes.withUnsafeBytes { raw in
-      let words = raw.count / 8
-      for index in 0..<words {
-        hash ^= raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-        hash = hash &* 0x100_0000_01b3
-      }
-      for index in (words * 8)..<raw.count {
-        hash ^= UInt64(raw[index])
-        hash = hash &* 0x100_0000_01b3
-      }
-    }
-    return hash
+    var hash = FNV1a()
+    bytes.withUnsafeBytes { hash.add(words: $0) }
+    return hash.value
   }
 }

@@ -36,10 +36,16 @@ public struct HearthPaths: Sendable, Hashable {
     if let set = environment["HEARTH_PREFIX_CACHE"], !set.isEmpty {
       return set == "off" ? nil : URL(fileURLWithPath: set, isDirectory: true)
     }
+    return cacheFolder(environment: environment).appendingPathComponent("prefixes", isDirectory: true)
+  }
+
+  /// Hearth's folder in the user's cache: `hearth` in `$XDG_CACHE_HOME` (unset or empty: `~/.cache`), where
+  /// the set-up also puts llama.cpp, whisper.cpp and the models.
+  public static func cacheFolder(environment: [String: String]) -> URL {
     let cache =
       environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.cache")
-    return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("hearth/prefixes", isDirectory: true)
+    return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("hearth", isDirectory: true)
   }
 
   /// Held (shared) by every process that may be generating into the database.
