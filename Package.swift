@@ -255,7 +255,8 @@ let package = Package(
     .testTarget(
       name: "HearthEngineTests",
       dependencies: [
-        "HearthEngine", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore", "HearthTestSupport",
+        "HearthEngine", "HearthBench", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore",
+        "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

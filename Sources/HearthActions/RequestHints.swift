@@ -7,21 +7,38 @@ public import HearthCore
 public struct RequestHints: Sendable, Hashable {
   public var kind: ActionKind?
   public var action: String?
-  /// Days named, in order.
+  /// Days named, in order; today when only a time is named.
   public var dates: [LocalDate]
   /// Date-times named (a day with a time), in order.
   public var dateTimes: [LocalDateTime]
   /// A length named ("for an hour", "30 minutes"), in minutes.
   public var minutes: Int?
+  /// Everything the request says about time, read by code.
+  public var time: SpokenTime
+  /// The request's words (as written), in the order ``time``'s word indices count them.
+  public var words: [String]
+  /// The request as written.
+  public var request: String
 
-  public init(_ request: String, today: LocalDate) {
+  /// Reads `request` as said on `today`; `dayFirst` reads `3/12` as the 3rd of December.
+  public init(_ request: String, today: LocalDate, dayFirst: Bool = true) {
     let text = " " + request.lowercased().replacingOccurrences(of: "’", with: "'") + " "
-    let words = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != ":" && $0 != "-" && $0 != "'" })
-      .map(String.init)
-    (dates, dateTimes, minutes) = Self.when(words, today: today)
-    kind = Self.kind(text, namesATime: !dates.isEmpty || !dateTimes.isEmpty)
+    self.request = request
+    words = SpokenTime.words(of: request)
+    time = SpokenTime(words: words, today: today, dayFirst: dayFirst)
+    dateTimes = time.dateTimes(today: today)
+    dates = time.days.isEmpty ? (time.span.map { [$0.start.date] } ?? (dateTimes.isEmpty ? [] : [today])) : time.days
+    minutes = time.minutes
+    kind = Self.kind(text, namesATime: time.namesDay || !time.clocks.isEmpty || time.part != nil)
     action = Self.action(text, kind: kind)
   }
+
+  /// Words that open a question about the user's own schedule.
+  static let scheduleQuestions = [
+    "what do i have", "do i have", "am i free", "am i busy", "what's on", "what is on", "anything on",
+    "anything planned", "what's planned", "what is planned", "what's happening", "my schedule", "my agenda",
+    "my day look", "my week look", "what's next", "what is next", "any plans", "what are my plans",
+  ]
 
   private static func has(_ text: String, _ any: [String]) -> Bool { any.contains { text.contains($0) } }
 
@@ -32,12 +49,19 @@ public struct RequestHints: Sendable, Hashable {
     if has(text, ["remind", "to-do", "todo", "reminder"]) || text.hasPrefix(" i bought") { return .reminder }
     if has(text, [" note ", " note:", " note.", "notes", "write down", "did i write", "i wrote"]) { return .note }
     if has(text, ["habit", "streak", "went for a run", "start running", "check in"]) { return .habit }
+    // "I want to start meditating every day": a wish to do something regularly.
+    if has(text, ["every day", "daily", "each day", "every morning", "every evening", "times a week", "every week"]),
+      has(text, ["start", "begin", "want to", "try to", "going to", "track"])
+    {
+      return .habit
+    }
     if has(text, ["phone", "e-mail", "email", "birthday", "contact", "'s number", "'s address"]) {
       return .contactsSearch
     }
     if has(text, ["meeting", "appointment", "calendar", "schedule", "event", "reschedule", "free for", "am i free"]) {
       return .calendar
     }
+    if namesATime, has(text, scheduleQuestions) { return .calendar }
     if namesATime,
       has(
         text,
@@ -59,11 +83,15 @@ public struct RequestHints: Sendable, Hashable {
       if has(text, ["free", "available"]) { return "free" }
       if has(text, ["cancel", "delete", "remove"]) { return "delete" }
       if has(text, ["move", "reschedule", "change", "rename", "push", "postpone"]) { return "update" }
-      if has(text, ["what ", "when ", "show", "do i have", "what's", "list"]) { return "query" }
+      if has(text, ["what ", "when ", "when's", "show", "what's", "list", "where ", "anything", "any "])
+        || has(text, scheduleQuestions)
+      {
+        return "query"
+      }
       return "create"
     case .reminder:
       if has(text, ["delete", "remove", "forget"]) { return "delete" }
-      if has(text, ["what ", "list", "show"]) { return "list" }
+      if has(text, ["what ", "list", "show", "do i have", "any ", "which "]) { return "list" }
       if has(text, ["bought", "done", "finished", "did ", "completed"]) { return "complete" }
       return "create"
     case .note:
@@ -87,81 +115,4 @@ public struct RequestHints: Sendable, Hashable {
     "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday, "thursday": .thursday, "friday": .friday,
     "saturday": .saturday, "sunday": .sunday,
   ]
-
-  /// Days, times and a length, in the order the words give them.
-  static func when(_ words: [String], today: LocalDate) -> ([LocalDate], [LocalDateTime], Int?) {
-    var day: LocalDate?
-    var times: [(hour: Int, minute: Int)] = []
-    var minutes: Int?
-    var dates: [LocalDate] = []
-    for (index, word) in words.enumerated() {
-      let next = index + 1 < words.count ? words[index + 1] : ""
-      var found: LocalDate?
-      switch word {
-      case "today", "tonight": found = today
-      case "tomorrow": found = today.adding(days: 1)
-      default:
-        if let weekday = weekdayNames[word] {
-          let ahead = (weekday.index - today.weekday.index + 7) % 7
-          found = today.adding(days: ahead == 0 ? 7 : ahead)
-        } else if let date = LocalDate(parsing: word) {
-          found = date
-        }
-      }
-      if let found {
-        day = day ?? found
-        dates.append(found)
-        continue
-      }
-      if let time = clock(word, next: next, after: index > 0 ? words[index - 1] : "") { times.append(time) }
-      if word == "half", next == "an" {
-        minutes = 30
-        continue
-      }
-      let halfHour = word == "hour" && index >= 2 && words[index - 2] == "half"
-      // "30 free minutes": the unit may come a word later.
-      let unit = next.hasPrefix("min") || next.hasPrefix("hour") || index + 2 >= words.count ? next : words[index + 2]
-      if !halfHour, let amount = duration(word, next: unit, previous: index > 0 ? words[index - 1] : "") {
-        minutes = amount
-      }
-    }
-    guard let day = day ?? (times.isEmpty ? nil : today) else { return (dates, [], minutes) }
-    let dateTimes = times.compactMap { LocalDateTime(date: day, hour: $0.hour, minute: $0.minute) }
-    return (dates.isEmpty ? [day] : dates, dateTimes, minutes)
-  }
-
-  /// `14:00`, `3pm`, `10` after "at", `8` followed by "in the morning".
-  static func clock(_ word: String, next: String, after previous: String) -> (hour: Int, minute: Int)? {
-    var text = word
-    var afternoon = false
-    var morning = false
-    if text.hasSuffix("pm") || text.hasSuffix("am") {
-      afternoon = text.hasSuffix("pm")
-      morning = !afternoon
-      text = String(text.dropLast(2))
-    } else if next == "pm" || next == "am" {
-      afternoon = next == "pm"
-      morning = !afternoon
-    }
-    let parts = text.split(separator: ":")
-    guard (1...2).contains(parts.count), let hour = Int(parts[0]), (0...23).contains(hour) else { return nil }
-    let minute = parts.count == 2 ? Int(parts[1]) : 0
-    guard let minute, (0...59).contains(minute) else { return nil }
-    // A bare number is a time only after "at", "from", "to", "until" or with am/pm.
-    guard parts.count == 2 || afternoon || morning || ["at", "from", "to", "until", "till"].contains(previous) else {
-      return nil
-    }
-    if afternoon, hour < 12 { return (hour + 12, minute) }
-    if morning, hour == 12 { return (0, minute) }
-    return (hour, minute)
-  }
-
-  /// "an hour", "2 hours", "30 minutes", "half an hour".
-  static func duration(_ word: String, next: String, previous: String) -> Int? {
-    if word == "hour", ["an", "one", "1"].contains(previous) { return 60 }
-    guard let amount = Int(word), amount > 0 else { return nil }
-    if next.hasPrefix("hour") { return amount * 60 }
-    if next.hasPrefix("min") { return amount }
-    return nil
-  }
 }

@@ -59,7 +59,7 @@ public struct ActionBenchmark: Sendable {
       let started = ContinuousClock.now
       for request in requests {
         let answer = try await Self.answer(
-          request.text, mode: mode, model: model, system: system, today: today, existing: engine.existingNames)
+          request.text, mode: mode, model: model, system: system, today: today, existing: engine.knownItems)
         let score = request.score(answer)
         if request.kind == nil {
           row.negatives += 1
@@ -82,7 +82,7 @@ public struct ActionBenchmark: Sendable {
 
   static func answer(
     _ request: String, mode: Mode, model: LocalModel, system: String, today: LocalDate,
-    existing: @escaping @Sendable (ActionKind) -> [String]
+    existing: @escaping @Sendable (ActionKind) -> [KnownItem]
   ) async throws -> String {
     switch mode {
     case .twoSteps:

@@ -10,6 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
     abstract: "Measure Hearth; compare it with llama.cpp's own tools in the same run.",
     subcommands: [
       BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self,
+      BenchAssistantCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self,
     ],
     defaultSubcommand: BenchLlamaCommand.self

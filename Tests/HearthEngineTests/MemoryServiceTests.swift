@@ -83,6 +83,33 @@ struct MemoryServiceTests {
     #expect(try engine.memory.sources(in: .persona).isEmpty)
   }
 
+  @Test("an old chat that began with the same question and drifted into a story does not derail the answer")
+  func aDriftedChatStaysOut() async throws {
+    let engine = try await engine()
+    let old = ChatSession(title: "What is the capital of France?")
+    let story =
+      "Lighthouse keeper's name: Eriphantus. Eriphantus kept the lighthouse on the cliff for forty years, "
+      + "counting the ships and the storms, and every night he lit the great lamp."
+    let said = [
+      (ChatMessage.Role.user, "What is the capital of France?"), (.assistant, "The capital of France is Paris."),
+      (.user, "Tell me a story about a lighthouse keeper."), (.assistant, story),
+    ]
+    let messages = said.enumerated().map { index, message in
+      StoredMessage(sessionID: old.id, index: index, role: message.0, content: message.1)
+    }
+    let imported = try engine.sessions.importSession(SessionExport(session: old, messages: messages))
+    try await engine.memory.remember(session: imported)
+    let session = try await engine.chat.newSession()
+    let (_, answer) = try await turn(engine, "What is the capital of France?", in: session.id)
+    #expect(answer.content.contains("Paris"), "\(answer.content)")
+    #expect(!answer.content.contains("Eriphantus"), "\(answer.content)")
+    // Asked about the earlier chat, the memory brings it in whole.
+    let context = await engine.memory.context(
+      for: "What was the lighthouse keeper called in the story we talked about?", session: session.id, tokenBudget: 600,
+      countTokens: { $0.count / 4 })
+    #expect(context?.text.contains("Eriphantus") == true)
+  }
+
   @Test("past chats are remembered in later ones, and forgotten with the chat")
   func conversationsAreRemembered() async throws {
     let engine = try await engine()

@@ -1,5 +1,5 @@
 import Foundation
-import HearthActions
+public import HearthActions
 public import HearthCore
 
 /// Writes an action block for a request so that even a tiny model acts reliably: a first step without the
@@ -7,20 +7,27 @@ public import HearthCore
 /// only the block's free text, under a grammar that pins everything else.
 public struct ActionDrafter: Sendable {
   let model: any ChatModel
-  /// The names of the items of a kind that exist (event titles, reminder titles, note titles, habit names):
-  /// an action on an existing item may only name one of them.
-  let existing: @Sendable (ActionKind) -> [String]
+  /// The items of a kind that exist (events, reminders, notes, habits): an action on an existing item may
+  /// only name one of them, and a question about one is answered about it.
+  let existing: @Sendable (ActionKind) -> [KnownItem]
+  /// Whether `3/12` is the 3rd of December (most of the world) or March 12.
+  let dayFirst: Bool
 
-  public init(model: any ChatModel, existing: @escaping @Sendable (ActionKind) -> [String] = { _ in [] }) {
+  public init(
+    model: any ChatModel, existing: @escaping @Sendable (ActionKind) -> [KnownItem] = { _ in [] },
+    dayFirst: Bool = true
+  ) {
     self.model = model
     self.existing = existing
+    self.dayFirst = dayFirst
   }
 
-  /// The block for `request`, or `nil` when it asks for no action. The kind, the action and every date,
-  /// time and length come from the words of the request (``RequestHints``); the model writes only the
-  /// free text (a title, a query, a note's body) under a grammar that pins the rest.
+  /// The block for `request`, or `nil` when it asks for no action. The kind, the action, every date,
+  /// time and length, the item acted on and a new item's title come from the words of the request
+  /// (``RequestHints``, ``ItemMatcher``); the model writes only what is left (a note's body, a search's
+  /// words) under a grammar that pins the rest, and is not asked at all when nothing is left.
   public func draft(_ request: String, today: LocalDate) async throws -> String? {
-    var hints = RequestHints(request, today: today)
+    var hints = RequestHints(request, today: today, dayFirst: dayFirst)
     if hints.kind == nil { hints = namingAnItem(request, hints: hints) }
     guard let kind = hints.kind,
       let spec = ActionSpec.specs(of: kind).first(where: { $0.action == hints.action })
@@ -28,72 +35,118 @@ public struct ActionDrafter: Sendable {
     else { return nil }
     // An event is made only for a request that says when: "how do I run a good meeting?" is a question.
     if spec.kind == .calendar, spec.action == "create", hints.dates.isEmpty, hints.dateTimes.isEmpty { return nil }
-    let (fixed, omit) = Self.pinned(spec, hints: hints, request: request)
+    let looksUp = spec.needsTarget || kind == .contactsSearch || ["stats", "query", "search"].contains(spec.action)
+    let items = looksUp ? existing(kind) : []
+    let (best, ranked) = ItemMatcher.rank(items, for: request)
+    // A question or a change that names no time, no item of the user's, and neither speaks of the user nor
+    // tells the assistant anything is talk about the words: "What is a calendar year?"
+    if spec.effect != .creates, ![.contactsSearch, .webSearch].contains(kind), !hints.time.namesDay, best == nil,
+      !Self.addressesTheUser(hints.words)
+    {
+      return nil
+    }
+    var (fixed, omit) = Self.pinned(spec, hints: hints, request: request, target: best, today: today)
     var lines = [
       ActionInstructions.calendarDays(today: today),
       "Write the action for the user's message as one block, naming things with the user's own words. Example:",
       "\(spec.example.request) → [\(kind.rawValue):\(ActionInstructions.fill(spec.example.payload, today: today))]",
     ]
-    var fixedFields = fixed
     var choices: [String: [String]] = [:]
     let target = spec.fields.contains { $0.name == "name" } ? "name" : "title"
     if spec.needsTarget || spec.action == "stats" {
-      // The existing item whose name shares the most words with the request; the model chooses only
-      // when the words do not decide.
-      let names = Array(Set(existing(kind))).sorted()
-      let ranked = names.map { ($0, Self.overlap($0, request)) }.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }
-      if let best = ranked.first, ranked.count == 1 || ranked[1].1 < best.1 {
-        fixedFields[target] = Self.json(best.0)
+      // The existing item the request fits best; the model chooses only when the words do not decide.
+      let names = Array(Set(items.map(\.name))).sorted()
+      if let best {
+        fixed[target] = Self.json(best.name)
       } else if !names.isEmpty {
-        choices[target] = (ranked.isEmpty ? names : ranked.map(\.0)).map(Self.json)
+        choices[target] = (ranked.isEmpty ? names : ranked.map(\.name)).map(Self.json)
         lines.append("The \(ActionBlock.noun(kind))s: " + names.joined(separator: "; ") + ".")
       }
     }
+    if let block = Self.written(spec, fixed: fixed, omit: omit) { return block }
     // Free text is made of the request's own words.
     let phrased: Set<String> = ["title", "name", "newTitle", "query", "text", "body"]
     let grammar = ActionGrammar.grammar(
-      for: spec, fixed: fixedFields, omit: omit, choices: choices, phrased: phrased.subtracting(fixedFields.keys),
+      for: spec, fixed: fixed, omit: omit, choices: choices, phrased: phrased.subtracting(fixed.keys),
       words: Self.words(of: request))
-    return try await generate(system: lines.joined(separator: "\n"), user: request, grammar: grammar, tokens: 120)
+    let text = try await generate(system: lines.joined(separator: "\n"), user: request, grammar: grammar, tokens: 120)
+    // A model that wrote no whole block (it stopped at once) leaves the answer to the turn.
+    return ActionBlockParser.parse(text).blocks.isEmpty ? nil : text
   }
 
-  /// "Cancel the team lunch": a verb that changes things next to the name of an item that exists.
+  /// The block itself when the request settles every field it needs; `nil` when something is left to write.
+  static func written(_ spec: ActionSpec, fixed: [String: String], omit: Set<String>) -> String? {
+    let targets = spec.needsTarget ? spec.targetFields : []
+    if spec.needsTarget, !targets.contains(where: { fixed[$0] != nil }) { return nil }
+    var parts = spec.action.map { [#""action":"\#($0)""#] } ?? []
+    for field in spec.fields where !omit.contains(field.name) {
+      if let value = fixed[field.name] {
+        parts.append("\(json(field.name)):\(value)")
+      } else if !targets.contains(field.name) {
+        return nil
+      }
+    }
+    return "[\(spec.kind.rawValue):{" + parts.joined(separator: ",") + "}]"
+  }
+
+  /// "Cancel the team lunch", "When is my dentist appointment?", "I renewed my passport", "What's the wifi
+  /// password?": a verb that changes things, a statement of something done, or a question, next to the name
+  /// of an item that exists.
   func namingAnItem(_ request: String, hints: RequestHints) -> RequestHints {
-    let lowered = " " + request.lowercased() + " "
-    let verbs = ["cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone"]
-    guard verbs.contains(where: { lowered.contains($0) }) else { return hints }
-    for kind in [ActionKind.calendar, .reminder, .note]
-    where existing(kind).contains(where: { Self.overlap($0, request) > 0 }) {
+    let lowered = " " + request.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+    let words = hints.words.map { $0.lowercased() }
+    let fits = { (kind: ActionKind) in existing(kind).contains { ItemMatcher.score($0, request: request) >= 1 } }
+    func reading(_ kind: ActionKind, as action: String?) -> RequestHints {
       var hints = hints
       hints.kind = kind
-      hints.action = RequestHints.action(lowered, kind: kind)
+      hints.action = action
       return hints
+    }
+    let verbs = ["cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone"]
+    if verbs.contains(where: { lowered.contains($0) }) {
+      for kind in [ActionKind.calendar, .reminder, .note] where fits(kind) {
+        return reading(kind, as: RequestHints.action(lowered, kind: kind))
+      }
+    }
+    let doneWords: Set<String> = ["did", "done", "finished", "bought", "paid", "got", "went", "ran", "read", "sent"]
+    let saysDone =
+      (words.first == "i" && words.dropFirst().prefix(2).contains { doneWords.contains($0) || $0.hasSuffix("ed") })
+      || lowered.contains("done with") || lowered.contains(" finished ")
+    if saysDone {
+      if fits(.habit) { return reading(.habit, as: "log") }
+      if fits(.reminder) { return reading(.reminder, as: "complete") }
+    }
+    let asks =
+      request.hasSuffix("?")
+      || ["what", "when", "where", "which", "what's", "when's", "where's"]
+        .contains(words.first ?? "")
+    if asks {
+      let aboutAnEvent = ["when is", "when's", "what time is", "where is", "where's", "is my", "is the"]
+      if aboutAnEvent.contains(where: { lowered.contains($0) }), fits(.calendar) {
+        return reading(.calendar, as: "query")
+      }
+      // "What does the pantry document say about the shopping note?" asks the memory, not the notes.
+      let aboutAFile = ["document", "file", "pdf", "page", "upload"].contains { lowered.contains($0) }
+      if !aboutAFile, fits(.note) { return reading(.note, as: "search") }
     }
     return hints
   }
 
-  static func json(_ text: String) -> String {
-    (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+  /// Whether a request speaks of the user's own things ("my", "I") or tells the assistant to do something:
+  /// "What is a calendar year?" does neither, and asks nothing of the calendar.
+  static func addressesTheUser(_ words: [String]) -> Bool {
+    let personal: Set<String> = ["i", "me", "my", "mine", "we", "our", "us", "i'm", "i've", "i'd", "i'll", "im"]
+    let imperative: Set<String> = [
+      "add", "schedule", "put", "book", "create", "plan", "move", "cancel", "delete", "remove", "note", "write",
+      "remind", "track", "log", "check", "rename", "reschedule", "push", "set", "find", "show", "list", "search",
+      "postpone", "mark", "change", "look",
+    ]
+    let lowered = words.map { $0.lowercased() }
+    return lowered.contains(where: personal.contains) || imperative.contains(lowered.first ?? "")
   }
 
-  /// Words too common to name anything.
-  static let stopWords: Set<String> = [
-    "the", "and", "for", "with", "from", "my", "about", "this", "that", "please", "into", "onto", "your", "our",
-  ]
-
-  /// How many words (of three letters or more, not stop words) two texts share, ignoring case and a plural
-  /// "s"; ties go to the name whose words the request covers best.
-  static func overlap(_ name: String, _ request: String) -> Double {
-    func stems(_ text: String) -> Set<String> {
-      Set(
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter {
-          $0.count >= 3 && !stopWords.contains(String($0))
-        }
-        .map { word in word.hasSuffix("s") && word.count > 3 ? String(word.dropLast()) : String(word) })
-    }
-    let words = stems(name)
-    let shared = words.intersection(stems(request)).count
-    return shared == 0 ? 0 : Double(shared) + Double(shared) / Double(max(words.count, 1)) / 10
+  static func json(_ text: String) -> String {
+    (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
   }
 
   /// The request's words as written and capitalised, for phrases.
@@ -105,71 +158,6 @@ public struct ActionDrafter: Sendable {
     }
   }
 
-  /// The fields the request settles (as JSON text) and those left out (ids, which a model cannot know;
-  /// optional details the request does not mention).
-  static func pinned(
-    _ spec: ActionSpec, hints: RequestHints, request: String
-  ) -> (fixed: [String: String], omit: Set<String>) {
-    func json(_ text: String) -> String { "\"\(text)\"" }
-    var fixed: [String: String] = [:]
-    var omit: Set<String> = ["id", "location", "priority", "list", "tags"]
-    let day = hints.dates.first
-    let start = hints.dateTimes.first
-    switch (spec.kind, spec.action) {
-    case (.calendar, "create"):
-      if let start {
-        fixed["start"] = json(start.shortDescription)
-        let end = hints.dateTimes.dropFirst().first ?? start.adding(seconds: (hints.minutes ?? 60) * 60)
-        fixed["end"] = json(end.shortDescription)
-      } else if let day {
-        fixed["start"] = json(LocalDateTime(startOf: day).adding(seconds: 9 * 3600).shortDescription)
-        fixed["end"] = json(LocalDateTime(startOf: day).adding(seconds: 10 * 3600).shortDescription)
-      }
-    case (.calendar, "update"):
-      omit.formUnion(["start"])
-      if let start { fixed["newStart"] = json(start.shortDescription) } else { omit.insert("newStart") }
-      if let minutes = hints.minutes, let start {
-        fixed["newEnd"] = json(start.adding(seconds: minutes * 60).shortDescription)
-      } else {
-        omit.insert("newEnd")
-      }
-      if !["rename", "call it", "title"].contains(where: { request.lowercased().contains($0) }) {
-        omit.insert("newTitle")
-      }
-    case (.calendar, "delete"):
-      if let start { fixed["start"] = json(start.shortDescription) } else { omit.insert("start") }
-    case (.calendar, "query"), (.calendar, "free"):
-      if let day {
-        fixed["from"] = json(day.description)
-        fixed["to"] = json(day.description)
-        omit.insert("text")
-      } else {
-        omit.formUnion(["from", "to"])
-      }
-      if spec.action == "free" { fixed["minutes"] = String(hints.minutes ?? 60) }
-    case (.reminder, "create"):
-      if let start {
-        fixed["due"] = json(start.shortDescription)
-      } else if let day {
-        fixed["due"] = json(day.description)
-      } else {
-        omit.insert("due")
-      }
-    case (.habit, "create"):
-      let weekdays = RequestHints.weekdayNames.filter { request.lowercased().contains($0.key) }.map(\.value).sorted()
-      if !weekdays.isEmpty {
-        fixed["schedule"] = json(weekdays.map(\.rawValue).joined(separator: ","))
-      } else if request.lowercased().contains("every day") || request.lowercased().contains("daily") {
-        fixed["schedule"] = json("daily")
-      } else {
-        omit.insert("schedule")
-      }
-    default:
-      break
-    }
-    return (fixed, omit)
-  }
-
   private func generate(system: String, user: String, grammar: String, tokens: Int) async throws -> String {
     let options = GenerationOptions(maxNewTokens: tokens, sampling: .greedy, grammar: grammar)
     var text = ""
@@ -178,34 +166,5 @@ public struct ActionDrafter: Sendable {
     }
     await model.settle()
     return text
-  }
-}
-
-/// The names an action may use for existing items of a kind: event titles from a week ago to three months
-/// ahead, open reminders, notes and habits.
-struct ExistingNames: Sendable {
-  let calendar: CalendarService
-  let reminders: ReminderService
-  let notes: NoteService
-  let habits: HabitService
-
-  @Sendable func names(_ kind: ActionKind) -> [String] {
-    switch kind {
-    case .calendar:
-      let range = DateInterval(start: Date().addingTimeInterval(-7 * 86_400), duration: 100 * 86_400)
-      let recent = (try? calendar.occurrences(in: range).map(\.event.title)) ?? []
-      return Array(Set(recent + ((try? calendar.events().suffix(200).map(\.title)) ?? []))).sorted()
-    case .reminder: return (try? reminders.list(includeCompleted: false).map(\.title)) ?? []
-    case .note: return (try? notes.list().prefix(300).map(\.title)) ?? []
-    case .habit: return (try? habits.list().map(\.name)) ?? []
-    case .contactsSearch, .webSearch: return []
-    }
-  }
-}
-
-extension Engine {
-  /// The names an action may use for existing items of a kind.
-  @Sendable public func existingNames(_ kind: ActionKind) -> [String] {
-    ExistingNames(calendar: calendar, reminders: reminders, notes: notes, habits: habits).names(kind)
   }
 }

@@ -22,7 +22,7 @@ struct ActionPlanner {
   var webSearch: (any WebSearchProvider)?
 
   var zone: TimeZone { context.timeZone }
-  var today: LocalDate { LocalDate(Date(), in: zone) }
+  var today: LocalDate { LocalDate(context.clock(), in: zone) }
 
   // MARK: Targets
 
@@ -105,11 +105,11 @@ struct ActionPlanner {
     case (.event(var event), "reschedule"):
       let length = action.minutes("minutes").map { $0 * 60 } ?? max(event.duration, 15 * 60)
       let others = try calendar.events().filter { $0.id != event.id }
-      let window = DateInterval(start: Date(), duration: 31 * 86_400)
+      let window = DateInterval(start: context.clock(), duration: 31 * 86_400)
       let busy = FreeTime.busy(others.flatMap { $0.occurrences(overlapping: window, local: zone) })
       guard
         let slot = FreeTime.nextSlot(
-          lasting: Double(length), after: Date(), busy: busy, hours: try calendar.workingHours(), zone: zone)
+          lasting: Double(length), after: context.clock(), busy: busy, hours: try calendar.workingHours(), zone: zone)
       else { throw ActionFailure("no free slot of \(length / 60) minutes in the next 30 days") }
       event.start = LocalDateTime(slot.start, in: zone)
       event.end = event.start.adding(seconds: length)
@@ -186,8 +186,8 @@ struct ActionPlanner {
       return (.habit(habit), "Habit “\(habit.name)” (\(habit.schedule))")
     case (.habit, "log"):
       let habit = try habit(for: action)
-      let log = HabitLog(habitID: habit.id, at: Date())
-      let streak = try habits.stats(habit, adding: log)
+      let log = HabitLog(habitID: habit.id, at: context.clock())
+      let streak = try habits.stats(habit, adding: log, now: context.clock())
       return (.habitLog(log), "Checked in “\(habit.name)” — streak \(streak.currentStreak) \(streak.streakUnit)")
     default:
       throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") creates nothing")

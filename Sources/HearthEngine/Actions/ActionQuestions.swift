@@ -53,7 +53,7 @@ extension ActionPlanner {
         "Searched the notes (\(hits.count) found)", lines.isEmpty ? "No note matches." : lines.joined(separator: "\n")
       )
     case (.habit, "stats"):
-      let progress = try habits.overview().filter { item in
+      let progress = try habits.overview(now: context.clock()).filter { item in
         action.text("name").map { item.habit.name.lowercased().contains($0.lowercased()) } ?? true
       }
       let lines = progress.map {

@@ -172,7 +172,7 @@ public struct ActionService: Sendable {
       let itemKind = last.itemKind, let itemID = last.itemID,
       let kind = [ItemKind.event: ActionKind.calendar, .reminder: .reminder, .note: .note][itemKind]
     else { return nil }
-    let today = LocalDate(Date(), in: planner.zone)
+    let today = planner.today
     let hints = RequestHints(request, today: today)
     guard let action = RequestHints.action(" " + request.lowercased() + " ", kind: kind), action != "create" else {
       return nil
@@ -220,7 +220,7 @@ public struct ActionService: Sendable {
     var record = record
     record.state = state
     if let reason { record.reason = reason }
-    record.updatedAt = Date()
+    record.updatedAt = planner.context.clock()
     guard try database.commitAction(record, writing: change, expecting: expecting) else {
       throw ActionStateError(id: record.id, state: try database.action(record.id)?.state ?? .failed, wanted: "\(state)")
     }

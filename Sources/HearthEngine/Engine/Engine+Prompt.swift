@@ -7,15 +7,16 @@ extension Engine {
   /// act, the action instructions (both the same for every user and stable within a day: the reusable
   /// prefix), what the user wrote about themselves, then the volatile sections — the coming days by name, the
   /// next events, due reminders and today's habits — each within its budget of the model's tokens.
-  public func systemPrompt(custom: String? = nil, now: Date = Date()) -> String {
+  public func systemPrompt(custom: String? = nil, now: Date? = nil) -> String {
     systemPromptParts(custom: custom, now: now).text
   }
 
   /// ``systemPrompt(custom:now:)`` and the start of it a local model may keep evaluated between runs
   /// (``HearthCore/GenerationOptions/reusablePrefix``): Hearth's own words only, never the user's.
-  public func systemPromptParts(custom: String? = nil, now: Date = Date()) -> (text: String, reusablePrefix: String?) {
+  /// `now` defaults to the engine's clock.
+  public func systemPromptParts(custom: String? = nil, now: Date? = nil) -> (text: String, reusablePrefix: String?) {
     if let custom { return (custom, nil) }
-    let builder = promptBuilder(now: now)
+    let builder = promptBuilder(now: now ?? configuration.clock())
     let count: (String) -> Int = { text in self.model?.countTokens(text) ?? text.count }
     return (builder.build(countTokens: count), builder.sharedPrefix(countTokens: count))
   }

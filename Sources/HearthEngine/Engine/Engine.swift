@@ -84,7 +84,7 @@ public final class Engine: Sendable {
     let answering: (any ChatModel)? = routed ?? host
     let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database, logger: logger)) }
     self.measured = measured
-    let items = ItemContext(database: database, timeZone: timeZone)
+    let items = ItemContext(database: database, timeZone: timeZone, clock: configuration.clock)
     let calendar = CalendarService(context: items)
     let reminders = ReminderService(context: items)
     let notes = NoteService(context: items)
@@ -104,7 +104,9 @@ public final class Engine: Sendable {
       database: database, embedder: embedder, notes: notes,
       documentsFolder: paths.home.appendingPathComponent("documents", isDirectory: true))
     self.memory = memory
-    let names = ExistingNames(calendar: calendar, reminders: reminders, notes: notes, habits: habits)
+    let known = KnownItems(
+      calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
+      clock: configuration.clock)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
       process: { message, request in
@@ -123,8 +125,9 @@ public final class Engine: Sendable {
         guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
         do {
           if let block = try actions.followUp(request, session: session) { return block }
-          let today = LocalDate(Date(), in: timeZone)
-          return try await ActionDrafter(model: model, existing: names.names).draft(request, today: today)
+          let today = LocalDate(configuration.clock(), in: timeZone)
+          return try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
+            .draft(request, today: today)
         } catch {
           // The model writes the answer itself, as it does when no draft fits.
           logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
@@ -146,7 +149,7 @@ public final class Engine: Sendable {
       })
     self.chat = ChatService(
       database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks,
-      logger: logger)
+      now: configuration.clock, logger: logger)
   }
 
   /// Opens the profile and, when the configuration asks for one, loads the model.

@@ -27,6 +27,12 @@ public struct EngineConfiguration: Sendable {
   /// The user's clock: floating and all-day times in their calendar are read on it. `$TZ` when it names a
   /// zone, else the system's.
   public var timeZone: TimeZone
+  /// The current time, read wherever "today" and "now" matter (drafting, the prompt's days, stamps); the
+  /// system's clock unless an evaluation fixes the day.
+  public var clock: @Sendable () -> Date = { Date() }
+  /// Whether a date such as `3/12` is read day first (the 3rd of December) or month first (March 12, as in
+  /// the United States): from the locale in `$LC_ALL`, `$LC_TIME` or `$LANG`, day first when none says.
+  public var dayFirst: Bool
   /// Where `WEB_SEARCH` blocks search: a SearXNG server from `$HEARTH_SEARXNG_URL`; `nil` (the default)
   /// keeps web search off.
   public var webSearch: (any WebSearchProvider)?
@@ -81,6 +87,21 @@ public struct EngineConfiguration: Sendable {
     self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
+    self.dayFirst = Self.readsDayFirst(environment: environment)
+  }
+
+  /// Regions whose people write the month first (`en_US.UTF-8` → `US`).
+  static let monthFirstRegions: Set<String> = ["US", "PH", "PR", "GU", "AS", "VI", "UM", "FM", "MH", "PW"]
+
+  static func readsDayFirst(environment: [String: String]) -> Bool {
+    let locale =
+      [environment["LC_ALL"], environment["LC_TIME"], environment["LANG"]].compactMap { $0 }
+      .first { !$0.isEmpty } ?? ""
+    let name = locale.split(separator: ".").first.map(String.init) ?? ""
+    guard let region = name.split(separator: "_").dropFirst().first.map({ String($0.prefix(2)) }) else {
+      return true
+    }
+    return !monthFirstRegions.contains(region.uppercased())
   }
 }
 

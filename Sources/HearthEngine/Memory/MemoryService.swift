@@ -242,11 +242,17 @@ public final class MemoryService: Sendable {
   ) async -> MemoryContext? {
     guard isAvailable else { return nil }
     if let session, !((try? database.usesMemory(session)) ?? false) { return nil }
-    let options = RetrievalOptions(
+    var options = RetrievalOptions(
       k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
       // The persona is in every system prompt already.
       excludedSources: Set(["persona"] + (session.map { ["chat:\($0.uuidString)"] } ?? [])))
-    guard let hits = try? await recall(question, options: options), !hits.isEmpty else { return nil }
+    if Self.asksAboutPastChats(question) { options.perCollection = 4 }
+    guard var hits = try? await recall(question, options: options) else { return nil }
+    // A past chat that shares a question's words may have gone anywhere after them (an old "capital of
+    // France?" chat that turned into a story): unless the question is about an earlier chat, a chat comes in
+    // only when it clearly fits, and then only with what the user said in it.
+    if !Self.asksAboutPastChats(question) { hits = hits.compactMap(Self.userLines) }
+    guard !hits.isEmpty else { return nil }
     return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
   }
 
@@ -256,6 +262,35 @@ public final class MemoryService: Sendable {
     return await context(for: question, session: session, tokenBudget: budget) { text in
       (model as? LocalModel)?.countTokens(text) ?? text.utf8.count / 3
     }
+  }
+
+  /// Words of a question about an earlier conversation: "what did we talk about…", "you told me…".
+  static let pastChatWords = [
+    "we talked", "we discussed", "we spoke", "we chatted", "you said", "you told me", "you mentioned", "i told you",
+    "i mentioned", "i said", "last time", "earlier chat", "our chat", "our conversation", "previous chat",
+    "past chat", "other chat", "another chat", "did i ask", "did we", "remember when", "do you remember",
+    "conversation about", "chat about",
+  ]
+
+  /// Similarity a past chat needs to come into a turn whose question is not about past chats.
+  public static let conversationBar: Double = 0.5
+
+  /// A hit as a turn not about past chats may see it: a chat's piece cut to the user's own lines, when it
+  /// clearly fits; anything else as it is.
+  static func userLines(_ hit: MemoryHit) -> MemoryHit? {
+    guard hit.source.collection == .conversations else { return hit }
+    guard (hit.similarity ?? 0) >= conversationBar else { return nil }
+    let said = hit.chunk.text.components(separatedBy: "\n\n").filter { $0.hasPrefix("User: ") }
+    guard !said.isEmpty else { return nil }
+    var kept = hit
+    kept.chunk.text = said.joined(separator: "\n\n")
+    return kept
+  }
+
+  /// Whether a question is about an earlier conversation.
+  public static func asksAboutPastChats(_ question: String) -> Bool {
+    let lowered = question.lowercased().replacingOccurrences(of: "’", with: "'")
+    return pastChatWords.contains { lowered.contains($0) }
   }
 
   /// Cosine similarity below which a chunk is not worth the model's attention in a chat turn.

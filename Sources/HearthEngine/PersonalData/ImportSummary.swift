@@ -43,9 +43,11 @@ public enum ItemReferenceError: Error, Sendable, Hashable, CustomStringConvertib
 struct ItemContext: Sendable {
   let database: HearthDatabase
   let timeZone: TimeZone
+  /// The current time: the system's, or a fixed day for evaluations.
+  var clock: @Sendable () -> Date = { Date() }
 
   /// Now, to the second (the precision stored and exported).
-  func now() -> Date { Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)) }
+  func now() -> Date { Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down)) }
 
   /// The full id of the one item `reference` names (a whole id or the start of one).
   func resolve(_ kind: ItemKind, _ reference: String) throws -> String {

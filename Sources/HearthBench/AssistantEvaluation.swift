@@ -1,0 +1,98 @@
+public import Foundation
+public import HearthCore
+public import HearthEngine
+
+/// Asks ``AssistantCase``s through the whole turn — the same engine, drafting, actions and answer as
+/// `hearth ask` — each on a fresh seeded profile with its day fixed, and scores what the turn did.
+public struct AssistantEvaluation: Sendable {
+  /// What one case's turn did, scored.
+  public struct Outcome: Sendable, Codable {
+    public var request: String
+    public var category: AssistantCase.Category
+    /// The block's kind and action were the expected ones (for a request that asks nothing: no block).
+    public var rightAction: Bool
+    /// Every expected field matched (true where none are expected).
+    public var rightFields: Bool
+    /// The answer stated every expected fact and none that must be absent (true where none are expected).
+    public var rightFacts: Bool
+    /// What the turn wrote and the blocks it ran.
+    public var answer: String
+    public var blocks: [String]
+
+    public var fullyRight: Bool { rightAction && rightFields && rightFacts }
+  }
+
+  public let model: LocalModel
+  /// The most tokens a free answer may take (plain questions): enough for the facts they must state.
+  public var answerTokens = 48
+
+  public init(model: LocalModel) {
+    self.model = model
+  }
+
+  /// Asks `testCase` on a new profile under `home` and scores it.
+  public func ask(_ testCase: AssistantCase, home: URL) async throws -> Outcome {
+    var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
+    configuration.timeZone = TimeZone(identifier: "UTC")!
+    let morning = LocalDateTime(startOf: testCase.today).adding(seconds: 9 * 3600).instant(in: configuration.timeZone)
+    configuration.clock = { morning }
+    let engine = try Engine.open(configuration, model: model)
+    try AssistantProfile.seed(engine)
+    let session = try await engine.chat.newSession()
+    var answer = ""
+    var records: [ActionRecord] = []
+    let options = GenerationOptions(maxNewTokens: answerTokens, sampling: .greedy)
+    try await engine.runTurn(TurnRequest(session: session.id, kind: .message(testCase.request), options: options)) {
+      event in
+      switch event {
+      case .chat(.finished(let message)): answer = message.content
+      case .chat(.actions(let done)): records = done
+      case .failed(let error): throw error
+      default: break
+      }
+    }
+    return Self.score(testCase, answer: answer, records: records)
+  }
+
+  /// Scores a turn's answer and action records against what the case expects.
+  public static func score(_ testCase: AssistantCase, answer: String, records: [ActionRecord]) -> Outcome {
+    let ran = records.filter { $0.state != .invalid }
+    var outcome = Outcome(
+      request: testCase.request, category: testCase.category, rightAction: false, rightFields: true, rightFacts: true,
+      answer: answer, blocks: records.map(\.block))
+    let shown = Self.shown(answer).lowercased()
+    switch testCase.expected {
+    case .action(let kind, let action, let fields):
+      let matching = ran.filter { $0.kind == kind.rawValue && $0.action == action }
+      outcome.rightAction = ran.count == 1 && matching.count == 1
+      outcome.rightFields = matching.first.map { fieldsMatch(fields, in: $0.block) } ?? false
+    case .answer(let kind, let action, let facts, let absent):
+      let matching = ran.filter { $0.kind == kind.rawValue && $0.action == action && $0.state == .answered }
+      outcome.rightAction = ran.count == 1 && matching.count == 1
+      outcome.rightFacts =
+        facts.allSatisfy { shown.contains($0.lowercased()) } && !absent.contains { shown.contains($0.lowercased()) }
+    case .nothing(let saying):
+      outcome.rightAction = records.isEmpty
+      outcome.rightFacts = saying.allSatisfy { shown.contains($0.lowercased()) }
+    }
+    return outcome
+  }
+
+  /// The answer without its blocks: facts must be said, not only sit in a block's JSON.
+  static func shown(_ answer: String) -> String {
+    var filter = ActionBlockFilter()
+    return filter.feed(answer) + filter.finish()
+  }
+
+  /// Whether a block's payload has every expected field: a value, `a|b` for either, `~word` for a text that
+  /// contains the word, all without regard to case.
+  static func fieldsMatch(_ expected: [String: String], in block: String) -> Bool {
+    guard let payload = ActionBlockParser.parse(block).blocks.first?.payload else { return false }
+    return expected.allSatisfy { name, wanted in
+      guard let value = payload[name] else { return false }
+      let text = (value.stringValue ?? value.numberValue.map { String(Int($0)) } ?? "").lowercased()
+      if wanted.hasPrefix("~") { return text.contains(wanted.dropFirst().lowercased()) }
+      return wanted.lowercased().split(separator: "|").contains { $0 == text }
+    }
+  }
+}

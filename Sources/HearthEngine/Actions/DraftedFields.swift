@@ -1,0 +1,131 @@
+import Foundation
+import HearthActions
+import HearthCore
+
+extension ActionDrafter {
+  /// The fields the request settles (as JSON text) and those left out (ids, which a model cannot know;
+  /// optional details the request does not mention). `target` is the existing item the request names.
+  static func pinned(
+    _ spec: ActionSpec, hints: RequestHints, request: String, target: KnownItem?, today: LocalDate
+  ) -> (fixed: [String: String], omit: Set<String>) {
+    var fixed: [String: String] = [:]
+    var omit: Set<String> = ["id", "location", "priority", "list", "tags"]
+    let day = hints.dates.first
+    let start = hints.dateTimes.first
+    let lowered = request.lowercased()
+    switch (spec.kind, spec.action) {
+    case (.calendar, "create"):
+      if let start {
+        fixed["start"] = json(start.shortDescription)
+        let end = hints.dateTimes.dropFirst().first ?? start.adding(seconds: (hints.minutes ?? 60) * 60)
+        fixed["end"] = json((end > start ? end : start.adding(seconds: 3600)).shortDescription)
+      } else if let day {
+        fixed["start"] = json(LocalDateTime(startOf: day).adding(seconds: 9 * 3600).shortDescription)
+        fixed["end"] = json(LocalDateTime(startOf: day).adding(seconds: 10 * 3600).shortDescription)
+      }
+      if let title = hints.title { fixed["title"] = json(title) }
+    case (.calendar, "update"):
+      omit.formUnion(["start"])
+      // A new time said without a day keeps the event's own day: "move the dentist to 4pm".
+      var newStart = hints.dateTimes.last
+      if let clock = hints.time.clocks.last, !hints.time.namesDay, let day = target?.next?.date {
+        newStart = LocalDateTime(date: day, hour: clock.hour, minute: clock.minute)
+      } else if hints.time.clocks.isEmpty, let day = hints.dates.last, let old = target?.next {
+        // "Move the dentist to Friday": the same time on the new day.
+        newStart = LocalDateTime(date: day, hour: old.hour, minute: old.minute)
+      }
+      if let newStart { fixed["newStart"] = json(newStart.shortDescription) } else { omit.insert("newStart") }
+      if let minutes = hints.minutes, let newStart {
+        fixed["newEnd"] = json(newStart.adding(seconds: minutes * 60).shortDescription)
+      } else {
+        omit.insert("newEnd")
+      }
+      if !["rename", "call it", "title"].contains(where: { lowered.contains($0) }) {
+        omit.insert("newTitle")
+      } else if let range = lowered.range(of: " to ", options: .backwards)
+        ?? lowered.range(of: " as ", options: .backwards)
+      {
+        // "Rename the team meeting to Weekly sync".
+        let name = String(request[range.upperBound...]).trimmingCharacters(
+          in: .whitespaces.union(.punctuationCharacters))
+        if !name.isEmpty { fixed["newTitle"] = json(name) }
+      }
+    case (.calendar, "delete"), (.calendar, "reschedule"):
+      if let start, target == nil { fixed["start"] = json(start.shortDescription) } else { omit.insert("start") }
+      if spec.action == "reschedule" { omit.insert("minutes") }
+    case (.calendar, "query"), (.calendar, "free"):
+      pinRange(&fixed, &omit, hints: hints, target: spec.action == "query" ? target : nil, today: today)
+      if spec.action == "free" { fixed["minutes"] = String(hints.minutes ?? 60) }
+    case (.reminder, "create"):
+      if let start {
+        fixed["due"] = json(start.shortDescription)
+      } else if let day {
+        fixed["due"] = json(day.description)
+      } else {
+        omit.insert("due")
+      }
+      if let title = hints.title { fixed["title"] = json(title) }
+    case (.reminder, "list"):
+      omit.insert("list")
+    case (.note, "create"):
+      if let body = hints.noteBody {
+        fixed["body"] = json(body)
+        fixed["title"] = json(RequestHints.noteTitle(body))
+      }
+    case (.note, "append"):
+      // "Add eggs to my shopping note": what comes between the verb and "to".
+      let words = request.split(separator: " ")
+      if let verb = words.firstIndex(where: { ["add", "append", "put"].contains($0.lowercased()) }),
+        let to = words.lastIndex(where: { $0.lowercased() == "to" }), to > verb + 1
+      {
+        fixed["text"] = json(words[(verb + 1)..<to].joined(separator: " "))
+      }
+    case (.contactsSearch, _):
+      if let target { fixed["query"] = json(target.name) }
+    case (.note, "search"):
+      if let target { fixed["query"] = json(target.name) }
+    case (.habit, "create"):
+      let weekdays = RequestHints.weekdayNames.filter { lowered.contains($0.key) }.map(\.value).sorted()
+      if !weekdays.isEmpty {
+        fixed["schedule"] = json(weekdays.map(\.rawValue).joined(separator: ","))
+      } else if lowered.contains("every day") || lowered.contains("daily") {
+        fixed["schedule"] = json("daily")
+      } else {
+        omit.insert("schedule")
+      }
+      if let name = hints.title { fixed["name"] = json(name) }
+    case (.habit, "stats"):
+      if target == nil { omit.insert("name") }
+    default:
+      break
+    }
+    return (fixed, omit)
+  }
+
+  /// A question's range: the span the request names, whole days as dates; an item asked about with no time
+  /// said is looked for over the coming half year; else the planner's default week from today.
+  private static func pinRange(
+    _ fixed: inout [String: String], _ omit: inout Set<String>, hints: RequestHints, target: KnownItem?,
+    today: LocalDate
+  ) {
+    if let target {
+      fixed["text"] = json(target.name)
+    } else {
+      omit.insert("text")
+    }
+    if let span = hints.time.span ?? hints.dates.first.map({ SpokenTime.Span(days: $0, through: $0) }) {
+      if span.isWholeDays {
+        fixed["from"] = json(span.start.date.description)
+        fixed["to"] = json(span.end.date.adding(days: -1).description)
+      } else {
+        fixed["from"] = json(span.start.shortDescription)
+        fixed["to"] = json(span.end.shortDescription)
+      }
+    } else if target != nil {
+      fixed["from"] = json(today.description)
+      fixed["to"] = json(today.adding(days: 183).description)
+    } else {
+      omit.formUnion(["from", "to"])
+    }
+  }
+}

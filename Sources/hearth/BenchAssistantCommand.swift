@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import HearthBench
+import HearthCore
+import HearthEngine
+
+struct BenchAssistantCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "assistant",
+    abstract:
+      "How often the assistant gets everyday requests right: every case through a whole turn on a seeded profile, per category, tuned and held out, for each model."
+  )
+
+  @Option(
+    name: .customLong("model"),
+    help: "A GGUF model to measure; repeat for several (default: the installed default model).")
+  var models: [String] = []
+  @Option(name: .long, help: "CPU threads (default: one per core).") var threads: Int?
+  @Option(name: .long, help: "Which cases: tuned, held-out or all.") var cases: CaseSet = .all
+  @Flag(name: .long, help: "Print every case as it is scored.") var verbose = false
+  @Flag(name: .long, help: "Print JSON.") var json = false
+
+  enum CaseSet: String, ExpressibleByArgument, CaseIterable {
+    case tuned, heldOut = "held-out", all
+  }
+
+  /// One model's figures for one set and category.
+  struct Row: Codable {
+    var model: String
+    var set: String
+    var category: String
+    var cases: Int
+    var rightAction: Int
+    var rightFields: Int
+    var rightFacts: Int
+    var fullyRight: Int
+  }
+
+  func run() async throws {
+    try await reportingFailures {
+      let paths = try models.isEmpty ? [ModelResolver(paths: HearthPaths()).resolve(explicit: nil)] : models
+      let sets: [(String, [AssistantCase])] = [("tuned", AssistantCase.tuned), ("held out", AssistantCase.heldOut)]
+        .filter { cases == .all || (cases == .tuned) == ($0.0 == "tuned") }
+      var rows: [Row] = []
+      for path in paths {
+        let model = try await LocalModel.load(
+          LocalModelOptions(
+            path: path, contextSize: 4096, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount))
+        let evaluation = AssistantEvaluation(model: model)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        for (label, cases) in sets {
+          var outcomes: [AssistantEvaluation.Outcome] = []
+          for testCase in cases {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-assistant-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let outcome = try await evaluation.ask(testCase, home: home)
+            outcomes.append(outcome)
+            if verbose {
+              let mark = outcome.fullyRight ? "✓" : outcome.rightAction ? "~" : "✗"
+              let said = outcome.answer.replacingOccurrences(of: "\n", with: " ").prefix(200)
+              Terminal.writeError(Terminal.dim("\(name) \(label): \(mark) \(testCase.request) → \(said)") + "\n")
+            }
+          }
+          rows += Self.rows(outcomes, model: name, set: label)
+        }
+      }
+      if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
+      Terminal.write(Self.table(rows))
+    }
+  }
+
+  static func rows(_ outcomes: [AssistantEvaluation.Outcome], model: String, set: String) -> [Row] {
+    let groups = AssistantCase.Category.allCases.map { category in
+      (category.rawValue, outcomes.filter { $0.category == category })
+    }
+    return (groups + [("all", outcomes)]).filter { !$0.1.isEmpty }.map { category, outcomes in
+      Row(
+        model: model, set: set, category: category, cases: outcomes.count,
+        rightAction: outcomes.count(where: \.rightAction), rightFields: outcomes.count(where: \.rightFields),
+        rightFacts: outcomes.count(where: \.rightFacts), fullyRight: outcomes.count(where: \.fullyRight))
+    }
+  }
+
+  static func table(_ rows: [Row]) -> String {
+    func rate(_ part: Int, _ whole: Int) -> String {
+      String(format: "%d/%d (%.0f %%)", part, whole, 100 * Double(part) / Double(max(whole, 1)))
+    }
+    var lines = [
+      "| model | cases | category | right action (none when none asked) | right fields | right answer facts | fully right |",
+      "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows {
+      lines.append(
+        "| \(row.model) | \(row.set) | \(row.category) | \(rate(row.rightAction, row.cases)) | "
+          + "\(rate(row.rightFields, row.cases)) | \(rate(row.rightFacts, row.cases)) | \(rate(row.fullyRight, row.cases)) |"
+      )
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
