@@ -16,6 +16,13 @@ struct BenchAssistantCommand: AsyncParsableCommand {
     help: "A GGUF model to measure; repeat for several (default: the installed default model).")
   var models: [String] = []
   @Option(name: .long, help: "CPU threads (default: one per core).") var threads: Int?
+  @Option(
+    name: .long,
+    help:
+      "Embedding model for the memory no-harm table (default: the installed all-MiniLM-L6-v2); --no-memory-table skips it."
+  )
+  var embeddingModel: String?
+  @Flag(name: .long, help: "Skip the memory no-harm table.") var noMemoryTable = false
   @Option(name: .long, help: "Which cases: tuned, held-out or all.") var cases: CaseSet = .all
   @Flag(name: .long, help: "Print every case as it is scored.") var verbose = false
   @Flag(name: .long, help: "Print JSON.") var json = false
@@ -36,16 +43,34 @@ struct BenchAssistantCommand: AsyncParsableCommand {
     var fullyRight: Int
   }
 
+  /// Everything measured, for `--json`.
+  struct Report: Codable {
+    var cases: [Row]
+    var memory: [MemoryNoHarm.Row]
+  }
+
+  func validate() throws {
+    if noMemoryTable, embeddingModel != nil {
+      throw ValidationError("--embedding-model is for the memory table, which --no-memory-table skips")
+    }
+  }
+
   func run() async throws {
     try await reportingFailures {
       let paths = try models.isEmpty ? [ModelResolver(paths: HearthPaths()).resolve(explicit: nil)] : models
       let sets: [(String, [AssistantCase])] = [("tuned", AssistantCase.tuned), ("held out", AssistantCase.heldOut)]
         .filter { cases == .all || (cases == .tuned) == ($0.0 == "tuned") }
       var rows: [Row] = []
+      var memoryRows: [MemoryNoHarm.Row] = []
+      let embedding = embeddingModel ?? EngineConfiguration().embeddingModelPath
+      if !noMemoryTable, !FileManager.default.fileExists(atPath: embedding) {
+        throw ValidationError(
+          "no embedding model at \(embedding) for the memory table (pass --embedding-model or --no-memory-table)")
+      }
+      let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
       for path in paths {
         let model = try await LocalModel.load(
-          LocalModelOptions(
-            path: path, contextSize: 4096, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount))
+          LocalModelOptions(path: path, contextSize: 4096, threads: threads))
         let evaluation = AssistantEvaluation(model: model)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         for (label, cases) in sets {
@@ -63,9 +88,30 @@ struct BenchAssistantCommand: AsyncParsableCommand {
           }
           rows += Self.rows(outcomes, model: name, set: label)
         }
+        if !noMemoryTable {
+          let noHarm = MemoryNoHarm(model: model, embedder: LocalEmbedder(path: embedding, threads: threads))
+          let verbose = verbose
+          memoryRows += try await noHarm.run(modelName: name) { line in
+            if verbose { Terminal.writeError(Terminal.dim("\(name) \(line)") + "\n") }
+          }
+        }
       }
-      if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
+      if json { return Terminal.write(try JSONOutput.encode(Report(cases: rows, memory: memoryRows)) + "\n") }
       Terminal.write(Self.table(rows))
+      if !memoryRows.isEmpty {
+        var lines = [
+          "", "| model | memory | plain questions answered right | of those right without memory, still right |",
+          "|---|---|---|---|",
+        ]
+        var without = 0
+        for row in memoryRows {
+          if row.keptRight == nil { without = row.right }
+          lines.append(
+            "| \(row.model) | \(row.memory) | \(row.right)/\(row.asked) | \(row.keptRight.map { "\($0)/\(without)" } ?? "–") |"
+          )
+        }
+        Terminal.write(lines.joined(separator: "\n") + "\n")
+      }
     }
   }
 

@@ -275,12 +275,27 @@ public final class MemoryService: Sendable {
   /// Similarity a past chat needs to come into a turn whose question is not about past chats.
   public static let conversationBar: Double = 0.5
 
-  /// A hit as a turn not about past chats may see it: a chat's piece cut to the user's own lines, when it
+  /// Words that open a request rather than tell something: "Tell me a story…", "Now give me a recipe…".
+  static let requestOpenings: Set<String> = [
+    "tell", "write", "give", "count", "explain", "help", "make", "list", "show", "translate", "now", "can", "could",
+    "would", "please", "what", "when", "where", "who", "why", "how", "which", "do", "does", "is", "are", "let's",
+    "find", "summarise", "summarize", "create", "add", "remind", "schedule", "draw", "describe", "continue", "and",
+  ]
+
+  /// Whether a user's line tells something ("My sister Ingrid's birthday is on the 14th of March") rather than
+  /// asks for something: only what the user told comes back from a chat the question is not about.
+  static func isStatement(_ line: String) -> Bool {
+    let text = line.dropFirst("User: ".count).trimmingCharacters(in: .whitespaces)
+    let first = text.split(whereSeparator: { !$0.isLetter && $0 != "'" }).first.map { $0.lowercased() } ?? ""
+    return !text.contains("?") && !requestOpenings.contains(first)
+  }
+
+  /// A hit as a turn not about past chats may see it: a chat's piece cut to what the user told in it, when it
   /// clearly fits; anything else as it is.
   static func userLines(_ hit: MemoryHit) -> MemoryHit? {
     guard hit.source.collection == .conversations else { return hit }
     guard (hit.similarity ?? 0) >= conversationBar else { return nil }
-    let said = hit.chunk.text.components(separatedBy: "\n\n").filter { $0.hasPrefix("User: ") }
+    let said = hit.chunk.text.components(separatedBy: "\n\n").filter { $0.hasPrefix("User: ") && isStatement($0) }
     guard !said.isEmpty else { return nil }
     var kept = hit
     kept.chunk.text = said.joined(separator: "\n\n")
