@@ -20,17 +20,14 @@ struct BenchActionsCommand: AsyncParsableCommand {
       let verbose = verbose
       let rows = try await benchmark.run { line in if verbose { Terminal.writeError(Terminal.dim(line) + "\n") } }
       if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
-      func rate(_ part: Int, _ whole: Int) -> String {
-        String(format: "%d/%d (%.0f %%)", part, whole, 100 * Double(part) / Double(max(whole, 1)))
-      }
       var lines = [
         "| mode | requests | block parses | right kind and action | fully correct | no block when none asked | seconds |",
         "|---|---|---|---|---|---|---|",
       ]
       for row in rows {
         lines.append(
-          "| \(row.mode.rawValue) | \(row.requests) | \(rate(row.parsed, row.actionRequests)) | \(rate(row.rightKind, row.actionRequests)) | "
-            + "\(rate(row.correct, row.actionRequests)) | \(row.negativesQuiet)/\(row.negatives) | \(Int(row.seconds)) |"
+          "| \(row.mode.rawValue) | \(row.requests) | \(Terminal.share(row.parsed, row.actionRequests)) | \(Terminal.share(row.rightKind, row.actionRequests)) | "
+            + "\(Terminal.share(row.correct, row.actionRequests)) | \(row.negativesQuiet)/\(row.negatives) | \(Int(row.seconds)) |"
         )
       }
       Terminal.write(lines.joined(separator: "\n") + "\n")

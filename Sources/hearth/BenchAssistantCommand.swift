@@ -128,17 +128,14 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   }
 
   static func table(_ rows: [Row]) -> String {
-    func rate(_ part: Int, _ whole: Int) -> String {
-      String(format: "%d/%d (%.0f %%)", part, whole, 100 * Double(part) / Double(max(whole, 1)))
-    }
     var lines = [
       "| model | cases | category | right action (none when none asked) | right fields | right answer facts | fully right |",
       "|---|---|---|---|---|---|---|",
     ]
     for row in rows {
       lines.append(
-        "| \(row.model) | \(row.set) | \(row.category) | \(rate(row.rightAction, row.cases)) | "
-          + "\(rate(row.rightFields, row.cases)) | \(rate(row.rightFacts, row.cases)) | \(rate(row.fullyRight, row.cases)) |"
+        "| \(row.model) | \(row.set) | \(row.category) | \(Terminal.share(row.rightAction, row.cases)) | "
+          + "\(Terminal.share(row.rightFields, row.cases)) | \(Terminal.share(row.rightFacts, row.cases)) | \(Terminal.share(row.fullyRight, row.cases)) |"
       )
     }
     return lines.joined(separator: "\n") + "\n"

@@ -5,6 +5,11 @@ import HearthEngine
 
 /// Writes straight to the file descriptors, unbuffered, so streamed tokens appear as they are generated.
 enum Terminal {
+  /// `part/whole (percent %)`, as the benchmark tables show a share.
+  static func share(_ part: Int, _ whole: Int) -> String {
+    String(format: "%d/%d (%.0f %%)", part, whole, 100 * Double(part) / Double(max(whole, 1)))
+  }
+
   static func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
