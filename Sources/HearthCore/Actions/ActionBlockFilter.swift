@@ -7,8 +7,7 @@ public struct ActionBlockFilter: Sendable {
   private var held = ""
   private var inBlock = false
   private var depth = 0
-  private var inString = false
-  private var escaped = false
+  private var strings = JSONStringTracker()
   private var sawObject = false
 
   private static let openings = ActionKind.allCases.map { "[\($0.rawValue):" }
@@ -50,18 +49,8 @@ public struct ActionBlockFilter: Sendable {
   }
 
   private mutating func skip(_ character: Character) {
-    if inString {
-      if escaped {
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else if character == "\"" {
-        inString = false
-      }
-      return
-    }
+    if strings.isInString(character) { return }
     switch character {
-    case "\"": inString = true
     case "{":
       depth += 1
       sawObject = true

@@ -122,22 +122,12 @@ public enum ActionBlockParser {
   /// The index of the `}` that closes the object opening at `start`, honouring strings and escapes.
   private static func balancedObjectEnd(_ characters: [Character], from start: Int) -> Int? {
     var depth = 0
-    var inString = false
-    var escaped = false
+    var strings = JSONStringTracker()
     var index = start
     while index < characters.count, index - start <= maximumPayloadCharacters * 2 {
       let character = characters[index]
-      if inString {
-        if escaped {
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else if character == "\"" {
-          inString = false
-        }
-      } else {
+      if !strings.isInString(character) {
         switch character {
-        case "\"": inString = true
         case "{", "[": depth += 1
         case "}", "]":
           depth -= 1
