@@ -110,9 +110,6 @@ public struct RequestHints: Sendable, Hashable {
     }
   }
 
-  /// Weekday names as people write them.
-  public static let weekdayNames: [String: Weekday] = [
-    "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday, "thursday": .thursday, "friday": .friday,
-    "saturday": .saturday, "sunday": .sunday,
-  ]
+  /// Weekday names as people write them in full.
+  public static let weekdayNames = Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0.name.lowercased(), $0) })
 }

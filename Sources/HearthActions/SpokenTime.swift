@@ -138,10 +138,10 @@ public struct SpokenTime: Sendable, Hashable {
     "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
   ]
 
-  static let weekdays: [String: Weekday] = [
-    "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday, "thursday": .thursday, "friday": .friday,
-    "saturday": .saturday, "sunday": .sunday, "mon": .monday, "tue": .tuesday, "tues": .tuesday, "wed": .wednesday,
+  /// Weekday names in full and shortened.
+  static let weekdays: [String: Weekday] = RequestHints.weekdayNames.merging([
+    "mon": .monday, "tue": .tuesday, "tues": .tuesday, "wed": .wednesday,
     "weds": .wednesday, "thu": .thursday, "thur": .thursday, "thurs": .thursday, "fri": .friday, "sat": .saturday,
     "sun": .sunday,
-  ]
+  ]) { full, _ in full }
 }

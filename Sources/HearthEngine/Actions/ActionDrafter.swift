@@ -28,7 +28,15 @@ public struct ActionDrafter: Sendable {
   /// words) under a grammar that pins the rest, and is not asked at all when nothing is left.
   public func draft(_ request: String, today: LocalDate) async throws -> String? {
     var hints = RequestHints(request, today: today, dayFirst: dayFirst)
-    if hints.kind == nil { hints = namingAnItem(request, hints: hints) }
+    // Each kind's items are read from the store once per request, however many steps look at them.
+    var fetched: [ActionKind: [KnownItem]] = [:]
+    func known(_ kind: ActionKind) -> [KnownItem] {
+      if let items = fetched[kind] { return items }
+      let items = existing(kind)
+      fetched[kind] = items
+      return items
+    }
+    if hints.kind == nil { hints = namingAnItem(request, hints: hints, known: known) }
     guard let kind = hints.kind,
       let spec = ActionSpec.specs(of: kind).first(where: { $0.action == hints.action })
         ?? ActionSpec.specs(of: kind).first
@@ -36,7 +44,7 @@ public struct ActionDrafter: Sendable {
     // An event is made only for a request that says when: "how do I run a good meeting?" is a question.
     if spec.kind == .calendar, spec.action == "create", hints.dates.isEmpty, hints.dateTimes.isEmpty { return nil }
     let looksUp = spec.needsTarget || kind == .contactsSearch || ["stats", "query", "search"].contains(spec.action)
-    let items = looksUp ? existing(kind) : []
+    let items = looksUp ? known(kind) : []
     let (best, ranked) = ItemMatcher.rank(items, for: request)
     // A question or a change that names no time, no item of the user's, and neither speaks of the user nor
     // tells the assistant anything is talk about the words: "What is a calendar year?"
@@ -92,10 +100,12 @@ public struct ActionDrafter: Sendable {
   /// "Cancel the team lunch", "When is my dentist appointment?", "I renewed my passport", "What's the wifi
   /// password?": a verb that changes things, a statement of something done, or a question, next to the name
   /// of an item that exists.
-  func namingAnItem(_ request: String, hints: RequestHints) -> RequestHints {
+  func namingAnItem(
+    _ request: String, hints: RequestHints, known: (ActionKind) -> [KnownItem]
+  ) -> RequestHints {
     let lowered = " " + request.lowercased().replacingOccurrences(of: "’", with: "'") + " "
     let words = hints.words.map { $0.lowercased() }
-    let fits = { (kind: ActionKind) in existing(kind).contains { ItemMatcher.score($0, request: request) >= 1 } }
+    func fits(_ kind: ActionKind) -> Bool { known(kind).contains { ItemMatcher.score($0, request: request) >= 1 } }
     func reading(_ kind: ActionKind, as action: String?) -> RequestHints {
       var hints = hints
       hints.kind = kind

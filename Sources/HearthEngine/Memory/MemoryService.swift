@@ -246,12 +246,13 @@ public final class MemoryService: Sendable {
       k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
       // The persona is in every system prompt already.
       excludedSources: Set(["persona"] + (session.map { ["chat:\($0.uuidString)"] } ?? [])))
-    if Self.asksAboutPastChats(question) { options.perCollection = 4 }
+    let aboutPastChats = Self.asksAboutPastChats(question)
+    if aboutPastChats { options.perCollection = 4 }
     guard var hits = try? await recall(question, options: options) else { return nil }
     // A past chat that shares a question's words may have gone anywhere after them (an old "capital of
     // France?" chat that turned into a story): unless the question is about an earlier chat, a chat comes in
     // only when it clearly fits, and then only with what the user said in it.
-    if !Self.asksAboutPastChats(question) { hits = hits.compactMap(Self.userLines) }
+    if !aboutPastChats { hits = hits.compactMap(Self.userLines) }
     guard !hits.isEmpty else { return nil }
     return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
   }
