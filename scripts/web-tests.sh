@@ -40,7 +40,8 @@ start_server() {
   [[ -n "$started_url" ]] || { cat "$out" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
 }
 
-start_server "$home" "$log"
+# The Models page test downloads from a web server on this machine, which pulls reach only when allowed.
+start_server "$home" "$log" --allow-private-network
 url="$started_url"
 # A second server that needs an API key, for the key dialog.
 export HEARTH_KEYED_KEY="web-test-key-0123456789"

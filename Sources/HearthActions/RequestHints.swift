@@ -96,7 +96,8 @@ public struct RequestHints: Sendable, Hashable {
       return "create"
     case .note:
       if has(text, ["delete", "remove"]) { return "delete" }
-      if has(text, ["what did", "search", "find", "look"]) { return "search" }
+      // "What does my note about the boiler say?" asks; it does not dictate a note.
+      if has(text, ["what did", "search", "find", "look"]) || opensAQuestion(text) { return "search" }
       if has(text, ["add ", "append"]) && has(text, ["to my", "to the"]) { return "append" }
       return "create"
     case .habit:
@@ -108,6 +109,17 @@ public struct RequestHints: Sendable, Hashable {
     case .contactsSearch, .webSearch, nil:
       return nil
     }
+  }
+
+  /// Words a question about what the user has opens with.
+  static let questionOpenings: Set<String> = [
+    "what", "what's", "whats", "which", "where", "when", "how", "do", "does", "did", "is", "are", "show", "tell",
+  ]
+
+  /// Whether the request opens as a question ("what does…", "is there…", "show me…").
+  static func opensAQuestion(_ text: String) -> Bool {
+    let first = text.split(whereSeparator: { !$0.isLetter && $0 != "'" }).first.map(String.init) ?? ""
+    return questionOpenings.contains(first)
   }
 
   /// Weekday names as people write them in full.

@@ -64,7 +64,9 @@ public struct MemoryAnswers: Sendable {
     for query in try set.queries() {
       let hits = try await memory.search(
         query.query,
-        options: RetrievalOptions(k: 4, perCollection: 3, minimumSimilarity: MemoryService.relevanceFloor))
+        options: RetrievalOptions(
+          k: 4, perCollection: 3, minimumSimilarity: MemoryService.relevanceFloor,
+          minimumSimilarityWithSharedWords: MemoryService.relevanceFloorWithSharedWords))
       let evidence = RetrievalEvaluation.collapsed(query.evidence)
       if hits.contains(where: { RetrievalEvaluation.collapsed($0.chunk.text).contains(evidence) }) {
         retrieved.append((query, hits))

@@ -55,8 +55,9 @@ public struct MemoryNoHarm: Sendable {
     let morning = LocalDateTime(startOf: AssistantProfile.thursday).adding(seconds: 9 * 3600)
       .instant(in: configuration.timeZone)
     configuration.clock = { morning }
-    configuration.chat = ChatConfiguration(
-      generation: GenerationOptions(maxNewTokens: 48, sampling: .greedy), summarizesWithModel: false)
+    configuration.chat = ChatConfiguration(summarizesWithModel: false)
+    // Greedy, so the memory is the only difference between the two runs of a question.
+    let options = GenerationOptions(maxNewTokens: 48, sampling: .greedy)
     let engine = try Engine.open(configuration, model: model)
     try AssistantProfile.seed(engine)
     try await Self.fill(engine)
@@ -69,8 +70,10 @@ public struct MemoryNoHarm: Sendable {
         let session = try await engine.chat.newSession()
         try engine.memory.setUsesMemory(usesMemory, in: session.id)
         var answer = ""
-        try await engine.runTurn(TurnRequest(session: session.id, kind: .message(question.text))) { event in
-          if case .chat(.finished(let message)) = event { answer = message.content }
+        var answerID: UUID?
+        try await engine.runTurn(TurnRequest(session: session.id, kind: .message(question.text), options: options)) {
+          event in
+          if case .chat(.finished(let message)) = event { (answer, answerID) = (message.content, message.id) }
           if case .failed(let error) = event { throw error }
         }
         let isRight = question.answer.lowercased().split(separator: "|").contains {
@@ -85,7 +88,10 @@ public struct MemoryNoHarm: Sendable {
           }
         }
         let said = answer.replacingOccurrences(of: "\n", with: " ").prefix(160)
-        progress("memory \(usesMemory ? "on" : "off"): \(isRight ? "✓" : "✗") \(question.text) → \(said)")
+        let drawnOn = try answerID.map { try engine.memory.citations(for: [$0])[$0] ?? [] }?.map(\.title) ?? []
+        progress(
+          "memory \(usesMemory ? "on" : "off"): \(isRight ? "✓" : "✗") \(question.text) → \(said)"
+            + (drawnOn.isEmpty ? "" : " [drew on: \(drawnOn.joined(separator: ", "))]"))
       }
       rows.append(
         Row(

@@ -75,6 +75,13 @@ public struct GenerationOptions: Sendable, Hashable {
     if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
       throw .init(name: "top logprobs", value: "\(logprobs)", expected: "0 to \(Self.maxTopLogprobs)")
     }
+    if let grammar {
+      do {
+        try GrammarLimits.check(grammar)
+      } catch {
+        throw .init(name: "grammar", value: error.limit, expected: "a grammar within Hearth's limits")
+      }
+    }
     try sampling.validate()
   }
 }

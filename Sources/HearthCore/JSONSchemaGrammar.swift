@@ -6,7 +6,17 @@
 /// `oneOf`, and local `$ref`s to `#/$defs/…` or `#/definitions/…`. An object's properties are all written,
 /// required ones first in their listed order, then the others by name. Keywords that only narrow a value
 /// (`pattern`, `minLength`, `format`, …) are not enforced.
+///
+/// The work is linear in the schema's size, and bounded: at most ``maxRules`` rules, schemas nested at most
+/// ``maxDepth`` deep, and a grammar within ``GrammarLimits/maxBytes``; each refusal names its limit.
 public struct JSONSchemaGrammar: Sendable {
+  /// Most rules (one per nested schema) a grammar may have.
+  public static let maxRules = 4096
+  /// Deepest nesting of schemas (properties, items, alternatives, references).
+  public static let maxDepth = 32
+  /// Longest part of a rule name taken from a property's name.
+  static let maxNameLength = 48
+
   /// Why a schema cannot be turned into a grammar.
   public struct UnsupportedSchema: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where in the schema, as a JSON pointer.
@@ -18,6 +28,11 @@ public struct JSONSchemaGrammar: Sendable {
 
   private var rules: [(name: String, body: String)] = []
   private var ruleNames: Set<String> = []
+  /// For each base name, the suffix to try next, so names that clash cost no rescans.
+  private var nextSuffix: [String: Int] = [:]
+  /// The rule of each `$ref` already met.
+  private var referenceNames: [String: String] = [:]
+  private var grammarBytes = 0
   private let definitions: [String: JSONValue]
 
   /// The grammar for any JSON object (`response_format` of type `json_object`).
@@ -29,9 +44,15 @@ public struct JSONSchemaGrammar: Sendable {
   /// - Throws: ``UnsupportedSchema`` for a schema it cannot express, such as a remote `$ref`.
   public static func grammar(for schema: JSONValue) throws(UnsupportedSchema) -> String {
     var builder = JSONSchemaGrammar(schema: schema)
-    let root = try builder.rule(for: schema, path: "#", name: "root-value")
+    let root = try builder.rule(for: schema, path: "#", name: "root-value", depth: 0)
     builder.rules.insert(("root", root), at: 0)
-    return (builder.rules + primitives).map { "\($0.name) ::= \($0.body)" }.joined(separator: "\n")
+    let grammar = (builder.rules + primitives).map { "\($0.name) ::= \($0.body)" }.joined(separator: "\n")
+    do {
+      try GrammarLimits.check(grammar)
+    } catch {
+      throw UnsupportedSchema(path: "#", reason: error.description)
+    }
+    return grammar
   }
 
   private init(schema: JSONValue) {
@@ -56,11 +77,16 @@ public struct JSONSchemaGrammar: Sendable {
   ]
 
   /// The body of a rule for `schema`; nested schemas get rules of their own named after `name`.
-  private mutating func rule(for schema: JSONValue, path: String, name: String) throws(UnsupportedSchema) -> String {
+  private mutating func rule(
+    for schema: JSONValue, path: String, name: String, depth: Int
+  ) throws(UnsupportedSchema) -> String {
+    guard depth <= Self.maxDepth else {
+      throw UnsupportedSchema(path: path, reason: "schemas nested more than \(Self.maxDepth) deep")
+    }
     if case .bool(true) = schema { return "value" }
     guard schema.objectMembers != nil else { throw UnsupportedSchema(path: path, reason: "a schema must be an object") }
     if let reference = schema["$ref"]?.stringValue {
-      return try referenceRule(reference, path: path)
+      return try referenceRule(reference, path: path, depth: depth)
     }
     if let constant = schema["const"] { return Self.literal(constant) }
     if let choices = schema["enum"] {
@@ -76,27 +102,30 @@ public struct JSONSchemaGrammar: Sendable {
         }
         var alternatives: [String] = []
         for (index, option) in options.enumerated() {
-          alternatives.append(try addRule(for: option, path: "\(path)/\(keyword)/\(index)", name: "\(name)-\(index)"))
+          alternatives.append(
+            try addRule(for: option, path: "\(path)/\(keyword)/\(index)", name: "\(name)-\(index)", depth: depth))
         }
         return alternatives.joined(separator: " | ")
       }
     }
     switch schema["type"] {
     case .string(let type)?:
-      return try typeRule(type, schema: schema, path: path, name: name)
+      return try typeRule(type, schema: schema, path: path, name: name, depth: depth)
     case .array(let types)?:
       var alternatives: [String] = []
       for type in types {
         guard let type = type.stringValue else {
           throw UnsupportedSchema(path: path + "/type", reason: "types must be strings")
         }
-        alternatives.append(try typeRule(type, schema: schema, path: path, name: "\(name)-\(type)"))
+        alternatives.append(try typeRule(type, schema: schema, path: path, name: "\(name)-\(type)", depth: depth))
       }
       return alternatives.map { "( \($0) )" }.joined(separator: " | ")
     case nil:
-      if schema["properties"] != nil { return try typeRule("object", schema: schema, path: path, name: name) }
+      if schema["properties"] != nil {
+        return try typeRule("object", schema: schema, path: path, name: name, depth: depth)
+      }
       if schema["items"] != nil || schema["prefixItems"] != nil {
-        return try typeRule("array", schema: schema, path: path, name: name)
+        return try typeRule("array", schema: schema, path: path, name: name, depth: depth)
       }
       return "value"
     default:
@@ -105,7 +134,7 @@ public struct JSONSchemaGrammar: Sendable {
   }
 
   private mutating func typeRule(
-    _ type: String, schema: JSONValue, path: String, name: String
+    _ type: String, schema: JSONValue, path: String, name: String, depth: Int
   ) throws(UnsupportedSchema) -> String {
     switch type {
     case "string", "number", "integer", "boolean", "null": return type
@@ -115,21 +144,29 @@ public struct JSONSchemaGrammar: Sendable {
       if let places = tuple?.arrayValue {
         var members: [String] = []
         for (index, place) in places.enumerated() {
-          members.append(try addRule(for: place, path: "\(path)/\(tupleKey)/\(index)", name: "\(name)-\(index)"))
+          members.append(
+            try addRule(for: place, path: "\(path)/\(tupleKey)/\(index)", name: "\(name)-\(index)", depth: depth))
         }
         return #""[" ws \#(members.joined(separator: #" ws "," ws "#)) ws "]""#
       }
       guard let items = schema["items"] else { return "array" }
-      let item = try addRule(for: items, path: path + "/items", name: name + "-item")
+      let item = try addRule(for: items, path: path + "/items", name: name + "-item", depth: depth)
       return #""[" ws ( \#(item) ( ws "," ws \#(item) )* )? ws "]""#
     case "object":
       guard let properties = schema["properties"]?.objectMembers, !properties.isEmpty else { return "object" }
-      let required = (schema["required"]?.arrayValue ?? []).compactMap(\.stringValue)
       let byName = Dictionary(properties, uniquingKeysWith: { first, _ in first })
-      let order = required.filter { byName[$0] != nil } + byName.keys.filter { !required.contains($0) }.sorted()
+      var required: [String] = []
+      var seen: Set<String> = []
+      for key in (schema["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+      where byName[key] != nil && seen.insert(key).inserted {
+        required.append(key)
+      }
+      let order = required + byName.keys.filter { !seen.contains($0) }.sorted()
       var members: [String] = []
       for key in order {
-        let value = try addRule(for: byName[key]!, path: "\(path)/properties/\(key)", name: "\(name)-\(key)")
+        let value = try addRule(
+          for: byName[key]!, path: "\(path)/properties/\(key)", name: "\(name)-\(key.prefix(Self.maxNameLength))",
+          depth: depth)
         members.append(#"\#(Self.literal(.string(key))) ws ":" ws \#(value)"#)
       }
       return #""{" ws \#(members.joined(separator: #" ws "," ws "#)) ws "}""#
@@ -138,33 +175,61 @@ public struct JSONSchemaGrammar: Sendable {
     }
   }
 
-  private mutating func referenceRule(_ reference: String, path: String) throws(UnsupportedSchema) -> String {
-    let name = "ref-" + Self.sanitize(String(reference.split(separator: "/").last ?? ""))
-    if ruleNames.contains(name) { return name }
+  private mutating func referenceRule(
+    _ reference: String, path: String, depth: Int
+  ) throws(UnsupportedSchema) -> String {
+    if let known = referenceNames[reference] { return known }
     guard let target = definitions[reference] else {
       throw UnsupportedSchema(
         path: path + "/$ref", reason: "only local references to $defs are supported (\(reference))")
     }
-    ruleNames.insert(name)
-    let index = rules.count
-    rules.append((name, "value"))
-    rules[index].body = try rule(for: target, path: reference, name: name)
+    let name = uniqueName("ref-" + String((reference.split(separator: "/").last ?? "").prefix(Self.maxNameLength)))
+    // Known before its body is built, so a schema that refers to itself ends.
+    referenceNames[reference] = name
+    let index = try reserve(name, path: path)
+    rules[index].body = try rule(for: target, path: reference, name: name, depth: depth + 1)
+    grammarBytes += rules[index].body.utf8.count
     return name
   }
 
   /// Adds a rule for a nested schema and returns its name.
-  private mutating func addRule(for schema: JSONValue, path: String, name: String) throws(UnsupportedSchema) -> String {
-    var unique = Self.sanitize(name)
-    var suffix = 2
-    while ruleNames.contains(unique) {
-      unique = "\(Self.sanitize(name))-\(suffix)"
-      suffix += 1
+  private mutating func addRule(
+    for schema: JSONValue, path: String, name: String, depth: Int
+  ) throws(UnsupportedSchema) -> String {
+    let unique = uniqueName(name)
+    let index = try reserve(unique, path: path)
+    rules[index].body = try rule(for: schema, path: path, name: unique, depth: depth + 1)
+    grammarBytes += rules[index].body.utf8.count
+    return unique
+  }
+
+  /// `name` made a rule name no other rule has: sanitised, with the next free suffix of its base when taken.
+  private mutating func uniqueName(_ name: String) -> String {
+    let base = Self.sanitize(name)
+    var unique = base
+    if ruleNames.contains(unique) {
+      var suffix = nextSuffix[base] ?? 2
+      repeat {
+        unique = "\(base)-\(suffix)"
+        suffix += 1
+      } while ruleNames.contains(unique)
+      nextSuffix[base] = suffix
     }
     ruleNames.insert(unique)
-    let index = rules.count
-    rules.append((unique, "value"))
-    rules[index].body = try rule(for: schema, path: path, name: unique)
     return unique
+  }
+
+  /// Adds a rule to fill in, once the limits allow one more.
+  private mutating func reserve(_ name: String, path: String) throws(UnsupportedSchema) -> Int {
+    guard rules.count < Self.maxRules else {
+      throw UnsupportedSchema(path: path, reason: "more than \(Self.maxRules) nested schemas")
+    }
+    grammarBytes += name.utf8.count + 5
+    guard grammarBytes <= GrammarLimits.maxBytes else {
+      throw UnsupportedSchema(path: path, reason: "the grammar would be longer than \(GrammarLimits.maxBytes) bytes")
+    }
+    rules.append((name, "value"))
+    return rules.count - 1
   }
 
   /// A grammar literal matching exactly the JSON text of `value`.

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 
 /// Why a file could not be read into memory.
 public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -9,6 +10,7 @@ public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
   case empty(path: String)
   case noTextInPDF(path: String)
   case pdfToolMissing(path: String)
+  case pdfTooLarge(path: String, limit: String)
 
   public var description: String {
     switch self {
@@ -22,6 +24,7 @@ public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
     case .noTextInPDF(let path): "\(path): the PDF has no text layer (a scan?); nothing to index"
     case .pdfToolMissing(let path):
       "\(path): reading PDFs needs pdftotext (Debian: apt-get install poppler-utils)"
+    case .pdfTooLarge(let path, let limit): "\(path): not indexed, \(limit)"
     }
   }
 }
@@ -39,9 +42,9 @@ public enum DocumentText {
     supportedExtensions.contains(url.pathExtension.lowercased())
   }
 
-  /// Reads the text of the file at `url`.
+  /// Reads the text of the file at `url`; a PDF's text is extracted within ``PDFText``'s bounds.
   /// - Throws: ``DocumentError`` naming the file and the reason.
-  public static func read(_ url: URL) throws(DocumentError) -> String {
+  public static func read(_ url: URL) async throws(DocumentError) -> String {
     let path = url.path
     let ext = url.pathExtension.lowercased()
     guard supportedExtensions.contains(ext) else { throw .unsupportedKind(path: path, ext: ext) }
@@ -60,7 +63,7 @@ public enum DocumentText {
     }
     let text: String
     switch ext {
-    case "pdf": text = try PDFText.extract(path: path, data: data)
+    case "pdf": text = try await PDFText.extract(path: path, data: data)
     case "html", "htm": text = HTMLText.plain(try decode(data, path: path))
     default: text = try decode(data, path: path)
     }
@@ -77,31 +80,43 @@ public enum DocumentText {
   }
 }
 
-/// Runs poppler's `pdftotext` on a PDF.
-enum PDFText {
-  static func extract(path: String, data: Data) throws(DocumentError) -> String {
+/// Runs poppler's `pdftotext` on a PDF, bounded: a small file can hold thousands of pages that share one
+/// content stream, and unbounded it writes hundreds of megabytes for minutes.
+public enum PDFText {
+  /// Most pages read; a longer PDF is refused.
+  public static let pageLimit = 1000
+  /// Most bytes of text kept (as much as the largest text file read).
+  public static let textLimit = DocumentText.byteLimit
+  /// Longest pdftotext may run.
+  public static let timeLimit: Duration = .seconds(60)
+
+  static func extract(path: String, data: Data) async throws(DocumentError) -> String {
     guard data.starts(with: Array("%PDF".utf8)) else { throw .notText(path: path) }
     guard
       let tool = ["/usr/bin/pdftotext", "/usr/local/bin/pdftotext", "/opt/homebrew/bin/pdftotext"]
         .first(where: FileManager.default.isExecutableFile(atPath:))
     else { throw .pdfToolMissing(path: path) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = ["-enc", "UTF-8", "-q", path, "-"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    // One page past the limit, so that a longer PDF is known as such.
+    let run = BoundedProcess(
+      executable: URL(fileURLWithPath: tool), arguments: ["-enc", "UTF-8", "-q", "-l", "\(pageLimit + 1)", path, "-"],
+      outputLimit: textLimit, timeLimit: timeLimit)
+    let outcome: BoundedProcess.Outcome
     do {
-      try process.run()
+      outcome = try await run.run()
     } catch {
       throw .unreadable(path: path, reason: "pdftotext did not start: \(error)")
     }
-    let bytes = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw .unreadable(path: path, reason: "pdftotext failed with status \(process.terminationStatus)")
+    if let stop = outcome.stopped {
+      throw .pdfTooLarge(path: path, limit: "pdftotext was stopped: \(stop)")
     }
-    // pdftotext separates pages with form feeds; a page break is a paragraph break.
-    return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n\n")
+    guard outcome.status == 0 else {
+      throw .unreadable(path: path, reason: "pdftotext failed with status \(outcome.status)")
+    }
+    // pdftotext ends every page with a form feed; a page break is a paragraph break.
+    let pages = outcome.output.reduce(0) { $0 + ($1 == 0x0C ? 1 : 0) }
+    guard pages <= pageLimit else {
+      throw .pdfTooLarge(path: path, limit: "it has more than \(pageLimit) pages")
+    }
+    return String(decoding: outcome.output, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n\n")
   }
 }

@@ -21,6 +21,9 @@ public struct RetrievalOptions: Sendable, Hashable {
   public var perCollection: Int?
   /// Hits less similar to the query than this (cosine) are dropped, however they were found.
   public var minimumSimilarity: Float
+  /// A lower bar for hits the keyword search found too (they share a rare word with the query); `nil` keeps
+  /// `minimumSimilarity` for every hit.
+  public var minimumSimilarityWithSharedWords: Float?
   /// Candidates each search contributes to the fusion.
   public var candidates: Int
   /// Sources never returned (such as the chat being answered, whose messages are already in the prompt).
@@ -31,9 +34,10 @@ public struct RetrievalOptions: Sendable, Hashable {
   /// Creates options.
   public init(
     k: Int = 5, mode: RetrievalMode = .hybrid, collections: Set<MemoryCollection>? = nil, perCollection: Int? = nil,
-    minimumSimilarity: Float = 0, candidates: Int = 20, excludedSources: Set<String> = [],
-    fusion: HybridRanking.Weights = .init()
+    minimumSimilarity: Float = 0, minimumSimilarityWithSharedWords: Float? = nil, candidates: Int = 20,
+    excludedSources: Set<String> = [], fusion: HybridRanking.Weights = .init()
   ) {
+    self.minimumSimilarityWithSharedWords = minimumSimilarityWithSharedWords
     self.fusion = fusion
     self.k = k
     self.mode = mode

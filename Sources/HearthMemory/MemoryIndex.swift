@@ -197,7 +197,11 @@ public actor MemoryIndex {
         continue
       }
       let similarity = vectors.similarity(of: candidate.rowID, to: queryVector)
-      if let similarity, similarity < options.minimumSimilarity { continue }
+      let bar =
+        candidate.keywordRank == nil
+        ? options.minimumSimilarity
+        : min(options.minimumSimilarity, options.minimumSimilarityWithSharedWords ?? options.minimumSimilarity)
+      if let similarity, similarity < bar { continue }
       hits.append(
         MemoryHit(
           chunk: chunk, source: source, score: candidate.score, similarity: similarity.map(Double.init),

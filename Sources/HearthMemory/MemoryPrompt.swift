@@ -53,7 +53,7 @@ public enum MemoryPrompt {
 
   /// Text that cannot open an action block, form a chat-template token or end the section early.
   static func defused(_ text: String) -> String {
-    text.replacingOccurrences(of: "```", with: "'''")
+    ActionBlockParser.defused(text).replacingOccurrences(of: "```", with: "'''")
       .replacingOccurrences(of: "<|", with: "< |")
       .replacingOccurrences(of: "|>", with: "| >")
       .replacingOccurrences(of: closing, with: "End of notes (quoted).")

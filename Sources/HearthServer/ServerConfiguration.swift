@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable, Hashable {
   /// Whether every whole chat answer carries the prompt as the model saw it (`__verbose.prompt`), as the
   /// llama.cpp server's `--verbose` does; a request's own `verbose` decides for it either way.
   public var showsPrompts = false
+  /// Whether model downloads started through the API may reach this machine and private networks (a model
+  /// server of the user's own); otherwise only public addresses.
+  public var allowsPrivateNetworkPulls = false
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, allowedOrigins: [String] = [],

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 
 /// Turns the bytes of an audio file into a 16 kHz mono clip: WAV is read here; anything else (MP3, Ogg, FLAC,
 /// WebM, M4A…) goes through ffmpeg when it is installed.
@@ -7,12 +8,16 @@ public struct AudioLoader: Sendable {
   public var maxDuration: Double
   /// The ffmpeg executable, when one was found.
   public var ffmpeg: URL?
+  /// Longest ffmpeg may take to decode one file.
+  public var decodeTimeLimit: Duration
 
   /// A loader; ffmpeg is looked for as `$HEARTH_FFMPEG`, else on `$PATH`.
   public init(
-    maxDuration: Double = 3_600, environment: [String: String] = ProcessInfo.processInfo.environment
+    maxDuration: Double = 3_600, decodeTimeLimit: Duration = .seconds(120),
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.maxDuration = maxDuration
+    self.decodeTimeLimit = decodeTimeLimit
     self.ffmpeg = Self.findFFmpeg(environment)
   }
 
@@ -58,6 +63,21 @@ public struct AudioLoader: Sendable {
   /// What ``formatName(_:)`` says of bytes it does not recognise.
   static let unrecognised = "not a recognised audio format"
 
+  /// Demuxers ffmpeg may use: the audio containers a browser or a phone records, nothing that can reach out
+  /// to other files or the network (playlists, concat lists, image sequences).
+  static let allowedFormats = "mp3,ogg,flac,matroska,webm,mov,mp4,m4a,3gp,3g2,mj2,aac,wav,w64,aiff,caf,amr"
+  /// ffmpeg's arguments for an upload in `input`: read as a file only, by an audio demuxer only, written
+  /// to standard output as 16 kHz mono floats.
+  func ffmpegArguments(input: String) -> [String] {
+    [
+      "-nostdin", "-hide_banner", "-loglevel", "error", "-protocol_whitelist", "file",
+      "-format_whitelist", Self.allowedFormats, "-i", input,
+      // One second past the limit, so that an over-long file is reported as such rather than cut.
+      "-t", String(Int(maxDuration) + 1), "-vn", "-ac", "1", "-ar", String(AudioClip.recognitionRate),
+      "-f", "f32le", "pipe:1",
+    ]
+  }
+
   private func decodeWithFFmpeg(_ data: Data) throws(SpeechError) -> AudioClip {
     let format = Self.formatName(data)
     guard let ffmpeg else { throw .decoderMissing(format: format) }
@@ -65,38 +85,28 @@ public struct AudioLoader: Sendable {
       "hearth-audio-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("input")
-    let output = folder.appendingPathComponent("output.f32")
-    let errors = folder.appendingPathComponent("errors.txt")
+    let outcome: BoundedProcess.Outcome
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try data.write(to: input)
-      _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-      let process = Process()
-      process.executableURL = ffmpeg
-      process.arguments = [
-        "-nostdin", "-hide_banner", "-loglevel", "error", "-i", input.path,
-        // One second past the limit, so that an over-long file is reported as such rather than cut.
-        "-t", String(Int(maxDuration) + 1), "-vn", "-ac", "1", "-ar", String(AudioClip.recognitionRate),
-        "-f", "f32le", "-y", output.path,
-      ]
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = try FileHandle(forWritingTo: errors)
-      try process.run()
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else {
-        let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        let firstLine = message.split(separator: "\n").last.map(String.init) ?? "exit \(process.terminationStatus)"
-        throw SpeechError.undecodable(reason: "ffmpeg cannot read it as audio (\(format)): \(firstLine)")
-      }
-      let raw = try Data(contentsOf: output)
-      let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-      return AudioClip(samples: samples, sampleRate: AudioClip.recognitionRate)
-    } catch let error as SpeechError {
-      throw error
+      // Room for the longest clip taken, and one second more.
+      let samplesAllowed = (Int(maxDuration) + 2) * AudioClip.recognitionRate
+      outcome = try BoundedProcess(
+        executable: ffmpeg, arguments: ffmpegArguments(input: input.path),
+        outputLimit: samplesAllowed * MemoryLayout<Float>.size, timeLimit: decodeTimeLimit
+      ).runBlocking()
     } catch {
-      throw .undecodable(reason: "ffmpeg could not be run (\(error.localizedDescription))")
+      throw .undecodable(reason: "ffmpeg could not be run (\(error))")
     }
+    if let stop = outcome.stopped {
+      throw .undecodable(reason: "ffmpeg was stopped: \(stop)")
+    }
+    guard outcome.status == 0 else {
+      let lastLine = outcome.errors.split(separator: "\n").last.map(String.init) ?? "exit \(outcome.status)"
+      throw .undecodable(reason: "ffmpeg cannot read it as audio (\(format)): \(lastLine)")
+    }
+    let samples = outcome.output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    return AudioClip(samples: samples, sampleRate: AudioClip.recognitionRate)
   }
 
   private static func findFFmpeg(_ environment: [String: String]) -> URL? {

@@ -23,12 +23,13 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   )
   var embeddingModel: String?
   @Flag(name: .long, help: "Skip the memory no-harm table.") var noMemoryTable = false
-  @Option(name: .long, help: "Which cases: tuned, held-out or all.") var cases: CaseSet = .all
+  @Option(name: .long, help: "Which cases: tuned, held-out, all, or none (the memory table only).") var cases: CaseSet =
+    .all
   @Flag(name: .long, help: "Print every case as it is scored.") var verbose = false
   @Flag(name: .long, help: "Print JSON.") var json = false
 
   enum CaseSet: String, ExpressibleByArgument, CaseIterable {
-    case tuned, heldOut = "held-out", all
+    case tuned, heldOut = "held-out", all, none
   }
 
   /// One model's figures for one set and category.
@@ -50,6 +51,7 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
+    if noMemoryTable, cases == .none { throw ValidationError("--cases none with --no-memory-table measures nothing") }
     if noMemoryTable, embeddingModel != nil {
       throw ValidationError("--embedding-model is for the memory table, which --no-memory-table skips")
     }
@@ -59,7 +61,7 @@ struct BenchAssistantCommand: AsyncParsableCommand {
     try await reportingFailures {
       let paths = try models.isEmpty ? [ModelResolver(paths: HearthPaths()).resolve(explicit: nil)] : models
       let sets: [(String, [AssistantCase])] = [("tuned", AssistantCase.tuned), ("held out", AssistantCase.heldOut)]
-        .filter { cases == .all || (cases == .tuned) == ($0.0 == "tuned") }
+        .filter { cases == .all || (cases != .none && (cases == .tuned) == ($0.0 == "tuned")) }
       var rows: [Row] = []
       var memoryRows: [MemoryNoHarm.Row] = []
       let embedding = embeddingModel ?? EngineConfiguration().embeddingModelPath

@@ -3,6 +3,7 @@ import Foundation
 import HearthBench
 import HearthEngine
 import HearthMemory
+import HearthStore
 
 struct BenchMemoryCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -22,6 +23,10 @@ struct BenchMemoryCommand: AsyncParsableCommand {
     name: .long,
     help: "Instead: answer the labelled queries with the chat model from what was retrieved, in each prompt shape.")
   var answers = false
+  @Flag(
+    name: .long,
+    help: "Instead: how similar answering passages and unrelated questions' closest passages are, per relevance bar.")
+  var relevanceBar = false
   @Option(name: .long, help: "The chat model for --answers (default: $HEARTH_MODEL, else the installed one).")
   var model: String?
   @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -29,6 +34,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
   func run() async throws {
     try await reportingFailures {
       if answers { return try await runAnswers() }
+      if relevanceBar { return try await runRelevanceBar() }
       let sizes = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
       guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 && $0 <= 1_000_000 }) else {
         throw ValidationError("--sizes takes counts between 100 and 1000000, comma-separated")
@@ -64,6 +70,50 @@ struct BenchMemoryCommand: AsyncParsableCommand {
           format: "| %@ | %d | %d (%.0f %%) | %.2f | %.0f |", row.shape.rawValue, row.answerable, row.answered,
           100 * Double(row.answered) / Double(max(row.answerable, 1)), row.meanOverlap, row.seconds))
     }
+    Terminal.write(lines.joined(separator: "\n") + "\n")
+  }
+
+  private func runRelevanceBar() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let embedder = LocalEmbedder(
+      path: embeddingModel ?? EngineConfiguration().embeddingModelPath,
+      threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    let memory = MemoryIndex(
+      database: try HearthDatabase(path: folder.appendingPathComponent("bar.sqlite").path), embedder: embedder)
+    let evaluation = RetrievalEvaluation(folder: URL(fileURLWithPath: set))
+    Terminal.writeError(Terminal.dim("… indexing the labelled set") + "\n")
+    try await evaluation.index(into: memory)
+    let report = try await RelevanceBar(evaluation: evaluation).measure(memory: memory)
+    if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
+    func quartiles(_ values: [Double]) -> String {
+      guard !values.isEmpty else { return "none" }
+      let at = { (share: Double) in values[min(values.count - 1, Int(share * Double(values.count)))] }
+      return String(
+        format: "min %.3f · p10 %.3f · p25 %.3f · median %.3f · p75 %.3f · max %.3f", values[0], at(0.1), at(0.25),
+        at(0.5), at(0.75), values[values.count - 1])
+    }
+    var lines = [
+      "Answering passages (\(report.answering.count), \(report.unreached) not among the candidates): "
+        + quartiles(report.answering.map(\.similarity).sorted()),
+      "Unrelated questions' closest passage (\(report.unrelated.count)): "
+        + quartiles(report.unrelated.map { $0.first?.similarity ?? 0 }.sorted()),
+      "",
+      "| bar | bar with a shared rare word | answering passages kept | unrelated questions let in |",
+      "|---|---|---|---|",
+    ]
+    for bar in report.bars {
+      lines.append(
+        String(
+          format: "| %.2f | %.2f | %.0f %% | %.0f %% |", bar.bar, bar.withWords, 100 * bar.answeringKept,
+          100 * bar.unrelatedLetIn))
+    }
+    lines.append(
+      String(
+        format: "In use: %.2f, or %.2f with a shared rare word — keeps %.0f %% of answering passages, lets in %.0f %% "
+          + "of unrelated questions", report.inUse.bar, report.inUse.withWords, 100 * report.inUse.answeringKept,
+        100 * report.inUse.unrelatedLetIn))
     Terminal.write(lines.joined(separator: "\n") + "\n")
   }
 

@@ -131,7 +131,8 @@ struct ChatCommand: AsyncParsableCommand {
         case "say" where !pending.isEmpty && ["y", "yes", "n", "no"].contains(input.lowercased()):
           let confirming = input.lowercased().hasPrefix("y")
           for record in pending {
-            let settled = confirming ? try engine.actions.confirm(record.id) : try engine.actions.cancel(record.id)
+            let settled =
+              confirming ? try await engine.actions.confirm(record.id) : try engine.actions.cancel(record.id)
             Terminal.write(TurnPrinter.card(settled) + "\n")
           }
           pending = []

@@ -164,10 +164,17 @@ struct ModelsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The id to install it as (default: the URL's file name without .gguf).")
     var name: String?
 
+    @Flag(
+      name: .customLong("allow-private-network"),
+      help: "Allow a URL (or a redirect) on this machine or a private network, such as a model server of your own.")
+    var allowPrivateNetwork = false
+
     func run() async throws {
       try await reportingFailures {
         let bar = ProgressBar()
-        let model = try await ModelDownloader(registry: registry).pull(
+        let downloader = ModelDownloader(
+          registry: registry, destination: PullDestination(allowsPrivateNetwork: allowPrivateNetwork))
+        let model = try await downloader.pull(
           url: url, sha256: sha256, name: name, progress: { bar.show($0) })
         bar.finish()
         Terminal.write(

@@ -45,6 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Largest request body in bytes.")
   var maxBodyBytes = 1 << 20
 
+  @Flag(
+    name: .customLong("allow-private-network"),
+    help: "Let model downloads started from the web app reach this machine and private networks.")
+  var allowPrivateNetwork = false
+
   @Option(name: .customLong("unload-after"), help: "Unload the model after this many idle seconds (0: never).")
   var unloadAfter = 1800
 
@@ -102,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       settings.answersAnyModelName = anyModelName
       settings.showsPrompts = showPrompts
+      settings.allowsPrivateNetworkPulls = allowPrivateNetwork
       let configuration = settings
       try configuration.validate()
       guard unloadAfter >= 0 else {

@@ -82,7 +82,9 @@ struct TurnPrinter {
     let id = String(record.id.uuidString.prefix(8))
     switch record.state {
     case .created: return "  ✓ \(record.summary)  " + Terminal.dim("(/undo \(id))")
-    case .pending: return "  ? \(record.summary) — confirm? (y/n)  " + Terminal.dim(id)
+    case .pending:
+      return "  ? \(record.summary) — confirm? (y/n)  "
+        + Terminal.dim(id + (record.reason.map { " · waits: \($0)" } ?? ""))
     case .answered:
       return "  ⓘ \(record.summary)\n"
         + (record.result ?? "").split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")

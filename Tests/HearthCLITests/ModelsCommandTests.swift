@@ -13,15 +13,23 @@ struct ModelsCommandTests {
     let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": ""])
     let smolHash = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
+    let loopback = try await hearth.run(["models", "pull", "\(nginx.base)/smol.gguf", "--sha256", smolHash])
+    #expect(loopback.status == 1)
+    #expect(loopback.standardError.contains("127.0.0.1 is a loopback address"), "\(loopback.standardError)")
+    #expect(loopback.standardError.contains("--allow-private-network"))
+
     let wrong = try await hearth.run([
       "models", "pull", "\(nginx.base)/smol.gguf", "--sha256", String(repeating: "0", count: 64),
+      "--allow-private-network",
     ])
     #expect(wrong.status == 1)
     #expect(wrong.standardError.contains("nothing was installed"))
     #expect(try await hearth.run(["models", "list"]).standardOutput.contains("No models installed"))
 
     // The bytes are the bundled SmolLM2's, so it installs as that catalogue entry.
-    let pulled = try await hearth.run(["models", "pull", "\(nginx.base)/smol.gguf", "--sha256", smolHash])
+    let pulled = try await hearth.run([
+      "models", "pull", "\(nginx.base)/smol.gguf", "--sha256", smolHash, "--allow-private-network",
+    ])
     #expect(pulled.status == 0, "\(pulled.standardError)")
     #expect(pulled.standardOutput.contains("Installed smollm2-135m-instruct"))
     #expect(pulled.standardError.contains("93.8 / 93.8 MiB"))

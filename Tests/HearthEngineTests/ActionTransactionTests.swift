@@ -15,9 +15,9 @@ struct ActionTransactionTests {
   }
 
   /// Runs `body` eight times at once; how many calls succeeded.
-  private func racing(_ body: @escaping @Sendable () throws -> ActionRecord) async -> Int {
+  private func racing(_ body: @escaping @Sendable () async throws -> ActionRecord) async -> Int {
     await withTaskGroup(of: Bool.self) { group in
-      for _ in 0..<8 { group.addTask { (try? body()) != nil } }
+      for _ in 0..<8 { group.addTask { (try? await body()) != nil } }
       return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
   }
@@ -31,7 +31,7 @@ struct ActionTransactionTests {
       answer: #"[REMINDER_ACTION:{"action":"complete","title":"water the ferns"}]"#)[0]
     #expect(done.state == .pending)
 
-    #expect(await racing { try engine.actions.confirm(done.id) } == 1)
+    #expect(await racing { try await engine.actions.confirm(done.id) } == 1)
     #expect(try engine.reminders.reminder(reminderID).completedAt != nil)
     #expect(try engine.actions.record(done.id.uuidString).state == .updated)
 

@@ -49,6 +49,24 @@ struct MemoryServiceTests {
     #expect(stored.first?.content == "What is the plate number of my car?")
   }
 
+  @Test("a note that only brushes a question's topic stays out of its turn; one that answers it comes in")
+  func relevanceBar() async throws {
+    let engine = try await engine()
+    _ = try engine.notes.create(
+      Note(title: "Garden plan", body: "Tomatoes in the greenhouse in May; basil by the kitchen door; move the roses."))
+    let cat = try engine.notes.create(
+      Note(title: "Tofu the cat", body: "Tofu eats anything with chicken but refuses fish of every kind."))
+    _ = try await engine.memory.syncNotes()
+    let session = try await engine.chat.newSession()
+    let count = { (text: String) in text.count / 4 }
+    let plants = await engine.memory.context(
+      for: "What gas do plants take in from the air?", session: session.id, tokenBudget: 600, countTokens: count)
+    #expect(plants == nil, "\(plants?.text ?? "")")
+    let food = await engine.memory.context(
+      for: "What food does Tofu refuse?", session: session.id, tokenBudget: 600, countTokens: count)
+    #expect(food?.citations.map(\.sourceID) == ["note:\(cat.id)"], "\(food?.text ?? "")")
+  }
+
   @Test("a chat with memory off gets no sources; a note's change and deletion reach the memory")
   func switchAndSync() async throws {
     let engine = try await engine()

@@ -1,10 +1,11 @@
 import Foundation
-import HearthEngine
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import HearthEngine
 
 func sha256(_ data: Data) -> String {
   var digest = SHA256Digest()
@@ -77,7 +78,7 @@ struct ModelDownloadTests {
     try bytes.write(to: served.appendingPathComponent("tiny-chat.gguf"))
     let nginx = try NginxServer(root: served, extraLocations: "location = /latest { return 302 /tiny-chat.gguf; }")
     let reports = Reports()
-    let model = try await ModelDownloader(registry: registry).pull(
+    let model = try await ModelDownloader(registry: registry, destination: Self.local).pull(
       url: "\(nginx.base)/latest", sha256: sha256(bytes).uppercased(), name: "tiny-chat", progress: reports.add)
     #expect(model.id == "tiny-chat")
     #expect(model.status == .ready(verified: true))
@@ -89,7 +90,7 @@ struct ModelDownloadTests {
     #expect(reports.all.last?.received == UInt64(bytes.count))
     #expect(nginx.accessLog().contains { $0.contains("GET /latest") && $0.contains(" 302 ") })
     // Pulling it again finds it installed and downloads nothing.
-    let again = try await ModelDownloader(registry: registry).pull(
+    let again = try await ModelDownloader(registry: registry, destination: Self.local).pull(
       url: "\(nginx.base)/latest", sha256: sha256(bytes), name: "tiny-chat")
     #expect(again.id == "tiny-chat")
     #expect(nginx.accessLog().count == 2)
@@ -104,7 +105,8 @@ struct ModelDownloadTests {
       let url = "http://127.0.0.1:\(port)/model.gguf"
       // The server cuts each response after 2 MB (what was still in flight may be lost with the connection).
       let error = await #expect(throws: ModelDownloadError.self) {
-        _ = try await ModelDownloader(registry: registry, attempts: 1).pull(url: url, sha256: hash, name: "six")
+        _ = try await ModelDownloader(registry: registry, attempts: 1, destination: Self.local).pull(
+          url: url, sha256: hash, name: "six")
       }
       guard case .interrupted(let received, let total, _) = error else {
         Issue.record("not reported as interrupted: \(String(describing: error))")
@@ -122,7 +124,7 @@ struct ModelDownloadTests {
     try bytes.write(to: served.appendingPathComponent("six.gguf"))
     let nginx = try NginxServer(root: served)
     let reports = Reports()
-    let model = try await ModelDownloader(registry: registry).pull(
+    let model = try await ModelDownloader(registry: registry, destination: Self.local).pull(
       url: "\(nginx.base)/six.gguf", sha256: hash, progress: reports.add)
     #expect(model.status == .ready(verified: true))
     #expect(kept > 0)
@@ -137,7 +139,7 @@ struct ModelDownloadTests {
     let flaky = FlakyServer(file: bytes, dropAfter: 1_500_000)
     try await flaky.application().test(.live) { client in
       let port = try #require(client.port)
-      let model = try await ModelDownloader(registry: registry, attempts: 10).pull(
+      let model = try await ModelDownloader(registry: registry, attempts: 10, destination: Self.local).pull(
         url: "http://127.0.0.1:\(port)/model.gguf", sha256: sha256(bytes), name: "five")
       #expect(model.status == .ready(verified: true))
       // Each attempt asked for the bytes after those already held.
@@ -154,7 +156,8 @@ struct ModelDownloadTests {
     let nginx = try NginxServer(root: served)
     let promised = sha256(GGUFBuilder.modelBytes(megabytes: 2, seed: 5))
     await #expect(throws: ModelDownloadError.hashMismatch(expected: promised, actual: sha256(bytes))) {
-      _ = try await ModelDownloader(registry: registry).pull(url: "\(nginx.base)/model.gguf", sha256: promised)
+      _ = try await ModelDownloader(registry: registry, destination: Self.local).pull(
+        url: "\(nginx.base)/model.gguf", sha256: promised)
     }
     #expect(try registry.installed().isEmpty)
     #expect(partialFiles().isEmpty)
@@ -163,7 +166,8 @@ struct ModelDownloadTests {
     let text = Data("just some text, not a model".utf8)
     try text.write(to: served.appendingPathComponent("notes.gguf"))
     await #expect {
-      _ = try await ModelDownloader(registry: registry).pull(url: "\(nginx.base)/notes.gguf", sha256: sha256(text))
+      _ = try await ModelDownloader(registry: registry, destination: Self.local).pull(
+        url: "\(nginx.base)/notes.gguf", sha256: sha256(text))
     } throws: { error in
       if case .notAModel = error as? ModelDownloadError { return true }
       return false
@@ -177,14 +181,14 @@ struct ModelDownloadTests {
     let nginx = try NginxServer(
       root: served, extraLocations: "location = /loop { return 302 /loop; } location = /gone { return 404; }")
     let hash = sha256(bytes)
-    let full = ModelDownloader(registry: registry, freeSpace: { _ in 1_000_000 })
+    let full = ModelDownloader(registry: registry, destination: Self.local, freeSpace: { _ in 1_000_000 })
     await #expect {
       _ = try await full.pull(url: "\(nginx.base)/model.gguf", sha256: hash)
     } throws: { error in
       guard case .notEnoughSpace(let needed, let available, _) = error as? ModelDownloadError else { return false }
       return needed > UInt64(bytes.count) && available == 1_000_000
     }
-    let downloader = ModelDownloader(registry: registry)
+    let downloader = ModelDownloader(registry: registry, destination: Self.local)
     await #expect(throws: ModelDownloadError.tooManyRedirects(url: "\(nginx.base)/loop")) {
       _ = try await downloader.pull(url: "\(nginx.base)/loop", sha256: hash)
     }
@@ -209,6 +213,58 @@ struct ModelDownloadTests {
       })
   }
 
+  /// The test servers run on this machine.
+  static let local = PullDestination(allowsPrivateNetwork: true)
+
+  @Test func pullsReachOnlyPublicAddressesUnlessPrivateNetworksAreAllowed() async throws {
+    let bytes = GGUFBuilder.modelBytes(megabytes: 1, seed: 8)
+    try bytes.write(to: served.appendingPathComponent("model.gguf"))
+    let nginx = try NginxServer(
+      root: served,
+      extraLocations: "location = /to-metadata { return 302 http://169.254.169.254/latest/meta-data/; }")
+    let hash = sha256(bytes)
+    let strict = ModelDownloader(registry: registry)
+    await #expect(
+      throws: ModelDownloadError.privateAddress(host: "127.0.0.1", address: "127.0.0.1", kind: "loopback")
+    ) {
+      _ = try await strict.pull(url: "\(nginx.base)/model.gguf", sha256: hash)
+    }
+    await #expect(throws: ModelDownloadError.privateAddress(host: "localhost", address: "localhost", kind: "loopback"))
+    {
+      _ = try await strict.pull(url: "http://localhost:9/model.gguf", sha256: hash)
+    }
+    // A redirect is checked before it is followed, even when the first address was allowed.
+    let followed = ModelDownloader(
+      registry: registry,
+      destination: PullDestination(allowsPrivateNetwork: false) { host throws(ModelDownloadError) in
+        host == "127.0.0.1" ? ["93.184.216.34"] : ["169.254.169.254"]
+      })
+    await #expect(
+      throws: ModelDownloadError.privateAddress(host: "169.254.169.254", address: "169.254.169.254", kind: "link-local")
+    ) {
+      _ = try await followed.pull(url: "\(nginx.base)/to-metadata", sha256: hash)
+    }
+    #expect(try registry.installed().isEmpty)
+    // Allowed, the same pull installs.
+    #expect(
+      try await ModelDownloader(registry: registry, destination: Self.local).pull(
+        url: "\(nginx.base)/model.gguf", sha256: hash
+      ).id == "model")
+  }
+
+  @Test(
+    arguments: [
+      ("127.0.0.1", "loopback"), ("127.8.9.1", "loopback"), ("::1", "loopback"), ("10.1.2.3", "private"),
+      ("172.16.0.1", "private"), ("172.31.255.255", "private"), ("192.168.1.10", "private"),
+      ("169.254.169.254", "link-local"), ("fe80::1", "link-local"), ("fd00::1", "private (unique local)"),
+      ("::ffff:127.0.0.1", "loopback"), ("::ffff:10.0.0.1", "private"), ("0.0.0.0", "unspecified"),
+      ("::", "unspecified"), ("100.64.0.1", "shared (carrier-grade NAT)"), ("224.0.0.1", "multicast"),
+      ("93.184.216.34", nil), ("172.32.0.1", nil), ("2606:4700::1111", nil), ("8.8.8.8", nil),
+    ] as [(String, String?)])
+  func addressKinds(address: String, kind: String?) {
+    #expect(PullDestination.restrictedKind(of: address) == kind)
+  }
+
   @Test func twoPullsOfOneFileAtOnceNeverShareIt() async throws {
     let bytes = GGUFBuilder.modelBytes(megabytes: 4, seed: 7)
     try bytes.write(to: served.appendingPathComponent("model.gguf"))
@@ -219,7 +275,9 @@ struct ModelDownloadTests {
         group.addTask {
           do {
             return .success(
-              try await ModelDownloader(registry: registry).pull(url: "\(nginx.base)/model.gguf", sha256: hash).id)
+              try await ModelDownloader(registry: registry, destination: Self.local).pull(
+                url: "\(nginx.base)/model.gguf", sha256: hash
+              ).id)
           } catch let error as ModelDownloadError {
             return .failure(error)
           } catch {

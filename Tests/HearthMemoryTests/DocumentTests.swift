@@ -24,61 +24,89 @@ struct DocumentTests {
   }
 
   @Test("binary, non-UTF-8, empty, unsupported and oversized files are refused with the reason")
-  func badFiles() throws {
+  func badFiles() async throws {
     let folder = try TestModels.temporaryDirectory()
     func write(_ name: String, _ data: Data) throws -> URL {
       let url = folder.appendingPathComponent(name)
       try data.write(to: url)
       return url
     }
-    #expect(throws: DocumentError.notText(path: try write("bin.txt", Data([0x41, 0, 0x42])).path)) {
-      try DocumentText.read(folder.appendingPathComponent("bin.txt"))
+    await #expect(throws: DocumentError.notText(path: try write("bin.txt", Data([0x41, 0, 0x42])).path)) {
+      try await DocumentText.read(folder.appendingPathComponent("bin.txt"))
     }
     let latin1 = try write("latin1.md", Data([0x63, 0x61, 0x66, 0xE9]))
-    #expect(throws: DocumentError.notText(path: latin1.path)) { try DocumentText.read(latin1) }
+    await #expect(throws: DocumentError.notText(path: latin1.path)) { try await DocumentText.read(latin1) }
     let blank = try write("blank.txt", Data(" \n\n ".utf8))
-    #expect(throws: DocumentError.empty(path: blank.path)) { try DocumentText.read(blank) }
+    await #expect(throws: DocumentError.empty(path: blank.path)) { try await DocumentText.read(blank) }
     let image = try write("photo.png", Data([0x89, 0x50]))
-    #expect(throws: DocumentError.unsupportedKind(path: image.path, ext: "png")) { try DocumentText.read(image) }
+    await #expect(throws: DocumentError.unsupportedKind(path: image.path, ext: "png")) {
+      try await DocumentText.read(image)
+    }
     let huge = folder.appendingPathComponent("huge.txt")
     #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
     let handle = try FileHandle(forWritingTo: huge)
     try handle.truncate(atOffset: UInt64(DocumentText.byteLimit + 1))
     try handle.close()
-    #expect(
+    await #expect(
       throws: DocumentError.tooLarge(path: huge.path, bytes: DocumentText.byteLimit + 1, limit: DocumentText.byteLimit)
     ) {
-      try DocumentText.read(huge)
+      try await DocumentText.read(huge)
     }
     let fake = try write("fake.pdf", Data("not a pdf".utf8))
-    #expect(throws: DocumentError.notText(path: fake.path)) { try DocumentText.read(fake) }
+    await #expect(throws: DocumentError.notText(path: fake.path)) { try await DocumentText.read(fake) }
     let missing = folder.appendingPathComponent("missing.md")
-    #expect(throws: DocumentError.self) { try DocumentText.read(missing) }
+    await #expect(throws: DocumentError.self) { try await DocumentText.read(missing) }
   }
 
   @Test("a PDF's text comes through pdftotext; a PDF without text is reported", .enabled(if: hasPDFTool))
-  func pdf() throws {
+  func pdf() async throws {
     let folder = try TestModels.temporaryDirectory()
     let withText = folder.appendingPathComponent("letter.pdf")
     try Self.pdf(text: "Policy number VH-2231 renews in May.").write(to: withText)
-    #expect(try DocumentText.read(withText).contains("Policy number VH-2231 renews in May."))
+    #expect(try await DocumentText.read(withText).contains("Policy number VH-2231 renews in May."))
     let blank = folder.appendingPathComponent("scan.pdf")
     try Self.pdf(text: nil).write(to: blank)
-    #expect(throws: DocumentError.noTextInPDF(path: blank.path)) { try DocumentText.read(blank) }
+    await #expect(throws: DocumentError.noTextInPDF(path: blank.path)) { try await DocumentText.read(blank) }
+  }
+
+  @Test(
+    "a small PDF whose thousands of pages share one stream is refused by its page count, quickly",
+    .enabled(if: hasPDFTool))
+  func pdfAmplification() async throws {
+    let folder = try TestModels.temporaryDirectory()
+    let book = folder.appendingPathComponent("book.pdf")
+    let data = Self.pdf(text: String(repeating: "All work and no play. ", count: 20), pages: 3000)
+    try data.write(to: book)
+    #expect(data.count < 500_000)
+    let clock = ContinuousClock()
+    let start = clock.now
+    await #expect(throws: DocumentError.pdfTooLarge(path: book.path, limit: "it has more than 1000 pages")) {
+      try await DocumentText.read(book)
+    }
+    // pdftotext stops at page 1,001 instead of writing all 3,000.
+    #expect(clock.now - start < .seconds(30))
+    let short = folder.appendingPathComponent("short.pdf")
+    try Self.pdf(text: "Chapter one.", pages: 3).write(to: short)
+    let text = try await DocumentText.read(short)
+    #expect(text.components(separatedBy: "Chapter one.").count == 4)
   }
 
   static var hasPDFTool: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") }
 
-  /// A one-page PDF with `text` in Helvetica (or an empty page), with a correct cross-reference table.
-  static func pdf(text: String?) -> Data {
+  /// A PDF of `pages` pages that all show one content stream with `text` in Helvetica (or are empty), with a
+  /// correct cross-reference table.
+  static func pdf(text: String?, pages: Int = 1) -> Data {
     let stream = text.map { "BT /F1 12 Tf 72 720 Td (\($0)) Tj ET" } ?? ""
-    let objects = [
-      "<< /Type /Catalog /Pages 2 0 R >>",
-      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-      "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
-      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
+    let kids = (0..<pages).map { "\($0 + 5) 0 R" }.joined(separator: " ")
+    let page =
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>"
+    let objects =
+      [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [\(kids)] /Count \(pages) >>",
+        "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      ] + Array(repeating: page, count: pages)
     var body = "%PDF-1.4\n"
     var offsets: [Int] = []
     for (index, object) in objects.enumerated() {

@@ -46,6 +46,23 @@ struct MemoryIndexTests {
     #expect(excluded.allSatisfy { $0.source.id != Self.boiler.id })
   }
 
+  @Test("a chunk that shares a rare word with the query passes a lower similarity bar; others need the full one")
+  func sharedWordsBar() async throws {
+    let memory = MemoryIndex(database: try Self.database(), embedder: WordHashEmbedder())
+    _ = try await memory.index(Self.trip)
+    _ = try await memory.index(Self.boiler)
+    let strict = RetrievalOptions(k: 5, minimumSimilarity: 0.99)
+    #expect(try await memory.search("Verdant boiler Trastevere", options: strict).isEmpty)
+    var eased = strict
+    eased.minimumSimilarityWithSharedWords = 0.05
+    let hits = try await memory.search("Verdant boiler Trastevere", options: eased)
+    #expect(Set(hits.map(\.source.id)) == [Self.trip.id, Self.boiler.id])
+    #expect(hits.allSatisfy { $0.keywordRank != nil && ($0.similarity ?? 1) < 0.99 })
+    // A chunk the keyword search did not find keeps the full bar.
+    let meaningOnly = try await memory.search("xylophone", options: eased)
+    #expect(meaningOnly.isEmpty)
+  }
+
   @Test("re-indexing keeps unchanged chunks, embeds changed ones and drops vanished ones")
   func reindex() async throws {
     let database = try Self.database()

@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthServer
 import HearthTestSupport
 import NIOHTTP1
 import Testing
@@ -127,13 +128,25 @@ struct ModelPullAPITests {
     let served = try TestModels.temporaryDirectory()
     let bytes = GGUFBuilder.modelBytes(megabytes: 6, seed: 9)
     try bytes.write(to: served.appendingPathComponent("fresh.gguf"))
+    try bytes.write(to: served.appendingPathComponent("other.gguf"))
     var digest = SHA256Digest()
     digest.update(bytes)
     let hash = digest.hex()
     // The same file twice: slowly (so it can be watched and cancelled) and at full speed.
     let nginx = try NginxServer(
       root: served, extraLocations: "location /slow/ { alias \(served.path)/; limit_rate 1m; }")
+    // The test's download server is on this machine: refused unless private networks are allowed.
     try await LiveServer.with { server in
+      let refused = try await server.request(
+        .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/fresh.gguf","sha256":"\#(hash)"}"#)
+      #expect(refused.status == 400)
+      #expect(refused.json?["error"]?["param"]?.stringValue == "url")
+      #expect(refused.json?["error"]?["message"]?.stringValue?.contains("loopback") == true)
+      #expect(try await server.request(.GET, "/api/models/pulls").json?["pulls"]?.arrayValue?.isEmpty == true)
+    }
+    var allowing = ServerConfiguration(port: 0)
+    allowing.allowsPrivateNetworkPulls = true
+    try await LiveServer.with(configuration: allowing) { server in
       let started = try await server.request(
         .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/slow/fresh.gguf","sha256":"\#(hash)"}"#)
       #expect(started.status == 202, "\(started.body)")
@@ -146,6 +159,16 @@ struct ModelPullAPITests {
       try await waitUntil(seconds: 20) { (try await status()?["received"]?.numberValue ?? 0) > 500_000 }
       #expect(try await status()?["state"]?.stringValue == "running")
       #expect(try await status()?["total"]?.numberValue == Double(bytes.count))
+      // Two downloads at once at most: a second runs (another file, so no lock is shared), a third waits
+      // for one of them to end.
+      let other = String(repeating: "1", count: 64)
+      let beside = try await server.request(
+        .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/slow/other.gguf","sha256":"\#(other)"}"#)
+      #expect(beside.status == 202, "\(beside.body)")
+      let third = try await server.request(
+        .POST, "/api/models/pulls", body: #"{"url":"\#(nginx.base)/slow/third.gguf","sha256":"\#(other)"}"#)
+      #expect(third.status == 429, "\(third.body)")
+      #expect(third.json?["error"]?["code"]?.stringValue == "too_many_downloads")
       let cancelled = try await server.request(.DELETE, "/api/models/pulls/\(id)")
       #expect(cancelled.status == 200)
       try await waitUntil(seconds: 10) { try await status()?["state"]?.stringValue == "cancelled" }

@@ -134,6 +134,14 @@ struct OpenAICompatibilityTests {
         .POST, "/v1/chat/completions", body: Self.chat(#""grammar":"root ::= this is (not valid GBNF""#))
       #expect(invalid.status == 400)
       #expect(invalid.json?["error"]?["param"]?.stringValue == "grammar")
+      // Measured before llama.cpp's recursive parser sees it.
+      let deepGrammar =
+        "root ::= " + String(repeating: "( ", count: 5000) + #"\"a\""# + String(repeating: " )", count: 5000)
+      let deep = try await server.request(
+        .POST, "/v1/chat/completions", body: Self.chat(#""grammar":"\#(deepGrammar)""#))
+      #expect(deep.status == 400)
+      #expect(deep.json?["error"]?["param"]?.stringValue == "grammar")
+      #expect(deep.json?["error"]?["message"]?.stringValue?.contains("nested 5000 deep") == true)
       let both = try await server.request(
         .POST, "/v1/chat/completions", body: Self.chat(#""grammar":"root ::= \"a\"","json_schema":{"type":"string"}"#))
       #expect(both.status == 400)

@@ -98,6 +98,42 @@ struct WAVBuilder {
     }
   }
 
+  /// A stand-in for ffmpeg: a shell script that keeps its arguments in `arguments.txt` beside it and then
+  /// runs `body`.
+  private func fakeFFmpeg(_ body: String) throws -> (loader: AudioLoader, arguments: URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-ffmpeg-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let script = folder.appendingPathComponent("ffmpeg")
+    let arguments = folder.appendingPathComponent("arguments.txt")
+    try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(arguments.path)'\n\(body)\n".write(
+      to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let loader = AudioLoader(decodeTimeLimit: .milliseconds(500), environment: ["HEARTH_FFMPEG": script.path])
+    return (loader, arguments)
+  }
+
+  @Test func ffmpegReadsOnlyTheFileWithAnAudioDemuxerAndIsStoppedWhenItHangs() throws {
+    let ogg = Data("OggS".utf8) + Data(repeating: 0, count: 64)
+    // Four zero floats on standard output: a clip of four samples.
+    let (decoding, arguments) = try fakeFFmpeg("head -c 16 /dev/zero")
+    let clip = try decoding.load(ogg)
+    #expect(clip.samples == [0, 0, 0, 0])
+    let given = try String(contentsOf: arguments, encoding: .utf8).split(separator: "\n").map(String.init)
+    let protocols = try #require(given.firstIndex(of: "-protocol_whitelist"))
+    #expect(given[protocols + 1] == "file")
+    let formats = try #require(given.firstIndex(of: "-format_whitelist"))
+    #expect(!given[formats + 1].contains("hls") && !given[formats + 1].contains("concat"))
+    #expect(given[formats + 1].split(separator: ",").contains("ogg"))
+    #expect(formats < given.firstIndex(of: "-i")!)
+    let (hanging, _) = try fakeFFmpeg("trap '' TERM; sleep 30")
+    let clock = ContinuousClock()
+    let start = clock.now
+    #expect(throws: SpeechError.undecodable(reason: "ffmpeg was stopped: it ran longer than 0.5 s")) {
+      try hanging.load(ogg)
+    }
+    #expect(clock.now - start < .seconds(10))
+  }
+
   @Test func refusesAudioBeyondTheLimitAndResamplesTheRest() throws {
     let second = WAVBuilder(sampleRate: 8_000).build([UInt8](repeating: 0, count: 16_000))
     #expect(throws: SpeechError.tooLong(seconds: 1, limit: 0.5)) { try AudioLoader(maxDuration: 0.5).load(second) }

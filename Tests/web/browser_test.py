@@ -301,6 +301,60 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(rendered["code"], "<script>window.injected=3</script>")
         self.assertIsNone(rendered["injected"])
 
+    def test_7b_markdown_renders_hostile_text_in_linear_time(self):
+        # Inputs that froze the tab for tens of seconds with a single inline pattern, or overflowed the stack.
+        result = self.driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            import('/assets/markdown.js').then(({ renderMarkdown }) => {
+              const hostile = {
+                links: '[a]('.repeat(2000),
+                images: '![a]('.repeat(1000),
+                stars: '*a '.repeat(5000),
+                underscores: '_a _'.repeat(3000),
+                backticks: '`` a `'.repeat(3000),
+                brackets: '['.repeat(20000) + ']',
+                autolinks: '<https://a '.repeat(3000) + '>',
+                quotes: '>'.repeat(4000) + ' deep',
+                quoteLines: Array.from({ length: 4000 }, (_, i) => '>'.repeat(i + 1)).slice(0, 600).join('\\n'),
+                lists: Array.from({ length: 400 }, (_, i) => ' '.repeat(i * 2) + '- item').join('\\n'),
+                nested: '**_~~'.repeat(2000) + 'x' + '~~_**'.repeat(2000),
+              };
+              const times = {};
+              for (const [name, text] of Object.entries(hostile)) {
+                const start = performance.now();
+                const box = document.createElement('div');
+                box.append(renderMarkdown(text));
+                times[name] = performance.now() - start;
+              }
+              const box = document.createElement('div');
+              box.append(renderMarkdown(
+                'A **bold** and *em* and _em_ and ~~gone~~, `x` and ``a `b` c``, ' +
+                '[site](https://example.com "title") ![pic](https://example.com/p.png) <https://hearth.example/x> ' +
+                'snake_case_name and 2*3*4 and a [broken](link and * lone and *a **b** c*'));
+              done({
+                times,
+                html: box.querySelector('p').innerHTML,
+              });
+            });
+            """
+        )
+        for name, milliseconds in result["times"].items():
+            self.assertLess(milliseconds, 1500, f"{name} took {milliseconds:.0f} ms")
+        html = result["html"]
+        self.assertIn("<strong>bold</strong>", html)
+        self.assertEqual(html.count("<em>em</em>"), 2, html)
+        self.assertIn("<del>gone</del>", html)
+        self.assertIn("<code>x</code>", html)
+        self.assertIn("<code>a `b` c</code>", html)
+        self.assertIn('href="https://example.com"', html)
+        self.assertIn(">site</a>", html)
+        self.assertIn(">image: pic</a>", html)
+        self.assertIn('href="https://hearth.example/x"', html)
+        self.assertIn("snake_case_name and 2*3*4", html)
+        self.assertIn("a [broken](link and * lone", html)
+        self.assertIn("<em>a <strong>b</strong> c</em>", html)
+
     def test_8_dark_theme_and_narrow_screen(self):
         self.find(".nav-link[data-view='settings']").click()
         self.driver.execute_script("localStorage.setItem('hearth.theme', 'dark')")

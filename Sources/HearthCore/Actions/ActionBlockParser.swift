@@ -102,6 +102,24 @@ public enum ActionBlockParser {
   }
 
   /// `NAME:` after an opening bracket: upper-case letters and underscores, then a colon.
+  /// `text` with every place that could open a block (`[` before a kind's name and a colon, known kind or
+  /// not) turned into a parenthesis: text Hearth did not generate (retrieved, looked up, imported, found on
+  /// the web) is shown and read as data, and a model that repeats it word for word writes no block.
+  public static func defused(_ text: String) -> String {
+    guard text.contains("[") else { return text }
+    let characters = Array(text)
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for (index, character) in characters.enumerated() {
+      if character == "[", kindName(characters, from: index + 1) != nil {
+        result.append("(")
+      } else {
+        result.append(character)
+      }
+    }
+    return result
+  }
+
   private static func kindName(_ characters: [Character], from start: Int) -> (String, Int)? {
     var index = start
     while index < characters.count, index - start <= 32, characters[index].isASCII,

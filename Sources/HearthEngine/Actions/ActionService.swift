@@ -10,11 +10,15 @@ public struct ActionService: Sendable {
   let planner: ActionPlanner
   private var database: HearthDatabase { planner.context.database }
 
-  /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote may be given
-  /// here: text from the user, notes, files or the web never is. A block the answer copied from the user's
-  /// message (`userText`) is recorded as not run.
+  /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote in a turn the
+  /// user started may be given here: text from the user, notes, files or the web never is.
+  ///
+  /// A block the answer copied from the user's message (`userText`) or from what the model read for this
+  /// answer (`read`: retrieved notes and documents, the earlier part of an answer it continued) is recorded
+  /// as not run. After such a read, nothing runs on the answer's word alone: creations and web searches wait
+  /// for the user's confirmation as changes and deletions always do.
   public func process(
-    answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil
+    answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil, read: String? = nil
   ) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
@@ -23,14 +27,22 @@ public struct ActionService: Sendable {
         block: block.raw, state: .invalid, summary: "Not run: the block is malformed", reason: block.reason)
     }
     let squeezed = { (text: String) in text.filter { !$0.isWhitespace } }
-    let said = userText.map(squeezed) ?? ""
+    let quoted = [
+      ("your message", userText.map(squeezed) ?? ""),
+      ("what was read for this answer", read.map { squeezed(ActionBlockParser.defused($0)) } ?? ""),
+    ]
     for block in blocks {
-      if !said.isEmpty, said.contains(squeezed(block.raw)) {
+      let forms = [squeezed(block.raw), squeezed(ActionBlockParser.defused(block.raw))]
+      if let (source, _) = quoted.first(where: { _, text in forms.contains { !text.isEmpty && text.contains($0) } }) {
         records.append(
           ActionRecord(
             sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .invalid,
-            summary: "Not run: the block was copied from your message",
+            summary: "Not run: the block was copied from \(source)",
             reason: "blocks run only when the assistant writes them"))
+        continue
+      }
+      if read != nil, let held = held(block, session: session, message: message) {
+        records.append(held)
         continue
       }
       let (planned, creation) = await run(block, session: session, message: message)
@@ -110,8 +122,9 @@ public struct ActionService: Sendable {
   /// Runs a pending change or deletion the user agreed to, in one transaction with its audit record (so a
   /// second confirmation, here or in another process, changes nothing). A target that is gone cancels it
   /// with the reason.
-  public func confirm(_ id: UUID) throws -> ActionRecord {
+  public func confirm(_ id: UUID) async throws -> ActionRecord {
     var record = try pending(id)
+    if let held = try await confirmHeld(record) { return held }
     guard let kind = record.itemKind, let itemID = record.itemID, let current = try database.item(kind, id: itemID)
     else {
       return try settle(record, as: .cancelled, reason: "the \(record.itemKind?.noun ?? "item") no longer exists")
@@ -213,7 +226,7 @@ public struct ActionService: Sendable {
   }
 
   /// Moves `record` (still in state `expecting`) to `state`, making `change` in the same transaction.
-  private func settle(
+  func settle(
     _ record: ActionRecord, as state: ActionRecord.State, reason: String? = nil,
     expecting: ActionRecord.State = .pending, writing change: ItemWrite? = nil
   ) throws -> ActionRecord {

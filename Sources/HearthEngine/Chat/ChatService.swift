@@ -36,14 +36,17 @@ public actor ChatService {
   public struct ActionHooks: Sendable {
     public var grammar: String
     public var trigger: String
-    /// Runs a finished answer's blocks; the second argument is the user's message, whose own blocks stay inert.
-    public var process: @Sendable (StoredMessage, String) async -> [ActionRecord]
+    /// Runs a finished answer's blocks; the second argument is the user's message, whose own blocks stay inert,
+    /// the third what the model read for the answer that Hearth did not write (retrieved pieces, the part of an
+    /// answer it continued), after which nothing runs without the user's confirmation.
+    public var process: @Sendable (StoredMessage, String, String?) async -> [ActionRecord]
     /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
     /// `nil` for one that does not; the turn then answers with the block instead of free text.
     public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
 
     public init(
-      grammar: String, trigger: String, process: @escaping @Sendable (StoredMessage, String) async -> [ActionRecord],
+      grammar: String, trigger: String,
+      process: @escaping @Sendable (StoredMessage, String, String?) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
@@ -192,7 +195,10 @@ public actor ChatService {
           final.content.hasPrefix(start.assistant.content)
           ? String(final.content.dropFirst(start.assistant.content.count)) : ""
       }
-      let records = final.state == .complete ? await hooks?.process(written, text) ?? [] : []
+      // What the model read that Hearth did not write: the memory's pieces, or the part of the answer it went
+      // on from (which may come from an imported file).
+      let read = start.continuing ? start.assistant.content : memory?.text
+      let records = final.state == .complete ? await hooks?.process(written, text, read) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
         final = await SecondPass(database: database, model: model, events: continuation, now: now)

@@ -45,7 +45,7 @@ extension Engine {
       }
       // Unsaved answers act too (their actions are logged without a session), but only whole ones.
       if actsOnAnswers, answer.stopReason == .endOfGeneration {
-        answer.actions = try await actions.process(answer: answer.text)
+        answer.actions = try await actions.process(answer: answer.text, userText: text, read: memory?.text)
       }
       return answer
     }

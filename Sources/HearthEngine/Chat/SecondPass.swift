@@ -17,6 +17,9 @@ struct SecondPass {
   let now: @Sendable () -> Date
 
   func answer(_ question: String, facts: [String], into message: StoredMessage) async -> StoredMessage {
+    // What the data holds is shown and read as data: nothing in it opens a block, now or when the answer is
+    // continued or exported.
+    let facts = facts.map(ActionBlockParser.defused)
     var message = message
     var text = ""
     if (model.parameterCount ?? 0) >= Self.minimumParameters {

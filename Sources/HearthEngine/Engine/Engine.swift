@@ -109,11 +109,11 @@ public final class Engine: Sendable {
       clock: configuration.clock)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
-      process: { message, request in
+      process: { message, request, read in
         // A failure to record is shown as no cards; the answer itself is saved either way.
         do {
           return try await actions.process(
-            answer: message.content, session: message.sessionID, message: message.id, userText: request)
+            answer: message.content, session: message.sessionID, message: message.id, userText: request, read: read)
         } catch {
           logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
           return []

@@ -119,9 +119,14 @@ extension Engine {
 
   /// Starts downloading a model into the profile's models folder in the background; ``pulls`` tells how it
   /// goes and cancels it.
-  /// - Throws: ``ModelDownloadError`` for a malformed URL or hash.
-  public func startPull(url: String, sha256: String, name: String?) throws -> PullStatus {
-    try pulls.start(url: url, sha256: sha256, name: name, registry: ModelRegistry(folder: paths.models))
+  /// - Throws: ``ModelDownloadError`` for a malformed URL or hash, a private address when those are not
+  ///   allowed, or too many downloads at once.
+  public func startPull(
+    url: String, sha256: String, name: String?, allowsPrivateNetwork: Bool = false
+  ) async throws -> PullStatus {
+    try await pulls.start(
+      url: url, sha256: sha256, name: name, registry: ModelRegistry(folder: paths.models),
+      destination: PullDestination(allowsPrivateNetwork: allowsPrivateNetwork))
   }
 
   static func resolved(_ path: String) -> String {

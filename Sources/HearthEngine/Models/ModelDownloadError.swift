@@ -26,6 +26,15 @@ public enum ModelDownloadError: Error, Sendable, Equatable, CustomStringConverti
   case registry(ModelRegistryError)
   /// A file in the models folder cannot be written.
   case storage(path: String, detail: String)
+  /// The URL (or a redirect) leads to this machine or a private network, which pulls do not reach unless
+  /// the user allows it.
+  case privateAddress(host: String, address: String, kind: String)
+  /// The host name does not resolve.
+  case unresolvable(host: String, detail: String)
+  /// As many downloads as are allowed at once are under way.
+  case tooManyPulls(limit: Int)
+  /// A download of unknown length grew past the free space.
+  case outgrewSpace(received: UInt64, available: UInt64, folder: String)
 
   public var description: String {
     switch self {
@@ -48,6 +57,14 @@ public enum ModelDownloadError: Error, Sendable, Equatable, CustomStringConverti
       "a different model file is already installed as \(file); remove it (`hearth models rm`) or choose another --name"
     case .registry(let error): error.description
     case .storage(let path, let detail): "cannot write \(path): \(detail)"
+    case .privateAddress(let host, let address, let kind):
+      "\(host) is a \(kind) address (\(address)); pulls reach only public servers unless private networks are "
+        + "allowed (--allow-private-network)"
+    case .unresolvable(let host, let detail): "\(host) cannot be found (\(detail)); nothing was installed"
+    case .tooManyPulls(let limit): "\(limit) downloads are under way, the most at once; try again when one ends"
+    case .outgrewSpace(let received, let available, let folder):
+      "the download, of no stated length, passed \(received) bytes with \(available) free in \(folder); "
+        + "what arrived is kept"
     }
   }
 }

@@ -18,14 +18,18 @@ public struct ModelDownloader: Sendable {
   public var maximumRedirects: Int
   /// Free bytes on the file system of a folder; injected so a full disk can be tested.
   public var freeSpace: @Sendable (String) -> UInt64?
+  /// Where the pull may connect (the URL and every redirect).
+  public var destination: PullDestination
   /// Room kept free beyond the model itself.
   static let spaceMargin: UInt64 = 16 << 20
 
   /// Creates a downloader into `registry`'s folder.
   public init(
     registry: ModelRegistry, attempts: Int = 3, maximumRedirects: Int = 5,
+    destination: PullDestination = PullDestination(allowsPrivateNetwork: false),
     freeSpace: @escaping @Sendable (String) -> UInt64? = ModelDownloader.systemFreeSpace
   ) {
+    self.destination = destination
     self.registry = registry
     self.attempts = max(1, attempts)
     self.maximumRedirects = maximumRedirects
@@ -51,6 +55,7 @@ public struct ModelDownloader: Sendable {
       parsed.host != nil
     else { throw ModelDownloadError.invalidURL(url) }
     guard SHA256Digest.isValidHex(sha256) else { throw ModelDownloadError.invalidHash(sha256) }
+    try await destination.check(parsed)
     let hash = sha256.lowercased()
     let target = try target(for: parsed, name: name, sha256: hash)
     if let installed = try alreadyInstalled(target) { return installed }
@@ -117,17 +122,28 @@ public struct ModelDownloader: Sendable {
     }
   }
 
-  /// One transfer: from where the partial file ends to the end of the file.
+  /// One transfer: from where the partial file ends to the end of the file, following redirects only to
+  /// where ``destination`` allows.
   private func fetch(
     _ url: URL, into transfer: inout PartialTransfer, progress: @escaping @Sendable (DownloadProgress) -> Void
   ) async throws {
     var configuration = HTTPClient.Configuration()
-    configuration.redirectConfiguration = .follow(max: maximumRedirects, allowCycles: false)
+    configuration.redirectConfiguration = .disallow
     configuration.timeout = .init(connect: .seconds(15), read: .seconds(60))
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     do {
-      try await transfer.receive(
-        from: url, client: client, freeSpace: { freeSpace(registry.folder.path) }, progress: progress)
+      var current = url
+      var visited: Set<String> = []
+      var outcome = PartialTransfer.Outcome.redirect(url)
+      while case .redirect(let next) = outcome {
+        guard visited.count <= maximumRedirects, visited.insert(next.absoluteString).inserted else {
+          throw ModelDownloadError.tooManyRedirects(url: url.absoluteString)
+        }
+        current = next
+        try await destination.check(current)
+        outcome = try await transfer.receive(
+          from: current, client: client, freeSpace: { freeSpace(registry.folder.path) }, progress: progress)
+      }
       try await client.shutdown()
     } catch {
       try? await client.shutdown()

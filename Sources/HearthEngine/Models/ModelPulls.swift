@@ -40,21 +40,30 @@ public final class ModelPulls: Sendable {
   private let pulls = Mutex<[Pull]>([])
   /// Finished downloads kept for the list; older ones are forgotten.
   private static let kept = 20
+  /// Downloads under way at once, at most.
+  public static let maxRunning = 2
 
   public init() {}
 
   /// Starts downloading `url` into `registry` (see ``ModelDownloader/pull(url:sha256:name:progress:)``) and
   /// returns at once; ``list()`` tells how it goes.
-  /// - Throws: ``ModelDownloadError`` for a malformed URL or hash, before anything starts.
-  public func start(url: String, sha256: String, name: String?, registry: ModelRegistry) throws -> PullStatus {
+  /// - Throws: ``ModelDownloadError`` for a malformed URL or hash, a URL `destination` does not allow, or
+  ///   ``maxRunning`` downloads under way, before anything starts.
+  public func start(
+    url: String, sha256: String, name: String?, registry: ModelRegistry, destination: PullDestination
+  ) async throws -> PullStatus {
     guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
       parsed.host != nil
     else { throw ModelDownloadError.invalidURL(url) }
     guard SHA256Digest.isValidHex(sha256) else { throw ModelDownloadError.invalidHash(sha256) }
+    try await destination.check(parsed)
     let pull = Pull(
       PullStatus(
         id: UUID().uuidString.lowercased(), url: url, state: .running, received: 0, resumedFrom: 0, bytesPerSecond: 0))
-    pulls.withLock { list in
+    try pulls.withLock { list in
+      guard list.count(where: { $0.status.withLock { $0.state == .running } }) < Self.maxRunning else {
+        throw ModelDownloadError.tooManyPulls(limit: Self.maxRunning)
+      }
       list.append(pull)
       let finished = list.filter { $0.status.withLock { $0.state != .running } }
       if finished.count > Self.kept {
@@ -64,7 +73,8 @@ public final class ModelPulls: Sendable {
     }
     let task = Task {
       do {
-        let model = try await ModelDownloader(registry: registry).pull(url: url, sha256: sha256, name: name) {
+        let downloader = ModelDownloader(registry: registry, destination: destination)
+        let model = try await downloader.pull(url: url, sha256: sha256, name: name) {
           progress in
           pull.status.withLock {
             $0.received = progress.received

@@ -6,6 +6,12 @@ import NIOHTTP1
 
 /// The unfinished file of one download and the running hash of its bytes.
 struct PartialTransfer {
+  /// How one request ended: with the file, or sent elsewhere.
+  enum Outcome {
+    case finished
+    case redirect(URL)
+  }
+
   let path: String
   /// The SHA-256 of every byte in the file so far.
   private(set) var digest = SHA256Digest()
@@ -35,7 +41,7 @@ struct PartialTransfer {
   mutating func receive(
     from url: URL, client: HTTPClient, freeSpace: () -> UInt64?,
     progress: @Sendable (DownloadProgress) -> Void
-  ) async throws {
+  ) async throws -> Outcome {
     var request = HTTPClientRequest(url: url.absoluteString)
     request.headers.add(name: "User-Agent", value: "hearth")
     if size > 0 { request.headers.add(name: "Range", value: "bytes=\(size)-") }
@@ -62,9 +68,15 @@ struct PartialTransfer {
     case 416:
       // Nothing after the bytes held: the file is complete, or the partial file is not this file's.
       let range = ContentRange(response.headers.first(name: "Content-Range"))
-      if range?.total == size { return }
+      if range?.total == size { return .finished }
       try restart()
       throw ModelDownloadError.interrupted(received: 0, total: range?.total, detail: "the server refused the range")
+    case 301, 302, 303, 307, 308:
+      // Followed by the downloader, which checks where each one leads before going there.
+      guard let location = response.headers.first(name: "Location"),
+        let next = URL(string: location, relativeTo: url)?.absoluteURL
+      else { throw ModelDownloadError.httpStatus(Int(response.status.code), url: url.absoluteString) }
+      return .redirect(next)
     default:
       throw ModelDownloadError.httpStatus(Int(response.status.code), url: url.absoluteString)
     }
@@ -73,11 +85,15 @@ struct PartialTransfer {
         needed: total - size + ModelDownloader.spaceMargin, available: free,
         folder: ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
     }
-    try await append(response.body, total: total, progress: progress)
+    // With no length stated, the free space is the bound, checked as the bytes arrive.
+    let room =
+      total == nil ? freeSpace().map { $0 > ModelDownloader.spaceMargin ? $0 - ModelDownloader.spaceMargin : 0 } : nil
+    try await append(response.body, total: total, room: room, progress: progress)
+    return .finished
   }
 
   private mutating func append(
-    _ body: HTTPClientResponse.Body, total: UInt64?, progress: @Sendable (DownloadProgress) -> Void
+    _ body: HTTPClientResponse.Body, total: UInt64?, room: UInt64?, progress: @Sendable (DownloadProgress) -> Void
   ) async throws {
     guard let handle = FileHandle(forWritingAtPath: path) else {
       throw ModelDownloadError.storage(path: path, detail: "cannot open the file")
@@ -100,6 +116,11 @@ struct PartialTransfer {
       report(done: false)
       for try await buffer in body {
         let bytes = Data(buffer.readableBytesView)
+        if let room, size - resumedFrom + UInt64(bytes.count) > room {
+          throw ModelDownloadError.outgrewSpace(
+            received: size, available: room,
+            folder: ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        }
         try handle.write(contentsOf: bytes)
         digest.update(bytes)
         size += UInt64(bytes.count)
@@ -110,6 +131,8 @@ struct PartialTransfer {
       }
     } catch is CancellationError {
       throw CancellationError()
+    } catch let error as ModelDownloadError {
+      throw error
     } catch let error as CocoaError {
       throw ModelDownloadError.storage(path: path, detail: "\(error)")
     } catch {

@@ -22,7 +22,7 @@ struct ActionRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(["actions": try actions.log(session: session, limit: limit)])
     }
     router.post("/api/actions/:id/confirm") { _, context in
-      try JSONResponse.make(try actions.confirm(try Self.id(context)))
+      try JSONResponse.make(try await actions.confirm(try Self.id(context)))
     }
     router.post("/api/actions/:id/cancel") { _, context in
       try JSONResponse.make(try actions.cancel(try Self.id(context)))

@@ -24,7 +24,9 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
       let body = try await RequestReader.decodeStrict(PullInput.self, from: request, limit: configuration.maxBodyBytes)
       let name = body.name?.trimmingCharacters(in: .whitespaces)
       return try JSONResponse.make(
-        try engine.startPull(url: body.url, sha256: body.sha256, name: name?.isEmpty == true ? nil : name),
+        try await engine.startPull(
+          url: body.url, sha256: body.sha256, name: name?.isEmpty == true ? nil : name,
+          allowsPrivateNetwork: configuration.allowsPrivateNetworkPulls),
         status: .accepted)
     }
     router.delete("/api/models/pulls/:id") { _, context in

@@ -146,6 +146,11 @@ struct SamplingRequest: Decodable {
       guard !grammar.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw APIError.invalidRequest("grammar is empty", parameter: "grammar")
       }
+      do {
+        try GrammarLimits.check(grammar)
+      } catch {
+        throw APIError.invalidRequest("\(error)", parameter: "grammar")
+      }
       return grammar
     case (nil, let schema?): return try Self.schemaGrammar(schema, parameter: "json_schema")
     case (.some, .some):

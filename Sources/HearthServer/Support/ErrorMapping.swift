@@ -86,6 +86,9 @@ enum ErrorMapping {
       switch error {
       case .invalidURL: return APIError(.badRequest, error.description, parameter: "url", code: "invalid_url")
       case .invalidHash: return APIError(.badRequest, error.description, parameter: "sha256", code: "invalid_hash")
+      case .privateAddress, .unresolvable:
+        return APIError(.badRequest, error.description, parameter: "url", code: "url_not_allowed")
+      case .tooManyPulls: return APIError(.tooManyRequests, error.description, code: "too_many_downloads")
       default: return APIError(.badGateway, error.description, code: "download_failed")
       }
     case let error as ModelTooLargeError:

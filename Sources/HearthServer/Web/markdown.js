@@ -6,8 +6,10 @@ import { copyText } from "/assets/api.js";
 import { highlight } from "/assets/highlight.js";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
+/// Quotes and lists nested deeper than this are shown as text.
+const MAX_BLOCK_DEPTH = 16;
 
-export function renderMarkdown(source) {
+export function renderMarkdown(source, depth = 0) {
   const root = document.createDocumentFragment();
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
   let i = 0;
@@ -36,12 +38,18 @@ export function renderMarkdown(source) {
       const quoted = [];
       while (i < lines.length && /^\s*>/.test(lines[i])) quoted.push(lines[i++].replace(/^\s*>\s?/, ""));
       const block = document.createElement("blockquote");
-      block.append(renderMarkdown(quoted.join("\n")));
+      if (depth + 1 >= MAX_BLOCK_DEPTH) {
+        const p = document.createElement("p");
+        p.textContent = quoted.join("\n");
+        block.append(p);
+      } else {
+        block.append(renderMarkdown(quoted.join("\n"), depth + 1));
+      }
       root.append(block);
       continue;
     }
     if (listItem(line)) {
-      const [element, next] = list(lines, i);
+      const [element, next] = list(lines, i, depth);
       root.append(element);
       i = next;
       continue;
@@ -87,7 +95,7 @@ const indentOf = (line) => line.match(/^\s*/)[0].length;
 
 /// A list from line `i`, with items nested under it by indentation, and task items (`- [x] done`). Returns
 /// the element and the first line after it.
-function list(lines, i) {
+function list(lines, i, depth) {
   const first = marker(lines[i]);
   const element = document.createElement(first.ordered ? "ol" : "ul");
   if (first.ordered && first.start !== 1) element.start = first.start;
@@ -123,10 +131,10 @@ function list(lines, i) {
       appendInline(li, item.text);
     }
     if (inner.length) {
-      const depth = Math.min(...inner.filter((l) => l.trim()).map(indentOf));
-      const body = inner.map((l) => l.slice(Math.min(depth, indentOf(l)))).join("\n");
-      if (inner.some((l) => l.trim() && (marker(l) || /^\s*(```|~~~|>)/.test(l)))) {
-        li.append(renderMarkdown(body));
+      const indent = Math.min(...inner.filter((l) => l.trim()).map(indentOf));
+      const body = inner.map((l) => l.slice(Math.min(indent, indentOf(l)))).join("\n");
+      if (depth + 1 < MAX_BLOCK_DEPTH && inner.some((l) => l.trim() && (marker(l) || /^\s*(```|~~~|>)/.test(l)))) {
+        li.append(renderMarkdown(body, depth + 1));
       } else {
         li.append(" ");
         appendInline(li, body.replace(/\n+/g, " "));
@@ -185,33 +193,185 @@ function table(rows) {
   return element;
 }
 
-// Inline spans: `code`, **bold**, *italic* / _italic_, ~~strike~~, [text](url), ![alt](url), <autolinks>.
-const INLINE = /(`+)([^`]+?)\1|\*\*(.+?)\*\*|__(.+?)__|~~(.+?)~~|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])|!\[([^\]]*)\]\(([^)\s]*)[^)]*\)|\[([^\]]+)\]\(([^)\s]*)[^)]*\)|<(https?:\/\/[^>\s]+)>/;
+// Inline spans: `code`, **bold**, __bold__, *italic* / _italic_, ~~strike~~, [text](url), ![alt](url),
+// <autolinks>. A hand-written scanner, not one regular expression: every delimiter is looked up in a sorted
+// list of its places, so any input — model output, an imported note — renders in time linear in its length
+// (times the nesting depth, which is capped).
 
-export function appendInline(parent, text) {
-  let rest = text;
-  while (rest.length > 0) {
-    const match = rest.match(INLINE);
-    if (!match) { parent.append(document.createTextNode(rest)); return; }
-    if (match.index > 0) parent.append(document.createTextNode(rest.slice(0, match.index)));
-    parent.append(inlineNode(match));
-    rest = rest.slice(match.index + match[0].length);
+/// Deeper emphasis than this is shown as text.
+const MAX_INLINE_DEPTH = 8;
+/// A longer line is shown as text: nobody writes formatting into 20,000 characters of one line.
+const MAX_INLINE_LENGTH = 20000;
+
+export function appendInline(parent, text, depth = 0) {
+  if (depth >= MAX_INLINE_DEPTH || text.length > MAX_INLINE_LENGTH) {
+    parent.append(document.createTextNode(text));
+    return;
+  }
+  const scan = new InlineScan(text);
+  let plain = 0;
+  let i = 0;
+  while (i < text.length) {
+    const span = scan.spanAt(i);
+    if (!span) { i += 1; continue; }
+    if (i > plain) parent.append(document.createTextNode(text.slice(plain, i)));
+    parent.append(inlineNode(span, depth));
+    i = span.end;
+    plain = i;
+  }
+  if (plain < text.length) parent.append(document.createTextNode(text.slice(plain)));
+}
+
+const isSpace = (c) => c !== undefined && /\s/.test(c);
+const isWord = (c) => c !== undefined && /\w/.test(c);
+
+/// The places of each delimiter in one line of text, found once, and the span (if any) that starts at a place.
+class InlineScan {
+  constructor(text) {
+    this.text = text;
+    this.places = new Map();
+    // Backtick runs: [start, length], and for each length, how far the search for a closer has gone.
+    this.runs = [];
+    for (let i = 0; i < text.length; ) {
+      if (text[i] !== "`") { i += 1; continue; }
+      let j = i;
+      while (text[j] === "`") j += 1;
+      this.runs.push([i, j - i]);
+      i = j;
+    }
+  }
+
+  /// Sorted places where `test(i)` holds, computed on first use.
+  placesOf(key, test) {
+    let list = this.places.get(key);
+    if (!list) {
+      list = [];
+      for (let i = 0; i < this.text.length; i += 1) if (test(i)) list.push(i);
+      this.places.set(key, list);
+    }
+    return list;
+  }
+
+  /// The first place of `key` at or after `from`, or -1.
+  next(key, test, from) {
+    const list = this.placesOf(key, test);
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (list[middle] < from) low = middle + 1; else high = middle;
+    }
+    return low < list.length ? list[low] : -1;
+  }
+
+  char(key) { return this.next.bind(this, key, (i) => this.text[i] === key); }
+
+  spanAt(i) {
+    const text = this.text;
+    switch (text[i]) {
+      case "`": return this.code(i);
+      case "*": case "_": return this.emphasis(i);
+      case "~": return this.pair(i, "~~", "del");
+      case "!": return text[i + 1] === "[" ? this.link(i + 1, true) : null;
+      case "[": return this.link(i, false);
+      case "<": return this.autolink(i);
+      default: return null;
+    }
+  }
+
+  /// A code span: a run of backticks closed by the next run of the same length.
+  code(i) {
+    if (this.text[i - 1] === "`") return null; // inside a run already tried
+    const index = this.runIndex(i);
+    const [start, length] = this.runs[index];
+    const closer = this.closingRun(index, length);
+    if (closer < 0) return null;
+    const [end] = this.runs[closer];
+    let body = this.text.slice(start + length, end);
+    if (body.length > 2 && body.startsWith(" ") && body.endsWith(" ") && body.trim()) body = body.slice(1, -1);
+    return { kind: "code", text: body, end: end + length };
+  }
+
+  runIndex(i) {
+    let low = 0;
+    let high = this.runs.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.runs[middle][0] < i) low = middle + 1; else high = middle;
+    }
+    return low;
+  }
+
+  /// The next run after `index` as long as `length`; a search that fails is remembered, so unclosed runs
+  /// cost one pass in all.
+  closingRun(index, length) {
+    this.noCloserAfter ??= new Map();
+    if ((this.noCloserAfter.get(length) ?? Infinity) <= index) return -1;
+    for (let k = index + 1; k < this.runs.length; k += 1) if (this.runs[k][1] === length) return k;
+    this.noCloserAfter.set(length, index);
+    return -1;
+  }
+
+  /// `**bold**`, `__bold__`, `*italic*`, `_italic_`.
+  emphasis(i) {
+    const text = this.text;
+    const mark = text[i];
+    if (text[i + 1] === mark) {
+      const span = this.pair(i, mark + mark, "strong");
+      if (span) return span;
+    }
+    // A single mark opens where a word does not go on before it and no space follows it.
+    if (isWord(text[i - 1]) || text[i - 1] === mark || text[i + 1] === undefined || isSpace(text[i + 1])) return null;
+    // …and closes at a lone mark after no space and before no word: `*a **b** c*` is one span.
+    const closes = (j) =>
+      text[j] === mark && !isSpace(text[j - 1]) && text[j - 1] !== mark && !isWord(text[j + 1]) && text[j + 1] !== mark;
+    const end = this.next(`close${mark}`, closes, i + 2);
+    return end < 0 ? null : { kind: "em", text: text.slice(i + 1, end), end: end + 1 };
+  }
+
+  /// A span between two equal marks of two characters, with something between them.
+  pair(i, marks, kind) {
+    if (this.text.slice(i, i + 2) !== marks) return null;
+    const end = this.next(marks, (j) => this.text.startsWith(marks, j), i + 3);
+    return end < 0 ? null : { kind, text: this.text.slice(i + 2, end), end: end + 2 };
+  }
+
+  /// `[text](url "title")`, or an image's `![alt](url)` shown as a link.
+  link(bracket, image) {
+    const text = this.text;
+    const close = this.char("]")(bracket + 1);
+    if (close < 0 || text[close + 1] !== "(" || (!image && close === bracket + 1)) return null;
+    const end = this.char(")")(close + 2);
+    if (end < 0) return null;
+    const inside = text.slice(close + 2, end);
+    const url = inside.match(/^\S*/)[0];
+    const label = text.slice(bracket + 1, close);
+    return { kind: image ? "image" : "link", text: label, href: url, end: end + 1 };
+  }
+
+  /// `<https://…>` with no space inside.
+  autolink(i) {
+    const text = this.text;
+    if (!/^<https?:\/\//i.test(text.slice(i, i + 9))) return null;
+    const close = this.char(">")(i + 1);
+    if (close < 0) return null;
+    const url = text.slice(i + 1, close);
+    return /\s/.test(url) ? null : { kind: "link", text: url, href: url, end: close + 1 };
   }
 }
 
-function inlineNode(m) {
-  if (m[2] !== undefined) { const code = document.createElement("code"); code.textContent = m[2]; return code; }
-  if (m[3] !== undefined || m[4] !== undefined) return wrap("strong", m[3] ?? m[4]);
-  if (m[5] !== undefined) return wrap("del", m[5]);
-  if (m[6] !== undefined || m[7] !== undefined) return wrap("em", m[6] ?? m[7]);
-  if (m[8] !== undefined) return link(`image: ${m[8] || "untitled"}`, m[9]);
-  if (m[10] !== undefined) return link(m[10], m[11]);
-  return link(m[12], m[12]);
+function inlineNode(span, depth) {
+  switch (span.kind) {
+    case "code": { const code = document.createElement("code"); code.textContent = span.text; return code; }
+    case "strong": case "em": case "del": return wrap(span.kind, span.text, depth);
+    case "image": return link(`image: ${span.text || "untitled"}`, span.href);
+    default: return link(span.text, span.href);
+  }
 }
 
-function wrap(tag, text) {
+function wrap(tag, text, depth) {
   const element = document.createElement(tag);
-  appendInline(element, text);
+  appendInline(element, text, depth + 1);
   return element;
 }
 

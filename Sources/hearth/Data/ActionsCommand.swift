@@ -31,11 +31,11 @@ struct ActionsCommand: AsyncParsableCommand {
 
   /// Runs one transition on the record a reference names.
   static func settle(
-    _ reference: String, json: Bool, _ change: (ActionService, UUID) throws -> ActionRecord
+    _ reference: String, json: Bool, _ change: (ActionService, UUID) async throws -> ActionRecord
   ) async throws {
     try await reportingFailures {
       let actions = try await Engine.openProfile().actions
-      let record = try change(actions, try actions.record(reference).id)
+      let record = try await change(actions, try actions.record(reference).id)
       Terminal.write(json ? try JSONOutput.encode(record) + "\n" : TurnPrinter.card(record) + "\n")
     }
   }
@@ -44,7 +44,7 @@ struct ActionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run a pending change or deletion.")
     @Argument(help: "Action id or unique prefix.") var id: String
     @Flag(name: .long, help: "Print JSON.") var json = false
-    func run() async throws { try await ActionsCommand.settle(id, json: json) { try $0.confirm($1) } }
+    func run() async throws { try await ActionsCommand.settle(id, json: json) { try await $0.confirm($1) } }
   }
 
   struct Cancel: AsyncParsableCommand {

@@ -1,0 +1,60 @@
+import Foundation
+import HearthActions
+import HearthCore
+import HearthStore
+
+/// What waits for the user because the model read text Hearth did not write before proposing it: a creation
+/// or a web search, held as a pending record and run only when confirmed.
+extension ActionService {
+  /// Why a held record waits.
+  static let heldReason = "proposed after reading text Hearth did not write (notes, documents, an earlier answer)"
+
+  /// The pending record for a block that would otherwise run on the answer's word alone, or `nil` for one
+  /// that waits or only reads anyway.
+  func held(_ block: ActionBlock, session: UUID?, message: UUID?) -> ActionRecord? {
+    guard let action = try? block.validated() else { return nil }
+    var record = ActionRecord(
+      sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .pending,
+      summary: "", reason: Self.heldReason)
+    record.action = action.action
+    switch action.spec.effect {
+    case .creates:
+      guard let (item, summary) = try? planner.create(action) else { return nil }
+      record.summary = summary
+      record.itemKind = item.kind
+      record.after = item.json
+      return record
+    case .asks where block.kind == .webSearch:
+      let query = action.text("query") ?? ""
+      record.summary = "Search the web for “\(query)”"
+      return record
+    default:
+      return nil
+    }
+  }
+
+  /// Runs a held creation or web search the user confirmed; `nil` for any other pending record.
+  func confirmHeld(_ record: ActionRecord) async throws -> ActionRecord? {
+    guard record.itemID == nil, let block = ActionBlockParser.parse(record.block).blocks.first,
+      let action = try? block.validated()
+    else { return nil }
+    var record = record
+    record.reason = nil
+    switch action.spec.effect {
+    case .creates:
+      let (item, summary) = try planner.create(action)
+      record.summary = summary
+      record.itemKind = item.kind
+      record.itemID = item.id
+      record.after = item.json
+      return try settle(record, as: .created, writing: .insert(item))
+    case .asks where block.kind == .webSearch:
+      let (summary, result) = try await planner.answer(action)
+      record.summary = summary
+      record.result = result
+      return try settle(record, as: .answered)
+    default:
+      return nil
+    }
+  }
+}
