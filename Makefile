@@ -11,9 +11,9 @@ export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig:$(HEARTH_WHISPER_
 # Tests find the models here.
 export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
-SWIFT_FORMAT_PATHS := Package.swift Sources Tests
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Fuzz
 
-.PHONY: all setup setup-web build run test lint format bench screenshots compat clean
+.PHONY: all setup setup-web build run test fuzz lint format bench screenshots compat clean
 
 all: build
 
@@ -47,6 +47,12 @@ run: build
 test: setup setup-web lint
 	@scripts/logged.sh "hearth: building the tests" swift-build-tests swift build --build-tests
 	scripts/run-tests.sh
+
+## fuzz: set-up, then each parser that takes outside bytes fuzzed with libFuzzer for FUZZ_SECONDS (default 600)
+## from its seed corpus in Fuzz/Corpus; executions and coverage per target, crashes in .build/fuzz/crashes
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## screenshots: the web app's main screens, taken by the browser test, into docs/screenshots
 screenshots: setup setup-web

@@ -25,6 +25,14 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The libFuzzer program for every parser that takes outside bytes; `make fuzz` builds it with `-sanitize=fuzzer`,
+/// an ordinary build gives it a main that lists its targets.
+let fuzzTargets: [Target] = [
+  .executableTarget(
+    name: "HearthFuzz", dependencies: ["HearthActions", "HearthCore", "HearthInterchange", "HearthSpeech", "LlamaKit"],
+    path: "Fuzz/HearthFuzz", swiftSettings: strictSettings, linkerSettings: nativeRpaths)
+]
+
 let package = Package(
   name: "Hearth",
   platforms: [.macOS(.v15)],
@@ -196,6 +204,7 @@ let package = Package(
       swiftSettings: strictSettings,
       linkerSettings: nativeRpaths
     ),
+  ] + fuzzTargets + [
     .target(
       name: "HearthTestSupport",
       dependencies: ["HearthCore"],

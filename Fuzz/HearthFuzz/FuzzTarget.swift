@@ -1,0 +1,53 @@
+import Foundation
+import HearthActions
+import HearthCore
+import HearthInterchange
+import HearthSpeech
+import LlamaKit
+
+/// One parser under fuzzing: any outcome for an input but a crash or a broken promise is fine.
+struct FuzzTarget: Sendable {
+  var name: String
+  var check: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+
+  static var names: String { all.map(\.name).joined(separator: ", ") }
+
+  static let all: [FuzzTarget] = [
+    FuzzTarget(name: "ActionBlocks") { bytes in
+      let text = String(decoding: bytes, as: UTF8.self)
+      for block in ActionBlockParser.parse(text).blocks {
+        // Every block is a piece of the text; checking it either passes or throws.
+        precondition(text.contains(block.raw))
+        _ = try? block.validated()
+      }
+      // Defused text holds no block at all, known or not.
+      let defused = ActionBlockParser.parse(ActionBlockParser.defused(text))
+      precondition(defused.blocks.isEmpty && defused.malformed.isEmpty)
+    },
+    FuzzTarget(name: "SchemaGrammar") { bytes in
+      _ = try? GrammarLimits.check(String(decoding: bytes, as: UTF8.self))
+      guard let schema = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+        let grammar = try? JSONSchemaGrammar.grammar(for: schema)
+      else { return }
+      // What the builder writes is always within the limits a raw grammar is held to.
+      precondition((try? GrammarLimits.check(grammar)) != nil)
+    },
+    FuzzTarget(name: "ICalendar") { bytes in
+      _ = try? ICalendar.read(Data(bytes), local: TimeZone(identifier: "UTC")!)
+    },
+    FuzzTarget(name: "VCard") { bytes in _ = try? VCard.read(Data(bytes)) },
+    FuzzTarget(name: "MarkdownNotes") { bytes in
+      _ = try? MarkdownNotes.read(
+        String(decoding: bytes, as: UTF8.self), path: "fuzz.md", modified: Date(timeIntervalSince1970: 0))
+    },
+    FuzzTarget(name: "WAV") { bytes in
+      if let clip = try? WAVDecoder.decode(Data(bytes)) { precondition(clip.sampleRate > 0) }
+    },
+    FuzzTarget(name: "GGUF") { bytes in
+      // The reader takes a path, as models are files: each input is written to one scratch file.
+      let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-fuzz-\(getpid()).gguf").path
+      guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+      _ = try? GGUFReader.read(path: path)
+    },
+  ]
+}
