@@ -97,7 +97,13 @@ public struct BoundedProcess: Sendable {
     let errorTail = Collected(limit: nil)
     let errorsRead = Self.drain(errors.read, chunk: 16 << 10) { errorTail.append($0) }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else {
+        // Reaped by someone else, its status unknown: not counted as a success.
+        status = 255 << 8
+        break
+      }
+    }
     group.ended()
     timer.cancel()
     // Something the program started and left running may still hold a pipe: it is not waited for long.

@@ -42,16 +42,23 @@ extension ActionService {
     record.reason = nil
     switch action.spec.effect {
     case .creates:
-      let (item, summary) = try planner.create(action)
-      record.summary = summary
+      let item: StoredItem
+      do {
+        (item, record.summary) = try planner.create(action)
+      } catch {
+        // What was valid when proposed may no longer be (a list renamed, a habit removed): said, not thrown.
+        return try settle(record, as: .failed, reason: "\(error)")
+      }
       record.itemKind = item.kind
       record.itemID = item.id
       record.after = item.json
       return try settle(record, as: .created, writing: .insert(item))
     case .asks where block.kind == .webSearch:
-      let (summary, result) = try await planner.answer(action)
-      record.summary = summary
-      record.result = result
+      do {
+        (record.summary, record.result) = try await planner.answer(action)
+      } catch {
+        return try settle(record, as: .failed, reason: "\(error)")
+      }
       return try settle(record, as: .answered)
     default:
       return nil
