@@ -29,7 +29,11 @@ let strictSettings: [SwiftSetting] = [
 /// an ordinary build gives it a main that lists its targets.
 let fuzzTargets: [Target] = [
   .executableTarget(
-    name: "HearthFuzz", dependencies: ["HearthActions", "HearthCore", "HearthInterchange", "HearthSpeech", "LlamaKit"],
+    name: "HearthFuzz",
+    dependencies: [
+      "HearthActions", "HearthCore", "HearthForms", "HearthInterchange", "HearthSpeech", "LlamaKit",
+      .product(name: "NIOCore", package: "swift-nio"),
+    ],
     path: "Fuzz/HearthFuzz", swiftSettings: strictSettings, linkerSettings: nativeRpaths)
 ]
 
@@ -46,6 +50,7 @@ let package = Package(
     .library(name: "HearthActions", targets: ["HearthActions"]),
     .library(name: "HearthMemory", targets: ["HearthMemory"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
+    .library(name: "HearthForms", targets: ["HearthForms"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
   ],
@@ -141,6 +146,15 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // multipart/form-data bodies read whole, apart from the server so the reader can be fuzzed on its own.
+    .target(
+      name: "HearthForms",
+      dependencies: [
+        .product(name: "MultipartKit", package: "multipart-kit"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthServer",
       dependencies: [
@@ -150,8 +164,8 @@ let package = Package(
         "HearthInterchange",
         "HearthSpeech",
         "HearthStore",
+        "HearthForms",
         .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "MultipartKit", package: "multipart-kit"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

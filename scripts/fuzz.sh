@@ -4,7 +4,7 @@
 # the target's committed seed corpus (Fuzz/Corpus/<TARGET>); what it learns stays in .build/fuzz/corpus. A crash
 # is kept in .build/fuzz/crashes/<TARGET> and fails the run; every target still runs. Prints executions and
 # coverage per target.
-#   scripts/fuzz.sh [SECONDS] [TARGET…]
+#   scripts/fuzz.sh [SECONDS] [TARGET…]     (HEARTH_FUZZ_BUILD: another build folder, for a second run beside one)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,11 +12,11 @@ seconds="${1:-600}"
 shift || true
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(ActionBlocks SchemaGrammar ICalendar VCard MarkdownNotes WAV GGUF)
+  targets=(ActionBlocks SchemaGrammar ICalendar VCard MarkdownNotes WAV GGUF Multipart)
 fi
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "fuzz: SECONDS must be a number, not $seconds" >&2; exit 2; }
 
-build="$root/.build/fuzz"
+build="${HEARTH_FUZZ_BUILD:-$root/.build/fuzz}"
 mkdir -p "$build"
 summary=()
 failed=0

@@ -1,9 +1,11 @@
 import Foundation
 import HearthActions
 import HearthCore
+import HearthForms
 import HearthInterchange
 import HearthSpeech
 import LlamaKit
+import NIOCore
 
 /// One parser under fuzzing: any outcome for an input but a crash or a broken promise is fine.
 struct FuzzTarget: Sendable {
@@ -42,6 +44,17 @@ struct FuzzTarget: Sendable {
     },
     FuzzTarget(name: "WAV") { bytes in
       if let clip = try? WAVDecoder.decode(Data(bytes)) { precondition(clip.sampleRate > 0) }
+    },
+    FuzzTarget(name: "Multipart") { bytes in
+      // The first line is the Content-Type header, the rest the body, as the transcription route gets them.
+      let text = Data(bytes)
+      let split = text.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+      let header = String(decoding: text[..<split], as: UTF8.self)
+      guard let boundary = MultipartForm.boundary(contentType: header) else { return }
+      let body = text[min(split + 1, text.endIndex)...]
+      if let form = try? MultipartForm(ByteBuffer(bytes: body), boundary: boundary) {
+        precondition(!form.parts.isEmpty)
+      }
     },
     FuzzTarget(name: "GGUF") { bytes in
       // The reader takes a path, as models are files: each input is written to one scratch file.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthEngine
+import HearthForms
 import HearthSpeech
 import Hummingbird
 import NIOCore
@@ -25,7 +26,12 @@ struct TranscriptionsRoute<Context: ChannelRequestContext>: Sendable {
         "send the audio as multipart/form-data (a file part named \"file\" and a model part), with its boundary")
     }
     let body = try await RequestReader.buffer(of: request, limit: configuration.maxAudioBytes)
-    let form = try MultipartForm(body, boundary: boundary)
+    let form: MultipartForm
+    do {
+      form = try MultipartForm(body, boundary: boundary)
+    } catch {
+      throw APIError.invalidRequest(error.description)
+    }
     let input = try TranscriptionInput(form)
     let speech = dependencies.engine.speech
     try checkModel(input.model, speech: speech)

@@ -1,22 +1,41 @@
-import Foundation
+public import Foundation
 import MultipartKit
-import NIOCore
+public import NIOCore
+
+/// Why a body is not well-formed multipart data.
+public enum MultipartFormError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The parser stopped on it.
+  case malformed
+  /// A part has no `Content-Disposition` name.
+  case unnamedPart
+  /// The body ends before its closing boundary.
+  case cutShort
+
+  public var description: String {
+    switch self {
+    case .malformed: "the multipart body is malformed"
+    case .unnamedPart: "the multipart body is malformed: a part has no Content-Disposition name"
+    case .cutShort: "the multipart body ends before its closing boundary (was the upload cut short?)"
+    }
+  }
+}
 
 /// A `multipart/form-data` body, read whole: its parts by field name, in order.
-struct MultipartForm {
-  struct Part {
-    var name: String
-    var filename: String?
-    var contentType: String?
-    var body: Data
+public struct MultipartForm: Sendable {
+  /// One field: a text value or a file.
+  public struct Part: Sendable {
+    public var name: String
+    public var filename: String?
+    public var contentType: String?
+    public var body: Data
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  var parts: [Part]
+  public var parts: [Part]
 
   /// The boundary a `Content-Type` header names, when it is `multipart/form-data`.
-  static func boundary(contentType: String?) -> String? {
+  public static func boundary(contentType: String?) -> String? {
     guard let contentType else { return nil }
     let pieces = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
     guard pieces.first?.lowercased() == "multipart/form-data" else { return nil }
@@ -30,8 +49,8 @@ struct MultipartForm {
   }
 
   /// Parses `body` with `boundary`.
-  /// - Throws: ``APIError`` (400) for a body that is not well-formed multipart data.
-  init(_ body: ByteBuffer, boundary: String) throws {
+  /// - Throws: ``MultipartFormError`` for a body that is not well-formed multipart data.
+  public init(_ body: ByteBuffer, boundary: String) throws(MultipartFormError) {
     let parser = MultipartParser(boundary: boundary)
     var parts: [Part] = []
     var headers: [(String, String)] = []
@@ -45,7 +64,7 @@ struct MultipartForm {
       current.append(contentsOf: buffer.readableBytesView)
       open = true
     }
-    var malformed: String?
+    var unnamed = false
     parser.onPartComplete = {
       defer {
         headers = []
@@ -54,7 +73,7 @@ struct MultipartForm {
       }
       let disposition = headers.first { $0.0 == "content-disposition" }?.1 ?? ""
       guard let name = Self.parameter("name", in: disposition) else {
-        malformed = malformed ?? "a part has no Content-Disposition name"
+        unnamed = true
         return
       }
       parts.append(
@@ -65,17 +84,15 @@ struct MultipartForm {
     do {
       try parser.execute(body)
     } catch {
-      throw APIError.invalidRequest("the multipart body is malformed")
+      throw .malformed
     }
-    if let malformed { throw APIError.invalidRequest("the multipart body is malformed: \(malformed)") }
-    if open || parts.isEmpty {
-      throw APIError.invalidRequest("the multipart body ends before its closing boundary (was the upload cut short?)")
-    }
+    if unnamed { throw .unnamedPart }
+    if open || parts.isEmpty { throw .cutShort }
     self.parts = parts
   }
 
   /// The value of `key="…"` (or unquoted) in a header such as `form-data; name="file"; filename="a.wav"`.
-  static func parameter(_ key: String, in header: String) -> String? {
+  public static func parameter(_ key: String, in header: String) -> String? {
     for piece in header.split(separator: ";").dropFirst() {
       let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
       guard pair.count == 2, pair[0].lowercased() == key else { continue }
