@@ -69,7 +69,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-    .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -146,13 +145,10 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // multipart/form-data bodies read whole, apart from the server so the reader can be fuzzed on its own.
+    // multipart/form-data bodies read whole, apart from the server so the reader is fuzzed on its own.
     .target(
       name: "HearthForms",
-      dependencies: [
-        .product(name: "MultipartKit", package: "multipart-kit"),
-        .product(name: "NIOCore", package: "swift-nio"),
-      ],
+      dependencies: [.product(name: "NIOCore", package: "swift-nio")],
       swiftSettings: strictSettings
     ),
     .target(
@@ -303,6 +299,11 @@ let package = Package(
       ],
       swiftSettings: strictSettings,
       linkerSettings: nativeRpaths
+    ),
+    .testTarget(
+      name: "HearthFormsTests",
+      dependencies: ["HearthForms", .product(name: "NIOCore", package: "swift-nio")],
+      swiftSettings: strictSettings
     ),
     .testTarget(
       name: "HearthCLITests",

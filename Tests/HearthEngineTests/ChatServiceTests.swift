@@ -233,7 +233,7 @@ struct SecondPassTests {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let hooks = ChatService.ActionHooks(
       grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
-      process: { message, _, _ in
+      process: { message, _ in
         [
           ActionRecord(
             messageID: message.id, kind: "CALENDAR_ACTION", block: "", state: .answered, summary: "",
@@ -300,7 +300,7 @@ struct ContinueActionTests {
     let processed = Mutex<[String]>([])
     let hooks = ChatService.ActionHooks(
       grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
-      process: { message, _, _ in
+      process: { message, _ in
         processed.withLock { $0.append(message.content) }
         return []
       })

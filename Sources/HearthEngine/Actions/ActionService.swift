@@ -13,12 +13,13 @@ public struct ActionService: Sendable {
   /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote in a turn the
   /// user started may be given here: text from the user, notes, files or the web never is.
   ///
-  /// A block the answer copied from the user's message (`userText`) or from what the model read for this
-  /// answer (`read`: retrieved notes and documents, the earlier part of an answer it continued) is recorded
-  /// as not run. After such a read, nothing runs on the answer's word alone: creations and web searches wait
-  /// for the user's confirmation as changes and deletions always do.
+  /// A block the answer copied from the user's message (`userText`), from what the model read for this
+  /// answer (`read`: retrieved notes and documents, the earlier part of an answer it continued) or from the
+  /// conversation before (`earlier`) is recorded as not run. After a read, nothing runs on the answer's word
+  /// alone: creations and web searches wait for the user's confirmation as changes and deletions always do.
   public func process(
-    answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil, read: String? = nil
+    answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil, read: String? = nil,
+    earlier: String? = nil
   ) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
@@ -30,6 +31,7 @@ public struct ActionService: Sendable {
     let quoted = [
       ("your message", userText.map(squeezed) ?? ""),
       ("what was read for this answer", read.map { squeezed(ActionBlockParser.defused($0)) } ?? ""),
+      ("earlier in this conversation", earlier.map { squeezed(ActionBlockParser.defused($0)) } ?? ""),
     ]
     for block in blocks {
       let forms = [squeezed(block.raw), squeezed(ActionBlockParser.defused(block.raw))]

@@ -36,17 +36,15 @@ public actor ChatService {
   public struct ActionHooks: Sendable {
     public var grammar: String
     public var trigger: String
-    /// Runs a finished answer's blocks; the second argument is the user's message, whose own blocks stay inert,
-    /// the third what the model read for the answer that Hearth did not write (retrieved pieces, the part of an
-    /// answer it continued), after which nothing runs without the user's confirmation.
-    public var process: @Sendable (StoredMessage, String, String?) async -> [ActionRecord]
+    /// Runs a finished answer's blocks, given the texts its blocks may not come from.
+    public var process: @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord]
     /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
     /// `nil` for one that does not; the turn then answers with the block instead of free text.
     public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
 
     public init(
       grammar: String, trigger: String,
-      process: @escaping @Sendable (StoredMessage, String, String?) async -> [ActionRecord],
+      process: @escaping @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
@@ -198,7 +196,12 @@ public actor ChatService {
       // What the model read that Hearth did not write: the memory's pieces, or the part of the answer it went
       // on from (which may come from an imported file).
       let read = start.continuing ? start.assistant.content : memory?.text
-      let records = final.state == .complete ? await hooks?.process(written, text, read) ?? [] : []
+      let earlier = (try? database.messages(in: sessionID))?.filter {
+        $0.role != .system && $0.id != start.user.id && $0.id != start.assistant.id
+      }.map(\.content).joined(separator: "\n")
+      // A block drafted by code from the user's request is theirs, even when they asked the same before.
+      let texts = TurnTexts(request: text, read: read, earlier: drafted == nil ? earlier ?? "" : "")
+      let records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
         final = await SecondPass(database: database, model: model, events: continuation, now: now)
@@ -218,5 +221,23 @@ public actor ChatService {
 
   private func turnEnded(_ sessionID: UUID) {
     activeTurns[sessionID] = nil
+  }
+}
+
+/// The texts of a turn that its answer's blocks may not be taken from: a block copied from any of them is
+/// recorded as not run, and after a `read` nothing runs without the user's confirmation.
+public struct TurnTexts: Sendable, Hashable {
+  /// The user's message.
+  public var request: String
+  /// What the model read for the answer that Hearth did not write: retrieved pieces, or the part of an answer
+  /// it continued.
+  public var read: String?
+  /// The conversation before this turn.
+  public var earlier: String
+
+  public init(request: String, read: String? = nil, earlier: String = "") {
+    self.request = request
+    self.read = read
+    self.earlier = earlier
   }
 }

@@ -65,9 +65,9 @@ struct Turn: Sendable {
     var history = try database.messages(in: session.id).filter { stored in
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
-    }.map(\.chatMessage)
+    }.map(\.readAsData)
     // The model continues its own words when the conversation ends with them.
-    if continuing { history.append(assistant.chatMessage) }
+    if continuing { history.append(assistant.readAsData) }
     if let memory, let last = history.indices.last, history[last].role == .user {
       history[last].content = MemoryPrompt.question(history[last].content, with: memory)
     }
@@ -183,4 +183,11 @@ struct Turn: Sendable {
       case .timeout: .timedOut
       }
   }
+}
+
+extension StoredMessage {
+  /// The message as the model reads it: any block in it defused. Blocks in the conversation have run (or not)
+  /// when they were written; read again (from an imported session, a pasted text, an earlier answer), they
+  /// are data, and a model that repeats one writes no block.
+  var readAsData: ChatMessage { ChatMessage(role: role, content: ActionBlockParser.defused(content)) }
 }

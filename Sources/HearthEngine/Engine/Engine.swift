@@ -109,11 +109,12 @@ public final class Engine: Sendable {
       clock: configuration.clock)
     let hooks = ChatService.ActionHooks(
       grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
-      process: { message, request, read in
+      process: { message, texts in
         // A failure to record is shown as no cards; the answer itself is saved either way.
         do {
           return try await actions.process(
-            answer: message.content, session: message.sessionID, message: message.id, userText: request, read: read)
+            answer: message.content, session: message.sessionID, message: message.id, userText: texts.request,
+            read: texts.read, earlier: texts.earlier)
         } catch {
           logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
           return []
