@@ -18,8 +18,16 @@ extension HearthDatabase {
     }
   }
 
+  /// Whether the session was read from a file rather than written here.
+  public func isImported(_ sessionID: UUID) throws(StoreError) -> Bool {
+    try read { db in
+      try Int.fetchOne(
+        db, sql: "SELECT 1 FROM importedSession WHERE sessionID = ?", arguments: [sessionID.uuidString]) != nil
+    }
+  }
+
   /// Imports an export in one transaction: either all of it is stored or nothing. When a session with the
-  /// same id exists, the import gets fresh ids so that nothing is overwritten.
+  /// same id exists, the import gets fresh ids so that nothing is overwritten. The session is marked imported.
   @discardableResult
   public func importSession(_ export: SessionExport) throws(StoreError) -> ChatSession {
     guard export.format == 1 || export.format == 2 else {
@@ -57,6 +65,7 @@ extension HearthDatabase {
         branches = branches.map { BranchCheck.renamed($0, session: session.id, ids: &renamed) }
       }
       try SessionRow(session).insert(db)
+      try db.execute(sql: "INSERT INTO importedSession (sessionID) VALUES (?)", arguments: [session.id.uuidString])
       for message in messages { try MessageRow(message).insert(db) }
       for branch in branches { try BranchRows.insert(db, sessionID: session.id, branch) }
       return session

@@ -95,6 +95,12 @@ enum Schema {
     migrator.registerMigration("v9-message-branches") { db in
       try BranchRows.create(db)
     }
+    migrator.registerMigration("v10-imported-sessions") { db in
+      // Sessions read from a file: Hearth did not write what they hold, so it is never trusted as its own.
+      try db.create(table: "importedSession") { t in
+        t.primaryKey("sessionID", .text).references("session", onDelete: .cascade)
+      }
+    }
     return migrator
   }
 }

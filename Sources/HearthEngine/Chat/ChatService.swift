@@ -193,14 +193,19 @@ public actor ChatService {
           final.content.hasPrefix(start.assistant.content)
           ? String(final.content.dropFirst(start.assistant.content.count)) : ""
       }
-      // What the model read that Hearth did not write: the memory's pieces, or the part of the answer it went
-      // on from (which may come from an imported file).
-      let read = start.continuing ? start.assistant.content : memory?.text
+      // What the model read that Hearth did not write: the memory's pieces, the part of the answer it went on
+      // from, or — in a session imported from a file — the whole conversation before.
       let earlier = (try? database.messages(in: sessionID))?.filter {
         $0.role != .system && $0.id != start.user.id && $0.id != start.assistant.id
       }.map(\.content).joined(separator: "\n")
+      let imported = (try? database.isImported(sessionID)) ?? true
+      let read = [
+        start.continuing ? start.assistant.content : nil, memory?.text, imported && drafted == nil ? earlier : nil,
+      ].compactMap { $0 }.joined(separator: "\n")
+      let readAny = start.continuing || memory != nil || (imported && drafted == nil)
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
-      let texts = TurnTexts(request: text, read: read, earlier: drafted == nil ? earlier ?? "" : "")
+      let texts = TurnTexts(
+        request: text, read: readAny ? read : nil, earlier: drafted == nil ? earlier ?? "" : "")
       let records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
