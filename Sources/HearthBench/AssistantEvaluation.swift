@@ -32,10 +32,7 @@ public struct AssistantEvaluation: Sendable {
 
   /// Asks `testCase` on a new profile under `home` and scores it.
   public func ask(_ testCase: AssistantCase, home: URL) async throws -> Outcome {
-    var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
-    configuration.timeZone = TimeZone(identifier: "UTC")!
-    let morning = LocalDateTime(startOf: testCase.today).adding(seconds: 9 * 3600).instant(in: configuration.timeZone)
-    configuration.clock = { morning }
+    let configuration = AssistantProfile.configuration(home: home, day: testCase.today)
     let engine = try Engine.open(configuration, model: model)
     try AssistantProfile.seed(engine)
     let session = try await engine.chat.newSession()

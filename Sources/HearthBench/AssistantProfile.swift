@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HearthCore
 public import HearthEngine
 
@@ -7,6 +7,18 @@ public import HearthEngine
 public enum AssistantProfile {
   /// The day most cases are asked on.
   public static let thursday = LocalDate(year: 2026, month: 11, day: 26)!
+
+  /// An engine configuration for a profile under `home` whose clock stands at 09:00 UTC on `day`, as every
+  /// evaluation on this profile asks.
+  public static func configuration(
+    home: URL, day: LocalDate = thursday, environment: [String: String] = [:]
+  ) -> EngineConfiguration {
+    var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: environment)
+    configuration.timeZone = TimeZone(identifier: "UTC")!
+    let morning = LocalDateTime(startOf: day).adding(seconds: 9 * 3600).instant(in: configuration.timeZone)
+    configuration.clock = { morning }
+    return configuration
+  }
 
   /// Fills an empty profile.
   public static func seed(_ engine: Engine) throws {

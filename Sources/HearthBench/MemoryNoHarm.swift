@@ -49,12 +49,8 @@ public struct MemoryNoHarm: Sendable {
   public func run(modelName: String, progress: @Sendable (String) -> Void = { _ in }) async throws -> [Row] {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-noharm-\(UUID())")
     defer { try? FileManager.default.removeItem(at: home) }
-    var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
+    var configuration = AssistantProfile.configuration(home: home)
     configuration.sharedEmbedder = embedder
-    configuration.timeZone = TimeZone(identifier: "UTC")!
-    let morning = LocalDateTime(startOf: AssistantProfile.thursday).adding(seconds: 9 * 3600)
-      .instant(in: configuration.timeZone)
-    configuration.clock = { morning }
     configuration.chat = ChatConfiguration(summarizesWithModel: false)
     // Greedy, so the memory is the only difference between the two runs of a question.
     let options = GenerationOptions(maxNewTokens: 48, sampling: .greedy)
