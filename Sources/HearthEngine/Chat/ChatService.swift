@@ -200,12 +200,13 @@ public actor ChatService {
       }.map(\.content).joined(separator: "\n")
       let imported = (try? database.isImported(sessionID)) ?? true
       let read = [
-        start.continuing ? start.assistant.content : nil, memory?.text, imported && drafted == nil ? earlier : nil,
-      ].compactMap { $0 }.joined(separator: "\n")
-      let readAny = start.continuing || memory != nil || (imported && drafted == nil)
+        start.continuing ? start.assistant.content : nil, memory?.text,
+        imported && drafted == nil ? earlier ?? "" : nil,
+      ].compactMap { $0 }
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
       let texts = TurnTexts(
-        request: text, read: readAny ? read : nil, earlier: drafted == nil ? earlier ?? "" : "")
+        request: text, read: read.isEmpty ? nil : read.joined(separator: "\n"),
+        earlier: drafted == nil ? earlier ?? "" : "")
       let records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
