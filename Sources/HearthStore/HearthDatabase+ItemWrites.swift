@@ -88,6 +88,63 @@ extension HearthDatabase {
     }
   }
 
+  /// The item of this type with this id, `nil` when there is none.
+  public func item<Item: StorableItem>(_ type: Item.Type = Item.self, id: String) throws(StoreError) -> Item? {
+    try item(Item.kind, id: id).flatMap(Item.init)
+  }
+
+  /// Makes one change in a transaction of its own.
+  /// - Throws: `StoreError` when the change is refused (an insert of an id that exists, an update of an item
+  ///   that is gone, a check-in of a habit that is gone) or the database fails.
+  public func write(_ change: ItemWrite) throws(StoreError) {
+    try write { db in try Self.apply(change, in: db) }
+  }
+
+  /// Adds a new item; an id that exists is refused.
+  public func insert(_ item: some StorableItem) throws(StoreError) { try write(.insert(item.stored)) }
+
+  /// Replaces an item, returning the version it replaced; one that is gone is refused.
+  @discardableResult
+  public func update<Item: StorableItem>(_ item: Item) throws(StoreError) -> Item {
+    try replacing(Item.kind, id: item.id) { db in try Self.apply(.update(item.stored), in: db) }
+  }
+
+  /// Deletes an item (a habit with its check-ins), returning what was deleted; one that is gone is refused.
+  @discardableResult
+  public func delete<Item: StorableItem>(_ type: Item.Type, id: String) throws(StoreError) -> Item {
+    try replacing(Item.kind, id: id) { db in try Self.apply(.remove(Item.kind, id: id), in: db) }
+  }
+
+  /// Writes many items in one transaction, replacing those whose id is there: all of them or, on a
+  /// failure, none.
+  public func importItems<Item: StorableItem>(_ items: [Item]) throws(StoreError) -> ImportCounts {
+    try write { db in
+      var counts = ImportCounts()
+      for item in items {
+        if try Self.exists(item.stored.row, in: db) { counts.replaced += 1 } else { counts.added += 1 }
+        try Self.apply(.put(item.stored), in: db)
+      }
+      return counts
+    }
+  }
+
+  /// Runs `change` on the stored item of `kind` and returns it as it was before.
+  private func replacing<Item: StorableItem>(
+    _ kind: ItemKind, id: String, _ change: @escaping @Sendable (Database) throws -> Void
+  ) throws(StoreError) -> Item {
+    try write { db in
+      guard let old = try Self.fetch(kind.rowType, id: id, in: db).flatMap(Item.init) else {
+        throw StoreError.itemNotFound(kind: kind.rowType.kind, id: id)
+      }
+      try change(db)
+      return old
+    }
+  }
+
+  private static func exists<Row: ItemRow>(_ row: Row, in db: Database) throws -> Bool {
+    try Row.exists(db, key: row.id)
+  }
+
   private static func fetch<Row: ItemRow>(_ type: Row.Type, id: String, in db: Database) throws -> StoredItem? {
     try Row.fetchOne(db, key: id).map { try StoredItem($0) }
   }

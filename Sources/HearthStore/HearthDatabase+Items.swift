@@ -28,53 +28,6 @@ extension HearthDatabase {
   {
     try read { db in try request(db).map { try $0.item() } }
   }
-
-  /// Adds an item; an existing id is refused.
-  func insertItem<Row: ItemRow>(_ row: Row) throws(StoreError) {
-    try write { db in
-      guard try !Row.exists(db, key: row.id) else { throw StoreError.duplicateItem(kind: Row.kind, id: row.id) }
-      try row.insert(db)
-    }
-  }
-
-  /// Replaces an item, returning the version it replaced.
-  @discardableResult
-  func updateItem<Row: ItemRow>(_ row: Row) throws(StoreError) -> Row.Item {
-    try write { db in
-      guard let old = try Row.fetchOne(db, key: row.id) else {
-        throw StoreError.itemNotFound(kind: Row.kind, id: row.id)
-      }
-      try row.update(db)
-      return try old.item()
-    }
-  }
-
-  /// Deletes an item, returning what was deleted.
-  @discardableResult
-  func deleteItem<Row: ItemRow>(_ type: Row.Type, id: String) throws(StoreError) -> Row.Item {
-    try write { db in
-      guard let old = try Row.fetchOne(db, key: id) else { throw StoreError.itemNotFound(kind: Row.kind, id: id) }
-      try Row.deleteOne(db, key: id)
-      return try old.item()
-    }
-  }
-
-  /// Writes many items in one transaction: all of them or, on a failure, none.
-  func importItems<Row: ItemRow>(_ rows: [Row]) throws(StoreError) -> ImportCounts {
-    try write { db in
-      var counts = ImportCounts()
-      for row in rows {
-        if try Row.exists(db, key: row.id) {
-          try row.update(db)
-          counts.replaced += 1
-        } else {
-          try row.insert(db)
-          counts.added += 1
-        }
-      }
-      return counts
-    }
-  }
 }
 
 extension ItemKind {

@@ -4,9 +4,6 @@ public import HearthCore
 
 // Calendar events and reminders.
 extension HearthDatabase {
-  /// The event with this id, if any.
-  public func event(_ id: String) throws(StoreError) -> CalendarEvent? { try fetchItem(EventRow.self, id: id) }
-
   /// Events whose series may touch `range` (a superset: floating times are placed with a day's margin);
   /// expand them with ``CalendarEvent/occurrences(overlapping:local:)``. Without a range: every event.
   public func events(touching range: DateInterval? = nil) throws(StoreError) -> [CalendarEvent] {
@@ -19,20 +16,6 @@ extension HearthDatabase {
       ).order(Column("startsAt")).fetchAll(db)
     }
   }
-
-  public func insertEvent(_ event: CalendarEvent) throws(StoreError) { try insertItem(EventRow(event)) }
-  @discardableResult public func updateEvent(_ event: CalendarEvent) throws(StoreError) -> CalendarEvent {
-    try updateItem(EventRow(event))
-  }
-  @discardableResult public func deleteEvent(_ id: String) throws(StoreError) -> CalendarEvent {
-    try deleteItem(EventRow.self, id: id)
-  }
-  public func importEvents(_ events: [CalendarEvent]) throws(StoreError) -> ImportCounts {
-    try importItems(events.map(EventRow.init))
-  }
-
-  /// The reminder with this id, if any.
-  public func reminder(_ id: String) throws(StoreError) -> Reminder? { try fetchItem(ReminderRow.self, id: id) }
 
   /// Reminders, open ones first, then by due time (undated last) and priority.
   public func reminders(list: String? = nil, includeCompleted: Bool = true) throws(StoreError) -> [Reminder] {
@@ -47,22 +30,10 @@ extension HearthDatabase {
     }
   }
 
-  public func insertReminder(_ reminder: Reminder) throws(StoreError) { try insertItem(ReminderRow(reminder)) }
-  @discardableResult public func updateReminder(_ reminder: Reminder) throws(StoreError) -> Reminder {
-    try updateItem(ReminderRow(reminder))
-  }
-  @discardableResult public func deleteReminder(_ id: String) throws(StoreError) -> Reminder {
-    try deleteItem(ReminderRow.self, id: id)
-  }
-  public func importReminders(_ reminders: [Reminder]) throws(StoreError) -> ImportCounts {
-    try importItems(reminders.map(ReminderRow.init))
-  }
 }
 
 // Notes and contacts, with full-text search.
 extension HearthDatabase {
-  public func note(_ id: String) throws(StoreError) -> Note? { try fetchItem(NoteRow.self, id: id) }
-
   /// Notes, pinned first, most recently changed first; only those with `tag` when given.
   public func notes(tag: String? = nil) throws(StoreError) -> [Note] {
     let notes = try fetchItems(NoteRow.self) { db in
@@ -86,17 +57,6 @@ extension HearthDatabase {
     }
   }
 
-  public func insertNote(_ note: Note) throws(StoreError) { try insertItem(NoteRow(note)) }
-  @discardableResult public func updateNote(_ note: Note) throws(StoreError) -> Note { try updateItem(NoteRow(note)) }
-  @discardableResult public func deleteNote(_ id: String) throws(StoreError) -> Note {
-    try deleteItem(NoteRow.self, id: id)
-  }
-  public func importNotes(_ notes: [Note]) throws(StoreError) -> ImportCounts {
-    try importItems(notes.map(NoteRow.init))
-  }
-
-  public func contact(_ id: String) throws(StoreError) -> Contact? { try fetchItem(ContactRow.self, id: id) }
-
   /// Contacts by name.
   public func contacts() throws(StoreError) -> [Contact] {
     try fetchItems(ContactRow.self) { db in
@@ -119,33 +79,12 @@ extension HearthDatabase {
     }
   }
 
-  public func insertContact(_ contact: Contact) throws(StoreError) { try insertItem(ContactRow(contact)) }
-  @discardableResult public func updateContact(_ contact: Contact) throws(StoreError) -> Contact {
-    try updateItem(ContactRow(contact))
-  }
-  @discardableResult public func deleteContact(_ id: String) throws(StoreError) -> Contact {
-    try deleteItem(ContactRow.self, id: id)
-  }
-  public func importContacts(_ contacts: [Contact]) throws(StoreError) -> ImportCounts {
-    try importItems(contacts.map(ContactRow.init))
-  }
 }
 
 // Habits and their logs.
 extension HearthDatabase {
-  public func habit(_ id: String) throws(StoreError) -> Habit? { try fetchItem(HabitRow.self, id: id) }
-
   public func habits() throws(StoreError) -> [Habit] {
     try fetchItems(HabitRow.self) { db in try HabitRow.order(Column("createdAt")).fetchAll(db) }
-  }
-
-  public func insertHabit(_ habit: Habit) throws(StoreError) { try insertItem(HabitRow(habit)) }
-  @discardableResult public func updateHabit(_ habit: Habit) throws(StoreError) -> Habit {
-    try updateItem(HabitRow(habit))
-  }
-  /// Deletes a habit and its logs.
-  @discardableResult public func deleteHabit(_ id: String) throws(StoreError) -> Habit {
-    try deleteItem(HabitRow.self, id: id)
   }
 
   /// A habit's logs since `since` (all when `nil`), oldest first.
@@ -157,19 +96,4 @@ extension HearthDatabase {
     }
   }
 
-  public func habitLog(_ id: String) throws(StoreError) -> HabitLog? { try fetchItem(HabitLogRow.self, id: id) }
-
-  /// Records a log; the habit must exist.
-  public func insertHabitLog(_ log: HabitLog) throws(StoreError) {
-    try write { db in
-      guard try HabitRow.exists(db, key: log.habitID) else {
-        throw StoreError.itemNotFound(kind: "habit", id: log.habitID)
-      }
-      try HabitLogRow(log).insert(db)
-    }
-  }
-
-  @discardableResult public func deleteHabitLog(_ id: String) throws(StoreError) -> HabitLog {
-    try deleteItem(HabitLogRow.self, id: id)
-  }
 }

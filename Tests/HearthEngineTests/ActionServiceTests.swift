@@ -180,7 +180,7 @@ struct ActionServiceTests {
     let done = try await run(engine, #"[REMINDER_ACTION:{"action":"complete","title":"milk"}]"#)
     #expect(done.state == .pending && done.summary == "Mark “Buy milk” done")
     _ = try await engine.actions.confirm(done.id)
-    #expect(try engine.reminders.reminder(try #require(reminder.itemID)).isCompleted)
+    #expect(try engine.reminders.item(try #require(reminder.itemID)).isCompleted)
     let list = try await run(engine, #"[REMINDER_ACTION:{"action":"list"}]"#)
     #expect(list.result == "No open reminders.")
 
@@ -189,7 +189,7 @@ struct ActionServiceTests {
     #expect(note.state == .created)
     let append = try await run(engine, #"[NOTE_ACTION:{"action":"append","title":"Shopping","text":"eggs"}]"#)
     _ = try await engine.actions.confirm(append.id)
-    #expect(try engine.notes.note(try #require(note.itemID)).body == "bread\n\neggs")
+    #expect(try engine.notes.item(try #require(note.itemID)).body == "bread\n\neggs")
     let search = try await run(engine, #"[NOTE_ACTION:{"action":"search","query":"eggs"}]"#)
     #expect(search.result == "- Shopping: bread\n\neggs")
 

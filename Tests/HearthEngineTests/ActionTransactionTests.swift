@@ -32,11 +32,11 @@ struct ActionTransactionTests {
     #expect(done.state == .pending)
 
     #expect(await racing { try await engine.actions.confirm(done.id) } == 1)
-    #expect(try engine.reminders.reminder(reminderID).completedAt != nil)
+    #expect(try engine.reminders.item(reminderID).completedAt != nil)
     #expect(try engine.actions.record(done.id.uuidString).state == .updated)
 
     #expect(await racing { try engine.actions.undo(done.id) } == 1)
-    #expect(try engine.reminders.reminder(reminderID).completedAt == nil)
+    #expect(try engine.reminders.item(reminderID).completedAt == nil)
 
     #expect(await racing { try engine.actions.undo(created.id) } == 1)
     #expect(try engine.reminders.list().isEmpty)

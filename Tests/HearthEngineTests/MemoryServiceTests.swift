@@ -168,7 +168,7 @@ struct MemoryServiceTests {
     let (sources, _) = try await turn(
       engine, "What does the pantry document say about the shopping note?", in: session.id)
     #expect(sources.contains { $0.title == "trap.md" }, "the document must reach the prompt for this to test anything")
-    #expect(try engine.notes.note(victim.id).title == "Shopping")
+    #expect(try engine.notes.item(victim.id).title == "Shopping")
     #expect(try engine.actions.log(session: session.id).allSatisfy { $0.state != .deleted })
   }
 }

@@ -56,6 +56,50 @@ struct PersonalDataServiceTests {
     #expect(throws: ItemReferenceError.self) { try engine.calendar.delete("no-such-id") }
   }
 
+  /// Every kind goes through the one generic service: found by an id prefix, stamped, checked, refused
+  /// when broken, deleted and put back the same way.
+  @Test func everyKindIsKeptByTheSameService() async throws {
+    let engine = try await engine()
+    try roundTrip(engine.reminders, Reminder(title: "Renew passport"), broken: Reminder(title: " ")) {
+      $0.title = "Renew the passport"
+    }
+    try roundTrip(
+      engine.notes, Note(title: "Boiler", body: "Serviced in May", tags: ["Home", "home"]), broken: Note(title: "")
+    ) {
+      $0.body = "Serviced every May"
+    }
+    try roundTrip(engine.contacts, Contact(fullName: "Olga Berg"), broken: Contact(fullName: "")) {
+      $0.organization = "Acme"
+    }
+    try roundTrip(engine.habits, Habit(name: "Run"), broken: Habit(name: "")) { $0.name = "Running" }
+    try roundTrip(
+      engine.calendar.items,
+      CalendarEvent(title: "Dentist", start: at("2026-12-01T10:00"), end: at("2026-12-01T11:00")),
+      broken: CalendarEvent(title: "Backwards", start: at("2026-12-01T10:00"), end: at("2026-12-01T09:00"))
+    ) { $0.location = "Rue A" }
+    // What the service stores is the canonical form: a note's tags once each.
+    #expect(try engine.notes.list().first?.tags.count == 1)
+  }
+
+  private func roundTrip<Item: ServiceItem & Equatable>(
+    _ service: ItemService<Item>, _ item: Item, broken: Item, change: (inout Item) -> Void
+  ) throws {
+    let created = try service.create(item)
+    #expect(created.createdAt == created.updatedAt)
+    let found = try service.item(String(created.id.prefix(8)))
+    #expect(found == created)
+    var changed = found
+    change(&changed)
+    let updated = try service.update(changed)
+    #expect(try service.item(created.id) == updated)
+    #expect(throws: PersonalDataError.self) { try service.create(broken) }
+    let deleted = try service.delete(created.id)
+    #expect(deleted == updated)
+    #expect(throws: ItemReferenceError.self) { try service.item(created.id) }
+    try service.restore(deleted)
+    #expect(try service.item(created.id) == deleted)
+  }
+
   @Test func freeTimeUsesTheSavedWorkingHours() async throws {
     let engine = try await engine()
     try engine.calendar.setWorkingHours(WorkingHours(parsing: "10:00-12:00")!)

@@ -272,18 +272,18 @@ struct PersonalStoreTests {
 
   @Test func rangeQueriesFindSeriesThatStartedLongAgoAndSkipFinishedOnes() throws {
     let database = try database()
-    try database.insertEvent(event("Old one-off", "2020-01-01T09:00", "2020-01-01T10:00"))
-    try database.insertEvent(
+    try database.insert(event("Old one-off", "2020-01-01T09:00", "2020-01-01T10:00"))
+    try database.insert(
       event("Weekly forever", "2020-01-06T09:00", "2020-01-06T10:00", recurrence: Recurrence(frequency: .weekly)))
-    try database.insertEvent(
+    try database.insert(
       event("Ten dailies", "2020-01-01T09:00", "2020-01-01T10:00", recurrence: Recurrence(frequency: .daily, count: 10))
     )
-    try database.insertEvent(
+    try database.insert(
       event(
         "Until 2030", "2026-01-01T09:00", "2026-01-01T10:00",
         recurrence: Recurrence(frequency: .monthly, until: LocalDateTime(parsing: "2030-01-01T09:00"))))
     // Floating times are placed on UTC with a margin: an event at 23:30 on the evening before still counts.
-    try database.insertEvent(event("Late", "2026-11-30T23:30", "2026-11-30T23:45"))
+    try database.insert(event("Late", "2026-11-30T23:30", "2026-11-30T23:45"))
     let december = DateInterval(
       start: LocalDateTime(parsing: "2026-12-01T00:00")!.instant(in: utc),
       end: LocalDateTime(parsing: "2027-01-01T00:00")!.instant(in: utc))
@@ -293,15 +293,15 @@ struct PersonalStoreTests {
 
   @Test func contactSearchMatchesWordStartsWithoutAccents() throws {
     let database = try database()
-    try database.insertContact(Contact(fullName: "Chloé Dubois", organization: "Acme"))
-    try database.insertContact(Contact(fullName: "Zoë Ng"))
+    try database.insert(Contact(fullName: "Chloé Dubois", organization: "Acme"))
+    try database.insert(Contact(fullName: "Zoë Ng"))
     #expect(try database.searchContacts("zoe").map(\.fullName) == ["Zoë Ng"])
     #expect(try database.searchContacts("dub ch").map(\.fullName) == ["Chloé Dubois"])
     #expect(try database.searchContacts("\"").isEmpty)
-    try database.insertContact(Contact(id: "x", fullName: "A"))
-    let duplicate = #expect(throws: StoreError.self) { try database.insertContact(Contact(id: "x", fullName: "B")) }
+    try database.insert(Contact(id: "x", fullName: "A"))
+    let duplicate = #expect(throws: StoreError.self) { try database.insert(Contact(id: "x", fullName: "B")) }
     #expect(duplicate?.description == "a contact with id x exists already")
-    #expect(try database.contact("x")?.fullName == "A")
+    #expect(try database.item(Contact.self, id: "x")?.fullName == "A")
   }
 }
 

@@ -131,16 +131,7 @@ struct ActionPlanner {
   }
 
   /// A planned change as the item's service would store it: checked and stamped with the time.
-  func prepared(_ item: StoredItem) throws -> StoredItem {
-    switch item {
-    case .event(let event): .event(try calendar.prepared(changed: event))
-    case .reminder(let reminder): .reminder(try context.changed(reminder))
-    case .note(let note): .note(try context.changed(NoteService.normalized(note)))
-    case .habit(let habit): .habit(try context.changed(habit))
-    case .contact(let contact): .contact(try context.changed(contact))
-    case .habitLog: item
-    }
-  }
+  func prepared(_ item: StoredItem) throws -> StoredItem { try item.prepared(in: context) }
 
   // MARK: Creations
 
@@ -164,16 +155,15 @@ struct ActionPlanner {
       let due: ReminderDue? = action.dateTime("due").map {
         action.isDateOnly("due") ? ReminderDue(date: $0.date) : ReminderDue(time: $0)
       }
-      let reminder = try context.created(
-        Reminder(
+      let reminder = try reminders.prepared(
+        new: Reminder(
           title: action.text("title")!, due: due,
           priority: action.text("priority").flatMap(ReminderPriority.init(rawValue:)) ?? .none,
           list: action.text("list") ?? Reminder.defaultList))
       return (.reminder(reminder), "Reminder “\(reminder.title)”\(due.map { ", due \($0)" } ?? "")")
     case (.note, "create"):
-      let note = try context.created(
-        NoteService.normalized(
-          Note(title: action.text("title")!, body: action.text("body") ?? "", tags: action.tags("tags"))))
+      let note = try notes.prepared(
+        new: Note(title: action.text("title")!, body: action.text("body") ?? "", tags: action.tags("tags")))
       return (.note(note), "Note “\(note.title)”")
     case (.habit, "create"):
       let schedule = try action.text("schedule").map { text in
@@ -182,7 +172,7 @@ struct ActionPlanner {
         }
         return schedule
       }
-      let habit = try context.created(Habit(name: action.text("name")!, schedule: schedule ?? .daily))
+      let habit = try habits.prepared(new: Habit(name: action.text("name")!, schedule: schedule ?? .daily))
       return (.habit(habit), "Habit “\(habit.name)” (\(habit.schedule))")
     case (.habit, "log"):
       let habit = try habit(for: action)

@@ -12,17 +12,15 @@ public struct SavedEvent: Sendable, Hashable, Codable {
 /// The user's calendar: events, their occurrences, free time, and iCalendar files.
 public struct CalendarService: Sendable {
   let context: ItemContext
+  /// The events as items: found, stored and deleted as every kind is.
+  public var items: ItemService<CalendarEvent> { ItemService(context: context) }
   private static let workingHoursKey = "calendar.workingHours"
 
   /// The clock floating and all-day times are read on.
   public var timeZone: TimeZone { context.timeZone }
 
   /// The event with this id or id prefix.
-  public func event(_ reference: String) throws -> CalendarEvent {
-    let id = try context.resolve(.event, reference)
-    guard let event = try context.database.event(id) else { throw StoreError.itemNotFound(kind: "event", id: id) }
-    return event
-  }
+  public func event(_ reference: String) throws -> CalendarEvent { try items.item(reference) }
 
   /// Every event, by first start.
   public func events() throws -> [CalendarEvent] { try context.database.events() }
@@ -36,29 +34,24 @@ public struct CalendarService: Sendable {
 
   /// Adds an event (checked first) and reports what it overlaps.
   public func create(_ event: CalendarEvent) throws -> SavedEvent {
-    let event = try prepared(new: event)
-    try context.database.insertEvent(event)
+    let event = try items.create(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
 
   /// Replaces an event (checked first) and reports what it now overlaps.
   public func update(_ event: CalendarEvent) throws -> SavedEvent {
-    let event = try prepared(changed: event)
-    try context.database.updateEvent(event)
+    let event = try items.update(event)
     return SavedEvent(event: event, conflicts: try conflicts(of: event))
   }
 
   /// Deletes an event, returning it (so it can be restored).
   @discardableResult
   public func delete(_ reference: String) throws -> CalendarEvent {
-    try context.database.deleteEvent(try context.resolve(.event, reference))
+    try items.delete(reference)
   }
 
   /// Puts back an event exactly as it was (after a deletion).
-  public func restore(_ event: CalendarEvent) throws {
-    try event.validate()
-    try context.database.insertEvent(event)
-  }
+  public func restore(_ event: CalendarEvent) throws { try items.restore(event) }
 
   /// The busy occurrences of other events that `event` overlaps.
   public func conflicts(of event: CalendarEvent) throws -> [Conflict] {
@@ -71,21 +64,8 @@ public struct CalendarService: Sendable {
     return event.conflicts(with: try context.database.events(touching: horizon), local: timeZone)
   }
 
-  /// An all-day series ends with its last day.
   /// `event` as ``create(_:)`` would store it, checked and stamped, without storing it.
-  func prepared(new event: CalendarEvent) throws -> CalendarEvent { try context.created(normalized(event)) }
-
-  /// `event` as ``update(_:)`` would store it, checked and stamped, without storing it.
-  func prepared(changed event: CalendarEvent) throws -> CalendarEvent { try context.changed(normalized(event)) }
-
-  private func normalized(_ event: CalendarEvent) -> CalendarEvent {
-    var event = event
-    if event.isAllDay, let until = event.recurrence?.until {
-      event.recurrence?.until = LocalDateTime(startOf: until.date).adding(seconds: 86_399)
-    }
-    event.exceptions = Array(Set(event.exceptions)).sorted()
-    return event
-  }
+  func prepared(new event: CalendarEvent) throws -> CalendarEvent { try items.prepared(new: event) }
 
   // MARK: Free time
 
@@ -115,10 +95,7 @@ public struct CalendarService: Sendable {
 
   /// Imports the events of an iCalendar file (its to-dos go through ``ReminderService``).
   public func importFile(_ data: Data) throws -> ImportSummary {
-    let contents = try ICalendar.read(data, local: timeZone)
-    return try context.importItems(
-      contents.events, kind: "event", name: \.title, prepare: normalized,
-      write: { events throws(StoreError) in try context.database.importEvents(events) })
+    try items.importing(try ICalendar.read(data, local: timeZone).events, name: \.title)
   }
 
   /// The calendar as an iCalendar file: every event, or those of one calendar.

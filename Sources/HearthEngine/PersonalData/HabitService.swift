@@ -9,45 +9,21 @@ public struct HabitProgress: Sendable, Hashable, Codable {
 }
 
 /// The user's habits and their check-ins.
-public struct HabitService: Sendable {
-  let context: ItemContext
+public typealias HabitService = ItemService<Habit>
 
-  public func habit(_ reference: String) throws -> Habit {
-    let id = try context.resolve(.habit, reference)
-    guard let habit = try context.database.habit(id) else { throw StoreError.itemNotFound(kind: "habit", id: id) }
-    return habit
-  }
-
+extension ItemService where Item == Habit {
   public func list() throws -> [Habit] { try context.database.habits() }
-
-  public func create(_ habit: Habit) throws -> Habit {
-    let habit = try context.created(habit)
-    try context.database.insertHabit(habit)
-    return habit
-  }
-
-  public func update(_ habit: Habit) throws -> Habit {
-    let habit = try context.changed(habit)
-    try context.database.updateHabit(habit)
-    return habit
-  }
-
-  /// Deletes a habit with its check-ins.
-  @discardableResult
-  public func delete(_ reference: String) throws -> Habit {
-    try context.database.deleteHabit(try context.resolve(.habit, reference))
-  }
 
   /// Records that the habit was done (now, unless `at` says when).
   public func log(_ reference: String, at: Date? = nil, note: String? = nil) throws -> HabitLog {
     let log = HabitLog(habitID: try context.resolve(.habit, reference), at: at ?? Date(), note: note)
-    try context.database.insertHabitLog(log)
+    try context.database.insert(log)
     return log
   }
 
   /// Removes a check-in.
   @discardableResult
-  public func removeLog(_ id: String) throws -> HabitLog { try context.database.deleteHabitLog(id) }
+  public func removeLog(_ id: String) throws -> HabitLog { try context.database.delete(HabitLog.self, id: id) }
 
   /// A habit's check-ins, oldest first.
   public func logs(_ reference: String) throws -> [HabitLog] {
@@ -56,7 +32,7 @@ public struct HabitService: Sendable {
 
   /// Streaks and completion of one habit over the last `windowDays` days.
   public func progress(_ reference: String, windowDays: Int = 30, now: Date = Date()) throws -> HabitProgress {
-    let habit = try habit(reference)
+    let habit = try item(reference)
     return HabitProgress(habit: habit, stats: try stats(habit, windowDays: windowDays, now: now))
   }
 

@@ -121,7 +121,7 @@ struct CalendarRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(try reminders.create(try input.reminder()), status: .created)
     }
     router.put("/api/reminders/:id") { request, context in
-      let existing = try reminders.reminder(try context.parameters.require("id"))
+      let existing = try reminders.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try reminders.update(try input.reminder(replacing: existing)))

@@ -34,14 +34,14 @@ struct NoteHabitContactRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(["notes": try notes.list(tag: request.uri.queryParameters.get("tag"))])
     }
     router.get("/api/notes/:id") { _, context in
-      try JSONResponse.make(try notes.note(try context.parameters.require("id")))
+      try JSONResponse.make(try notes.item(try context.parameters.require("id")))
     }
     router.post("/api/notes") { request, _ in
       let input = try await RequestReader.decodeStrict(NoteInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try notes.create(input.note()), status: .created)
     }
     router.put("/api/notes/:id") { request, context in
-      let existing = try notes.note(try context.parameters.require("id"))
+      let existing = try notes.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(NoteInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try notes.update(input.note(replacing: existing)))
     }
@@ -49,7 +49,7 @@ struct NoteHabitContactRoutes<Context: RequestContext>: Sendable {
       try JSONResponse.make(try notes.delete(try context.parameters.require("id")))
     }
     router.get("/api/notes/:id/export") { _, context in
-      let note = try notes.note(try context.parameters.require("id"))
+      let note = try notes.item(try context.parameters.require("id"))
       let name = MarkdownNotes.fileNames(for: [note])[0].unicodeScalars.map {
         $0.isASCII && $0 != "\"" ? String($0) : "_"
       }
@@ -75,7 +75,7 @@ struct NoteHabitContactRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(try habits.create(input.habit()), status: .created)
     }
     router.put("/api/habits/:id") { request, context in
-      let existing = try habits.habit(try context.parameters.require("id"))
+      let existing = try habits.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         HabitInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try habits.update(input.habit(replacing: existing)))
@@ -115,7 +115,7 @@ struct NoteHabitContactRoutes<Context: RequestContext>: Sendable {
         try contacts.exportFile(version: version), type: "text/vcard", name: "hearth-contacts.vcf")
     }
     router.get("/api/contacts/:id") { _, context in
-      try JSONResponse.make(try contacts.contact(try context.parameters.require("id")))
+      try JSONResponse.make(try contacts.item(try context.parameters.require("id")))
     }
     router.post("/api/contacts") { request, _ in
       let input = try await RequestReader.decodeStrict(
@@ -123,7 +123,7 @@ struct NoteHabitContactRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(try contacts.create(input.contact()), status: .created)
     }
     router.put("/api/contacts/:id") { request, context in
-      let existing = try contacts.contact(try context.parameters.require("id"))
+      let existing = try contacts.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         ContactInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try contacts.update(input.contact(replacing: existing)))

@@ -165,7 +165,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let contact = try await Engine.openProfile().contacts.contact(id)
+        let contact = try await Engine.openProfile().contacts.item(id)
         Terminal.write(json ? try JSONOutput.encode(contact) + "\n" : ContactsCommand.card(contact) + "\n")
       }
     }
@@ -233,7 +233,7 @@ struct ContactsCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let service = try await Engine.openProfile().contacts
-        var contact = try service.contact(id)
+        var contact = try service.item(id)
         if let name { contact.fullName = name }
         try fields.apply(to: &contact)
         let saved = try service.update(contact)

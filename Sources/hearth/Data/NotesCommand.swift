@@ -47,7 +47,7 @@ struct NotesCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let note = try await Engine.openProfile().notes.note(id)
+        let note = try await Engine.openProfile().notes.item(id)
         Terminal.write(json ? try JSONOutput.encode(note) + "\n" : MarkdownNotes.write(note) + "\n")
       }
     }
@@ -93,7 +93,7 @@ struct NotesCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let service = try await Engine.openProfile().notes
-        var note = try service.note(id)
+        var note = try service.item(id)
         if let title { note.title = title }
         if let body = try NotesCommand.body(body, file: bodyFile) { note.body = body }
         if let append {

@@ -92,7 +92,7 @@ struct RemindersCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let service = try await Engine.openProfile().reminders
-        var reminder = try service.reminder(id)
+        var reminder = try service.item(id)
         if let title { reminder.title = title }
         if let due { reminder.due = RemindersCommand.due(due) }
         if noDue { reminder.due = nil }
