@@ -22,13 +22,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# HEARTH_SERVER_CPUS pins the servers to those CPUs (the browser and the tests run where the system puts them):
+# `make test` gives them the CPU of the lane they run in, so the model's threads never share a CPU with the
+# other lane's while Chromium may use whichever is free.
+pin=()
+if [[ -n "${HEARTH_SERVER_CPUS:-}" ]]; then pin=(taskset -c "$HEARTH_SERVER_CPUS"); fi
+
 # start_server HOME LOG [serve flags…]: a `hearth serve` on a free port; its address in $started_url.
 start_server() {
   local profile="$1" out="$2"
   shift 2
   HEARTH_HOME="$profile" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
-    HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" "$hearth" serve --port 0 \
-    --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" --threads 2 "$@" >"$out" 2>&1 &
+    HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" ${pin[@]+"${pin[@]}"} "$hearth" serve --port 0 \
+    --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$@" >"$out" 2>&1 &
   local pid=$!
   servers+=("$pid")
   for _ in $(seq 1 300); do

@@ -13,23 +13,32 @@
 #include <unistd.h>
 
 // The CPU backend's thread-pool entry points are looked up through the backend registry so that the
-// same code works whether ggml's backends are linked in or loaded dynamically.
+// same code works whether ggml's backends are linked in or loaded dynamically. The free function is looked up
+// when a pool is made and kept: a pool may be freed while the process exits, when the registry's own storage
+// may already be gone.
+typedef void (*hearth_threadpool_free_t)(struct ggml_threadpool *);
+
+static inline hearth_threadpool_free_t * hearth_threadpool_free_slot(void) {
+    static hearth_threadpool_free_t slot = NULL;
+    return &slot;
+}
+
 static inline struct ggml_threadpool * hearth_cpu_threadpool_new(int n_threads) {
     ggml_backend_reg_t reg = ggml_backend_reg_by_name("CPU");
     if (reg == NULL) { return NULL; }
     typedef struct ggml_threadpool * (*new_fn_t)(struct ggml_threadpool_params *);
     new_fn_t make = (new_fn_t) ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_new");
-    if (make == NULL) { return NULL; }
+    hearth_threadpool_free_t release =
+        (hearth_threadpool_free_t) ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free");
+    if (make == NULL || release == NULL) { return NULL; }
+    *hearth_threadpool_free_slot() = release;
     struct ggml_threadpool_params params = ggml_threadpool_params_default(n_threads);
     return make(&params);
 }
 
 static inline void hearth_cpu_threadpool_free(struct ggml_threadpool * pool) {
-    ggml_backend_reg_t reg = ggml_backend_reg_by_name("CPU");
-    if (reg == NULL || pool == NULL) { return; }
-    typedef void (*free_fn_t)(struct ggml_threadpool *);
-    free_fn_t release = (free_fn_t) ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free");
-    if (release != NULL) { release(pool); }
+    hearth_threadpool_free_t release = *hearth_threadpool_free_slot();
+    if (release != NULL && pool != NULL) { release(pool); }
 }
 
 // Whether a TCP connection to host:port opens within `timeout_ms`. ggml's RPC client aborts the process when a

@@ -1,5 +1,6 @@
 import CWhisper
 import Foundation
+import HearthCore
 import Synchronization
 
 /// A whisper.cpp model in memory. Not thread-safe: ``SpeechRecognizer`` runs all its work on one line.
@@ -34,7 +35,7 @@ final class WhisperModel: @unchecked Sendable {
   ) throws(SpeechError) -> [Transcript.Segment] {
     let language = isMultilingual ? (options.language ?? "auto") : "en"
     var params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
-    params.n_threads = Int32(options.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+    params.n_threads = Int32(options.threads ?? max(1, Processors.available))
     params.print_progress = false
     params.print_realtime = false
     params.print_timestamps = false

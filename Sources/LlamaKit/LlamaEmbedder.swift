@@ -45,7 +45,7 @@ public final class LlamaEmbedder: @unchecked Sendable {
     guard batchTokens >= 512, batchTokens <= 32_768 else {
       throw .invalidParameter(.init(name: "batch tokens", value: "\(batchTokens)", expected: "512 to 32768"))
     }
-    let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let threads = threads ?? Processors.available
     guard threads > 0, threads <= 512 else {
       throw .invalidParameter(.init(name: "threads", value: "\(threads)", expected: "1 to 512"))
     }

@@ -49,7 +49,7 @@ public final class LlamaSession: @unchecked Sendable {
     guard size > 0, size <= trained else {
       throw .invalidContextSize(requested: size, trainedMaximum: trained)
     }
-    let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let threads = options.threads ?? Processors.available
     guard threads > 0, threads <= 512 else {
       throw .invalidParameter(.init(name: "threads", value: "\(threads)", expected: "1 to 512"))
     }

@@ -69,7 +69,7 @@ struct BenchAssistantCommand: AsyncParsableCommand {
         throw ValidationError(
           "no embedding model at \(embedding) for the memory table (pass --embedding-model or --no-memory-table)")
       }
-      let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+      let threads = threads ?? Processors.available
       for path in paths {
         let model = try await LocalModel.load(
           LocalModelOptions(path: path, contextSize: 4096, threads: threads))

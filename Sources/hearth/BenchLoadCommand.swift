@@ -36,7 +36,7 @@ struct BenchLoadCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+      let threads = threads ?? Processors.available
       if let probe {
         let row = try await LoadMemoryBenchmark.probe(model: probe, contextSize: context, threads: threads)
         return Terminal.write(try JSONOutput.encode(row) + "\n")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthBench
+import HearthCore
 import HearthEngine
 import HearthMemory
 import HearthStore
@@ -44,7 +45,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
       let library = sqliteVec ?? environment["HEARTH_SQLITE_VEC"].flatMap { $0.isEmpty ? nil : $0 }
       let benchmark = MemoryBenchmark(
         embeddingModel: model, labelledSet: URL(fileURLWithPath: set),
-        threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        threads: threads ?? Processors.available,
         sqliteVec: library, sizes: sizes)
       let report = try await benchmark.run { Terminal.writeError(Terminal.dim("… \($0)") + "\n") }
       if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
@@ -57,7 +58,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
       chatModel: try ModelResolver(paths: HearthPaths()).resolve(explicit: model),
       embeddingModel: embeddingModel ?? EngineConfiguration().embeddingModelPath,
       labelledSet: URL(fileURLWithPath: set),
-      threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+      threads: threads ?? Processors.available)
     let rows = try await benchmark.run { Terminal.writeError(Terminal.dim("… \($0)") + "\n") }
     if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
     var lines = [
@@ -79,7 +80,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
     defer { try? FileManager.default.removeItem(at: folder) }
     let embedder = LocalEmbedder(
       path: embeddingModel ?? EngineConfiguration().embeddingModelPath,
-      threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+      threads: threads ?? Processors.available)
     let memory = MemoryIndex(
       database: try HearthDatabase(path: folder.appendingPathComponent("bar.sqlite").path), embedder: embedder)
     let evaluation = RetrievalEvaluation(folder: URL(fileURLWithPath: set))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthBench
+import HearthCore
 import HearthEngine
 
 struct BenchSpeechCommand: AsyncParsableCommand {
@@ -29,7 +30,7 @@ struct BenchSpeechCommand: AsyncParsableCommand {
       guard FileManager.default.fileExists(atPath: model) else {
         throw ValidationError("the speech model \(model) is not installed; pass --model FILE")
       }
-      let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+      let threads = threads ?? Processors.available
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-speech-\(UUID())")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: folder) }

@@ -48,7 +48,7 @@ struct ModelFileOptions: ParsableArguments {
     try ModelResolver(paths: HearthPaths()).resolve(explicit: model)
   }
 
-  var resolvedThreads: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+  var resolvedThreads: Int { threads ?? Processors.available }
 }
 
 /// Options every command that chats with a model shares.

@@ -230,7 +230,7 @@ struct ChatActsTests {
   @Test func aMeetingIsAddedAndItsDeletionWaitsForConfirmation() async throws {
     var configuration = EngineConfiguration(
       paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
-    configuration.model = .file(path: TestModels.smolLM2, contextSize: 2048, threads: 2)
+    configuration.model = .file(path: TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads)
     configuration.timeZone = TimeZone(identifier: "Europe/Paris")!
     let engine = try await Engine.open(configuration)
     let session = try await engine.chat.newSession()

@@ -8,7 +8,8 @@ import Testing
 @Suite("The engine: one way into a profile, one model shared in turn", .serialized, .heavy)
 struct EngineTests {
   private static let model = Task {
-    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 1024, threads: 2))
+    try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 1024, threads: TestModels.threads))
   }
 
   private func configuration() throws -> EngineConfiguration {
@@ -27,7 +28,7 @@ struct EngineTests {
 
   @Test func loadsTheModelItIsToldToAndAnswersThroughTheChatService() async throws {
     var configuration = try configuration()
-    configuration.model = .file(path: TestModels.smolLM2, contextSize: 512, threads: 2)
+    configuration.model = .file(path: TestModels.smolLM2, contextSize: 512, threads: TestModels.threads)
     let engine = try await Engine.open(configuration)
     let model = try #require(engine.model)
     #expect(model.name == "SmolLM2-135M-Instruct.Q4_1.gguf")

@@ -10,7 +10,8 @@ import Testing
 @Suite("Everyday requests through a whole turn (SmolLM2, real)", .serialized, .heavy)
 struct EverydayRequestTests {
   private static let model = Task {
-    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
+    try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads))
   }
 
   static let reported = AssistantCase.tuned.filter(\.isReported).map(\.request)

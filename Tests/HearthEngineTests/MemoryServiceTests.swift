@@ -9,9 +9,10 @@ import Testing
 @Suite("Memory in chat turns (SmolLM2 and all-MiniLM-L6-v2, real)", .serialized, .heavy)
 struct MemoryServiceTests {
   private static let model = Task {
-    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
+    try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads))
   }
-  private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: 2)
+  private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
 
   private func engine() async throws -> Engine {
     var configuration = EngineConfiguration(

@@ -16,7 +16,9 @@ struct ModelHostTests {
 
   private func host(_ database: HearthDatabase, clock: ManualClock) -> LocalModelHost {
     LocalModelHost(
-      active: .init(options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: 2)), loaded: nil,
+      active: .init(
+        options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: TestModels.threads)),
+      loaded: nil,
       environment: [:], record: Engine.recorder(database), now: { clock.now })
   }
 

@@ -17,9 +17,10 @@ import Testing
 @Suite("Red team: hostile text never changes the user's data (real pipeline)", .serialized, .heavy)
 struct RedTeamTests {
   private static let model = Task {
-    try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 4096, threads: 2))
+    try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 4096, threads: TestModels.threads))
   }
-  private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: 2)
+  private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
 
   /// Injections, each written to be obeyed.
   static let payloads = [

@@ -83,7 +83,8 @@ struct RoutedModelTests {
   }
 
   @Test func offlineFallsBackAndComingBackWaitsForTheWindow() async throws {
-    let local = try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 1024, threads: 2))
+    let local = try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 1024, threads: TestModels.threads))
     let server = try LlamaServer(model: TestModels.smolLM2)
     let clock = ManualClock()
     let remote = RemoteChatModel(
@@ -263,7 +264,8 @@ struct ParkingTests {
         url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
       let clock = ManualClock()
       let host = LocalModelHost(
-        active: .init(options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: 2)),
+        active: .init(
+          options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: TestModels.threads)),
         loaded: nil, environment: [:], record: { _ in }, now: { clock.now })
       try await host.prepare()
       let router = ProviderRouter(now: { clock.now })

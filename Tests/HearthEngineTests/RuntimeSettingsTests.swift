@@ -97,7 +97,7 @@ extension RuntimeSettingsTests {
     try engine.applyRuntime(efficient)
     let slow = try await engine.testRuntime()
     #expect(slow.threads == 1)
-    #expect(balanced.threads == ProcessInfo.processInfo.activeProcessorCount)
+    #expect(balanced.threads == Processors.available)
     // The efficient model is in memory now: going back to balanced is compared from it, as measured.
     let impact = try engine.previewRuntime(.preset(.balanced))
     #expect(impact.speedSource == .measured)

@@ -17,7 +17,8 @@ struct RetrievalQualityTests {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let database = try HearthDatabase(path: folder.appendingPathComponent("hearth.sqlite").path)
-    let memory = MemoryIndex(database: database, embedder: LocalEmbedder(path: TestModels.miniLM, threads: 2))
+    let memory = MemoryIndex(
+      database: database, embedder: LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads))
     let indexed = try await Self.set.index(into: memory)
     #expect(indexed.files >= 120 && indexed.chunks >= 500, "\(indexed)")
     #expect(try Self.set.queries().count >= 50)

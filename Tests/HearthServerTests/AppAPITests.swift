@@ -182,48 +182,6 @@ struct AppAPITests {
     }
   }
 
-  @Test func turnsWaitTheirTurnAndHearTheirPlace() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 64)) { server in
-      let first = try await Self.newSession(server)
-      let second = try await Self.newSession(server)
-      let (started, startedSignal) = AsyncStream.makeStream(of: Void.self)
-      async let firstEvents = Self.turn(server, session: first, text: "Count from 1 to 30.") {
-        startedSignal.finish()
-      }
-      for await _ in started {}  // the first turn holds the model
-      let secondEvents = try await Self.turn(server, session: second, text: "Say hello.")
-      let queued = secondEvents.filter { $0.name == "queued" }
-      #expect(queued.first.map { try? Self.decode($0.data)["position"]?.numberValue } == 1)
-      #expect(secondEvents.last?.name == "done")
-      #expect(try await firstEvents.last?.name == "done")
-    }
-  }
-
-  @Test func stoppingKeepsThePartialAnswer() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 1000)) { server in
-      let id = try await Self.newSession(server)
-      let (_, body) = try await server.stream(
-        "/api/sessions/\(id)/turns", body: #"{"text":"Count from 1 to 300, one number per line."}"#)
-      var parser = EventParser()
-      var events: [EventParser.Event] = []
-      var stopped = false
-      for try await buffer in body {
-        events += parser.feed(String(buffer: buffer))
-        if !stopped, events.filter({ $0.name == "answer" }).count >= 5 {
-          stopped = true
-          let stop = try await server.request(.POST, "/api/sessions/\(id)/stop", body: "{}")
-          #expect(stop.json?["stopped"] == .bool(true))
-        }
-      }
-      let done = try Self.decode(try #require(events.last { $0.name == "done" }).data)["message"]
-      #expect(done?["state"]?.stringValue == "cancelled")
-      #expect(done?["content"]?.stringValue?.isEmpty == false)
-      let stored = try server.database.messages(in: try #require(UUID(uuidString: id)))
-      #expect(stored.last?.state == .cancelled)
-      #expect(stored.last?.content == done?["content"]?.stringValue)
-    }
-  }
-
   @Test func leavingATurnStopsItAndKeepsWhatWasSaid() async throws {
     try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 1000)) { server in
       let id = try await Self.newSession(server)

@@ -42,7 +42,8 @@ struct LiveServer {
     models.withLock { models in
       if let model = models[file] { return model }
       let model = Task {
-        try await LocalModel.load(LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: 2))
+        try await LocalModel.load(
+          LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads))
       }
       models[file] = model
       return model
@@ -56,7 +57,7 @@ struct LiveServer {
 
   /// A scratch profile whose models folder is the test models' cache, opened as `hearth serve` opens one.
   private static func openEngine(
-    in folder: URL, model: LocalModel?, settings: ChatSettings
+    in folder: URL, model: LocalModel?, given: (any ChatModel)? = nil, settings: ChatSettings
   ) throws -> (Engine, HearthDatabase) {
     // The test models, linked into a models folder of the profile's own: choosing a model writes the
     // registry there, never into the shared cache.
@@ -69,7 +70,8 @@ struct LiveServer {
     }
     var configuration = EngineConfiguration(paths: HearthPaths(home: folder, models: models), environment: [:])
     configuration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
-    let engine = try Engine.open(configuration, model: model)
+    let engine =
+      try given.map { try Engine.open(configuration, answering: $0) } ?? Engine.open(configuration, model: model)
     try engine.setChatSettings(settings)
     return (engine, try HearthDatabase(path: engine.paths.database.path))
   }
@@ -91,7 +93,7 @@ struct LiveServer {
     // A model file of the test's own is loaded for it alone; otherwise the file's shared model.
     let model: LocalModel? =
       if let modelPath {
-        try await LocalModel.load(LocalModelOptions(path: modelPath, contextSize: 2048, threads: 2))
+        try await LocalModel.load(LocalModelOptions(path: modelPath, contextSize: 2048, threads: TestModels.threads))
       } else if withModel {
         try await model(for: file).value
       } else {
@@ -123,15 +125,15 @@ struct LiveServer {
     }
   }
 
-  /// Runs `body` against the app in process (no socket, no model).
+  /// Runs `body` against the app in process (no socket), with no model or the one given (a scripted one).
   static func inProcess<Value: Sendable>(
     configuration: ServerConfiguration = ServerConfiguration(port: 0),
-    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48),
+    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), model: (any ChatModel)? = nil,
     _ body: @Sendable (LiveServer) async throws -> Value
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let (engine, database) = try openEngine(in: folder, model: nil, settings: settings)
+    let (engine, database) = try openEngine(in: folder, model: nil, given: model, settings: settings)
     let app = try buildApplication(
       configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
     return try await app.test(.router) { client in

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 
 /// The real models the tests run, installed by `make setup` (`$HEARTH_TEST_MODELS`, else the default cache).
 public enum TestModels {
@@ -51,6 +52,10 @@ public enum TestModels {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
   }
+
+  /// Threads for a model in a test: the CPUs this process may use (one when the suite runs in lanes, each
+  /// pinned to a CPU of its own).
+  public static var threads: Int { Processors.available }
 
   /// A fresh temporary folder.
   public static func temporaryDirectory() throws -> URL {

@@ -15,7 +15,8 @@ struct EmbeddingTests {
   ]
 
   static let load = Task { () throws -> LlamaEmbedder in
-    try await LlamaEmbedder.create(model: try await LlamaModel.load(path: TestModels.miniLM), threads: 2)
+    try await LlamaEmbedder.create(
+      model: try await LlamaModel.load(path: TestModels.miniLM), threads: TestModels.threads)
   }
 
   @Test("vectors match llama.cpp's llama-embedding on the same model and texts (cosine ≥ 0.999)")
@@ -51,7 +52,7 @@ struct EmbeddingTests {
   @Test("more texts than fit in one decode are split over several, in order")
   func manyTexts() async throws {
     let embedder = try await LlamaEmbedder.create(
-      model: try await LlamaModel.load(path: TestModels.miniLM), batchTokens: 512, threads: 2)
+      model: try await LlamaModel.load(path: TestModels.miniLM), batchTokens: 512, threads: TestModels.threads)
     let texts = (0..<150).map { "Sentence number \($0) talks about topic \($0 % 4)." }
     let vectors = try await embedder.embed(texts)
     #expect(vectors.count == 150)

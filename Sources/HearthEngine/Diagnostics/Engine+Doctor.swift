@@ -27,7 +27,7 @@ extension Engine {
         budgetBytes: budget?.bytes, processResidentBytes: SystemMemory.residentBytes(),
         processPeakBytes: SystemMemory.peakResidentBytes()),
       machine: DoctorReport.MachineFacts(
-        processors: process.activeProcessorCount, operatingSystem: Self.operatingSystem,
+        processors: Processors.available, operatingSystem: Self.operatingSystem,
         architecture: Self.architecture),
       native: NativeBuild.facts(),
       loads: records.filter { $0.kind == .load }.suffix(10).map {

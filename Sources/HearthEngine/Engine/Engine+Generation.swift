@@ -4,8 +4,10 @@ public import HearthCore
 /// the two; surfaces hold the model through ``Engine/withModel(named:onPosition:_:)``, ``ModelLease`` or a
 /// turn.
 struct ModelReservation: Sendable {
-  let host: LocalModelHost
-  let local: LocalModel
+  /// The line the model was taken from.
+  let line: GenerationQueue
+  /// The local model held; `nil` for a model the engine was given as it is.
+  let local: LocalModel?
   let ticket: GenerationQueue.Ticket
   /// The model to generate with (its generations' figures are recorded).
   let model: any ChatModel
@@ -21,7 +23,7 @@ extension Engine {
 
   /// Requests running on the model or waiting for it.
   public var queueDepth: Int {
-    get async { await host?.line.depth ?? 0 }
+    get async { await (host?.line ?? givenLine).depth }
   }
 
   /// Waits until every request that came earlier has finished, then holds the model for the caller: the
@@ -33,13 +35,13 @@ extension Engine {
   func reserveModel(
     named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws -> ModelReservation {
-    guard let host else { throw ChatError.modelNotReady }
+    guard let host else { return try await reserveGiven(named: name, onPosition: onPosition) }
     let named = try name.flatMap { try chatModelChoice(named: $0) }
     let ticket = try await host.line.enter(onPosition: onPosition)
     do {
       let local = try await host.model(for: named ?? host.active)
       return ModelReservation(
-        host: host, local: local, ticket: ticket,
+        line: host.line, local: local, ticket: ticket,
         model: MeasuredChatModel(local, record: Self.recorder(database, logger: logger)))
     } catch {
       await host.line.leave(ticket)
@@ -47,12 +49,29 @@ extension Engine {
     }
   }
 
+  /// The given model, in its line; a request may name it, but no other.
+  private func reserveGiven(
+    named name: String?, onPosition: @escaping @Sendable (Int) -> Void
+  ) async throws -> ModelReservation {
+    guard let given, let measured else { throw ChatError.modelNotReady }
+    if let name, name != given.name { throw ModelRegistryError.unknownModel(name, known: [given.name]) }
+    let ticket = try await givenLine.enter(onPosition: onPosition)
+    do {
+      // Made ready in line, as a local model is loaded there: a failure is the request's error.
+      try await measured.prepare()
+    } catch {
+      await givenLine.leave(ticket)
+      throw error
+    }
+    return ModelReservation(line: givenLine, local: nil, ticket: ticket, model: measured)
+  }
+
   /// Gives the model back. The next request is let in only once the generation made under this
   /// reservation has really ended, not merely when its consumer stopped listening, so a request that
   /// stopped early (a stop sequence, a client that left) never overlaps the next one.
   func release(_ reservation: ModelReservation) async {
-    await reservation.local.settle()
-    await reservation.host.line.leave(reservation.ticket)
+    await reservation.model.settle()
+    await reservation.line.leave(reservation.ticket)
   }
 
   /// Runs `body` with the model held, waiting for every request that came earlier first.

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthStore
 
 /// The installed models and which one is loaded.
@@ -66,7 +67,7 @@ extension Engine {
     return EngineFigures(
       model: model?.name, contextSize: model?.contextSize, sessions: counts.sessions, messages: counts.messages,
       databaseBytes: (attributes?[.size] as? NSNumber)?.uint64Value ?? 0, queueDepth: await queueDepth,
-      processors: process.activeProcessorCount, physicalMemoryBytes: process.physicalMemory,
+      processors: Processors.available, physicalMemoryBytes: process.physicalMemory,
       operatingSystem: process.operatingSystemVersionString)
   }
 }

@@ -27,8 +27,14 @@ public final class Engine: Sendable {
   public let routed: RoutedChatModel?
   /// The remote server turns may go to, and the user's preference.
   let remoteState: Mutex<RemoteState>
-  /// What answers turns: the local model, or the local and a remote one behind the router.
-  public var answering: (any ChatModel)? { routed ?? host }
+  /// A model given to the engine as it is (``open(_:answering:)``): not a GGUF file of this machine, so not
+  /// loaded, switched or routed; `nil` for an engine on a local model or none.
+  let given: (any ChatModel)?
+  /// The line in front of a given model, as a local model's host has its own.
+  let givenLine = GenerationQueue()
+  /// What answers turns: the local model, or the local and a remote one behind the router, or the model
+  /// the engine was given.
+  public var answering: (any ChatModel)? { routed ?? host ?? given }
   /// When the engine was opened.
   public let openedAt: Date
   /// The user's calendar.
@@ -64,7 +70,7 @@ public final class Engine: Sendable {
 
   private init(
     configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, host: LocalModelHost?,
-    chat: ChatConfiguration, lock: ProfileLock?,
+    given: (any ChatModel)? = nil, chat: ChatConfiguration, lock: ProfileLock?,
     timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
@@ -74,6 +80,7 @@ public final class Engine: Sendable {
     self.paths = paths
     self.database = database
     self.host = host
+    self.given = given
     self.remoteState = Mutex(remote)
     let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
     self.routed = routed
@@ -81,7 +88,7 @@ public final class Engine: Sendable {
     self.sessions = SessionLibrary(database: database)
     self.openedAt = Date()
     self.chatConfiguration = chat
-    let answering: (any ChatModel)? = routed ?? host
+    let answering: (any ChatModel)? = routed ?? host ?? given
     let measured = answering.map { MeasuredChatModel($0, record: Self.recorder(database, logger: logger)) }
     self.measured = measured
     let items = ItemContext(database: database, timeZone: timeZone, clock: configuration.clock)
@@ -229,6 +236,20 @@ public final class Engine: Sendable {
     }
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: host,
+      chat: configuration.chat, lock: lock,
+      timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+      embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
+      remote: try initialRemote(configuration, database: database))
+  }
+
+  /// Opens the profile with `model` answering its turns as it is: a model that is not a GGUF file of this
+  /// machine (an app's own provider, or a scripted one in tests). Turns, leases and the line work as with a
+  /// local model; choosing, loading and routing models do not apply to it.
+  /// - Throws: `StoreError` for a database that cannot be opened.
+  public static func open(_ configuration: EngineConfiguration, answering model: any ChatModel) throws -> Engine {
+    let (database, lock) = try openProfile(configuration, generating: true)
+    return Engine(
+      configuration: configuration, paths: configuration.paths, database: database, host: nil, given: model,
       chat: configuration.chat, lock: lock,
       timeZone: configuration.timeZone, webSearch: configuration.webSearch,
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),

@@ -77,7 +77,7 @@ extension Engine {
       let estimate = shape.estimate(contextSize: context)
       return RuntimeImpact.Side(
         contextSize: context,
-        threads: applied?.threads ?? options.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+        threads: applied?.threads ?? options.threads ?? Processors.available,
         batchSize: applied?.batchSize ?? min(options.batchSize ?? 512, context), estimatedBytes: estimate.total,
         kvCacheBytes: estimate.kvCache)
     }
@@ -95,7 +95,7 @@ extension Engine {
         promptSpeedFactor: (thenPrompt / nowPrompt * 100).rounded() / 100, speedSource: .measured)
     }
     let (generation, prompt) = RuntimeImpact.speedFactors(
-      from: current, to: next, processors: ProcessInfo.processInfo.activeProcessorCount)
+      from: current, to: next, processors: Processors.available)
     return RuntimeImpact(
       model: active.fileName, current: current, proposed: next, generationSpeedFactor: generation,
       promptSpeedFactor: prompt, speedSource: .rough)
@@ -150,7 +150,10 @@ extension Engine {
     var usage: GenerationUsage?
     let options = GenerationOptions(maxNewTokens: 16, sampling: .greedy, ignoresEndOfGeneration: true)
     let reservation = try await reserveModel()
-    let applied = reservation.local.applied
+    guard let applied = reservation.local?.applied else {
+      await release(reservation)
+      throw ChatError.modelNotReady
+    }
     do {
       for try await event in reservation.model.generate(
         messages: [.user("Reply with one word: ready.")], options: options)

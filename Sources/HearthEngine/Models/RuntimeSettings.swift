@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HearthCore
 
 /// How the local model runs: a preset, or the user's own numbers. Saved in the profile; flags on a command
@@ -43,7 +43,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
 
   /// The numbers of `preset` on a machine with `processors` cores (`custom` leaves them to the user).
   public static func preset(
-    _ preset: Preset, processors: Int = ProcessInfo.processInfo.activeProcessorCount
+    _ preset: Preset, processors: Int = Processors.available
   )
     -> RuntimeSettings
   {
@@ -57,7 +57,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   }
 
   /// Checks every number is one llama.cpp can take on this machine.
-  public func validate(processors: Int = ProcessInfo.processInfo.activeProcessorCount) throws(InvalidParameterError) {
+  public func validate(processors: Int = Processors.available) throws(InvalidParameterError) {
     if let contextSize, !(256...131_072).contains(contextSize) {
       throw .init(name: "context_size", value: "\(contextSize)", expected: "256 to 131072 tokens")
     }

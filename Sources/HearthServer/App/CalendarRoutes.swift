@@ -4,9 +4,10 @@ import HearthEngine
 import HearthInterchange
 import Hummingbird
 
-/// The web app's calendar and reminders API. Times in queries and answers are wall-clock times on the
-/// profile's clock (`timeZone` in each listing), which is the clock the web app draws.
-struct CalendarRoutes<Context: RequestContext>: Sendable {
+/// The web app's calendar API (its import also reads the file's to-dos into the reminders). Times in queries
+/// and answers are wall-clock times on the profile's clock (`timeZone` in each listing), which is the clock
+/// the web app draws.
+struct CalendarRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
@@ -50,8 +51,10 @@ struct CalendarRoutes<Context: RequestContext>: Sendable {
     var slots: [[String: String]]
   }
 
-  func register(on router: Router<Context>) {
-    router.get("/api/calendar/occurrences") { request, _ in
+  var paths: [RouterPath] { ["/api/calendar"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get("occurrences") { request, _ in
       let range = try range(request)
       let zone = calendar.timeZone
       return try JSONResponse.make(
@@ -59,25 +62,25 @@ struct CalendarRoutes<Context: RequestContext>: Sendable {
           timeZone: zone.identifier,
           occurrences: try calendar.occurrences(in: range).map { OccurrenceView($0, zone: zone) }))
     }
-    router.get("/api/calendar/events/:id") { _, context in
+    router.get("events/:id") { _, context in
       try JSONResponse.make(try calendar.event(try context.parameters.require("id")))
     }
-    router.post("/api/calendar/events") { request, _ in
+    router.post("events") { request, _ in
       let input = try await RequestReader.decodeStrict(
         EventInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(view(try calendar.create(input.event())), status: .created)
     }
-    router.put("/api/calendar/events/:id") { request, context in
+    router.put("events/:id") { request, context in
       let existing = try calendar.event(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         EventInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(view(try calendar.update(input.event(replacing: existing))))
     }
-    router.delete("/api/calendar/events/:id") { _, context in
+    router.delete("events/:id") { _, context in
       try JSONResponse.make(try calendar.delete(try context.parameters.require("id")))
     }
-    router.get("/api/calendar/free") { request, _ in
-      let minutes = try Self.integer(request, "minimum", default: 30, in: 5...1440)
+    router.get("free") { request, _ in
+      let minutes = try RouteInput.integer(request, "minimum", default: 30, in: 5...1440)
       let slots = try calendar.freeSlots(in: try range(request), minimum: Double(minutes) * 60)
       let zone = calendar.timeZone
       return try JSONResponse.make(
@@ -90,56 +93,21 @@ struct CalendarRoutes<Context: RequestContext>: Sendable {
             ]
           }))
     }
-    router.get("/api/calendar/hours") { _, _ in try JSONResponse.make(["hours": try calendar.workingHours()]) }
-    router.put("/api/calendar/hours") { request, _ in
+    router.get("hours") { _, _ in try JSONResponse.make(["hours": try calendar.workingHours()]) }
+    router.put("hours") { request, _ in
       let input = try await RequestReader.decodeStrict(
         WorkingHoursInput.self, from: request, limit: configuration.maxBodyBytes)
       try calendar.setWorkingHours(input.hours)
       return try JSONResponse.make(["hours": input.hours])
     }
-    router.post("/api/calendar/import") { request, _ in
+    router.post("import") { request, _ in
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let events = try calendar.importFile(data)
       let todos = try reminders.importFile(data)
       return try JSONResponse.make(["events": events, "reminders": todos])
     }
-    router.get("/api/calendar/export") { _, _ in
+    router.get("export") { _, _ in
       FileResponse.make(try calendar.exportFile(), type: "text/calendar", name: "hearth-calendar.ics")
-    }
-    registerReminders(on: router)
-  }
-
-  private func registerReminders(on router: Router<Context>) {
-    router.get("/api/reminders") { request, _ in
-      let completed = request.uri.queryParameters.get("completed") != "false"
-      let list = request.uri.queryParameters.get("list")
-      return try JSONResponse.make(["reminders": try reminders.list(list: list, includeCompleted: completed)])
-    }
-    router.post("/api/reminders") { request, _ in
-      let input = try await RequestReader.decodeStrict(
-        ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.create(try input.reminder()), status: .created)
-    }
-    router.put("/api/reminders/:id") { request, context in
-      let existing = try reminders.item(try context.parameters.require("id"))
-      let input = try await RequestReader.decodeStrict(
-        ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.update(try input.reminder(replacing: existing)))
-    }
-    router.post("/api/reminders/:id/complete") { request, context in
-      let input = try await RequestReader.decodeStrict(
-        CompletionInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.complete(try context.parameters.require("id"), done: input.done))
-    }
-    router.delete("/api/reminders/:id") { _, context in
-      try JSONResponse.make(try reminders.delete(try context.parameters.require("id")))
-    }
-    router.post("/api/reminders/import") { request, _ in
-      let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
-      return try JSONResponse.make(try reminders.importFile(data))
-    }
-    router.get("/api/reminders/export") { _, _ in
-      FileResponse.make(try reminders.exportFile(), type: "text/calendar", name: "hearth-reminders.ics")
     }
   }
 
@@ -167,15 +135,6 @@ struct CalendarRoutes<Context: RequestContext>: Sendable {
     return DateInterval(start: start.instant(in: zone), end: end.instant(in: zone))
   }
 
-  static func integer(_ request: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int
-  {
-    guard let text = request.uri.queryParameters.get(name) else { return value }
-    guard let number = Int(text), range.contains(number) else {
-      throw APIError.invalidRequest(
-        "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", parameter: name)
-    }
-    return number
-  }
 }
 
 /// A download.

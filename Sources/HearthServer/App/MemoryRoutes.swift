@@ -5,17 +5,19 @@ import HearthMemory
 import HearthStore
 import Hummingbird
 
-/// The web app's memory API: what is indexed, document uploads, removal, search with scores, the persona
-/// text and each chat's memory switch.
-struct MemoryRoutes<Context: RequestContext>: Sendable {
+/// The web app's memory API: what is indexed, document uploads, removal, search with scores and the persona
+/// text (each chat's memory switch is a session's).
+struct MemoryRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
   private var memory: MemoryService { dependencies.engine.memory }
 
-  func register(on router: Router<Context>) {
-    router.get("/api/memory") { _, _ in try await self.overview() }
-    router.post("/api/memory/documents") { request, _ in
+  var paths: [RouterPath] { ["/api/memory"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in try await self.overview() }
+    router.post("documents") { request, _ in
       guard let name = request.uri.queryParameters.get("name"), !name.isEmpty else {
         throw APIError.invalidRequest("name (the file name) is required", parameter: "name")
       }
@@ -24,16 +26,16 @@ struct MemoryRoutes<Context: RequestContext>: Sendable {
       return try JSONResponse.make(
         IndexedSource(source: outcome.source, added: outcome.added, unchanged: outcome.unchanged), status: .created)
     }
-    router.delete("/api/memory/sources") { request, _ in
+    router.delete("sources") { request, _ in
       guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else {
         throw APIError.invalidRequest("id (the source id) is required", parameter: "id")
       }
       return try JSONResponse.make(try await memory.remove(id))
     }
-    router.get("/api/memory/search") { request, _ in
+    router.get("search") { request, _ in
       guard let query = request.uri.queryParameters.get("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty
       else { throw APIError.invalidRequest("q (what to look for) is required", parameter: "q") }
-      let k = try CalendarRoutes<Context>.integer(request, "k", default: 8, in: 1...50)
+      let k = try RouteInput.integer(request, "k", default: 8, in: 1...50)
       let modeText = request.uri.queryParameters.get("mode") ?? "hybrid"
       guard let mode = RetrievalMode(rawValue: String(modeText)) else {
         throw APIError.invalidRequest("mode must be hybrid, vector or keyword", parameter: "mode")
@@ -41,18 +43,11 @@ struct MemoryRoutes<Context: RequestContext>: Sendable {
       let hits = try await memory.recall(query, options: RetrievalOptions(k: k, mode: mode))
       return try JSONResponse.make(["hits": hits])
     }
-    router.put("/api/memory/persona") { request, _ in
+    router.put("persona") { request, _ in
       let input = try await RequestReader.decodeStrict(
         PersonaInput.self, from: request, limit: configuration.maxBodyBytes)
       try await memory.setPersona(input.text)
       return try JSONResponse.make(PersonaInput(text: try memory.persona()))
-    }
-    router.put("/api/sessions/:id/memory") { request, context in
-      let id = try SessionRoutes<Context>.sessionID(context)
-      let input = try await RequestReader.decodeStrict(
-        MemorySwitch.self, from: request, limit: configuration.maxBodyBytes)
-      try memory.setUsesMemory(input.enabled, in: id)
-      return try JSONResponse.make(MemorySwitch(enabled: try memory.usesMemory(in: id)))
     }
   }
 

@@ -3,24 +3,26 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 
-/// The installed models, which one answers, how it runs, and the remote server turns may go to.
-struct ModelRoutes<Context: RequestContext>: Sendable {
+/// The installed models, which one answers, and downloads.
+struct ModelRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
   private var engine: Engine { dependencies.engine }
 
-  func register(on router: Router<Context>) {
-    router.get("/api/models") { _, _ in try JSONResponse.make(engine.modelsOverview()) }
-    router.put("/api/models/active") { request, _ in
+  var paths: [RouterPath] { ["/api/models"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in try JSONResponse.make(engine.modelsOverview()) }
+    router.put("active") { request, _ in
       let body = try await RequestReader.decodeStrict(
         ActiveModelInput.self, from: request, limit: configuration.maxBodyBytes)
       // Waits for the requests already in line, so a turn never sees its model change under it.
       try await engine.switchModel(to: body.model)
       return try JSONResponse.make(engine.modelsOverview())
     }
-    router.get("/api/models/pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
-    router.post("/api/models/pulls") { request, _ in
+    router.get("pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
+    router.post("pulls") { request, _ in
       let body = try await RequestReader.decodeStrict(PullInput.self, from: request, limit: configuration.maxBodyBytes)
       let name = body.name?.trimmingCharacters(in: .whitespaces)
       return try JSONResponse.make(
@@ -29,26 +31,52 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
           allowsPrivateNetwork: configuration.allowsPrivateNetworkPulls),
         status: .accepted)
     }
-    router.delete("/api/models/pulls/:id") { _, context in
+    router.delete("pulls/:id") { _, context in
       let id = context.parameters.get("id") ?? ""
       guard let status = engine.pulls.cancel(id) else { throw APIError.notFound("no download has the id \(id)") }
       return try JSONResponse.make(status)
     }
-    router.get("/api/remote") { _, _ in try JSONResponse.make(engine.remoteView()) }
-    router.put("/api/remote") { request, _ in
+  }
+}
+
+/// The remote server turns may go to.
+struct RemoteRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  var paths: [RouterPath] { ["/api/remote"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in try JSONResponse.make(engine.remoteView()) }
+    router.put { request, _ in
       let body = try await RequestReader.decodeStrict(
         RemoteInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try engine.setRemote(body))
     }
-    router.delete("/api/remote") { _, _ in try JSONResponse.make(try engine.clearRemote()) }
-    router.post("/api/remote/check") { request, _ in
+    router.delete { _, _ in try JSONResponse.make(try engine.clearRemote()) }
+    router.post("check") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       guard let check = await engine.checkRemote() else {
         throw APIError.invalidRequest("no remote server is set up", parameter: "url")
       }
       return try JSONResponse.make(check)
     }
-    router.get("/api/runtime") { _, _ in
+  }
+}
+
+/// How the model runs: settings, presets, their impact, and a test run.
+struct RuntimeRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  var paths: [RouterPath] { ["/api/runtime"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in
       let settings = try engine.runtimeSettings()
       return try JSONResponse.make(
         RuntimeOverview(
@@ -57,21 +85,21 @@ struct ModelRoutes<Context: RequestContext>: Sendable {
             uniqueKeysWithValues: RuntimeSettings.Preset.allCases.map { ($0.rawValue, RuntimeSettings.preset($0)) }),
           lastTest: try engine.lastRuntimeTest()))
     }
-    router.post("/api/runtime/preview") { request, _ in
+    router.post("preview") { request, _ in
       let settings = try await RequestReader.decodeStrict(
         RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try engine.previewRuntime(settings))
     }
-    router.put("/api/runtime") { request, _ in
+    router.put { request, _ in
       let settings = try await RequestReader.decodeStrict(
         RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try engine.applyRuntime(settings))
     }
-    router.post("/api/runtime/validate") { request, _ in
+    router.post("validate") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(["checks": try await engine.validateRuntime()])
     }
-    router.post("/api/runtime/test") { request, _ in
+    router.post("test") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       // Waits its turn like any request, then loads the model as the saved settings say if it has to.
       return try JSONResponse.make(try await engine.testRuntime())

@@ -5,19 +5,21 @@ import HearthStore
 import Hummingbird
 
 /// The web app's sessions API: list, search, create, read, rename, pin, archive, delete, export, import.
-struct SessionRoutes<Context: RequestContext>: Sendable {
+struct SessionRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
   private var library: SessionLibrary { dependencies.engine.sessions }
 
-  func register(on router: Router<Context>) {
-    router.get("/api/sessions") { request, _ in
+  var paths: [RouterPath] { ["/api/sessions"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { request, _ in
       let archived = request.uri.queryParameters.get("archived") == "true"
       let sessions = try library.list(includeArchived: archived).filter { archived || !$0.isArchived }
       return try JSONResponse.make(SessionList(sessions: sessions))
     }
-    router.get("/api/sessions/search") { request, _ in
+    router.get("search") { request, _ in
       let query = request.uri.queryParameters.get("q") ?? ""
       guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
         throw APIError.invalidRequest("q (the words to search for) is required", parameter: "q")
@@ -28,22 +30,22 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       }
       return try JSONResponse.make(SearchResults(hits: try library.search(query, scope: scope, limit: 50)))
     }
-    router.post("/api/sessions") { request, _ in
+    router.post { request, _ in
       let body = try await RequestReader.decode(NewSession.self, from: request, limit: configuration.maxBodyBytes)
       let session = try await dependencies.engine.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
       return try JSONResponse.make(session, status: .created)
     }
-    router.post("/api/sessions/import") { request, _ in
+    router.post("import") { request, _ in
       let export = try await RequestReader.decode(
         SessionExport.self, from: request, limit: configuration.maxBodyBytes, what: "not a Hearth session export")
       return try JSONResponse.make(try library.importSession(export), status: .created)
     }
-    router.get("/api/sessions/:id") { _, context in
-      try JSONResponse.make(try detail(try Self.sessionID(context)))
+    router.get(":id") { _, context in
+      try JSONResponse.make(try detail(try RouteInput.sessionID(context)))
     }
     // Which alternative a fork shows (a regenerated answer, an edited message): the chat as it then reads.
-    router.put("/api/sessions/:id/forks/:position") { request, context in
-      let id = try Self.sessionID(context)
+    router.put(":id/forks/:position") { request, context in
+      let id = try RouteInput.sessionID(context)
       let text = try context.parameters.require("position")
       guard let position = Int(text), position >= 0 else { throw APIError.notFound("no fork at \(text)") }
       let choice = try await RequestReader.decodeStrict(
@@ -55,8 +57,8 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       _ = try await dependencies.engine.chat.showAlternative(choice.current, at: position, in: id)
       return try JSONResponse.make(try detail(id))
     }
-    router.patch("/api/sessions/:id") { request, context in
-      let id = try Self.sessionID(context)
+    router.patch(":id") { request, context in
+      let id = try RouteInput.sessionID(context)
       let change = try await RequestReader.decode(SessionChange.self, from: request, limit: configuration.maxBodyBytes)
       if let title = change.title, Self.cleanTitle(title).isEmpty {
         throw APIError.invalidRequest("title must not be empty", parameter: "title")
@@ -68,16 +70,24 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       }
       return try JSONResponse.make(session)
     }
-    router.delete("/api/sessions/:id") { _, context in
-      let id = try Self.sessionID(context)
+    router.delete(":id") { _, context in
+      let id = try RouteInput.sessionID(context)
       guard await !dependencies.engine.chat.isGenerating(id) else {
         throw APIError(.conflict, "the session is answering; stop it first", code: "session_busy")
       }
       try library.delete(id)
       return Response(status: .noContent)
     }
-    router.get("/api/sessions/:id/export") { request, context in
-      let export = try library.export(try Self.sessionID(context))
+    // Whether the chat's turns draw on the memory.
+    router.put(":id/memory") { request, context in
+      let id = try RouteInput.sessionID(context)
+      let input = try await RequestReader.decodeStrict(
+        MemorySwitch.self, from: request, limit: configuration.maxBodyBytes)
+      try dependencies.engine.memory.setUsesMemory(input.enabled, in: id)
+      return try JSONResponse.make(MemorySwitch(enabled: try dependencies.engine.memory.usesMemory(in: id)))
+    }
+    router.get(":id/export") { request, context in
+      let export = try library.export(try RouteInput.sessionID(context))
       let format = request.uri.queryParameters.get("format") ?? "json"
       let fileName = Self.fileName(for: export.session)
       switch format {
@@ -108,12 +118,6 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
       usesMemory: try memory.usesMemory(in: id),
       citations: Dictionary(
         uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) }))
-  }
-
-  static func sessionID(_ context: Context) throws -> UUID {
-    let text = try context.parameters.require("id")
-    guard let id = UUID(uuidString: text) else { throw APIError.notFound("no session \(text)") }
-    return id
   }
 
   static func cleanTitle(_ title: String) -> String {

@@ -3,31 +3,58 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 
-/// Health, metrics, settings and diagnostics.
-struct SystemRoutes<Context: RequestContext>: Sendable {
+/// Health and metrics, for monitors: at the root, as llama-server and Prometheus expect them.
+struct SystemRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
-  let configuration: ServerConfiguration
   let metrics: ServerMetrics
 
   private var engine: Engine { dependencies.engine }
 
-  func register(on router: Router<Context>) {
-    router.get("/health") { _, _ in
+  var paths: [RouterPath] { ["/"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get("health") { _, _ in
       try JSONResponse.make(Health(status: engine.model == nil ? "no_model" : "ok", model: engine.model?.name))
     }
-    router.get("/metrics") { _, _ in
+    router.get("metrics") { _, _ in
       metrics.recordQueueDepth(await engine.queueDepth)
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
     }
-    router.get("/api/settings") { _, _ in try JSONResponse.make(try engine.chatSettings()) }
-    router.put("/api/settings") { request, _ in
+  }
+}
+
+/// The chat settings: sampling, length, system prompt.
+struct SettingsRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  var paths: [RouterPath] { ["/api/settings"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in try JSONResponse.make(try engine.chatSettings()) }
+    router.put { request, _ in
       let settings = try await RequestReader.decode(ChatSettings.self, from: request, limit: configuration.maxBodyBytes)
       try engine.setChatSettings(settings)
       return try JSONResponse.make(settings)
     }
-    router.get("/api/diagnostics") { _, _ in
+  }
+}
+
+/// What the Diagnostics page shows: `hearth doctor`'s report and the server's figures, never the user's words.
+struct DiagnosticsRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  var paths: [RouterPath] { ["/api/diagnostics"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in
       let encoder = JSONEncoder()
       // The doctor report names its fields in camel case; the API speaks snake case throughout.
       encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -6,35 +6,38 @@ import Hummingbird
 /// A chat turn for the web app: `POST /api/sessions/:id/turns` answers with a server-sent event stream
 /// of the same events the terminal renders; `POST /api/sessions/:id/stop` stops it. Leaving the stream
 /// (closing the tab, a lost connection) stops the turn too; what was said so far is kept.
-struct TurnRoutes<Context: RequestContext>: Sendable {
+struct TurnRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
   let metrics: ServerMetrics
 
-  func register(on router: Router<Context>) {
-    router.post("/api/sessions/:id/turns") { request, context in
+  var paths: [RouterPath] { ["/api/sessions"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post(":id/turns") { request, context in
       let body = try await RequestReader.decodeStrict(
         TurnBody.self, from: request, limit: configuration.maxBodyBytes)
       return try await turn(.message(try checked(body.text)), context)
     }
     // Regenerate, edit and continue answer with the same event stream as a new message.
-    router.post("/api/sessions/:id/messages/:message/regenerate") { request, context in
+    router.post(":id/messages/:message/regenerate") { request, context in
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
-      return try await turn(.regenerate(try Self.messageID(context)), context)
+      return try await turn(.regenerate(try RouteInput.id(context, "message", of: "message")), context)
     }
-    router.post("/api/sessions/:id/messages/:message/edit") { request, context in
+    router.post(":id/messages/:message/edit") { request, context in
       let body = try await RequestReader.decodeStrict(
         TurnBody.self, from: request, limit: configuration.maxBodyBytes)
-      return try await turn(.edit(try Self.messageID(context), text: try checked(body.text)), context)
+      return try await turn(
+        .edit(try RouteInput.id(context, "message", of: "message"), text: try checked(body.text)), context)
     }
-    router.post("/api/sessions/:id/messages/:message/continue") { request, context in
+    router.post(":id/messages/:message/continue") { request, context in
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
-      return try await turn(.continueAnswer(try Self.messageID(context)), context)
+      return try await turn(.continueAnswer(try RouteInput.id(context, "message", of: "message")), context)
     }
-    router.post("/api/sessions/:id/stop") { _, context in
-      let id = try SessionRoutes<Context>.sessionID(context)
+    router.post(":id/stop") { _, context in
+      let id = try RouteInput.sessionID(context)
       let wasGenerating = await dependencies.engine.chat.isGenerating(id)
       await dependencies.engine.chat.stop(id)
       return try JSONResponse.make(StopResult(stopped: wasGenerating))
@@ -58,7 +61,7 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
   /// line), then streams the engine's turn: its place in line, the model loading, the answer, or the error
   /// that stopped it.
   private func turn(_ kind: TurnKind, _ context: Context) async throws -> Response {
-    let request = TurnRequest(session: try SessionRoutes<Context>.sessionID(context), kind: kind)
+    let request = TurnRequest(session: try RouteInput.sessionID(context), kind: kind)
     let engine = dependencies.engine
     // The session, then a model, then a free session, then the message the turn names.
     try await engine.checkTurn(request)
@@ -70,12 +73,6 @@ struct TurnRoutes<Context: RequestContext>: Sendable {
       body: ResponseBody { writer in
         try await stream(request, to: &writer)
       })
-  }
-
-  static func messageID(_ context: Context) throws -> UUID {
-    let text = try context.parameters.require("message")
-    guard let id = UUID(uuidString: text) else { throw APIError.notFound("no message \(text)") }
-    return id
   }
 
   private func stream(_ request: TurnRequest, to writer: inout any ResponseBodyWriter) async throws {

@@ -8,17 +8,17 @@ import Synchronization
 
 /// `POST /v1/chat/completions` and `GET /v1/models`, each also without the `/v1` prefix as the llama.cpp
 /// server serves them.
-struct OpenAIRoutes<Context: ChannelRequestContext> {
+struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
   let metrics: ServerMetrics
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.get("\(prefix)/models") { _, _ in try self.models() }
-      router.post("\(prefix)/chat/completions") { request, context in
-        try await self.chatCompletions(request, context: context)
-      }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get("models") { _, _ in try self.models() }
+    router.post("chat/completions") { request, context in
+      try await self.chatCompletions(request, context: context)
     }
   }
 
@@ -249,7 +249,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext> {
 
 /// Where the OpenAI-compatible API answers: under `/v1`, and at the root as the llama.cpp server also serves it.
 enum OpenAIPaths {
-  static let prefixes = ["/v1", ""]
+  static let prefixes: [RouterPath] = ["/v1", "/"]
 }
 
 extension GenerationOptions {

@@ -5,17 +5,17 @@ import Hummingbird
 
 /// `POST /v1/embeddings` in OpenAI's shape: a string or an array of strings in, one L2-normalised vector per
 /// input out (floats, or base64 of little-endian float32), with the tokens read as usage.
-struct EmbeddingsRoute<Context: RequestContext>: Sendable {
+struct EmbeddingsRoute<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
   /// Most inputs in one request, as OpenAI allows.
   static var maxInputs: Int { 2048 }
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/embeddings") { request, _ in try await self.embeddings(request) }
-    }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post("embeddings") { request, _ in try await self.embeddings(request) }
   }
 
   private func embeddings(_ request: Request) async throws -> Response {

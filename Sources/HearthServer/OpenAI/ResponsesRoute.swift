@@ -7,14 +7,14 @@ import Hummingbird
 /// `POST /v1/responses` (and `/responses`): OpenAI's Responses API on the same model and line as chat
 /// completions, whole or as its typed stream of events; a stored response is continued by
 /// `previous_response_id` from the profile's database; `DELETE /v1/responses/ID` forgets one.
-struct ResponsesRoute<Context: ChannelRequestContext> {
+struct ResponsesRoute<Context: ChannelRequestContext>: RouteArea {
   let chat: OpenAIRoutes<Context>
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/responses") { request, context in try await self.respond(request, context: context) }
-      router.delete("\(prefix)/responses/:id") { _, context in try self.forget(context.parameters.get("id") ?? "") }
-    }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post("responses") { request, context in try await self.respond(request, context: context) }
+    router.delete("responses/:id") { _, context in try self.forget(context.parameters.get("id") ?? "") }
   }
 
   private func respond(_ request: Request, context: Context) async throws -> Response {

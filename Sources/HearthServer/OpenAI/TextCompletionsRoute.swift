@@ -6,13 +6,13 @@ import NIOCore
 
 /// `POST /v1/completions` (and `/completions`): OpenAI's text completions on the local model, whole or
 /// streamed, with log probabilities in that API's shape.
-struct TextCompletionsRoute<Context: ChannelRequestContext> {
+struct TextCompletionsRoute<Context: ChannelRequestContext>: RouteArea {
   let chat: OpenAIRoutes<Context>
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/completions") { request, context in try await self.completions(request, context: context) }
-    }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post("completions") { request, context in try await self.completions(request, context: context) }
   }
 
   private func completions(_ request: Request, context: Context) async throws -> Response {

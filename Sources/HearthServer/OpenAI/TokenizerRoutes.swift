@@ -5,22 +5,22 @@ import Hummingbird
 
 /// The llama.cpp server's tokenizer routes, with the model's own vocabulary and template: `POST /tokenize`,
 /// `/detokenize`, `/apply-template` and `/chat/completions/input_tokens` (each also under `/v1`).
-struct TokenizerRoutes<Context: ChannelRequestContext>: Sendable {
+struct TokenizerRoutes<Context: ChannelRequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/tokenize") { request, context in try await self.tokenize(request, context: context) }
-      router.post("\(prefix)/detokenize") { request, context in
-        try await self.detokenize(request, context: context)
-      }
-      router.post("\(prefix)/apply-template") { request, context in
-        try await self.applyTemplate(request, context: context)
-      }
-      router.post("\(prefix)/chat/completions/input_tokens") { request, context in
-        try await self.inputTokens(request, context: context)
-      }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post("tokenize") { request, context in try await self.tokenize(request, context: context) }
+    router.post("detokenize") { request, context in
+      try await self.detokenize(request, context: context)
+    }
+    router.post("apply-template") { request, context in
+      try await self.applyTemplate(request, context: context)
+    }
+    router.post("chat/completions/input_tokens") { request, context in
+      try await self.inputTokens(request, context: context)
     }
   }
 

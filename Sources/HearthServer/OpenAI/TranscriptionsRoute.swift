@@ -8,15 +8,15 @@ import NIOCore
 /// `POST /v1/audio/transcriptions` in OpenAI's multipart shape: `file` and `model` (any Whisper name), with
 /// `language`, `prompt`, `temperature`, `response_format` (json, text, verbose_json, srt, vtt) and
 /// `timestamp_granularities[]` (segment). Transcribed on this machine with the engine's speech model.
-struct TranscriptionsRoute<Context: ChannelRequestContext>: Sendable {
+struct TranscriptionsRoute<Context: ChannelRequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
-  func register(on router: Router<Context>) {
-    for prefix in OpenAIPaths.prefixes {
-      router.post("\(prefix)/audio/transcriptions") { request, context in
-        try await self.transcribe(request, context: context)
-      }
+  var paths: [RouterPath] { OpenAIPaths.prefixes }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.post("audio/transcriptions") { request, context in
+      try await self.transcribe(request, context: context)
     }
   }
 

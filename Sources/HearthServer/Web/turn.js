@@ -153,15 +153,22 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
   let answer = continuing
     ? { ...continuing, shown: shownText(continuing), state: "generating" }
     : { role: "assistant", content: "", shown: "", thinking: "", state: "generating" };
+  // A streaming answer is drawn at most ten times a second: the model answering it runs on the same machine,
+  // and drawing every token's frame would take time from it.
   let frame = null;
+  let drawnAt = 0;
   const redraw = () => {
     frame = null;
+    drawnAt = performance.now();
     const shown = answerElement.isConnected;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     fillMessage(answerElement, answer);
     if (answer.sources) showSources(answerElement, answer.sources);
     if (queued.isConnected) answerElement.append(queued);
     if (shown && nearBottom) list.scrollTop = list.scrollHeight;
+  };
+  const redrawSoon = () => {
+    frame ??= setTimeout(() => requestAnimationFrame(redraw), Math.max(0, drawnAt + 100 - performance.now()));
   };
   try {
     const response = await api(path, { method: "POST", json: body, signal: controller.signal });
@@ -199,13 +206,13 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         case "thinking":
           queued.hidden = true;
           answer.thinking = (answer.thinking ?? "") + event.data.text;
-          frame ??= requestAnimationFrame(redraw);
+          redrawSoon();
           break;
         case "answer":
           queued.hidden = true;
           answer.content += event.data.text;
           answer.shown += event.data.shown;
-          frame ??= requestAnimationFrame(redraw);
+          redrawSoon();
           break;
         case "actions":
           showCards(answerElement, event.data.actions);
