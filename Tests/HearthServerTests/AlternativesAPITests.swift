@@ -8,16 +8,21 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("Regenerate, edit, continue and versions through the live server with the real model", .serialized, .heavy)
+/// What the server does with a chat's versions is the same whatever model writes the answers, so these run the
+/// application in process on a scripted model; the web tests regenerate, edit and continue with the real one.
+@Suite("Regenerate, edit, continue and versions through the web app's API, in process on a scripted model")
 struct AlternativesAPITests {
-  /// Streams a turn started at `path` to its end.
+  /// Runs a turn started at `path` to its end and returns its events.
   static func turn(_ server: LiveServer, _ path: String, body: String = "{}") async throws -> [EventParser.Event] {
-    let (status, stream) = try await server.stream(path, body: body)
-    #expect(status == 200, "\(path)")
+    let reply = try await server.request(.POST, path, body: body)
+    #expect(reply.status == 200, "\(path): \(reply.body)")
     var parser = EventParser()
-    var events: [EventParser.Event] = []
-    for try await buffer in stream { events += parser.feed(String(buffer: buffer)) }
-    return events
+    return parser.feed(reply.body)
+  }
+
+  /// A new message's turn, to its end.
+  static func turn(_ server: LiveServer, session: String, text: String) async throws -> [EventParser.Event] {
+    try await TurnInProcessTests.turn(server, session: session, text: text)
   }
 
   static func finished(_ events: [EventParser.Event]) throws -> JSONValue {
@@ -36,9 +41,9 @@ struct AlternativesAPITests {
   }
 
   @Test func regenerateEditAndVersionsKeepEveryAnswer() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .balanced, maxTokens: 24)) { server in
+    try await LiveServer.inProcess(model: ScriptedChatModel(pieces: ["Blue", "."])) { server in
       let session = try await AppAPITests.newSession(server)
-      _ = try await AppAPITests.turn(server, session: session, text: "Name a colour.")
+      _ = try await Self.turn(server, session: session, text: "Name a colour.")
       let before = try await Self.detail(server, session)
       let (question, first) = (Self.ids(before)[0], Self.ids(before)[1])
       #expect(before["forks"]?.arrayValue?.isEmpty == true)
@@ -79,10 +84,12 @@ struct AlternativesAPITests {
   }
 
   @Test func anAnswerCutShortContinuesInPlace() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 12)) { server in
+    // An answer that ends at its length limit, twelve pieces long each time.
+    let model = ScriptedChatModel(pieces: (1...12).map { "word\($0) " }, ending: .maxTokens)
+    try await LiveServer.inProcess(model: model) { server in
       let session = try await AppAPITests.newSession(server)
       let first = try Self.finished(
-        try await AppAPITests.turn(server, session: session, text: "Tell me a long story about a brave fox."))
+        try await Self.turn(server, session: session, text: "Tell me a long story about a brave fox."))
       #expect(first["stop_reason"]?.stringValue == "max_tokens")
       let id = try #require(first["id"]?.stringValue)
       let text = try #require(first["content"]?.stringValue)
@@ -96,13 +103,15 @@ struct AlternativesAPITests {
       #expect(whole["content"]?.stringValue == text + added.joined())
       #expect(whole["generated_tokens"]?.numberValue == 24)
       #expect(Self.ids(try await Self.detail(server, session)).count == 2)
+      // The model went on from the answer as it stood: its own words last in the conversation it read.
+      #expect(model.conversations.last?.last?.content == text)
     }
   }
 
   @Test func badRequestsAreRefusedByName() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 8)) { server in
+    try await LiveServer.inProcess(model: ScriptedChatModel(pieces: ["Hi", "."])) { server in
       let session = try await AppAPITests.newSession(server)
-      _ = try await AppAPITests.turn(server, session: session, text: "Hello")
+      _ = try await Self.turn(server, session: session, text: "Hello")
       let ids = Self.ids(try await Self.detail(server, session))
       let base = "/api/sessions/\(session)/messages"
       let unknownField = try await server.request(.POST, "\(base)/\(ids[1])/regenerate", body: #"{"seed":4}"#)
@@ -128,14 +137,17 @@ struct AlternativesAPITests {
   }
 
   @Test func aRegenerateInOneChatWaitsInLineWhileAnotherAnswers() async throws {
-    try await LiveServer.with(settings: ChatSettings(preset: .precise, maxTokens: 64)) { server in
+    let model = ScriptedChatModel(pause: .milliseconds(20)) { conversation in
+      conversation.last?.content.contains("Count") == true ? (1...30).map { "\($0) " } : ["Hello", "."]
+    }
+    try await LiveServer.inProcess(model: model) { server in
       let busy = try await AppAPITests.newSession(server)
       let other = try await AppAPITests.newSession(server)
-      _ = try await AppAPITests.turn(server, session: other, text: "Say hello.")
+      _ = try await Self.turn(server, session: other, text: "Say hello.")
       let answer = Self.ids(try await Self.detail(server, other))[1]
-      let (started, signal) = AsyncStream.makeStream(of: Void.self)
-      async let long = AppAPITests.turn(server, session: busy, text: "Count from 1 to 30.") { signal.finish() }
-      for await _ in started {}  // the first chat holds the model
+      async let long = Self.turn(server, session: busy, text: "Count from 1 to 30.")
+      // The first chat holds the model once the model has been asked.
+      try await waitUntil(seconds: 10) { model.conversations.count == 2 }
       // The busy chat refuses a second turn; the other chat's regenerate waits its turn and is answered.
       let busyAnswer = try #require(Self.ids(try await Self.detail(server, busy)).last)
       let refused = try await server.request(.POST, "/api/sessions/\(busy)/messages/\(busyAnswer)/regenerate")

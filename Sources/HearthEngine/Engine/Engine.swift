@@ -188,7 +188,7 @@ public final class Engine: Sendable {
       let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(
         active: choice, loaded: nil, environment: configuration.environment,
-        record: recorder(database, logger: configuration.logger))
+        record: recorder(database, logger: configuration.logger), logger: configuration.logger)
       // Loaded now, so that a model that cannot be loaded fails the command that asked for it.
       if configuration.loadsModelAtOpen { try await host.prepare() }
       return Engine(
@@ -232,7 +232,7 @@ public final class Engine: Sendable {
     let host = model.map {
       LocalModelHost(
         active: LocalModelHost.Choice(options: $0.options), loaded: $0, environment: configuration.environment,
-        record: recorder(database, logger: configuration.logger))
+        record: recorder(database, logger: configuration.logger), logger: configuration.logger)
     }
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: host,

@@ -2,6 +2,7 @@ import Foundation
 public import HearthCore
 import HearthStore
 import LlamaKit
+import Logging
 import Synchronization
 
 /// The local chat model of a running engine, as one `ChatModel` that stays put while what is behind it
@@ -32,6 +33,8 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   private let loads = GenerationQueue()
   private let environment: [String: String]
   private let record: @Sendable (TelemetryRecord) -> Void
+  /// Where failures no caller hears go: a model that could not come back, a tokenizer that could not load.
+  private let logger: Logger
   private let now: @Sendable () -> Duration
   private let state: Mutex<State>
 
@@ -49,9 +52,10 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   /// `HEARTH_MEMORY_LIMIT` for the budget of each later load; `now` is a monotonic clock.
   init(
     active: Choice, loaded: LocalModel?, environment: [String: String],
-    record: @escaping @Sendable (TelemetryRecord) -> Void,
+    record: @escaping @Sendable (TelemetryRecord) -> Void, logger: Logger = Logger(label: "hearth.model"),
     now: @escaping @Sendable () -> Duration = LocalModelHost.monotonicNow
   ) {
+    self.logger = logger
     self.line = loaded?.line ?? GenerationQueue()
     self.environment = environment
     self.record = record
@@ -132,7 +136,12 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     } catch {
       state.withLock { $0.active = previous }
       // The previous model comes back if it can; the caller hears why the new one could not.
-      _ = try? await model(for: previous)
+      do {
+        _ = try await model(for: previous)
+      } catch let failure {
+        logger.error(
+          "the previous model could not be loaded again", metadata: ["error": "\(ErrorKind.of(failure))"])
+      }
       throw error
     }
   }
@@ -171,12 +180,16 @@ public final class LocalModelHost: ChatModel, ParkableModel {
       if let kept, kept.path == active.path {
         tokenizer = kept
       } else {
-        guard
-          let fresh = try? await LlamaModel.load(
+        do {
+          tokenizer = try await LlamaModel.load(
             path: active.path,
             options: ModelLoadOptions(chatTemplateOverride: active.chatTemplate, vocabularyOnly: true))
-        else { return }
-        tokenizer = fresh
+        } catch {
+          self.logger.warning(
+            "the tokenizer could not be loaded; the model stays in memory",
+            metadata: ["error": "\(ErrorKind.of(error))"])
+          return
+        }
       }
       await model.settle()
       self.state.withLock {
@@ -191,7 +204,14 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   /// Starts loading the weights again, in turn behind the requests in line.
   func warm() {
     guard isParked else { return }
-    Task { try? await self.line.run { _ = try await self.model(for: self.active) } }
+    Task {
+      do {
+        try await self.line.run { _ = try await self.model(for: self.active) }
+      } catch {
+        // The next turn loads it again and hears why it cannot.
+        self.logger.warning("the model could not be loaded again", metadata: ["error": "\(ErrorKind.of(error))"])
+      }
+    }
   }
 
   private func touch() {
