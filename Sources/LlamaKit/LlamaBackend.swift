@@ -10,11 +10,29 @@ enum LlamaBackend {
     llama_log_set(llamaLogCallback, nil)
     llama_backend_init()
     // Registered after ggml's own static objects exist, so it runs before their destructors: from then on
-    // nothing is freed or decoded, since another thread would reach into objects the exit is destroying.
-    atexit { LlamaBackend.exiting.store(true, ordering: .sequentiallyConsistent) }
+    // nothing is freed or decoded, since another thread would reach into objects the exit is destroying. It
+    // takes the lock native work holds, so a free or a decode already under way ends before the exit goes on.
+    atexit {
+      LlamaBackend.nativeWork.lock()
+      LlamaBackend.exiting.store(true, ordering: .sequentiallyConsistent)
+      LlamaBackend.nativeWork.unlock()
+    }
   }()
 
   private static let exiting = Atomic<Bool>(false)
+  /// Held by native frees and decodes, and by the exit while it marks the process as exiting.
+  private static let nativeWork = NSLock()
+
+  /// Runs `body` (a free or a decode of llama.cpp objects) unless the process is exiting; an exit that starts
+  /// meanwhile waits for it. Checking ``isExiting`` first and acting after would leave a gap in which the exit
+  /// destroys what `body` is about to use.
+  /// - Returns: what `body` returned, `nil` when the process is exiting.
+  static func unlessExiting<T>(_ body: () throws -> T) rethrows -> T? {
+    nativeWork.lock()
+    defer { nativeWork.unlock() }
+    guard !isExiting else { return nil }
+    return try body()
+  }
 
   /// Makes sure the backend is ready. Cheap after the first call.
   static func ensureInitialised() {

@@ -96,10 +96,12 @@ public final class LlamaEmbedder: @unchecked Sendable {
   }
 
   deinit {
-    guard !LlamaBackend.isExiting else { return }
-    llama_batch_free(batch)
-    llama_free(context)
-    hearth_cpu_threadpool_free(threadpool)
+    let (batch, context, threadpool) = (batch, context, threadpool)
+    LlamaBackend.unlessExiting {
+      llama_batch_free(batch)
+      llama_free(context)
+      hearth_cpu_threadpool_free(threadpool)
+    }
   }
 
   /// The tokens the model reads for `text`, special tokens included: what counts against
@@ -161,7 +163,6 @@ public final class LlamaEmbedder: @unchecked Sendable {
 
   /// Runs on the decode thread: evaluates each text as its own sequence and reads back the pooled vectors.
   private func decodeGroup(_ group: [[Int32]]) throws(LlamaError) -> [[Float]] {
-    guard !LlamaBackend.isExiting else { throw .decodeFailed(code: -1, position: 0) }
     llama_memory_clear(llama_get_memory(context), true)
     var index = 0
     for (sequence, tokens) in group.enumerated() {
@@ -175,7 +176,10 @@ public final class LlamaEmbedder: @unchecked Sendable {
       }
     }
     batch.n_tokens = Int32(index)
-    let code = llama_decode(context, batch)
+    let (context, batch) = (context, batch)
+    guard let code = LlamaBackend.unlessExiting({ llama_decode(context, batch) }) else {
+      throw .decodeFailed(code: -1, position: 0)
+    }
     guard code == 0 else { throw .decodeFailed(code: code, position: 0) }
     return try (0..<group.count).map { sequence throws(LlamaError) -> [Float] in
       guard let pooled = llama_get_embeddings_seq(context, Int32(sequence)) else {

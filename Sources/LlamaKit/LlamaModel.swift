@@ -71,8 +71,8 @@ public final class LlamaModel: @unchecked Sendable {
   }
 
   deinit {
-    guard !LlamaBackend.isExiting else { return }
-    llama_model_free(pointer)
+    let pointer = pointer
+    LlamaBackend.unlessExiting { llama_model_free(pointer) }
   }
 
   private static func readMetadata(

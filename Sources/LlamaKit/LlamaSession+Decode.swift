@@ -9,7 +9,6 @@ extension LlamaSession {
   /// - Throws: ``LlamaError/decodeFailed(code:position:)``.
   func decode(_ tokens: ArraySlice<Int32>, at position: Int, wantLogits: Bool) throws(LlamaError) {
     precondition(!tokens.isEmpty && tokens.count <= batchSize)
-    guard !LlamaBackend.isExiting else { throw .decodeFailed(code: -1, position: position) }
     batch.n_tokens = Int32(tokens.count)
     for (offset, token) in tokens.enumerated() {
       batch.token[offset] = token
@@ -19,7 +18,10 @@ extension LlamaSession {
       batch.logits[offset] = 0
     }
     if wantLogits { batch.logits[tokens.count - 1] = 1 }
-    let code = llama_decode(context, batch)
+    let (context, batch) = (context, batch)
+    guard let code = LlamaBackend.unlessExiting({ llama_decode(context, batch) }) else {
+      throw .decodeFailed(code: -1, position: position)
+    }
     guard code == 0 else { throw .decodeFailed(code: code, position: position) }
   }
 

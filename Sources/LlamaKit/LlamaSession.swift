@@ -111,10 +111,12 @@ public final class LlamaSession: @unchecked Sendable {
   }
 
   deinit {
-    guard !LlamaBackend.isExiting else { return }
-    llama_batch_free(batch)
-    llama_free(context)
-    hearth_cpu_threadpool_free(threadpool)
+    let (batch, context, threadpool) = (batch, context, threadpool)
+    LlamaBackend.unlessExiting {
+      llama_batch_free(batch)
+      llama_free(context)
+      hearth_cpu_threadpool_free(threadpool)
+    }
   }
 
   /// Streams a continuation of `prompt` (already tokenized, including any special tokens).

@@ -105,8 +105,8 @@ final class SamplerChain {
   }
 
   deinit {
-    guard !LlamaBackend.isExiting else { return }
-    llama_sampler_free(pointer)
+    let pointer = pointer
+    LlamaBackend.unlessExiting { llama_sampler_free(pointer) }
   }
 }
 

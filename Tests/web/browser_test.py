@@ -11,13 +11,13 @@ import tempfile
 import time
 import unittest
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, SCREENSHOTS, api, chromium
+from web_support import BASE_URL, SCREENSHOTS, api, chromium, stop_answer
 
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
@@ -536,12 +536,7 @@ class WebAppTest(unittest.TestCase):
         # The line is redrawn with the answer as it streams: wait on its text, not on one element.
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant .sources"), "boat.md"))
         # The sources are the answer's from its start: it need not run to the length limit.
-        stop = self.find("#stop")
-        if stop.is_displayed():
-            try:
-                stop.click()
-            except WebDriverException:
-                pass  # the answer ended first
+        stop_answer(self.driver)
         self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
         self.driver.refresh()
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant .sources"), "boat.md"))

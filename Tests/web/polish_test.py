@@ -12,14 +12,14 @@ import unittest
 import urllib.request
 import uuid
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from web_support import BASE_URL, SCREENSHOTS, api, chromium
+from web_support import BASE_URL, SCREENSHOTS, api, chromium, stop_answer
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -491,12 +491,7 @@ class PolishTest(unittest.TestCase):
         prompt.send_keys("Thanks.", Keys.ENTER)
         self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.assistant")) == 2)
         self.wait.until(lambda d: self.last_answer_length() > 0)
-        stop = self.find("#stop")
-        if stop.is_displayed():
-            try:
-                stop.click()
-            except WebDriverException:
-                pass  # the answer ended first
+        stop_answer(self.driver)
         self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
         earlier = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")[0]
         buttons = [b for b in earlier.find_elements(By.CSS_SELECTOR, ".continue-answer") if b.is_displayed()]

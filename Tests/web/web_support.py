@@ -9,6 +9,8 @@ import sys
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.chrome.service import Service
 
 BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
@@ -33,3 +35,13 @@ def chromium(width, height, *extra):
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def stop_answer(driver):
+    """Stops the answer being written, as the Stop button does; an answer that ended first is left as it is."""
+    stop = driver.find_element(By.ID, "stop")
+    if stop.is_displayed():
+        try:
+            stop.click()
+        except WebDriverException:
+            pass  # the answer ended between the two calls
