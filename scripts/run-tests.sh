@@ -70,7 +70,15 @@ else
     echo $? >"$logs/web-tests.status"
   ) &
   second_lane=$!
+  # A line a minute while the lanes run (their logs are printed whole at the end).
+  passed_in() { grep -cE '^[^ ]* Test .* passed after' "$logs/$1.log" 2>/dev/null || true; }
+  (while sleep 60; do
+    echo "tests: $(passed_in swift-test-1) + $(passed_in swift-test-2) Swift tests passed so far"
+  done) &
+  ticker=$!
   wait "$first_lane" "$second_lane"
+  kill "$ticker" 2>/dev/null
+  wait "$ticker" 2>/dev/null
   for part in swift-test-1 swift-test-2 web-tests; do
     echo "━━ $part"
     cat "$logs/$part.log"
