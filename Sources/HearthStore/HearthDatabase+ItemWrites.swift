@@ -121,8 +121,7 @@ extension HearthDatabase {
     try write { db in
       var counts = ImportCounts()
       for item in items {
-        if try Self.exists(item.stored.row, in: db) { counts.replaced += 1 } else { counts.added += 1 }
-        try Self.apply(.put(item.stored), in: db)
+        if try Self.put(item.stored.row, in: db) { counts.replaced += 1 } else { counts.added += 1 }
       }
       return counts
     }
@@ -141,10 +140,6 @@ extension HearthDatabase {
     }
   }
 
-  private static func exists<Row: ItemRow>(_ row: Row, in db: Database) throws -> Bool {
-    try Row.exists(db, key: row.id)
-  }
-
   private static func fetch<Row: ItemRow>(_ type: Row.Type, id: String, in db: Database) throws -> StoredItem? {
     try Row.fetchOne(db, key: id).map { try StoredItem($0) }
   }
@@ -153,7 +148,7 @@ extension HearthDatabase {
     switch change {
     case .insert(let item): try insert(item.row, in: db)
     case .update(let item): try update(item.row, in: db)
-    case .put(let item): try put(item.row, in: db)
+    case .put(let item): _ = try put(item.row, in: db)
     case .remove(let kind, let id): try remove(kind.rowType, id: id, in: db)
     }
   }
@@ -169,13 +164,15 @@ extension HearthDatabase {
     try row.update(db)
   }
 
-  private static func put<Row: ItemRow>(_ row: Row, in db: Database) throws {
+  /// Writes `row`, replacing the stored one or adding it; whether it replaced one.
+  private static func put<Row: ItemRow>(_ row: Row, in db: Database) throws -> Bool {
     if try Row.exists(db, key: row.id) {
       try row.update(db)
-    } else {
-      try requireHabit(of: row, in: db)
-      try row.insert(db)
+      return true
     }
+    try requireHabit(of: row, in: db)
+    try row.insert(db)
+    return false
   }
 
   private static func remove<Row: ItemRow>(_ type: Row.Type, id: String, in db: Database) throws {

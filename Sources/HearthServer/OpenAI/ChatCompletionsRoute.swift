@@ -54,9 +54,9 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
     let model = lease.model
     let showsPrompt = !streams && (body.verbose ?? configuration.showsPrompts)
     let (promptTokens, verbose) = try await lease.prepare { model in
-      let promptTokens = try await Self.countTokens(messages, model: model)
-      try Self.checkFits(promptTokens, model: model, parameter: "messages")
-      try Self.checkOptions(options, model: model)
+      let promptTokens = try await CompletionChecks.countTokens(messages, model: model)
+      try CompletionChecks.checkFits(promptTokens, model: model, parameter: "messages")
+      try CompletionChecks.checkOptions(options, model: model)
       return (promptTokens, showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil)
     }
     let runs = (0..<choices).map { index in
@@ -116,7 +116,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
           do {
             outcomes.append(try await run.run { _ in })
           } catch {
-            throw Self.apiError(error)
+            throw CompletionChecks.apiError(error)
           }
         }
         return outcomes
@@ -186,7 +186,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
             try await writer.sendEvent("[DONE]")
           }
         } catch {
-          failure = Self.apiError(error)
+          failure = CompletionChecks.apiError(error)
         }
         if let failure {
           // The client may still be there (a generation failure); if it is, it learns why.
@@ -204,46 +204,6 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
       api: "openai", promptTokens: usage?.promptTokens ?? identity.promptTokens,
       generatedTokens: usage?.generatedTokens ?? outcome.pieces, timeToFirstToken: usage?.timeToFirstToken,
       tokensPerSecond: usage?.generationTokensPerSecond ?? 0)
-  }
-
-  /// Refuses a prompt that leaves no room for an answer, with the figures clients branch on.
-  static func checkFits(_ promptTokens: Int, model: any ChatModel, parameter: String) throws {
-    guard promptTokens < model.contextSize else {
-      throw APIError.contextLengthExceeded(
-        promptTokens: promptTokens, contextSize: model.contextSize, parameter: parameter)
-    }
-  }
-
-  /// Refuses what the model's vocabulary cannot honour — a grammar llama.cpp cannot read, a logit bias on a
-  /// token it does not have — before anything is sent, rather than failing the answer.
-  static func checkOptions(_ options: GenerationOptions, model: any ChatModel) throws {
-    guard let vocabulary = model.vocabulary else { return }
-    if let token = options.logitBias.keys.sorted().first(where: { Int($0) >= vocabulary.tokenCount }) {
-      throw APIError.invalidRequest(
-        "logit_bias names token \(token); this model's token ids run from 0 to \(vocabulary.tokenCount - 1)",
-        parameter: "logit_bias")
-    }
-    guard let grammar = options.grammar else { return }
-    do {
-      try vocabulary.checkGrammar(grammar)
-    } catch {
-      throw APIError.invalidRequest("the grammar is not valid GBNF: \(error)", parameter: "grammar")
-    }
-  }
-
-  static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
-    do {
-      return try model.countTokens(messages)
-    } catch {
-      throw APIError.invalidRequest(
-        "the conversation cannot be formatted for this model: \(error)", parameter: "messages")
-    }
-  }
-
-  static func apiError(_ error: any Error) -> APIError {
-    if let error = error as? APIError { return error }
-    if error is CancellationError { return APIError(.init(code: 499), "the request was cancelled", code: "cancelled") }
-    return APIError(.internalServerError, "generation failed: \(error)", code: "generation_failed")
   }
 }
 

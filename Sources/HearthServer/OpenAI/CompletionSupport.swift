@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HearthCore
 import HearthEngine
 import NIOCore
@@ -121,5 +122,49 @@ enum SystemFingerprint {
 enum ModelName {
   static func stem(_ name: String) -> String {
     name.lowercased().replacingOccurrences(of: ".gguf", with: "")
+  }
+}
+
+/// The checks every completion route (chat, text, Responses) makes before it answers, and how their failures
+/// are told.
+enum CompletionChecks {
+  /// Refuses a prompt that leaves no room for an answer, with the figures clients branch on.
+  static func checkFits(_ promptTokens: Int, model: any ChatModel, parameter: String) throws {
+    guard promptTokens < model.contextSize else {
+      throw APIError.contextLengthExceeded(
+        promptTokens: promptTokens, contextSize: model.contextSize, parameter: parameter)
+    }
+  }
+
+  /// Refuses what the model's vocabulary cannot honour — a grammar llama.cpp cannot read, a logit bias on a
+  /// token it does not have — before anything is sent, rather than failing the answer.
+  static func checkOptions(_ options: GenerationOptions, model: any ChatModel) throws {
+    guard let vocabulary = model.vocabulary else { return }
+    if let token = options.logitBias.keys.sorted().first(where: { Int($0) >= vocabulary.tokenCount }) {
+      throw APIError.invalidRequest(
+        "logit_bias names token \(token); this model's token ids run from 0 to \(vocabulary.tokenCount - 1)",
+        parameter: "logit_bias")
+    }
+    guard let grammar = options.grammar else { return }
+    do {
+      try vocabulary.checkGrammar(grammar)
+    } catch {
+      throw APIError.invalidRequest("the grammar is not valid GBNF: \(error)", parameter: "grammar")
+    }
+  }
+
+  static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
+    do {
+      return try model.countTokens(messages)
+    } catch {
+      throw APIError.invalidRequest(
+        "the conversation cannot be formatted for this model: \(error)", parameter: "messages")
+    }
+  }
+
+  static func apiError(_ error: any Error) -> APIError {
+    if let error = error as? APIError { return error }
+    if error is CancellationError { return APIError(.init(code: 499), "the request was cancelled", code: "cancelled") }
+    return APIError(.internalServerError, "generation failed: \(error)", code: "generation_failed")
   }
 }

@@ -40,9 +40,9 @@ struct ResponsesRoute<Context: ChannelRequestContext>: RouteArea {
     let lease = try await chat.reserve(named: body.model, context: context)
     let model = lease.model
     let promptTokens = try await lease.prepare { model in
-      let promptTokens = try await OpenAIRoutes<Context>.countTokens(messages, model: model)
-      try OpenAIRoutes<Context>.checkFits(promptTokens, model: model, parameter: "input")
-      try OpenAIRoutes<Context>.checkOptions(options, model: model)
+      let promptTokens = try await CompletionChecks.countTokens(messages, model: model)
+      try CompletionChecks.checkFits(promptTokens, model: model, parameter: "input")
+      try CompletionChecks.checkOptions(options, model: model)
       return promptTokens
     }
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: [])
@@ -124,7 +124,7 @@ struct ResponsesRoute<Context: ChannelRequestContext>: RouteArea {
           let closing = finished.status == "completed" ? "response.completed" : "response.incomplete"
           try await writer.sendEvent(event(closing) { $0.response = finished }, event: closing)
         } catch {
-          let failure = OpenAIRoutes<Context>.apiError(error)
+          let failure = CompletionChecks.apiError(error)
           try? await writer.sendEvent(
             JSONResponse.encodedLine(ErrorEnvelope(failure)), event: "error")
         }

@@ -35,8 +35,8 @@ struct TextCompletionsRoute<Context: ChannelRequestContext>: RouteArea {
       let tokens = try body.promptTokens(vocabulary)
       let echoed =
         body.echo == true ? String(decoding: tokens.flatMap(vocabulary.pieceBytes(of:)), as: UTF8.self) : ""
-      try OpenAIRoutes<Context>.checkFits(tokens.count, model: model, parameter: "prompt")
-      try OpenAIRoutes<Context>.checkOptions(options, model: model)
+      try CompletionChecks.checkFits(tokens.count, model: model, parameter: "prompt")
+      try CompletionChecks.checkOptions(options, model: model)
       return (tokens, echoed)
     }
     let runs = (0..<choices).map { index in
@@ -97,7 +97,7 @@ struct TextCompletionsRoute<Context: ChannelRequestContext>: RouteArea {
             try await writer.sendEvent("[DONE]")
           }
         } catch {
-          failure = OpenAIRoutes<Context>.apiError(error)
+          failure = CompletionChecks.apiError(error)
         }
         if let failure {
           try? await writer.sendEvent(JSONResponse.encodedLine(ErrorEnvelope(failure)))
