@@ -28,7 +28,7 @@ LIVE = re.compile(
 )
 REAL_MODEL = re.compile(
     r"TestModels\.(smolLM2|gemma3|miniLM|whisperTinyEn)|LocalModel\.load|LlamaModel\.load|LocalEmbedder\(|"
-    r"SpeechRecognizer\(|sharedModel|\.model\.value|engine\(\)|withEngine|openEngine|Self\.model\b"
+    r"SpeechRecognizer\(|sharedModel|LiveServer\.routed\b|\.model\.value|engine\(\)|withEngine|openEngine|Self\.model\b"
 )
 IN_PROCESS = re.compile(r"LiveServer\.inProcess|\.router\b|ScriptedChatModel|Engine\.open|HearthApplication|buildApplication|app\.test")
 # Helpers whose layer depends on which of their calls a test makes (named in the patterns above).

@@ -42,7 +42,7 @@ struct AppAPITests {
   }
 
   @Test func aTurnThatMustLoadTheModelFirstSaysSo() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let session = try await Self.newSession(server)
       // As the idle timer would: the model is let go, and the next turn loads it again.
       await server.engine.host?.unload(reason: "idle")
@@ -62,7 +62,7 @@ struct AppAPITests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf")
     try FileManager.default.copyItem(atPath: TestModels.smolLM2, toPath: copy.path)
-    try await LiveServer.with(modelPath: copy.path) { server in
+    try await LiveServer.routed(modelPath: copy.path) { server in
       let session = try await Self.newSession(server)
       await server.engine.host?.unload(reason: "idle")
       // While the model is out of memory its file goes bad: the next turn's load fails.
@@ -79,7 +79,7 @@ struct AppAPITests {
   }
 
   @Test func aTurnStreamsItsEventsAndIsSaved() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let id = try await Self.newSession(server)
       let events = try await Self.turn(server, session: id, text: "What is the capital of France?")
       let names = events.compactMap(\.name)
@@ -209,7 +209,7 @@ struct AppAPITests {
   }
 
   @Test func badTurnRequestsAreRefused() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let id = try await Self.newSession(server)
       let empty = try await server.request(.POST, "/api/sessions/\(id)/turns", body: #"{"text":"   "}"#)
       #expect(empty.status == 400)
@@ -228,7 +228,7 @@ struct AppAPITests {
   }
 
   @Test func healthMetricsAndDiagnosticsCarryNoContent() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let id = try await Self.newSession(server)
       let secret = "zanzibar-marmalade"
       _ = try await Self.turn(server, session: id, text: "Remember the word \(secret).")

@@ -82,6 +82,16 @@ struct LiveServer {
     return logger
   }
 
+  /// The model a server of the calling file answers with: a file of the test's own, the file's shared one, or
+  /// none.
+  private static func model(path: String?, withModel: Bool, file: String) async throws -> LocalModel? {
+    if let path {
+      return try await LocalModel.load(
+        LocalModelOptions(path: path, contextSize: 2048, threads: TestModels.threads))
+    }
+    return withModel ? try await model(for: file).value : nil
+  }
+
   /// Runs `body` against a live server started for it and stopped after it.
   static func with<Value: Sendable>(
     configuration: ServerConfiguration = ServerConfiguration(port: 0), withModel: Bool = true,
@@ -90,15 +100,7 @@ struct LiveServer {
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    // A model file of the test's own is loaded for it alone; otherwise the file's shared model.
-    let model: LocalModel? =
-      if let modelPath {
-        try await LocalModel.load(LocalModelOptions(path: modelPath, contextSize: 2048, threads: TestModels.threads))
-      } else if withModel {
-        try await model(for: file).value
-      } else {
-        nil
-      }
+    let model = try await model(path: modelPath, withModel: withModel, file: file)
     let (engine, database) = try openEngine(in: folder, model: model, settings: settings)
     let logger = quietLogger
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -122,6 +124,26 @@ struct LiveServer {
       await group.triggerGracefulShutdown()
       try await tasks.waitForAll()
       return try outcome.get()
+    }
+  }
+
+  /// Runs `body` against the app in process through its router, on the calling file's real model (or a model
+  /// file of the test's own): what the model's answers show — their shape, usage, logprobs, grammars, refusals —
+  /// needs no socket. Streamed bodies arrive whole, so timing of chunks and clients that leave stay live.
+  static func routed<Value: Sendable>(
+    configuration: ServerConfiguration = ServerConfiguration(port: 0), withModel: Bool = true,
+    settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), modelPath: String? = nil,
+    file: String = #fileID, _ body: @Sendable (LiveServer) async throws -> Value
+  ) async throws -> Value {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let model = try await model(path: modelPath, withModel: withModel, file: file)
+    let (engine, database) = try openEngine(in: folder, model: model, settings: settings)
+    let app = try buildApplication(
+      configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
+    return try await app.test(.router) { client in
+      try await body(
+        LiveServer(port: 0, database: database, configuration: configuration, client: client, engine: engine))
     }
   }
 
@@ -202,10 +224,15 @@ struct LiveServer {
       body: String(buffer: bytes))
   }
 
-  /// The body of a streamed response as it arrives: each element is one network read, with when it came.
+  /// The body of a streamed response as it arrives: each element is one network read, with when it came (in
+  /// process, the whole body as one element).
   func stream(
     _ path: String, body: String, headers: [(String, String)] = []
   ) async throws -> (status: Int, chunks: HTTPClientResponse.Body) {
+    if client != nil {
+      let reply = try await request(.POST, path, body: body, headers: headers)
+      return (reply.status, .bytes(ByteBuffer(string: reply.body)))
+    }
     var request = HTTPClientRequest(url: base + path)
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "application/json")

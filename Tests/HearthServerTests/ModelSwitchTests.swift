@@ -14,7 +14,7 @@ struct ModelSwitchTests {
   }
 
   @Test func requestsGetTheModelTheyNameAndAChoiceWaitsForTheLine() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let smol = "SmolLM2-135M-Instruct.Q4_1.gguf"
       let gemma = "gemma-3-270m-Q4_K_M.gguf"
       let list = try await server.request(.GET, "/v1/models")
@@ -84,7 +84,7 @@ struct ModelSwitchTests {
 @Suite("Runtime settings through the API", .heavy)
 struct RuntimeAPITests {
   @Test func previewApplyValidateAndTest() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let overview = try await server.request(.GET, "/api/runtime")
       #expect(overview.json?["settings"]?["preset"]?.stringValue == "balanced")
       #expect(overview.json?["presets"]?["efficient"]?["context_size"]?.numberValue == 1024)

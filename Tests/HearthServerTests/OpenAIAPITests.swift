@@ -8,12 +8,12 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("OpenAI-compatible API through the live server and the real model", .serialized, .heavy)
+@Suite("OpenAI-compatible API with the real model, in process and through the live server", .serialized, .heavy)
 struct OpenAIAPITests {
   static let capitalQuestion = #"{"role":"user","content":"What is the capital of France?"}"#
 
   @Test func aCompletionAnswersWithUsage() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let reply = try await server.request(
         .POST, "/v1/chat/completions",
         body:
@@ -76,7 +76,7 @@ struct OpenAIAPITests {
   }
 
   @Test func aStopSequenceEndsTheAnswerBeforeIt() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let body = #"{"messages":[\#(Self.capitalQuestion)],"temperature":0,"max_tokens":30}"#
       let full = try #require(
         try await server.request(.POST, "/v1/chat/completions", body: body).json?["choices"]?.arrayValue?.first?[
@@ -92,7 +92,7 @@ struct OpenAIAPITests {
   }
 
   @Test func aJSONSchemaConstrainsTheAnswer() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let schema =
         #"{"type":"object","properties":{"city":{"type":"string"},"population":{"type":"integer"},"capital":{"type":"boolean"}},"required":["city","population","capital"]}"#
       let reply = try await server.request(
@@ -111,7 +111,7 @@ struct OpenAIAPITests {
   }
 
   @Test func malformedRequestsGetOpenAIErrors() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let cases: [(body: String, status: Int, mentions: String)] = [
         ("{not json", 400, "malformed"),
         (#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]}"#, 404, "no model is named"),
@@ -147,7 +147,7 @@ struct OpenAIAPITests {
   }
 
   @Test func aPromptLongerThanTheContextIsRefused() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let long = String(repeating: "word ", count: 3000)
       let reply = try await server.request(
         .POST, "/v1/chat/completions", body: #"{"messages":[{"role":"user","content":"\#(long)"}]}"#)
@@ -157,7 +157,7 @@ struct OpenAIAPITests {
   }
 
   @Test func modelsListsTheLoadedModel() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let reply = try await server.request(.GET, "/v1/models")
       #expect(reply.json?["object"]?.stringValue == "list")
       #expect(reply.json?["data"]?.arrayValue?.first?["id"]?.stringValue == "SmolLM2-135M-Instruct.Q4_1.gguf")

@@ -10,7 +10,7 @@ import Testing
 /// What clients written for OpenAI and the llama.cpp server send beyond the basics, through the live server
 /// and the real model: log probabilities, logit bias, several choices, grammars, text completions, the
 /// tokenizer routes, the root aliases and the error codes clients branch on.
-@Suite("OpenAI and llama.cpp server compatibility through the live server", .serialized, .heavy)
+@Suite("OpenAI and llama.cpp server compatibility with the real model, in process and live", .serialized, .heavy)
 struct OpenAICompatibilityTests {
   static let question = #"[{"role":"user","content":"What is the capital of France?"}]"#
   /// A request whose answers vary: an open question, sampled hot with every filter off.
@@ -22,7 +22,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func logprobsDescribeEveryTokenOfTheAnswer() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let reply = try await server.request(
         .POST, "/v1/chat/completions", body: Self.chat(#""max_tokens":8,"logprobs":true,"top_logprobs":3"#))
       #expect(reply.status == 200, "\(reply.body)")
@@ -51,7 +51,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func streamedLogprobsGoWithTheTextOfTheirChunk() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let events = try await Self.events(
         server, "/v1/chat/completions", Self.chat(#""max_tokens":10,"logprobs":true,"top_logprobs":2,"stream":true"#))
       var text = ""
@@ -71,7 +71,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func aLogitBiasOfMinus100BansAToken() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let first = try await server.request(
         .POST, "/v1/chat/completions", body: Self.chat(#""max_tokens":1,"logprobs":true,"top_logprobs":2"#))
       let top = try #require(first.json?["choices"]?.arrayValue?.first?["logprobs"]?["content"]?.arrayValue?.first)
@@ -98,7 +98,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func severalChoicesAreGeneratedAndCounted() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let reply = try await server.request(
         .POST, "/v1/chat/completions",
         body: Self.story)
@@ -119,7 +119,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func grammarsAndSchemasFromTheLlamaServerExtensions() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let grammar = try await server.request(
         .POST, "/v1/chat/completions", body: Self.chat(#""max_tokens":6,"grammar":"root ::= \"a\"{5,5}""#))
       #expect(grammar.json?["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue == "aaaaa")
@@ -149,7 +149,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func fieldsThatAreNotHonouredAreRefusedByName() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let cases: [(fields: String, parameter: String)] = [
         (#""user":"someone""#, "user"),
         (#""store":true"#, "store"),
@@ -179,7 +179,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func theConversationMustBeWellFormedAndAFinalAssistantMessageIsContinued() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let twice =
         #"[{"role":"user","content":"Hi"},{"role":"assistant","content":"A"},{"role":"assistant","content":"B"}]"#
       let doubled = try await server.request(.POST, "/v1/chat/completions", body: #"{"messages":\#(twice)}"#)
@@ -204,7 +204,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func aPromptBeyondTheContextSaysSoInTheWayClientsBranchOn() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let long = String(repeating: "word ", count: 5000)
       for stream in [false, true] {
         let reply = try await server.request(
@@ -235,7 +235,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func textCompletionsContinueARawPrompt() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let body = #"{"prompt":"The capital of France is","max_tokens":8,"temperature":0"#
       let whole = try await server.request(.POST, "/v1/completions", body: body + "}")
       #expect(whole.status == 200, "\(whole.body)")
@@ -275,7 +275,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func theTokenizerRoutesUseTheModelsOwnVocabulary() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let text = "Hearth tokenizes naïve café 東京 🔥"
       let tokens = try await server.request(.POST, "/tokenize", body: #"{"content":"\#(text)"}"#)
       let ids = try #require(tokens.json?["tokens"]?.arrayValue)
@@ -300,7 +300,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func theRootAliasesAnswerLikeV1WithOneFingerprint() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       #expect(try await server.request(.GET, "/models").json == (try await server.request(.GET, "/v1/models").json))
       let first = try await server.request(.POST, "/chat/completions", body: Self.chat(#""max_tokens":4"#))
       let second = try await server.request(.POST, "/v1/chat/completions", body: Self.chat(#""max_tokens":4"#))
@@ -317,7 +317,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func verboseShowsThePromptAndTimingsComeWithEveryChunk() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let verbose = try await server.request(
         .POST, "/chat/completions", body: Self.chat(#""max_tokens":2,"verbose":true"#))
       let prompt = try #require(verbose.json?["__verbose"]?["prompt"]?.stringValue)
@@ -345,7 +345,7 @@ struct OpenAICompatibilityTests {
     var lenient = ServerConfiguration(port: 0)
     lenient.answersAnyModelName = true
     for configuration in [strict, lenient] {
-      try await LiveServer.with(configuration: configuration) { server in
+      try await LiveServer.routed(configuration: configuration) { server in
         let chat = try await server.request(
           .POST, "/v1/chat/completions", body: Self.chat(#""model":"gpt-3.5-turbo","max_tokens":2"#))
         let embedding = try await server.request(
@@ -366,7 +366,7 @@ struct OpenAICompatibilityTests {
   }
 
   @Test func theStreamReportsHowFarThePromptHasBeenRead() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let events = try await Self.events(
         server, "/chat/completions", Self.chat(#""max_tokens":4,"stream":true,"return_progress":true"#))
       let reports = events.compactMap { $0["prompt_progress"] }
@@ -381,7 +381,7 @@ struct OpenAICompatibilityTests {
     }
     var showing = ServerConfiguration(port: 0)
     showing.showsPrompts = true
-    try await LiveServer.with(configuration: showing) { server in
+    try await LiveServer.routed(configuration: showing) { server in
       let shown = try await server.request(.POST, "/chat/completions", body: Self.chat(#""max_tokens":2"#))
       #expect(shown.json?["__verbose"]?["prompt"]?.stringValue?.contains("capital of France") == true)
       let hidden = try await server.request(

@@ -7,10 +7,10 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite("OpenAI's Responses API through the live server and the real model", .serialized, .heavy)
+@Suite("OpenAI's Responses API with the real model, in process and live", .serialized, .heavy)
 struct ResponsesAPITests {
   @Test func aResponseAnswersAndIsContinuedByItsID() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let first = try await server.request(
         .POST, "/v1/responses",
         body:
@@ -105,7 +105,7 @@ struct ResponsesAPITests {
   }
 
   @Test func aSchemaFormatHoldsTheAnswerAndUnofferedFieldsAreRefused() async throws {
-    try await LiveServer.with { server in
+    try await LiveServer.routed { server in
       let schema = #"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#
       let reply = try await server.request(
         .POST, "/v1/responses",

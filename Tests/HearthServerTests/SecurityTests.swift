@@ -310,7 +310,7 @@ struct SecurityTests {
 
   @Test func oversizedBodiesAndPromptsAreRefused() async throws {
     let configuration = ServerConfiguration(port: 0, maxBodyBytes: 2_000, maxPromptCharacters: 300)
-    try await LiveServer.with(configuration: configuration) { server in
+    try await LiveServer.routed(configuration: configuration) { server in
       let huge = String(repeating: "a", count: 5_000)
       let body = try await server.request(
         .POST, "/v1/chat/completions", body: #"{"messages":[{"role":"user","content":"\#(huge)"}]}"#)
@@ -325,7 +325,7 @@ struct SecurityTests {
   }
 
   @Test func noRouteReachesFilesOutsideTheApp() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.inProcess { server in
       for path in [
         "/assets/../../../../etc/passwd", "/assets/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd",
         "/assets/app.js/../../Package.swift", "/api/sessions/..%2F..%2Fetc%2Fpasswd/export",

@@ -6,13 +6,14 @@ import HearthTestSupport
 import NIOHTTP1
 import Testing
 
-@Suite("Speech to text through the live server, the real whisper.cpp and Whisper tiny.en", .serialized, .heavy)
+@Suite(
+  "Speech to text through the API, the real whisper.cpp and Whisper tiny.en, in process and live", .serialized, .heavy)
 struct TranscriptionAPITests {
   static let path = "/v1/audio/transcriptions"
   static var jfk: Data { get throws { try Data(contentsOf: URL(fileURLWithPath: TestModels.jfkWAV)) } }
 
   @Test func answersInEveryFormatOpenAIOffers() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.routed(withModel: false) { server in
       let audio = try Self.jfk
       func ask(_ format: String?, extra: [(String, String)] = []) async throws -> LiveServer.Reply {
         try await server.upload(
@@ -45,7 +46,7 @@ struct TranscriptionAPITests {
   }
 
   @Test func refusesWhatItCannotHonourByName() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.routed(withModel: false) { server in
       let audio = try Self.jfk
       let cases: [([(String, String)], String)] = [
         ([("model", "whisper-1"), ("user", "me")], "user"),
@@ -75,7 +76,7 @@ struct TranscriptionAPITests {
   }
 
   @Test func badAudioAndBadBodiesAreClearErrors() async throws {
-    try await LiveServer.with(withModel: false) { server in
+    try await LiveServer.routed(withModel: false) { server in
       let whisper = [("model", "whisper-1")]
       let missing = try await server.upload(Self.path, fields: whisper, files: [])
       #expect(missing.json?["error"]?["param"]?.stringValue == "file")
@@ -142,7 +143,7 @@ struct TranscriptionAPITests {
   @Test func anUploadBeyondTheLimitIs413() async throws {
     var configuration = ServerConfiguration(port: 0)
     configuration.maxAudioBytes = 100_000
-    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+    try await LiveServer.routed(configuration: configuration, withModel: false) { server in
       let reply = try await server.upload(
         Self.path, fields: [("model", "whisper-1")], files: [("file", "jfk.wav", try Self.jfk)])
       #expect(reply.status == 413)
