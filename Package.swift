@@ -51,6 +51,7 @@ let package = Package(
     .library(name: "HearthMemory", targets: ["HearthMemory"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
     .library(name: "HearthForms", targets: ["HearthForms"]),
+    .library(name: "HearthMCP", targets: ["HearthMCP"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
   ],
@@ -69,6 +70,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -151,10 +153,24 @@ let package = Package(
       dependencies: [.product(name: "NIOCore", package: "swift-nio")],
       swiftSettings: strictSettings
     ),
+    // The Model Context Protocol: Hearth's data and actions as tools for other assistants, under Hearth's consent
+    // rules, on any MCP transport (stdio for `hearth mcp`, streamable HTTP behind `hearth serve`).
+    .target(
+      name: "HearthMCP",
+      dependencies: [
+        "HearthActions",
+        "HearthCore",
+        "HearthEngine",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "MCP", package: "swift-sdk"),
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthServer",
       dependencies: [
         "HearthCore",
+        "HearthMCP",
         "HearthMemory",
         "HearthEngine",
         "HearthInterchange",
@@ -203,6 +219,7 @@ let package = Package(
         "HearthCore",
         "HearthEngine",
         "HearthInterchange",
+        "HearthMCP",
         "HearthServer",
         "HearthSpeech",
         "HearthStore",
@@ -261,6 +278,16 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       resources: [.copy("Fixtures")],
+      swiftSettings: strictSettings,
+      linkerSettings: nativeRpaths
+    ),
+    .testTarget(
+      name: "HearthMCPTests",
+      dependencies: [
+        "HearthMCP", "HearthEngine", "HearthCore", "HearthTestSupport",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "MCP", package: "swift-sdk"),
+      ],
       swiftSettings: strictSettings,
       linkerSettings: nativeRpaths
     ),

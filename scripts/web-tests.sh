@@ -61,6 +61,9 @@ echo "web tests: server at $url"
 # microphone's input, in the browser.
 export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
+# The official MCP client: `hearth mcp` on stdio (profiles of its own) and the server's /mcp.
+HEARTH_BIN="$hearth" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
+  "$python" "$root/Tests/web/mcp_client_test.py" "$url"
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
 # It also downloads a model through the Models page, from a local web server, checked against its SHA-256.
 HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \

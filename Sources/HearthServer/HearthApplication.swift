@@ -1,3 +1,4 @@
+import HearthMCP
 public import Hummingbird
 import Logging
 import NIOCore
@@ -45,11 +46,15 @@ public func buildApplication(
   router.mount(SettingsRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(DiagnosticsRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(SystemRoutes(dependencies: dependencies, metrics: metrics))
+  let mcp = MCPHTTPEndpoint(server: HearthMCPServer(engine: dependencies.engine, logger: dependencies.logger))
+  router.mount(MCPRoutes(endpoint: mcp, configuration: configuration))
+  router.mount(MCPSettingsRoutes(dependencies: dependencies, configuration: configuration))
   try WebAssets.load().register(on: router)
   return Application(
     router: router,
     server: .http1(configuration: .init(additionalChannelHandlers: [ClientDepartureHandler()])),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
+    services: [MCPSessionsService(endpoint: mcp)],
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
     logger: dependencies.logger)
 }

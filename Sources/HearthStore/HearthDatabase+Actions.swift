@@ -19,6 +19,7 @@ struct ActionRow: Codable, FetchableRecord, PersistableRecord {
   var after: String?
   var result: String?
   var reason: String?
+  var source: String?
   var createdAt: Double
   var updatedAt: Double
 
@@ -37,6 +38,7 @@ struct ActionRow: Codable, FetchableRecord, PersistableRecord {
     after = record.after.map(JSONColumn.encode)
     result = record.result
     reason = record.reason
+    source = record.source
     createdAt = record.createdAt.timeIntervalSince1970
     updatedAt = record.updatedAt.timeIntervalSince1970
   }
@@ -49,7 +51,8 @@ struct ActionRow: Codable, FetchableRecord, PersistableRecord {
       itemKind: itemKind.flatMap(ItemKind.init(rawValue:)), itemID: itemID,
       before: try before.map { try JSONColumn.decode(JSONValue.self, $0) },
       after: try after.map { try JSONColumn.decode(JSONValue.self, $0) }, result: result, reason: reason,
-      createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
+      source: source, createdAt: Date(timeIntervalSince1970: createdAt),
+      updatedAt: Date(timeIntervalSince1970: updatedAt))
   }
 }
 
@@ -63,12 +66,14 @@ extension HearthDatabase {
     try read { db in try ActionRow.fetchOne(db, key: id.uuidString)?.record() }
   }
 
-  /// Action records, newest first; of one session or one message when given.
-  public func actions(session: UUID? = nil, message: UUID? = nil, limit: Int = 200) throws(StoreError) -> [ActionRecord]
-  {
+  /// Action records, newest first; of one session, one message or in one state when given.
+  public func actions(
+    session: UUID? = nil, message: UUID? = nil, state: ActionRecord.State? = nil, limit: Int = 200
+  ) throws(StoreError) -> [ActionRecord] {
     try read { db in
       var request = ActionRow.all()
       if let session { request = request.filter(Column("sessionID") == session.uuidString) }
+      if let state { request = request.filter(Column("state") == state.rawValue) }
       if let message { request = request.filter(Column("messageID") == message.uuidString) }
       return try request.order(Column("createdAt").desc, Column("rowid").desc).limit(limit).fetchAll(db).map {
         try $0.record()

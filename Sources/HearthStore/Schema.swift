@@ -101,6 +101,10 @@ enum Schema {
         t.primaryKey("sessionID", .text).references("session", onDelete: .cascade)
       }
     }
+    migrator.registerMigration("v11-action-source") { db in
+      // Who asked for an action that was not the assistant's own answer (an MCP client), for the audit log.
+      try db.alter(table: "actionRecord") { t in t.add(column: "source", .text) }
+    }
     return migrator
   }
 }

@@ -65,6 +65,12 @@ struct ChatCommand: AsyncParsableCommand {
         Terminal.dim(
           "\(model.displayName) · context \(model.contextSize) · loaded in \(Int(model.loadTime.milliseconds)) ms\n"
             + "Session “\(current.title)” (\(current.id.uuidString.prefix(8))); /help for commands.\n"))
+      let asked = try engine.actions.log(state: .pending).filter { $0.source != nil }
+      if !asked.isEmpty {
+        Terminal.write(
+          "\(asked.count) change\(asked.count == 1 ? "" : "s") other assistants asked for over MCP wait\(asked.count == 1 ? "s" : "") "
+            + "for you: hearth actions log --pending\n")
+      }
       for message in try library.messages(in: current.id).suffix(4) {
         Terminal.write(Terminal.dim("\(message.role.rawValue): \(message.content.prefix(200))") + "\n")
       }

@@ -80,11 +80,12 @@ struct TurnPrinter {
   /// One action as a line: what it did or will do, and what the user can say to it.
   static func card(_ record: ActionRecord) -> String {
     let id = String(record.id.uuidString.prefix(8))
+    let asked = record.source.map { " · asked for by \($0)" } ?? ""
     switch record.state {
-    case .created: return "  ✓ \(record.summary)  " + Terminal.dim("(/undo \(id))")
+    case .created: return "  ✓ \(record.summary)  " + Terminal.dim("(/undo \(id))\(asked)")
     case .pending:
       return "  ? \(record.summary) — confirm? (y/n)  "
-        + Terminal.dim(id + (record.reason.map { " · waits: \($0)" } ?? ""))
+        + Terminal.dim(id + asked + (record.reason.map { " · waits: \($0)" } ?? ""))
     case .answered:
       return "  ⓘ \(record.summary)\n"
         + (record.result ?? "").split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")

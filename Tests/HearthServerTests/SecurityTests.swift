@@ -48,7 +48,8 @@ struct SecurityTests {
   static let dataRoutes = [
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
-    "/api/contacts/export", "/api/actions", "/api/memory", "/api/memory/search?q=x",
+    "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
+    "/api/mcp",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -64,6 +65,7 @@ struct SecurityTests {
     (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
     (.POST, "/api/memory/documents?name=a.md", "# A\n\nThe spare key is under the blue pot.\n"),
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
+    (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
 
@@ -190,10 +192,10 @@ struct SecurityTests {
   /// The same checks for a body of any type (`contentType` overrides JSON's).
   static func expectGuarded(
     _ server: LiveServer, _ method: HTTPMethod, _ path: String, bytes body: Data?, contentType: String? = nil,
-    accepted: ClosedRange<Int>
+    headers: [(String, String)] = [], accepted: ClosedRange<Int>
   ) async throws {
     let auth = ("Authorization", "Bearer \(Self.key)")
-    let type = contentType.map { [("Content-Type", $0)] } ?? []
+    let type = (contentType.map { [("Content-Type", $0)] } ?? []) + headers
     #expect(try await server.request(method, path, bytes: body, headers: type).status == 401, "\(path)")
     let foreign = try await server.request(
       method, path, bytes: body, headers: type + [auth, ("Origin", "http://evil.example")])
@@ -229,6 +231,18 @@ struct SecurityTests {
           server, .POST, path, bytes: body, contentType: "multipart/form-data; boundary=\(boundary)",
           accepted: 200...200)
       }
+    }
+  }
+
+  @Test func theMCPRouteNeedsTheKeyAListedOriginAndThisHostAndStaysWithinTheLimits() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    let initialize =
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"#
+      + #""clientInfo":{"name":"guarded","version":"1"}}}"#
+    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+      try await Self.expectGuarded(
+        server, .POST, "/mcp", bytes: Data(initialize.utf8), contentType: "application/json",
+        headers: [("Accept", "application/json, text/event-stream")], accepted: 200...200)
     }
   }
 

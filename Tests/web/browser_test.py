@@ -3,6 +3,7 @@
 Usage: browser_test.py BASE_URL [--screenshots DIR]
 """
 
+import asyncio
 import json
 import os
 import subprocess
@@ -11,6 +12,9 @@ import tempfile
 import time
 import unittest
 
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import Implementation
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -502,6 +506,28 @@ class WebAppTest(unittest.TestCase):
         # The cards come back with the session.
         self.driver.refresh()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+
+    def test_9d2_a_change_asked_for_over_mcp_waits_above_the_chat(self):
+        async def ask():
+            async with streamable_http_client(f"{BASE_URL}/mcp") as (read, write, _):
+                client = Implementation(name="desk-agent", version="1.0")
+                async with ClientSession(read, write, client_info=client) as session:
+                    await session.initialize()
+                    return await session.call_tool("reminders_create", {"title": "Water the ferns"})
+
+        asked = asyncio.run(ask())
+        self.assertEqual(asked.structuredContent["state"], "pending")
+        self.assertNotIn("Water the ferns", self.hearth("reminders", "list"))
+        self.driver.get(BASE_URL + "/")
+        card = self.wait.until(
+            EC.visibility_of_element_located((By.CSS_SELECTOR, "#waiting .action-card[data-state='pending']")))
+        self.assertIn("Water the ferns", card.text)
+        self.assertIn("desk-agent", card.text)
+        self.shoot("mcp-waiting")
+        card.find_element(By.XPATH, ".//button[.='Confirm']").click()
+        self.wait.until(
+            EC.visibility_of_element_located((By.CSS_SELECTOR, "#waiting .action-card[data-state='created']")))
+        self.assertIn("Water the ferns", self.hearth("reminders", "list"))
 
     def test_9e_memory_page_and_cited_answers(self):
         folder = tempfile.mkdtemp()

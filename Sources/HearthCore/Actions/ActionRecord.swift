@@ -47,6 +47,9 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
   /// What a question found, as text for the answer.
   public var result: String?
   public var reason: String?
+  /// Who asked for it when it was not the assistant's answer in a chat: `mcp: CLIENT-NAME` for a tool call
+  /// from another assistant. `nil` for the assistant's own blocks.
+  public var source: String?
   public var createdAt: Date
   public var updatedAt: Date
 
@@ -54,7 +57,7 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
     id: UUID = UUID(), sessionID: UUID? = nil, messageID: UUID? = nil, kind: String, action: String? = nil,
     block: String, state: State, summary: String, itemKind: ItemKind? = nil, itemID: String? = nil,
     before: JSONValue? = nil, after: JSONValue? = nil, result: String? = nil, reason: String? = nil,
-    createdAt: Date = Date(), updatedAt: Date? = nil
+    source: String? = nil, createdAt: Date = Date(), updatedAt: Date? = nil
   ) {
     self.id = id
     self.sessionID = sessionID
@@ -70,6 +73,7 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
     self.after = after
     self.result = result
     self.reason = reason
+    self.source = source
     self.createdAt = createdAt
     self.updatedAt = updatedAt ?? createdAt
   }

@@ -8,7 +8,7 @@ import HearthStore
 /// answered from the data. Every outcome is an ``ActionRecord`` in the audit log.
 public struct ActionService: Sendable {
   let planner: ActionPlanner
-  private var database: HearthDatabase { planner.context.database }
+  var database: HearthDatabase { planner.context.database }
 
   /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote in a turn the
   /// user started may be given here: text from the user, notes, files or the web never is.
@@ -59,7 +59,7 @@ public struct ActionService: Sendable {
 
   /// Writes a creation and its audit record in one transaction; a creation the store refuses is recorded as
   /// failed instead, with why.
-  private func commit(_ record: ActionRecord, creating item: StoredItem?) throws -> ActionRecord {
+  func commit(_ record: ActionRecord, creating item: StoredItem?) throws -> ActionRecord {
     guard let item, record.state == .created else { return record }
     do {
       try database.commitAction(record, writing: .insert(item))
@@ -75,7 +75,7 @@ public struct ActionService: Sendable {
   }
 
   /// Plans one block: its record and, for a creation, the item to write with it.
-  private func run(_ block: ActionBlock, session: UUID?, message: UUID?) async -> (ActionRecord, StoredItem?) {
+  func run(_ block: ActionBlock, session: UUID?, message: UUID?) async -> (ActionRecord, StoredItem?) {
     var record = ActionRecord(
       sessionID: session, messageID: message, kind: block.kind.rawValue, block: block.raw, state: .failed, summary: "")
     let action: ValidatedAction
@@ -202,9 +202,11 @@ public struct ActionService: Sendable {
     return "[\(kind.rawValue):\(JSONValue.object(payload).jsonText)]"
   }
 
-  /// The audit log, newest first.
-  public func log(session: UUID? = nil, message: UUID? = nil, limit: Int = 200) throws -> [ActionRecord] {
-    try database.actions(session: session, message: message, limit: limit)
+  /// The audit log, newest first; only the records in `state` when given (`.pending`: what waits for the user).
+  public func log(
+    session: UUID? = nil, message: UUID? = nil, state: ActionRecord.State? = nil, limit: Int = 200
+  ) throws -> [ActionRecord] {
+    try database.actions(session: session, message: message, state: state, limit: limit)
   }
 
   /// The record with this id or unique id prefix.

@@ -20,8 +20,16 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
         }
         return id
       }
+      let state = try request.uri.queryParameters.get("state").map { text in
+        guard let state = ActionRecord.State(rawValue: String(text)) else {
+          throw APIError.invalidRequest(
+            "state must be one of \(ActionRecord.State.allCases.map(\.rawValue).joined(separator: ", "))",
+            parameter: "state")
+        }
+        return state
+      }
       let limit = try RouteInput.integer(request, "limit", default: 200, in: 1...1000)
-      return try JSONResponse.make(["actions": try actions.log(session: session, limit: limit)])
+      return try JSONResponse.make(["actions": try actions.log(session: session, state: state, limit: limit)])
     }
     router.post(":id/confirm") { _, context in
       try JSONResponse.make(try await actions.confirm(try RouteInput.id(context, of: "action")))

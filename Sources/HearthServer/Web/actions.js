@@ -18,7 +18,8 @@ const LABELS = {
   restored: "Restored", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
 };
 
-function card(record) {
+/// One record's card, with the buttons its state allows.
+export function card(record) {
   const buttons = [];
   const act = (verb) => attempt(async () => {
     const updated = await (await api(`/api/actions/${record.id}/${verb}`, { method: "POST" })).json();
@@ -35,6 +36,7 @@ function card(record) {
   const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state },
     el("div", { class: "action-head" }, el("span", { class: "action-state" }, LABELS[record.state] ?? record.state),
       el("span", { class: "action-summary" }, record.summary)),
+    record.source ? el("div", { class: "action-source" }, `Asked for by ${record.source.replace(/^mcp: /, "")} (MCP)`) : null,
     record.result ? el("pre", { class: "action-result" }, record.result) : null,
     record.reason && record.state !== "cancelled" ? el("div", { class: "action-reason" }, record.reason) : null,
     buttons.length ? el("div", { class: "row" }, buttons) : null);

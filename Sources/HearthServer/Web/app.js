@@ -2,6 +2,7 @@
 import { $, api, attempt, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
+import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
@@ -423,6 +424,8 @@ async function start() {
     showModelName().catch(() => {});
     document.addEventListener("hearth:model-changed", () => showModelName().catch(() => {}));
     await route();
+    watchWaiting();
+    wireMCPSettings().catch(() => {});
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
     showError(error.message);

@@ -15,13 +15,15 @@ struct ActionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The audit log, newest first.")
     @Option(name: .long, help: "Only this session (id or unique prefix).") var session: String?
     @Option(name: .long, help: "Most records.") var limit = 50
+    @Flag(name: .long, help: "Only what waits for your confirmation (also what other assistants asked for over MCP).")
+    var pending = false
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() async throws {
       try await reportingFailures {
         let engine = try await Engine.openProfile()
         let sessionID = try session.map { try engine.sessions.session(matching: $0).id }
-        let records = try engine.actions.log(session: sessionID, limit: limit)
+        let records = try engine.actions.log(session: sessionID, state: pending ? .pending : nil, limit: limit)
         if json { return Terminal.write(try JSONOutput.encode(records) + "\n") }
         if records.isEmpty { Terminal.writeError("no actions\n") }
         for record in records { Terminal.write(TurnPrinter.card(record) + "\n") }
