@@ -61,6 +61,8 @@ echo "web tests: server at $url"
 # microphone's input, in the browser.
 export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
+# The official Anthropic client against the Messages API (and the keyed server, with x-api-key).
+"$python" "$root/Tests/web/anthropic_client_test.py" "$url"
 # The official MCP client: `hearth mcp` on stdio (profiles of its own) and the server's /mcp.
 HEARTH_BIN="$hearth" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
   "$python" "$root/Tests/web/mcp_client_test.py" "$url"

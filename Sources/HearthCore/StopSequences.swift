@@ -8,6 +8,8 @@ public struct StopSequenceMatcher: Sendable {
   private var pending = ""
   /// Whether a stop sequence was seen; nothing more should be generated.
   public private(set) var isStopped = false
+  /// The stop sequence that was seen (the earliest in the text, the first given when two start together).
+  public private(set) var matched: String?
 
   /// Watches for `sequences`; empty strings are ignored.
   public init(_ sequences: [String]) {
@@ -22,8 +24,9 @@ public struct StopSequenceMatcher: Sendable {
     guard !isStopped else { return "" }
     guard isActive else { return piece }
     pending += piece
-    if let range = earliestMatch() {
+    if let (range, sequence) = earliestMatch() {
       isStopped = true
+      matched = sequence
       let shown = String(pending[..<range.lowerBound])
       pending = ""
       return shown
@@ -40,8 +43,9 @@ public struct StopSequenceMatcher: Sendable {
     return isStopped ? "" : pending
   }
 
-  private func earliestMatch() -> Range<String.Index>? {
-    sequences.compactMap { pending.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
+  private func earliestMatch() -> (Range<String.Index>, String)? {
+    sequences.compactMap { sequence in pending.range(of: sequence).map { ($0, sequence) } }
+      .min { $0.0.lowerBound < $1.0.lowerBound }
   }
 
   private func longestSuffixThatStartsASequence() -> Int {

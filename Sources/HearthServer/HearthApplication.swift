@@ -1,3 +1,4 @@
+import HTTPTypes
 import HearthMCP
 public import Hummingbird
 import Logging
@@ -20,7 +21,11 @@ public func buildApplication(
   // Only listed origins get this far with an `Origin` header, so echoing it allows exactly those.
   router.add(
     middleware: CORSMiddleware(
-      allowOrigin: .originBased, allowHeaders: [.authorization, .contentType],
+      allowOrigin: .originBased,
+      allowHeaders: [
+        .authorization, .contentType, .apiKey,
+        HTTPField.Name("anthropic-version")!,
+      ],
       allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)))
   // Each area's routes are collected in its own type and mounted where its addresses start.
   let openAI = OpenAIRoutes<HearthRequestContext>(
@@ -28,6 +33,7 @@ public func buildApplication(
   router.mount(openAI)
   router.mount(TextCompletionsRoute(chat: openAI))
   router.mount(ResponsesRoute(chat: openAI))
+  router.mount(MessagesRoute(chat: openAI))
   router.mount(EmbeddingsRoute(dependencies: dependencies, configuration: configuration))
   router.mount(TranscriptionsRoute(dependencies: dependencies, configuration: configuration))
   router.mount(TokenizerRoutes(dependencies: dependencies, configuration: configuration))

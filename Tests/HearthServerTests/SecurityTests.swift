@@ -269,6 +269,15 @@ struct SecurityTests {
     }
   }()
 
+  /// Anthropic's Messages API, under `/v1` only, as Anthropic serves it.
+  static let anthropicRoutes: [(String, String)] = {
+    let conversation = #""model":"SmolLM2-135M-Instruct.Q4_1.gguf","messages":[{"role":"user","content":"Hi"}]"#
+    return [
+      ("/v1/messages", "{\(conversation),\"max_tokens\":2,\"temperature\":0}"),
+      ("/v1/messages/count_tokens", "{\(conversation)}"),
+    ]
+  }()
+
   @Test func everyModelRouteNeedsTheKeyAListedOriginAndThisHost() async throws {
     let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
     try await LiveServer.with(configuration: configuration) { server in
@@ -276,6 +285,9 @@ struct SecurityTests {
         // Let in, a delete finds no stored response by that id.
         let accepted = method == .DELETE ? 404...404 : 200...200
         try await Self.expectGuarded(server, method, path, body: body, accepted: accepted)
+      }
+      for (path, body) in Self.anthropicRoutes {
+        try await Self.expectGuarded(server, .POST, path, body: body, accepted: 200...200)
       }
     }
   }

@@ -8,6 +8,8 @@ struct CompletionRun {
     var content = ""
     var reasoning = ""
     var finishReason = "stop"
+    /// The stop sequence that ended the answer, when one did.
+    var stopSequence: String?
     var usage: GenerationUsage?
     /// Pieces received, the generated-token count when the run was cut short before its figures came.
     var pieces = 0
@@ -111,6 +113,7 @@ struct CompletionRun {
       }
     } else {
       outcome.finishReason = "stop"
+      outcome.stopSequence = stops.matched
       outcome.logprobs = Self.tokens(outcome.logprobs, within: outcome.content)
     }
     return outcome

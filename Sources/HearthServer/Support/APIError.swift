@@ -55,6 +55,11 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
   }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
+    if AnthropicErrorBody.applies(to: request.uri.path) {
+      var response = try JSONResponse.make(AnthropicErrorBody(self), status: status)
+      if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+      return response
+    }
     let body = Body(
       error: .init(message: message, type: type, param: parameter, code: code, figures: figures))
     var response = try JSONResponse.make(body, status: status)

@@ -30,8 +30,11 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     // A browser's preflight never carries credentials; it is answered by the CORS middleware.
     let isPreflight = request.method == .options && request.headers[.origin] != nil
     if !isPreflight, requiresKey(request.uri.path), let key = configuration.apiKey {
-      guard Self.bearerToken(request.headers[.authorization]).map({ constantTimeEquals($0, key) }) == true else {
-        throw APIError(.unauthorized, "a valid API key is required (Authorization: Bearer …)", code: "invalid_api_key")
+      // Anthropic's clients send the key as `x-api-key`; every other client as a bearer token.
+      let given = Self.bearerToken(request.headers[.authorization]) ?? request.headers[.apiKey]
+      guard given.map({ constantTimeEquals($0, key) }) == true else {
+        throw APIError(
+          .unauthorized, "a valid API key is required (Authorization: Bearer …, or x-api-key)", code: "invalid_api_key")
       }
     }
     return try await next(request, context)
@@ -97,4 +100,9 @@ struct ContentSecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
     return response
   }
+}
+
+extension HTTPField.Name {
+  /// The header Anthropic's clients send their key in.
+  static let apiKey = HTTPField.Name("x-api-key")!
 }
