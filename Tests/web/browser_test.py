@@ -529,6 +529,21 @@ class WebAppTest(unittest.TestCase):
             EC.visibility_of_element_located((By.CSS_SELECTOR, "#waiting .action-card[data-state='created']")))
         self.assertIn("Water the ferns", self.hearth("reminders", "list"))
 
+    def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
+        today = time.strftime("%Y-%m-%d")
+        api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})
+        api("/api/reminders", "POST", {"title": "Return the library books", "due": today})
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".empty-state .briefing")))
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".briefing"), "Piano lesson"))
+        self.assertIn("23:00", card.text)
+        self.assertIn("Return the library books", card.text)
+        self.assertEqual(
+            [item["title"] for item in json.loads(self.hearth("briefing", "--json"))["events"]
+             if item["title"] == "Piano lesson"], ["Piano lesson"])
+        self.shoot("briefing")
+
     def test_9e_memory_page_and_cited_answers(self):
         folder = tempfile.mkdtemp()
         document = os.path.join(folder, "boat.md")

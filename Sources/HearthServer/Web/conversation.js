@@ -4,6 +4,7 @@ import { renderMarkdown } from "/assets/markdown.js";
 import { $, copyText, el } from "/assets/api.js";
 import { shownText } from "/assets/actions.js";
 import { readAloudButton } from "/assets/voice.js";
+import { fillBriefing } from "/assets/briefing.js";
 import { state } from "/assets/state.js";
 
 // What the actions do; set by the turn code (`setMessageHandlers`).
@@ -187,8 +188,10 @@ export function renderConversation(session, messages, forks) {
 }
 
 function emptyState() {
+  const briefing = el("div", { class: "briefing", hidden: true });
+  fillBriefing(briefing).catch(() => {});
   return el("div", { class: "empty-state" }, el("h2", {}, "What can I help with?"),
-    el("p", {}, "Everything runs on this machine. Your chats stay in your own database."));
+    el("p", {}, "Everything runs on this machine. Your chats stay in your own database."), briefing);
 }
 
 /// The sources an answer drew on, numbered as it cites them, each linking to where it lives.
