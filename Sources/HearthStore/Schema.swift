@@ -105,6 +105,9 @@ enum Schema {
       // Who asked for an action that was not the assistant's own answer (an MCP client), for the audit log.
       try db.alter(table: "actionRecord") { t in t.add(column: "source", .text) }
     }
+    migrator.registerMigration("v12-notices") { db in
+      try NoticeSchema.create(db)
+    }
     return migrator
   }
 }

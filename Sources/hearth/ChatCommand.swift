@@ -74,6 +74,9 @@ struct ChatCommand: AsyncParsableCommand {
       for message in try library.messages(in: current.id).suffix(4) {
         Terminal.write(Terminal.dim("\(message.role.rawValue): \(message.content.prefix(200))") + "\n")
       }
+      let notices = ChatNotices(engine.notices)
+      let watching = notices.watch()
+      defer { watching.cancel() }
       // The session answering right now, if any: Ctrl-C stops its answer, otherwise leaves.
       let answering = Mutex<UUID?>(nil)
       let service = engine.chat
@@ -90,7 +93,11 @@ struct ChatCommand: AsyncParsableCommand {
       /// Runs a turn of the chat, printing it as it comes; Ctrl-C stops it meanwhile.
       func show(_ kind: TurnKind) async throws {
         answering.withLock { $0 = current.id }
-        defer { answering.withLock { $0 = nil } }
+        notices.setAnswering(true)
+        defer {
+          answering.withLock { $0 = nil }
+          notices.setAnswering(false)
+        }
         let outcome = try await TurnPrinter.run(
           TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: options), on: engine)
         if let failure = outcome.failure { throw failure }

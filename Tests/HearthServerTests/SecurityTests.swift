@@ -49,7 +49,7 @@ struct SecurityTests {
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
-    "/api/mcp", "/api/briefing", "/api/briefing?date=2026-11-27",
+    "/api/mcp", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -90,6 +90,8 @@ struct SecurityTests {
       (.POST, "/api/actions/\(id)/undo", nil),
       (.DELETE, "/api/memory/sources?id=file:/nowhere/\(id).md", nil),
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
+      (.POST, "/api/notices/reminder:\(id):0/done", nil), (.POST, "/api/notices/reminder:\(id):0/dismiss", nil),
+      (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),
     ]
   }()
 

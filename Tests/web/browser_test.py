@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -543,6 +544,54 @@ class WebAppTest(unittest.TestCase):
             [item["title"] for item in json.loads(self.hearth("briefing", "--json"))["events"]
              if item["title"] == "Piano lesson"], ["Piano lesson"])
         self.shoot("briefing")
+
+    def test_9g_a_reminder_due_in_a_minute_reaches_the_page_and_a_running_chat(self):
+        # A terminal chat open on the same profile while the reminder comes due; its output is read as it comes.
+        chat = subprocess.Popen(
+            [os.environ["HEARTH_BIN"], "chat", "--new", "--model", os.environ["HEARTH_PULL_FILE"]],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "HEARTH_HOME": os.environ["HEARTH_PROFILE"]})
+        printed = []
+        reader = threading.Thread(target=lambda: printed.extend(iter(chat.stdout.readline, "")), daemon=True)
+        reader.start()
+        try:
+            due = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() + 60))
+            api("/api/reminders", "POST", {"title": "Feed the cat", "due": due})
+            # The page may show notices on the desktop: the permission is granted, and the page's own calls to
+            # the Notification API are recorded as they are made.
+            self.driver.execute_cdp_cmd(
+                "Browser.grantPermissions", {"permissions": ["notifications"], "origin": BASE_URL})
+            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                window.__notified = [];
+                const Real = window.Notification;
+                window.Notification = function (title, options) {
+                    window.__notified.push(title);
+                    return new Real(title, options);
+                };
+                Object.defineProperty(window.Notification, "permission", { get: () => Real.permission });
+                window.Notification.requestPermission = (...args) => Real.requestPermission(...args);
+            """})
+            self.driver.get(BASE_URL + "/")
+            notice = WebDriverWait(self.driver, 150, poll_frequency=0.5).until(
+                EC.visibility_of_element_located((By.CSS_SELECTOR, ".notice-card.kind-reminder")))
+            self.assertIn("Feed the cat", notice.text)
+            self.assertIn("Feed the cat", self.driver.execute_script("return window.__notified"))
+            self.shoot("notice")
+            # The chat prints it between turns, within its next look.
+            deadline = time.time() + 40
+            while time.time() < deadline and not any("Feed the cat" in line for line in printed):
+                time.sleep(0.5)
+            self.assertTrue(any(line.startswith("🔔 Feed the cat") for line in printed), "".join(printed))
+
+            notice.find_element(By.XPATH, ".//button[.='10 min']").click()
+            self.wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, ".notice-card.kind-reminder")))
+            moved = next(r for r in json.loads(self.hearth("reminders", "list", "--json")) if r["title"] == "Feed the cat")
+            later = time.mktime(time.strptime(moved["due"]["time"][:16], "%Y-%m-%dT%H:%M"))
+            self.assertAlmostEqual(later - time.time(), 600, delta=90)
+        finally:
+            chat.stdin.write("/quit\n")
+            chat.stdin.close()
+            chat.wait(timeout=60)
 
     def test_9e_memory_page_and_cited_answers(self):
         folder = tempfile.mkdtemp()

@@ -47,6 +47,8 @@ public final class Engine: Sendable {
   public let habits: HabitService
   /// The user's contacts.
   public let contacts: ContactService
+  /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
+  public let notices: NoticeService
   /// What the assistant's answers do to the user's data.
   public let actions: ActionService
   /// What the assistant remembers: documents, notes, past chats, the persona.
@@ -106,6 +108,7 @@ public final class Engine: Sendable {
     self.notes = notes
     self.habits = habits
     self.contacts = contacts
+    self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.actions = actions
     let memory = MemoryService(
       database: database, embedder: embedder, notes: notes,

@@ -32,6 +32,12 @@ enum ErrorMapping {
       }
     case let error as ActionStateError: return APIError(.conflict, error.description, code: "action_state")
     case let error as ActionReferenceError: return .notFound(error.description)
+    case let error as NoticeError:
+      switch error {
+      case .notFound: return .notFound(error.description)
+      case .alreadySettled: return APIError(.conflict, error.description, code: "notice_settled")
+      case .invalidSettings: return .invalidRequest(error.description)
+      }
     case let error as ItemReferenceError:
       switch error {
       case .notFound: return .notFound(error.description)

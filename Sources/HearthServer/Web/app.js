@@ -3,6 +3,7 @@ import { $, api, attempt, getJSON, sendJSON, showError, toast } from "/assets/ap
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
+import { watchNotices } from "/assets/notices.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
@@ -425,6 +426,7 @@ async function start() {
     document.addEventListener("hearth:model-changed", () => showModelName().catch(() => {}));
     await route();
     watchWaiting();
+    watchNotices();
     wireMCPSettings().catch(() => {});
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
