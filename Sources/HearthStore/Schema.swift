@@ -108,6 +108,9 @@ enum Schema {
     migrator.registerMigration("v12-notices") { db in
       try NoticeSchema.create(db)
     }
+    migrator.registerMigration("v13-automations") { db in
+      try AutomationSchema.create(db)
+    }
     return migrator
   }
 }

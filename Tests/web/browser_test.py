@@ -545,7 +545,7 @@ class WebAppTest(unittest.TestCase):
              if item["title"] == "Piano lesson"], ["Piano lesson"])
         self.shoot("briefing")
 
-    def test_9g_a_reminder_due_in_a_minute_reaches_the_page_and_a_running_chat(self):
+    def test_9g_a_reminder_and_an_automation_due_in_a_minute_reach_the_page_and_a_running_chat(self):
         # A terminal chat open on the same profile while the reminder comes due; its output is read as it comes.
         chat = subprocess.Popen(
             [os.environ["HEARTH_BIN"], "chat", "--new", "--model", os.environ["HEARTH_PULL_FILE"]],
@@ -557,6 +557,9 @@ class WebAppTest(unittest.TestCase):
         try:
             due = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() + 60))
             api("/api/reminders", "POST", {"title": "Feed the cat", "due": due})
+            # An automation for the coming minute, added as a user would in a terminal.
+            minute = time.strftime("%H:%M", time.localtime(time.time() + 60))
+            self.hearth("automations", "add", "Remind me to water the plants tomorrow", "--every", f"daily {minute}")
             # The page may show notices on the desktop: the permission is granted, and the page's own calls to
             # the Notification API are recorded as they are made.
             self.driver.execute_cdp_cmd(
@@ -583,6 +586,19 @@ class WebAppTest(unittest.TestCase):
                 time.sleep(0.5)
             self.assertTrue(any(line.startswith("🔔 Feed the cat") for line in printed), "".join(printed))
 
+            # The automation ran once into a chat of its own, answered, and proposed nothing that ran unasked.
+            ran = WebDriverWait(self.driver, 120, poll_frequency=0.5).until(
+                EC.visibility_of_element_located((By.CSS_SELECTOR, ".notice-card.kind-automation")))
+            self.assertIn("water the plants", ran.text)
+            chats = [s for s in api("/api/sessions")["sessions"] if s["title"].startswith("⏰")]
+            self.assertEqual(len(chats), 1)
+            detail = api(f"/api/sessions/{chats[0]['id']}")
+            self.assertEqual([m["role"] for m in detail["messages"]], ["user", "assistant"])
+            self.assertTrue(detail["messages"][1]["content"])
+            proposed = api(f"/api/actions?session={chats[0]['id']}")["actions"]
+            self.assertFalse([r for r in proposed if r["state"] in ("created", "updated", "deleted")], proposed)
+            listed = json.loads(self.hearth("automations", "list", "--json"))
+            self.assertEqual(listed[0]["last_session_id"].lower(), chats[0]["id"].lower())
             notice.find_element(By.XPATH, ".//button[.='10 min']").click()
             self.wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, ".notice-card.kind-reminder")))
             moved = next(r for r in json.loads(self.hearth("reminders", "list", "--json")) if r["title"] == "Feed the cat")
@@ -592,6 +608,11 @@ class WebAppTest(unittest.TestCase):
             chat.stdin.write("/quit\n")
             chat.stdin.close()
             chat.wait(timeout=60)
+            # What this test left standing would cover the pages the next tests use.
+            for standing in api("/api/notices")["notices"]:
+                api(f"/api/notices/{standing['id']}/dismiss", "POST")
+            for automation in json.loads(self.hearth("automations", "list", "--json")):
+                self.hearth("automations", "rm", automation["id"])
 
     def test_9e_memory_page_and_cited_answers(self):
         folder = tempfile.mkdtemp()

@@ -47,8 +47,8 @@ public struct ActionRecord: Sendable, Hashable, Codable, Identifiable {
   /// What a question found, as text for the answer.
   public var result: String?
   public var reason: String?
-  /// Who asked for it when it was not the assistant's answer in a chat: `mcp: CLIENT-NAME` for a tool call
-  /// from another assistant. `nil` for the assistant's own blocks.
+  /// Who asked for it when it was not the assistant's answer in a chat the user started: `mcp: CLIENT-NAME` for
+  /// a tool call from another assistant, `automation` for an automation's answer. `nil` otherwise.
   public var source: String?
   public var createdAt: Date
   public var updatedAt: Date

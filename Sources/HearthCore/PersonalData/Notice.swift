@@ -1,11 +1,13 @@
 public import Foundation
 
 /// Something Hearth tells the user without being asked: a reminder that is due, an event about to start, a
-/// habit not yet checked in by the evening. Kept until the user deals with it, so one that fired while no
+/// habit not yet checked in by the evening, an automation that ran. Kept until the user deals with it, so one that fired while no
 /// screen was open is listed the next time one is.
 public struct Notice: Sendable, Hashable, Codable, Identifiable {
   public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
     case reminder, event, habit
+    /// An automation ran; `itemID` is the chat it answered in.
+    case automation
   }
 
   /// The same for the same item at the same moment, so a notice is made once however many processes look.

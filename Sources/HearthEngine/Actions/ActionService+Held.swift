@@ -8,6 +8,8 @@ import HearthStore
 extension ActionService {
   /// Why a held record waits.
   static let heldReason = "proposed after reading text Hearth did not write (notes, documents, an earlier answer)"
+  /// Why a creation an automation proposed waits.
+  static let unattendedReason = "proposed by an automation, with no one there to ask"
 
   /// The pending record for a block that would otherwise run on the answer's word alone, or `nil` for one
   /// that waits or only reads anyway.

@@ -17,9 +17,10 @@ public struct ActionService: Sendable {
   /// answer (`read`: retrieved notes and documents, the earlier part of an answer it continued) or from the
   /// conversation before (`earlier`) is recorded as not run. After a read, nothing runs on the answer's word
   /// alone: creations and web searches wait for the user's confirmation as changes and deletions always do.
+  /// With `unattended` (a turn no one started: an automation's), nothing runs on the answer's word alone either.
   public func process(
     answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil, read: String? = nil,
-    earlier: String? = nil
+    earlier: String? = nil, unattended: Bool = false
   ) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
@@ -43,7 +44,11 @@ public struct ActionService: Sendable {
             reason: "blocks run only when the assistant writes them"))
         continue
       }
-      if read != nil, let held = held(block, session: session, message: message) {
+      if read != nil || unattended, var held = held(block, session: session, message: message) {
+        if read == nil {
+          held.reason = Self.unattendedReason
+          held.source = "automation"
+        }
         records.append(held)
         continue
       }

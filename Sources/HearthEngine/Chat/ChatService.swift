@@ -199,6 +199,8 @@ public actor ChatService {
         $0.role != .system && $0.id != start.user.id && $0.id != start.assistant.id
       }.map(\.content).joined(separator: "\n")
       let imported = (try? database.isImported(sessionID)) ?? true
+      // An automation's turn runs with no one there: whatever it proposes waits for the user.
+      let unattended = (try? database.isAutomationSession(sessionID)) ?? true
       let read = [
         start.continuing ? start.assistant.content : nil, memory?.text,
         imported && drafted == nil ? earlier ?? "" : nil,
@@ -206,7 +208,7 @@ public actor ChatService {
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
       let texts = TurnTexts(
         request: text, read: read.isEmpty ? nil : read.joined(separator: "\n"),
-        earlier: drafted == nil ? earlier ?? "" : "")
+        earlier: drafted == nil ? earlier ?? "" : "", unattended: unattended)
       let records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
@@ -240,10 +242,13 @@ public struct TurnTexts: Sendable, Hashable {
   public var read: String?
   /// The conversation before this turn.
   public var earlier: String
+  /// No one started the turn (an automation ran it): nothing runs without the user's confirmation.
+  public var unattended: Bool
 
-  public init(request: String, read: String? = nil, earlier: String = "") {
+  public init(request: String, read: String? = nil, earlier: String = "", unattended: Bool = false) {
     self.request = request
     self.read = read
     self.earlier = earlier
+    self.unattended = unattended
   }
 }

@@ -49,6 +49,8 @@ public final class Engine: Sendable {
   public let contacts: ContactService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
   public let notices: NoticeService
+  /// Prompts answered on a schedule, each into a chat of its own.
+  public let automations: AutomationService
   /// What the assistant's answers do to the user's data.
   public let actions: ActionService
   /// What the assistant remembers: documents, notes, past chats, the persona.
@@ -109,6 +111,7 @@ public final class Engine: Sendable {
     self.habits = habits
     self.contacts = contacts
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
+    self.automations = AutomationService(context: items)
     self.actions = actions
     let memory = MemoryService(
       database: database, embedder: embedder, notes: notes,
@@ -124,7 +127,7 @@ public final class Engine: Sendable {
         do {
           return try await actions.process(
             answer: message.content, session: message.sessionID, message: message.id, userText: texts.request,
-            read: texts.read, earlier: texts.earlier)
+            read: texts.read, earlier: texts.earlier, unattended: texts.unattended)
         } catch {
           logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
           return []

@@ -123,7 +123,7 @@ public struct NoticeService: Sendable {
     switch notice.kind {
     case .reminder: _ = try reminders.complete(notice.itemID)
     case .habit: _ = try habits.log(notice.itemID, at: context.now())
-    case .event: break
+    case .event, .automation: break
     }
     return try settle(notice)
   }

@@ -36,7 +36,8 @@ export function card(record) {
   const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state },
     el("div", { class: "action-head" }, el("span", { class: "action-state" }, LABELS[record.state] ?? record.state),
       el("span", { class: "action-summary" }, record.summary)),
-    record.source ? el("div", { class: "action-source" }, `Asked for by ${record.source.replace(/^mcp: /, "")} (MCP)`) : null,
+    record.source ? el("div", { class: "action-source" }, record.source.startsWith("mcp: ")
+      ? `Asked for by ${record.source.slice(5)} (MCP)` : "Proposed by an automation") : null,
     record.result ? el("pre", { class: "action-result" }, record.result) : null,
     record.reason && record.state !== "cancelled" ? el("div", { class: "action-reason" }, record.reason) : null,
     buttons.length ? el("div", { class: "row" }, buttons) : null);

@@ -10,6 +10,14 @@ function card(notice) {
     await api(`/api/notices/${notice.id}/${path}`, { method: "POST", json: body });
     remove(notice.id);
   });
+  if (notice.kind === "automation") {
+    return el("div", { class: "notice-card kind-automation", role: "status", "data-id": notice.id },
+      el("a", { class: "notice-title", href: `#/s/${notice.itemID}`, onclick: settle("dismiss") }, notice.title),
+      el("div", { class: "notice-detail" }, notice.detail),
+      el("div", { class: "row wrap" },
+        el("a", { class: "button primary", href: `#/s/${notice.itemID}`, onclick: settle("dismiss") }, "Open"),
+        el("button", { class: "button", type: "button", onclick: settle("dismiss") }, "Dismiss")));
+  }
   const buttons = [
     notice.kind === "event" ? null : el("button", { class: "button primary", type: "button", onclick: settle("done") },
       notice.kind === "habit" ? "Check in" : "Done"),
