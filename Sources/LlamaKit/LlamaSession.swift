@@ -197,6 +197,16 @@ public final class LlamaSession: @unchecked Sendable {
     }
   }
 
+  /// Evaluates with `count` threads from the next decode on (clamped to 1…``threads``, the threads the session
+  /// was made with, which its thread pool holds): fewer while the machine is hot, all again after.
+  public func useThreads(_ count: Int) async {
+    let count = Int32(min(max(1, count), threads))
+    await executor.perform { [self] in
+      guard llama_n_threads(context) != count else { return }
+      llama_set_n_threads(context, count, count)
+    }
+  }
+
   /// Forgets the cached state, so the next prompt is evaluated from scratch.
   public func clearCache() async {
     await executor.perform { [self] in

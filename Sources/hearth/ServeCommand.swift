@@ -128,7 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
         idle: unloadAfter == 0 ? nil : .seconds(unloadAfter),
         pressure: unloadBelow == 0 ? nil : UInt64(unloadBelow) << 20, every: .seconds(10))
       let services: [any Service] =
-        [app, engine.noticeScheduler(), engine.automationScheduler()] + (unloading.map { [$0] } ?? [])
+        [app, engine.noticeScheduler(), engine.automationScheduler(), engine.machineCareService()]
+        + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(
         configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
       try await group.run()

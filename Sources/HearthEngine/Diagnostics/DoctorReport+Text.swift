@@ -74,7 +74,16 @@ extension DoctorReport {
       ])
     section(
       "Machine",
-      [("processors", "\(machine.processors)"), ("system", machine.operatingSystem), ("cpu", machine.architecture)])
+      [
+        ("processors", "\(machine.processors)"), ("system", machine.operatingSystem), ("cpu", machine.architecture),
+        ("temperature", Self.temperature(machine.care.readings)), ("power", Self.power(machine.care.readings)),
+        (
+          "care",
+          machine.care.isEasing
+            ? "easing off (\(machine.care.reasons.joined(separator: "; "))): local models use half their threads, "
+              + "automations wait" : "at ease"
+        ),
+      ])
     section("llama.cpp build", nativeRows)
     section(
       "Loads (latest last)",
@@ -126,6 +135,19 @@ extension DoctorReport {
     case "not loaded yet": "\(check.wanted) — not loaded yet"
     default: "\(check.wanted) wanted, \(check.given ?? "nothing") given — \(check.verdict)"
     }
+  }
+
+  /// The hottest zone, or why there is none.
+  static func temperature(_ readings: MachineReadings) -> String {
+    guard let hottest = readings.hottest else { return "no thermal sensor readable" }
+    return "\(Int(hottest.celsius.rounded())) °C (\(hottest.type), the hottest of \(readings.thermals.count))"
+  }
+
+  static func power(_ readings: MachineReadings) -> String {
+    guard let power = readings.power else { return "no power supply readable" }
+    let charge = power.batteryPercent.map { " at \($0) %" } ?? ""
+    return power.onBattery
+      ? "on battery\(charge)" : "on mains" + (power.batteryPercent == nil ? "" : " (battery\(charge))")
   }
 
   static func bytes(_ count: UInt64) -> String {

@@ -76,6 +76,8 @@ public struct DoctorReport: Sendable, Encodable {
     public var processors: Int
     public var operatingSystem: String
     public var architecture: String
+    /// The sensors' readings and whether Hearth is easing off because of them.
+    public var care: MachineCare
   }
 
   public struct LoadFigure: Sendable, Encodable, Hashable {

@@ -28,7 +28,7 @@ extension Engine {
         processPeakBytes: SystemMemory.peakResidentBytes()),
       machine: DoctorReport.MachineFacts(
         processors: Processors.available, operatingSystem: Self.operatingSystem,
-        architecture: Self.architecture),
+        architecture: Self.architecture, care: assessMachine()),
       native: NativeBuild.facts(),
       loads: records.filter { $0.kind == .load }.suffix(10).map {
         DoctorReport.LoadFigure(

@@ -62,6 +62,8 @@ public final class Engine: Sendable {
   public let speech: SpeechRecognizer
 
   let database: HearthDatabase
+  let sensors: MachineSensors
+  let careState = MachineCareState()
   let chatConfiguration: ChatConfiguration
   /// How the engine was opened (the model asked for, the provider preference, the environment).
   let configuration: EngineConfiguration
@@ -83,6 +85,7 @@ public final class Engine: Sendable {
     self.speech = SpeechRecognizer(path: configuration.speechModelPath, line: DecodeExecutor.shared)
     self.paths = paths
     self.database = database
+    self.sensors = MachineSensors(root: configuration.sensorsRoot)
     self.host = host
     self.given = given
     self.remoteState = Mutex(remote)

@@ -44,6 +44,8 @@ public struct EngineConfiguration: Sendable {
   /// The whisper.cpp model speech is transcribed with: `$HEARTH_SPEECH_MODEL`, else the default one installed
   /// in the profile's models folder.
   public var speechModel: String?
+  /// Where the machine's sensors are read (`/sys`; `$HEARTH_SYSFS_ROOT` points elsewhere, as tests do).
+  public var sensorsRoot: URL
   /// A remote server turns may go to; `nil` reads `HEARTH_REMOTE_URL` and its companions.
   public var remote: RemoteSettings?
   /// Who answers: the local model, the remote server, or the router's choice; `nil` takes the profile's
@@ -84,6 +86,8 @@ public struct EngineConfiguration: Sendable {
     self.environment = environment
     self.embeddingModel = environment["HEARTH_EMBEDDING_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.speechModel = environment["HEARTH_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    self.sensorsRoot = URL(
+      fileURLWithPath: environment["HEARTH_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/sys")
     self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current

@@ -116,6 +116,9 @@ public final class LocalModel: ChatModel {
   /// CPU threads the model evaluates with.
   public var threads: Int { session.threads }
 
+  /// Evaluates with `count` threads (at most ``threads``) from the next decode on.
+  public func useThreads(_ count: Int) async { await session.useThreads(count) }
+
   /// The context's size, batch and threads as llama.cpp reports them.
   public var applied: (contextSize: Int, batchSize: Int, threads: Int) {
     let applied = session.applied

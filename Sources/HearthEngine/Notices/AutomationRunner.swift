@@ -61,7 +61,7 @@ extension Engine {
 }
 
 /// Runs automations as their time comes while `hearth serve` runs. A run waits while the user's own requests
-/// wait for the model, and starts between them.
+/// wait for the model (and starts between them), and while the machine is hot or on a low battery.
 public struct AutomationScheduler: Service {
   let engine: Engine
   let interval: Duration
@@ -70,7 +70,7 @@ public struct AutomationScheduler: Service {
     do {
       try await cancelWhenGracefulShutdown {
         while true {
-          if await engine.queueDepth == 0 {
+          if await engine.queueDepth == 0, !engine.pausesBackgroundWork {
             do {
               for automation in try engine.automations.claimDue() {
                 let run = try await engine.runAutomation(automation)

@@ -98,6 +98,16 @@ export async function loadDiagnostics() {
         ["Hearth now", size(r.memory.process_resident_bytes)],
         ["Hearth at peak", size(r.memory.process_peak_bytes)],
       ]),
+      section("Machine care", [
+        ["Temperature", r.machine.care.readings.thermals.length
+          ? `${Math.round(Math.max(...r.machine.care.readings.thermals.map((t) => t.celsius)))} °C` : "no sensor readable"],
+        ["Power", r.machine.care.readings.power
+          ? (r.machine.care.readings.power.on_battery ? `on battery${r.machine.care.readings.power.battery_percent != null ? ` at ${r.machine.care.readings.power.battery_percent} %` : ""}` : "on mains")
+          : "not readable"],
+        ["Care", r.machine.care.reasons.length
+          ? `easing off: ${r.machine.care.reasons.join("; ")} — local models use half their threads, automations wait`
+          : "at ease"],
+      ]),
       section("This installation", [
         ["Version", d.version], ["Up for", duration(d.uptime_seconds)], ["Chats", String(d.sessions)],
         ["Messages", String(d.messages)], ["Database", size(d.database_bytes)],
