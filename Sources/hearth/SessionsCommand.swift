@@ -39,7 +39,7 @@ struct SessionsCommand: AsyncParsableCommand {
       try await reportingFailures {
         let library = try await Engine.openProfile().sessions
         let export = try library.export(try library.session(matching: id).id)
-        Terminal.write(json ? try JSONOutput.encode(export) + "\n" : export.markdown)
+        Terminal.write(json ? try JSONOutput.encode(export) + "\n" : try library.narrated(export).markdown)
       }
     }
   }

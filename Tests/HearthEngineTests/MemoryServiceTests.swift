@@ -129,6 +129,29 @@ struct MemoryServiceTests {
     #expect(context?.text.contains("Eriphantus") == true)
   }
 
+  @Test("a remembered chat holds what its answers did, never their blocks")
+  func rememberedAnswersTellWhatHappened() async throws {
+    let engine = try await engine()
+    let chat = ChatSession(title: "Errands")
+    let block = #"[REMINDER_ACTION:{"action":"create","title":"Buy stamps for the Zanzibar letters"}]"#
+    let said = [
+      (ChatMessage.Role.user, "Remind me to buy stamps for the Zanzibar letters."),
+      (.assistant, "Here is what I will do:\n\(block)"),
+    ]
+    let messages = said.enumerated().map { index, message in
+      StoredMessage(sessionID: chat.id, index: index, role: message.0, content: message.1)
+    }
+    let imported = try engine.sessions.importSession(SessionExport(session: chat, messages: messages))
+    let answer = try #require(try engine.sessions.messages(in: imported.id).last)
+    _ = try await engine.actions.process(answer: answer.content, session: imported.id, message: answer.id)
+    try await engine.memory.remember(session: imported)
+    // What the memory holds of the chat, as a search finds it.
+    let hits = try await engine.memory.recall("stamps for the Zanzibar letters")
+    let text = try #require(hits.first { $0.source.id == "chat:\(imported.id.uuidString)" }?.chunk.text)
+    #expect(text.contains("Done: Reminder “Buy stamps for the Zanzibar letters”"), "\(text)")
+    #expect(!text.contains("REMINDER_ACTION"))
+  }
+
   @Test("past chats are remembered in later ones, and forgotten with the chat")
   func conversationsAreRemembered() async throws {
     let engine = try await engine()

@@ -55,6 +55,13 @@ struct TurnInProcessTests {
       #expect(stored.last?.content == written)
       // The model read the user's message in a conversation of its own.
       #expect(model.conversations.last?.last?.content.contains("for my trip") == true)
+      // Read as text — the Markdown export — the answer tells what happened, never the block; the JSON export
+      // keeps the answer as written.
+      let markdown = try await server.request(.GET, "/api/sessions/\(id)/export?format=md")
+      #expect(markdown.body.contains("Here it is. (Done: Note “Packing list”) Done."), "\(markdown.body)")
+      #expect(!markdown.body.contains("NOTE_ACTION"))
+      let json = try await server.request(.GET, "/api/sessions/\(id)/export?format=json")
+      #expect(json.body.contains("NOTE_ACTION"))
     }
   }
 

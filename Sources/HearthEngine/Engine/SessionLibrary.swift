@@ -60,6 +60,20 @@ public struct SessionLibrary: Sendable {
     try database.export(id)
   }
 
+  /// The export as people read it (Markdown, the terminal): each answer's action blocks told as what became of
+  /// them ("Done: Reminder “Buy stamps”"), never the raw block. The JSON export keeps the answers as written.
+  public func narrated(_ export: SessionExport) throws(StoreError) -> SessionExport {
+    let records = try database.actions(session: export.session.id, limit: 10_000)
+    var narrated = export
+    narrated.messages = export.messages.map { message in
+      guard message.role == .assistant else { return message }
+      var told = message
+      told.content = ActionNarration.narrate(message.content, records: records.filter { $0.messageID == message.id })
+      return told
+    }
+    return narrated
+  }
+
   /// Saves an exported session as a new one.
   public func importSession(_ export: SessionExport) throws(StoreError) -> ChatSession {
     try database.importSession(export)

@@ -226,8 +226,15 @@ public final class MemoryService: Sendable {
       $0.role != .system && ($0.state == .complete || $0.role == .user) && !$0.content.isEmpty
     }
     guard !messages.isEmpty else { return }
-    let text = messages.map { "\($0.role == .user ? "User" : "Assistant"): \($0.content)" }
-      .joined(separator: "\n\n")
+    // What an answer's blocks did, in words: the memory holds what happened, never a block.
+    let records = try database.actions(session: session.id, limit: 10_000)
+    let text = messages.map { message in
+      message.role == .user
+        ? "User: \(message.content)"
+        : "Assistant: "
+          + ActionNarration.narrate(message.content, records: records.filter { $0.messageID == message.id })
+    }
+    .joined(separator: "\n\n")
     _ = try await index.index(
       SourceText(
         id: "chat:\(session.id.uuidString)", collection: .conversations, title: session.title,

@@ -102,7 +102,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
             .contentType: "text/markdown; charset=utf-8",
             .contentDisposition: "attachment; filename=\"\(fileName).md\"",
           ],
-          body: ResponseBody(byteBuffer: ByteBuffer(string: export.markdown)))
+          body: ResponseBody(byteBuffer: ByteBuffer(string: try library.narrated(export).markdown)))
       default:
         throw APIError.invalidRequest("format must be json or md", parameter: "format")
       }

@@ -1,0 +1,41 @@
+import Foundation
+import HearthCore
+import Testing
+
+@Suite("Answers as people read them: blocks become what happened")
+struct ActionNarrationTests {
+  static let create = #"[REMINDER_ACTION:{"action":"create","title":"Buy stamps"}]"#
+  static let delete = #"[CALENDAR_ACTION:{"action":"delete","title":"Dentist"}]"#
+
+  static func record(_ block: String, _ state: ActionRecord.State, _ summary: String) -> ActionRecord {
+    ActionRecord(kind: "REMINDER_ACTION", block: block, state: state, summary: summary)
+  }
+
+  @Test func eachBlockBecomesItsRecordInWords() {
+    let text = "Sure. \(Self.create) And I can remove the dentist: \(Self.delete) Anything else?"
+    let narrated = ActionNarration.narrate(
+      text,
+      records: [
+        Self.record(Self.delete, .pending, "Delete “Dentist” on Fri 2026-11-27 15:00"),
+        Self.record(Self.create, .created, "Reminder “Buy stamps”"),
+      ])
+    #expect(
+      narrated
+        == "Sure. (Done: Reminder “Buy stamps”) And I can remove the dentist: "
+        + "(Waiting for your confirmation: Delete “Dentist” on Fri 2026-11-27 15:00) Anything else?")
+    #expect(!narrated.contains("_ACTION"))
+  }
+
+  @Test func anAnswerThatWasOnlyItsBlocksIsOnlyWhatHappened() {
+    let drafted = "Here is what I will do:\n\(Self.create)"
+    #expect(
+      ActionNarration.narrate(drafted, records: [Self.record(Self.create, .undone, "Reminder “Buy stamps”")])
+        == "Undone: Reminder “Buy stamps”")
+  }
+
+  @Test func blocksNoRecordTellsOfAndMalformedOnesAreLeftOut() {
+    let text = "Noted. \(Self.create) [NOTE_ACTION:{\"action\":\"create\",\"title\":"
+    #expect(ActionNarration.narrate(text, records: []) == "Noted.")
+    #expect(ActionNarration.narrate("No blocks here (really).", records: []) == "No blocks here (really).")
+  }
+}
