@@ -20,6 +20,8 @@ enum Terminal {
 
   static let isInteractive = isatty(STDOUT_FILENO) == 1
   static func dim(_ text: String) -> String { isInteractive ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+  /// Found text: shown inverted on a terminal, between » « in a file.
+  static func mark(_ text: String) -> String { isInteractive ? "\u{1B}[7m\(text)\u{1B}[0m" : "»\(text)«" }
 }
 
 /// Runs a command body, turning any failure into one readable line on stderr and exit status 1.

@@ -24,6 +24,7 @@ struct ChatCommand: AsyncParsableCommand {
         /undo [ID]         take back an action (the latest one of this session by default)
         /actions           what this session's answers did
         /memory on|off     let this session's answers draw on the memory, or not
+        /find WORDS        the messages of this chat that hold WORDS
         /help, /quit
       """
   )
@@ -115,6 +116,14 @@ struct ChatCommand: AsyncParsableCommand {
         case "": break
         case "/quit", "/exit": return
         case "/help": Terminal.write(Self.configuration.discussion + "\n")
+        case "/find":
+          let found = ChatFind.lines(for: argument, in: try library.messages(in: current.id))
+          if argument.isEmpty {
+            Terminal.writeError("hearth: /find needs the words to look for\n")
+          } else {
+            Terminal.write(
+              found.isEmpty ? "(no message here holds “\(argument)”)\n" : found.joined(separator: "\n") + "\n")
+          }
         case "/new":
           current = try await service.newSession()
           Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")

@@ -72,6 +72,11 @@ struct BriefingCommandTests {
     #expect(birthdays.map { $0["name"] as? String } == ["Priya Shah"])
     #expect(birthdays.first?["turns"] as? Int == 40)
     #expect(birthdays.first?["in_days"] as? Int == 2)
+    // A past day: its first event is the one to prepare for; the first habit not done is Read.
+    #expect(
+      briefing["suggestions"] as? [String] == [
+        "What's on tomorrow?", "Prepare for Dentist", "Check in: Read", "What's overdue?",
+      ])
 
     let text = try await ok(hearth, ["briefing", "--date", "2025-11-28"])
     #expect(text.hasPrefix("Friday 2025-11-28"))

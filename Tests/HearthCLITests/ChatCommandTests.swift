@@ -32,6 +32,25 @@ struct ChatCommandTests {
     #expect(reused.last ?? 0 > first + 10)
   }
 
+  @Test func findListsTheMessagesThatHoldTheWords() async throws {
+    let input = """
+      What is the capital of France?
+      /find PARIS
+      /find zebra crossing
+      /find
+      /quit
+
+      """
+    let result = try await CommandRunner().run(
+      ["chat", "--new", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "20"], input: input)
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    #expect(output.contains("2. assistant: "), "\(output)")
+    #expect(output.contains("»Paris«"))
+    #expect(output.contains("(no message here holds “zebra crossing”)"))
+    #expect(result.standardError.contains("/find needs the words to look for"))
+  }
+
   @Test func retryEditContinueAndVersions() async throws {
     let input = """
       /versions

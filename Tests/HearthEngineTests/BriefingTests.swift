@@ -27,7 +27,11 @@ struct BriefingTests {
     #expect(today.freeTime.map(\.start.shortDescription) == ["2026-11-27T14:10", "2026-11-27T16:00"])
     #expect(today.freeTime.map(\.minutes) == [50, 60])
 
+    // Today, at 14:10: the review is the next thing to prepare for; nothing is on tomorrow (Saturday).
+    #expect(today.suggestions == ["Prepare for Review"])
+
     let monday = try engine.briefing(for: LocalDate(parsing: "2026-11-30"))
+    #expect(monday.suggestions == ["When am I free this week?"])
     #expect(monday.events.isEmpty)
     #expect(monday.freeTime.map(\.start.shortDescription) == ["2026-11-30T09:00"])
     #expect(monday.isEmpty)

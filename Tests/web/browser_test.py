@@ -544,6 +544,13 @@ class WebAppTest(unittest.TestCase):
             [item["title"] for item in json.loads(self.hearth("briefing", "--json"))["events"]
              if item["title"] == "Piano lesson"], ["Piano lesson"])
         self.shoot("briefing")
+        # A suggested question asks itself: the chip sends it as the user's message.
+        chip = card.find_element(By.CSS_SELECTOR, ".suggestions .chip")
+        asked = chip.text
+        self.assertTrue(asked)
+        chip.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.user"), asked))
+        stop_answer(self.driver)
 
     def test_9g_a_reminder_and_an_automation_due_in_a_minute_reach_the_page_and_a_running_chat(self):
         # A terminal chat open on the same profile while the reminder comes due; its output is read as it comes.

@@ -405,6 +405,17 @@ class PolishTest(unittest.TestCase):
     def wait_for_answer(self, css=".message.assistant:last-of-type"):
         return self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"{css} .stats")))
 
+    def click(self, css):
+        """Clicks what `css` finds once it can be clicked; the chat may redraw it as an answer settles, so a
+        button found just before a redraw is found again."""
+        for _ in range(5):
+            try:
+                self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, css))).click()
+                return
+            except StaleElementReferenceException:
+                continue
+        self.fail(f"{css} was redrawn every time it was to be clicked")
+
     def answer_id(self):
         return self.find(".message.assistant:last-of-type").get_attribute("data-id")
 
@@ -422,20 +433,20 @@ class PolishTest(unittest.TestCase):
             self.assertIn("Paris", self.find(".message.assistant .bubble").text)
 
             # Regenerate: a new answer in the same place, the old one kept as version 1 of 2.
-            self.find(".message.assistant .regenerate").click()
+            self.click(".message.assistant .regenerate")
             self.wait.until(lambda d: self.answer_id() not in (None, "", first))
             count = self.wait.until(EC.text_to_be_present_in_element(
                 (By.CSS_SELECTOR, ".message.assistant .version-count"), "2 / 2"))
             self.assertTrue(count)
             second = self.answer_id()
             self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")), 1)
-            self.find(".message.assistant [aria-label='Previous version']").click()
+            self.click(".message.assistant [aria-label='Previous version']")
             self.wait.until(lambda d: self.answer_id() == first)
             self.assertEqual(self.find(".message.assistant .version-count").text, "1 / 2")
             # The versions are the server's: a reload shows the one chosen.
             self.driver.refresh()
             self.wait.until(lambda d: self.answer_id() == first)
-            self.find(".message.assistant [aria-label='Next version']").click()
+            self.click(".message.assistant [aria-label='Next version']")
             self.wait.until(lambda d: self.answer_id() == second)
 
             # Edit the question: the new one is answered; the old question and its answers are a version away.

@@ -62,6 +62,9 @@ public struct Briefing: Sendable, Hashable, Codable {
   public var habits: [HabitToDo]
   /// Birthdays from the day to six days after it.
   public var birthdays: [Birthday]
+  /// Three or four things to ask about the day, made from the items above (never by a model): what is on
+  /// tomorrow, preparing for the next event, checking in a habit, what is overdue.
+  public var suggestions: [String]
 
   /// Whether there is nothing at all to say.
   public var isEmpty: Bool {
@@ -135,8 +138,17 @@ extension Engine {
     }
     birthdays.sort { ($0.inDays, $0.name) < ($1.inDays, $1.name) }
 
+    let upcoming = events.first { !$0.isAllDay && $0.start.instant(in: zone) > now }
+    let tomorrow = try calendar.occurrences(in: DateInterval(start: end, duration: 86_400))
+    let suggestions = [
+      tomorrow.isEmpty ? nil : "What's on tomorrow?",
+      (upcoming ?? (window.contains(now) ? nil : events.first { !$0.isAllDay })).map { "Prepare for \($0.title)" },
+      habitsToDo.first { !$0.done }.map { "Check in: \($0.name)" },
+      overdue.isEmpty ? (due.isEmpty ? nil : "What do I need to do today?") : "What's overdue?",
+      events.isEmpty && tomorrow.isEmpty ? "When am I free this week?" : nil,
+    ].compactMap { $0 }
     return Briefing(
       date: day, timeZone: zone.identifier, events: events, freeTime: free, due: due, overdue: overdue,
-      habits: habitsToDo, birthdays: birthdays)
+      habits: habitsToDo, birthdays: birthdays, suggestions: Array(suggestions.prefix(4)))
   }
 }

@@ -1,6 +1,6 @@
 // The Briefing card on an empty chat: the day at a glance, from the user's own data (GET /api/briefing):
 // events, free time, reminders due and overdue, habits to do and birthdays in the week ahead.
-import { el, getJSON } from "/assets/api.js";
+import { $, el, getJSON } from "/assets/api.js";
 
 const clock = (localDateTime) => localDateTime.slice(11, 16);
 
@@ -31,7 +31,15 @@ export async function fillBriefing(card) {
     + (birthday.turns ? ` (turns ${birthday.turns})` : "")));
   const day = new Date(`${briefing.date}T12:00:00`).toLocaleDateString(undefined,
     { weekday: "long", day: "numeric", month: "long" });
+  const ask = (text) => () => {
+    $("prompt").value = text;
+    $("composer").requestSubmit();
+  };
   card.replaceChildren(el("h3", { class: "briefing-title" }, `Your day · ${day}`),
-    sections.length ? el("div", { class: "briefing-sections" }, sections) : el("p", {}, "Nothing planned and nothing due."));
+    sections.length ? el("div", { class: "briefing-sections" }, sections) : el("p", {}, "Nothing planned and nothing due."),
+    briefing.suggestions.length
+      ? el("div", { class: "suggestions", role: "group", "aria-label": "Suggested questions" },
+        briefing.suggestions.map((text) => el("button", { class: "chip", type: "button", onclick: ask(text) }, text)))
+      : null);
   card.hidden = false;
 }
