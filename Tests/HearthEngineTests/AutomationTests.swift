@@ -1,7 +1,6 @@
 import Foundation
 import HearthCore
 import HearthTestSupport
-import Synchronization
 import Testing
 
 @testable import HearthEngine
@@ -10,16 +9,9 @@ import Testing
 struct AutomationTests {
   let paris = TimeZone(identifier: "Europe/Paris")!
 
-  final class Clock: Sendable {
-    let now: Mutex<Date>
-    init(_ date: Date) { now = Mutex(date) }
-    func set(_ date: Date) { now.withLock { $0 = date } }
-    func read() -> Date { now.withLock { $0 } }
-  }
-
   private func at(_ text: String) -> Date { LocalDateTime(parsing: text)!.instant(in: paris) }
 
-  private func configuration(home: URL, clock: Clock) -> EngineConfiguration {
+  private func configuration(home: URL, clock: MovingClock) -> EngineConfiguration {
     var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
     configuration.timeZone = paris
     configuration.clock = { clock.read() }
@@ -29,7 +21,7 @@ struct AutomationTests {
   @Test func aDueAutomationRunsOnceAndItsProposalWaitsForTheUser() async throws {
     let home = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    let clock = Clock(at("2026-11-27T16:59:30"))
+    let clock = MovingClock(at("2026-11-27T16:59:30"))
     let model = ScriptedChatModel(pieces: [
       "Your week had two meetings. ", #"[REMINDER_ACTION:{"action":"create","title":"Plan next week"}]"#,
     ])
@@ -72,7 +64,7 @@ struct AutomationTests {
   @Test func addingRefusesWhatCannotRun() async throws {
     let home = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    let engine = try await Engine.open(configuration(home: home, clock: Clock(at("2026-11-27T10:00"))))
+    let engine = try await Engine.open(configuration(home: home, clock: MovingClock(at("2026-11-27T10:00"))))
     #expect(throws: AutomationError.self) { try engine.automations.add(prompt: "  ", every: "daily 08:00") }
     #expect(throws: AutomationError.self) { try engine.automations.add(prompt: "Hi", every: "when I feel like it") }
     #expect(throws: AutomationError.self) { try engine.automations.add(prompt: "Hi", every: "0 0 30 2 *") }

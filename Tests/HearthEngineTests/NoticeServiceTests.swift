@@ -2,24 +2,15 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthTestSupport
-import Synchronization
 import Testing
 
 @Suite("Notices: what fires when, and what the user does with it, on a clock that moves")
 struct NoticeServiceTests {
   let paris = TimeZone(identifier: "Europe/Paris")!
 
-  /// A clock the test moves.
-  final class Clock: Sendable {
-    let now: Mutex<Date>
-    init(_ date: Date) { now = Mutex(date) }
-    func set(_ date: Date) { now.withLock { $0 = date } }
-    func read() -> Date { now.withLock { $0 } }
-  }
-
   private func at(_ text: String) -> Date { LocalDateTime(parsing: text)!.instant(in: paris) }
 
-  private func engine(home: URL, clock: Clock) async throws -> Engine {
+  private func engine(home: URL, clock: MovingClock) async throws -> Engine {
     var configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
     configuration.timeZone = paris
     configuration.clock = { clock.read() }
@@ -29,7 +20,7 @@ struct NoticeServiceTests {
   @Test func eachKindFiresAtItsMomentOnceAndIsDealtWith() async throws {
     let home = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    let clock = Clock(at("2026-11-27T08:00"))
+    let clock = MovingClock(at("2026-11-27T08:00"))
     let engine = try await engine(home: home, clock: clock)
     let notices = engine.notices
     #expect(try notices.check().isEmpty)
@@ -89,7 +80,7 @@ struct NoticeServiceTests {
   @Test func whatFiredWhileNothingLookedIsThereNextTimeAndTwoLookersRecordItOnce() async throws {
     let home = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: home) }
-    let clock = Clock(at("2026-11-27T08:00"))
+    let clock = MovingClock(at("2026-11-27T08:00"))
     let first = try await engine(home: home, clock: clock)
     #expect(try first.notices.check().isEmpty)
     _ = try first.reminders.create(

@@ -55,16 +55,7 @@ public struct MachineCareService: Service {
   let interval: Duration
 
   public func run() async throws {
-    do {
-      try await cancelWhenGracefulShutdown {
-        while true {
-          await engine.easeModel(engine.assessMachine())
-          try await Task.sleep(for: interval)
-        }
-      }
-    } catch is CancellationError {
-      // Shutting down.
-    }
+    try await Periodic.run(every: interval) { await engine.easeModel(engine.assessMachine()) }
   }
 }
 

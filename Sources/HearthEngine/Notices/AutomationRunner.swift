@@ -67,27 +67,19 @@ public struct AutomationScheduler: Service {
   let interval: Duration
 
   public func run() async throws {
-    do {
-      try await cancelWhenGracefulShutdown {
-        while true {
-          if await engine.queueDepth == 0, !engine.pausesBackgroundWork {
-            do {
-              for automation in try engine.automations.claimDue() {
-                let run = try await engine.runAutomation(automation)
-                engine.logger.info(
-                  "automation ran", metadata: ["automation": "\(automation.id)", "failed": "\(run.failure != nil)"])
-              }
-            } catch is CancellationError {
-              throw CancellationError()
-            } catch {
-              engine.logger.warning("an automation could not run", metadata: ["error": "\(type(of: error))"])
-            }
-          }
-          try await Task.sleep(for: interval)
+    try await Periodic.run(every: interval) {
+      guard await engine.queueDepth == 0, !engine.pausesBackgroundWork else { return }
+      do {
+        for automation in try engine.automations.claimDue() {
+          let run = try await engine.runAutomation(automation)
+          engine.logger.info(
+            "automation ran", metadata: ["automation": "\(automation.id)", "failed": "\(run.failure != nil)"])
         }
+      } catch is CancellationError {
+        // Shutting down in the middle of a run: the run ends with the group.
+      } catch {
+        engine.logger.warning("an automation could not run", metadata: ["error": "\(type(of: error))"])
       }
-    } catch is CancellationError {
-      // Shutting down.
     }
   }
 }

@@ -13,28 +13,21 @@ public struct NoticeScheduler: Service {
   let logger: Logger
 
   public func run() async throws {
-    do {
-      try await cancelWhenGracefulShutdown {
-        while true {
+    try await Periodic.run(every: interval) {
+      do {
+        let fresh = try notices.check().filter { $0.deliveredAt == nil }
+        for notice in fresh {
           do {
-            let fresh = try notices.check().filter { $0.deliveredAt == nil }
-            for notice in fresh {
-              do {
-                try desktop?.show(notice)
-              } catch {
-                logger.info("the desktop could not show a notice", metadata: ["error": "\(type(of: error))"])
-              }
-            }
-            try notices.markDelivered(fresh)
+            try desktop?.show(notice)
           } catch {
-            // A locked or failing database is tried again at the next look; the notices wait in their data.
-            logger.warning("looking for notices failed", metadata: ["error": "\(type(of: error))"])
+            logger.info("the desktop could not show a notice", metadata: ["error": "\(type(of: error))"])
           }
-          try await Task.sleep(for: interval)
         }
+        try notices.markDelivered(fresh)
+      } catch {
+        // A locked or failing database is tried again at the next look; the notices wait in their data.
+        logger.warning("looking for notices failed", metadata: ["error": "\(type(of: error))"])
       }
-    } catch is CancellationError {
-      // Shutting down.
     }
   }
 }
