@@ -12,11 +12,13 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.error
 
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import Implementation
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -191,6 +193,48 @@ class WebAppTest(unittest.TestCase):
         Select(self.find("#search-scope")).select_by_value("all")
         search.clear()
         search.send_keys(Keys.BACKSPACE)
+
+    def test_4b_find_in_this_chat(self):
+        # A chat of its own, gone again at the end: the walk goes on with the chat it had open.
+        back = self.driver.current_url
+        title = self.find("#session-title").text
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        self.send("Lantern check: the lantern by the door, and the LANTERN on the shelf.")
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant")))
+        stop_answer(self.driver)
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("f").key_up(Keys.CONTROL).perform()
+        box = self.wait.until(EC.visibility_of_element_located((By.ID, "find-input")))
+        self.assertEqual(self.driver.switch_to.active_element, box)
+        box.send_keys("lantern")
+        self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "mark.find-hit")) >= 3)
+        count = len(self.driver.find_elements(By.CSS_SELECTOR, "mark.find-hit"))
+        self.assertEqual(self.find("#find-count").text, f"1 / {count}")
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "mark.find-hit.current")), 1)
+        box.send_keys(Keys.ENTER)
+        self.assertEqual(self.find("#find-count").text, f"2 / {count}")
+        box.send_keys(Keys.SHIFT, Keys.ENTER)
+        self.assertEqual(self.find("#find-count").text, f"1 / {count}")
+        self.shoot("find")
+        box.send_keys(Keys.ESCAPE)
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "find-bar")))
+        self.assertFalse(self.driver.find_elements(By.CSS_SELECTOR, "mark.find-hit"))
+        # The message reads as it did.
+        self.assertIn("the LANTERN on the shelf", self.find(".message.user .bubble").text)
+        lantern = self.driver.current_url.rsplit("/", 1)[-1]
+        # The stopped answer winds down before its chat can go.
+        deadline = time.time() + 30
+        while True:
+            try:
+                api(f"/api/sessions/{lantern}", "DELETE")
+                break
+            except urllib.error.HTTPError as refused:
+                if refused.code != 409 or time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        self.driver.get(back)
+        self.driver.refresh()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), title))
 
     def test_5_rename_and_pin(self):
         self.find("#rename").click()

@@ -25,6 +25,7 @@ struct WebAssets: Sendable {
     ("/assets/waiting.js", "waiting.js", "text/javascript; charset=utf-8"),
     ("/assets/briefing.js", "briefing.js", "text/javascript; charset=utf-8"),
     ("/assets/notices.js", "notices.js", "text/javascript; charset=utf-8"),
+    ("/assets/find.js", "find.js", "text/javascript; charset=utf-8"),
     ("/assets/diagnostics.js", "diagnostics.js", "text/javascript; charset=utf-8"),
     ("/assets/runtime.js", "runtime.js", "text/javascript; charset=utf-8"),
     ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),

@@ -4,6 +4,7 @@ import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { watchNotices } from "/assets/notices.js";
+import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
@@ -117,6 +118,7 @@ async function openSession(id, hit) {
     restoreDraft(detail.session.id);
     if (location.hash !== `#/s/${id}`) history.replaceState(null, "", `#/s/${id}`);
     showView("chat");
+    closeFind();
     await showDetail(detail);
     if (hit) showHit($("messages"), hit.messageID, hit.query);
     renderSessionListActive();
@@ -167,6 +169,7 @@ function newChat() {
   history.replaceState(null, "", "#/");
   document.title = "Hearth";
   showView("chat");
+  closeFind();
   showSessionHeader(null);
   renderConversation(null, []);
   setGenerating();
@@ -392,6 +395,7 @@ function wire() {
   $("theme-toggle").addEventListener("click", () => { cycleTheme(); closeDrawer(); });
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.addEventListener("click", () => showView(link.dataset.view)));
   wireSettings();
+  wireFind();
   $("shortcuts").addEventListener("click", () => $("shortcuts-dialog").showModal());
   document.addEventListener("keydown", (event) => {
     const mod = event.ctrlKey || event.metaKey;
@@ -400,6 +404,7 @@ function wire() {
     else if (!typing && !mod && event.key === "?") { event.preventDefault(); $("shortcuts-dialog").showModal(); }
     else if (event.key === "Escape" && currentTurn()) { event.preventDefault(); stop(); }
     else if (mod && event.key.toLowerCase() === "k") { event.preventDefault(); $("search").focus(); }
+    else if (mod && event.key.toLowerCase() === "f" && !$("view-chat").hidden) { event.preventDefault(); openFind(); }
     else if (mod && event.shiftKey && event.key.toLowerCase() === "o") { event.preventDefault(); newChat(); }
   });
 }
