@@ -32,17 +32,17 @@ struct BriefingCommand: AsyncParsableCommand {
     section(
       "Events",
       briefing.events.map { event in
-        let when = event.isAllDay ? "all day    " : "\(clock(event.start))–\(clock(event.end))"
+        let when = event.isAllDay ? "all day    " : "\(event.start.clock)–\(event.end.clock)"
         return "\(when)  \(event.title)" + (event.location.map { " · \($0)" } ?? "")
       }, empty: "Nothing planned.")
     section(
       "Free time (working hours)",
-      briefing.freeTime.map { "\(clock($0.start))–\(clock($0.end))  (\(duration($0.minutes)))" },
+      briefing.freeTime.map { "\($0.start.clock)–\($0.end.clock)  (\(duration($0.minutes)))" },
       empty: "None left.")
     section(
       "Due",
       briefing.due.map {
-        "○ \($0.title)" + ($0.due.map { due in due.isDateOnly ? "" : " at \(clock(due.time))" } ?? "")
+        "○ \($0.title)" + ($0.due.map { due in due.isDateOnly ? "" : " at \(due.time.clock)" } ?? "")
       })
     section("Overdue", briefing.overdue.map { "○ \($0.title) (due \($0.due.map { "\($0.time.date)" } ?? "?"))" })
     section("Habits", briefing.habits.map { ($0.done ? "✓ " : "○ ") + $0.name })
@@ -53,10 +53,6 @@ struct BriefingCommand: AsyncParsableCommand {
         return "\(birthday.name) — \(when), \(birthday.date)" + (birthday.turns.map { " (turns \($0))" } ?? "")
       })
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  private static func clock(_ time: LocalDateTime) -> String {
-    String(format: "%02d:%02d", time.hour, time.minute)
   }
 
   private static func duration(_ minutes: Int) -> String {

@@ -85,7 +85,7 @@ public struct NoticeService: Sendable {
           ?? due.instant(local: zone))
         : due.instant(local: zone)
       guard inWindow(moment) else { continue }
-      let detail = due.isDateOnly ? "Due today" : "Due at \(Self.clock(LocalDateTime(moment, in: zone)))"
+      let detail = due.isDateOnly ? "Due today" : "Due at \(LocalDateTime(moment, in: zone).clock)"
       found.append(Notice(kind: .reminder, itemID: reminder.id, title: reminder.title, detail: detail, fireAt: moment))
     }
 
@@ -94,7 +94,7 @@ public struct NoticeService: Sendable {
     for occurrence in try calendar.occurrences(in: starts) where !occurrence.event.isAllDay {
       let moment = occurrence.startsAt.addingTimeInterval(-lead)
       guard inWindow(moment) else { continue }
-      let start = Self.clock(LocalDateTime(occurrence.startsAt, in: zone))
+      let start = LocalDateTime(occurrence.startsAt, in: zone).clock
       let detail = "Starts at \(start)" + (occurrence.event.location.map { " · \($0)" } ?? "")
       found.append(
         Notice(kind: .event, itemID: occurrence.event.id, title: occurrence.event.title, detail: detail, fireAt: moment)
@@ -180,7 +180,6 @@ public struct NoticeService: Sendable {
     return settled
   }
 
-  private static func clock(_ time: LocalDateTime) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
 }
 
 /// A notice that cannot be acted on.

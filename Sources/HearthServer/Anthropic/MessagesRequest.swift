@@ -67,7 +67,7 @@ struct MessagesRequest: StrictInput {
     }
 
     init(from decoder: any Decoder) throws {
-      try Self.refuseUnknown(decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "tools")
+      try FieldName.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "tools")
       let container = try decoder.container(keyedBy: CodingKeys.self)
       if let type = try container.decodeIfPresent(String.self, forKey: .type), type != "custom" {
         // Anthropic's server tools (web search, code execution, …) run on Anthropic's servers.
@@ -78,15 +78,6 @@ struct MessagesRequest: StrictInput {
       name = try container.decode(String.self, forKey: .name)
       description = try container.decodeIfPresent(String.self, forKey: .description)
       inputSchema = try container.decode(JSONValue.self, forKey: .inputSchema)
-    }
-
-    static func refuseUnknown(_ decoder: any Decoder, known: Set<String>, place: String) throws {
-      let keys = try decoder.container(keyedBy: FieldName.self).allKeys.map(\.stringValue)
-      if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
-        let index = decoder.codingPath.last?.intValue.map { "[\($0)]" } ?? ""
-        throw APIError.invalidRequest(
-          "\(place)\(index).\(unknown) is not supported here", parameter: "\(place)\(index).\(unknown)")
-      }
     }
   }
 
@@ -148,7 +139,7 @@ struct MessagesRequest: StrictInput {
     enum CodingKeys: String, CodingKey, CaseIterable { case role, content }
 
     init(from decoder: any Decoder) throws {
-      try Tool.refuseUnknown(decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "messages")
+      try FieldName.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "messages")
       let container = try decoder.container(keyedBy: CodingKeys.self)
       role = try container.decode(String.self, forKey: .role)
       if let text = try? container.decode(String.self, forKey: .content) {
@@ -190,7 +181,7 @@ struct MessagesRequest: StrictInput {
           "content blocks of type \(type) are not supported; this model reads text, tool_use and tool_result",
           parameter: "messages.content.type")
       }
-      try Tool.refuseUnknown(decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "content")
+      try FieldName.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "content")
       if container.contains(.citations), try !container.decodeNil(forKey: .citations) {
         throw APIError.invalidRequest("citations in a request are not supported", parameter: "content.citations")
       }

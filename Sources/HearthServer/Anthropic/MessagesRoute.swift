@@ -29,10 +29,7 @@ struct MessagesRoute<Context: ChannelRequestContext>: RouteArea {
     let lease = try await chat.reserve(named: body.model, context: context)
     let model = lease.model
     let promptTokens = try await lease.prepare { model in
-      let promptTokens = try await CompletionChecks.countTokens(messages, model: model)
-      try CompletionChecks.checkFits(promptTokens, model: model, parameter: "messages")
-      try CompletionChecks.checkOptions(options, model: model)
-      return promptTokens
+      try await CompletionChecks.admit(messages, options: options, model: model, parameter: "messages")
     }
     let run = CompletionRun(
       model: model, messages: messages, options: options, stopSequences: body.stopSequences ?? [])

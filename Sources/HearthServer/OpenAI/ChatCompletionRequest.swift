@@ -82,14 +82,7 @@ struct ChatCompletionRequest: StrictInput {
 
     /// Refuses a field the message may not have (`name`, `refusal`, …) by its place in the conversation.
     init(from decoder: any Decoder) throws {
-      let known = Set(CodingKeys.allCases.map(\.rawValue))
-      if let unknown = try decoder.container(keyedBy: FieldName.self).allKeys.map(\.stringValue).sorted()
-        .first(where: { !known.contains($0) })
-      {
-        let place = decoder.codingPath.last?.intValue.map { "messages[\($0)]" } ?? "message"
-        throw APIError.invalidRequest(
-          "\(place).\(unknown) is not supported here", parameter: "\(place).\(unknown)")
-      }
+      try FieldName.refuseUnknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), place: "messages")
       let container = try decoder.container(keyedBy: CodingKeys.self)
       role = try container.decode(String.self, forKey: .role)
       content = try container.decodeIfPresent(Content.self, forKey: .content)

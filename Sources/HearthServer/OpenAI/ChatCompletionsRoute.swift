@@ -54,9 +54,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
     let model = lease.model
     let showsPrompt = !streams && (body.verbose ?? configuration.showsPrompts)
     let (promptTokens, verbose) = try await lease.prepare { model in
-      let promptTokens = try await CompletionChecks.countTokens(messages, model: model)
-      try CompletionChecks.checkFits(promptTokens, model: model, parameter: "messages")
-      try CompletionChecks.checkOptions(options, model: model)
+      let promptTokens = try await CompletionChecks.admit(
+        messages, options: options, model: model, parameter: "messages")
       return (promptTokens, showsPrompt ? try model.vocabulary.map { try $0.prompt(for: messages) } : nil)
     }
     let runs = (0..<choices).map { index in

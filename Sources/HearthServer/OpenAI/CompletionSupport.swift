@@ -153,6 +153,17 @@ enum CompletionChecks {
     }
   }
 
+  /// The prompt's tokens, once the conversation fits the model's context (`parameter` names it when not) and
+  /// the options are ones the model can honour.
+  static func admit(
+    _ messages: [ChatMessage], options: GenerationOptions, model: any ChatModel, parameter: String
+  ) async throws -> Int {
+    let promptTokens = try await countTokens(messages, model: model)
+    try checkFits(promptTokens, model: model, parameter: parameter)
+    try checkOptions(options, model: model)
+    return promptTokens
+  }
+
   static func countTokens(_ messages: [ChatMessage], model: any ChatModel) async throws -> Int {
     do {
       return try model.countTokens(messages)

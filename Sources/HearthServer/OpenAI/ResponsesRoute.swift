@@ -40,10 +40,7 @@ struct ResponsesRoute<Context: ChannelRequestContext>: RouteArea {
     let lease = try await chat.reserve(named: body.model, context: context)
     let model = lease.model
     let promptTokens = try await lease.prepare { model in
-      let promptTokens = try await CompletionChecks.countTokens(messages, model: model)
-      try CompletionChecks.checkFits(promptTokens, model: model, parameter: "input")
-      try CompletionChecks.checkOptions(options, model: model)
-      return promptTokens
+      try await CompletionChecks.admit(messages, options: options, model: model, parameter: "input")
     }
     let run = CompletionRun(model: model, messages: messages, options: options, stopSequences: [])
     let draft = ResponseDraft(

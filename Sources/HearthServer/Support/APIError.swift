@@ -179,4 +179,14 @@ struct FieldName: CodingKey {
   init(_ name: String) { stringValue = name }
   init?(stringValue: String) { self.stringValue = stringValue }
   init?(intValue: Int) { nil }
+
+  /// Refuses an object with a field not among `known`, naming it by its place (`messages[2].name`).
+  static func refuseUnknown(in decoder: any Decoder, known: Set<String>, place: String) throws {
+    let keys = try decoder.container(keyedBy: FieldName.self).allKeys.map(\.stringValue)
+    if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
+      let index = decoder.codingPath.last?.intValue.map { "[\($0)]" } ?? ""
+      throw APIError.invalidRequest(
+        "\(place)\(index).\(unknown) is not supported here", parameter: "\(place)\(index).\(unknown)")
+    }
+  }
 }
