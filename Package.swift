@@ -301,7 +301,7 @@ let package = Package(
     .testTarget(
       name: "HearthEngineTests",
       dependencies: [
-        "HearthEngine", "HearthBench", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore",
+        "HearthEngine", "HearthActions", "HearthBench", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore",
         "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -314,7 +314,8 @@ let package = Package(
     .testTarget(
       name: "HearthServerTests",
       dependencies: [
-        "HearthServer", "HearthEngine", "HearthSpeech", "HearthStore", "HearthCore", "LlamaKit", "HearthTestSupport",
+        "HearthServer", "HearthMCP", "HearthEngine", "HearthSpeech", "HearthStore", "HearthCore", "LlamaKit",
+        "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

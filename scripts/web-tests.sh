@@ -66,6 +66,8 @@ export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 # The official MCP client: `hearth mcp` on stdio (profiles of its own) and the server's /mcp.
 HEARTH_BIN="$hearth" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
   "$python" "$root/Tests/web/mcp_client_test.py" "$url"
+# Hearth as an MCP client: mcp-server-time from PyPI and a server that crashes and hangs, through the CLI.
+HEARTH_BIN="$hearth" HEARTH_MODEL="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$python" "$root/Tests/web/mcp_tools_test.py"
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
 # It also downloads a model through the Models page, from a local web server, checked against its SHA-256.
 HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \

@@ -6,7 +6,7 @@ public import HearthCore
 /// model writes `[KIND:`, and from there every token must continue a valid block.
 public enum ActionGrammar {
   /// The grammar over `kinds` (all by default).
-  public static func grammar(kinds: [ActionKind] = ActionKind.allCases) -> String {
+  public static func grammar(kinds: [ActionKind] = ActionKind.builtIn) -> String {
     var rules: [String] = []
     let kindRules = kinds.map { "kind-\(name($0))" }
     rules.append("root ::= \"[\" ( \(kindRules.joined(separator: " | ")) ) \"]\"")
@@ -18,6 +18,37 @@ public enum ActionGrammar {
     }
     rules += primitives
     return rules.joined(separator: "\n")
+  }
+
+  /// The grammar over `kinds` and, when `tools` are given, calls of those tools: `[TOOL_CALL:{"server": …,
+  /// "tool": …, "arguments": …}]` with the arguments held to each tool's own schema (any object for a schema
+  /// no grammar can express).
+  public static func grammar(kinds: [ActionKind] = ActionKind.builtIn, tools: [CallableTool]) -> String {
+    var rules = grammar(kinds: kinds).components(separatedBy: "\n")
+    guard !tools.isEmpty, let root = rules.firstIndex(where: { $0.hasPrefix("root ::= ") }) else {
+      return rules.joined(separator: "\n")
+    }
+    rules[root] = rules[root].replacingOccurrences(of: "( kind-", with: "( kind-tool-call | kind-")
+    let variants = tools.indices.map { "tool-\($0)" }
+    rules.append(#"kind-tool-call ::= "TOOL_CALL:{" ( "# + variants.joined(separator: " | ") + #" ) "}""#)
+    for (index, tool) in tools.enumerated() {
+      let arguments = (try? JSONSchemaGrammar.grammar(for: tool.schema)) ?? JSONSchemaGrammar.anyObject
+      rules.append(
+        "tool-\(index) ::= "
+          + quoted(#""server":\#(tool.serverJSON),"tool":\#(tool.toolJSON),"arguments":"#) + " t\(index)-root")
+      rules.append(GrammarRules.prefixed(arguments, with: "t\(index)-"))
+    }
+    return rules.joined(separator: "\n")
+  }
+
+  /// The grammar of one tool's call with some arguments pinned (read from the request), so a model writes
+  /// only the rest.
+  public static func grammar(for tool: CallableTool, pinned: [String: JSONValue]) -> String {
+    let arguments =
+      (try? JSONSchemaGrammar.grammar(for: tool.schema(pinning: pinned))) ?? JSONSchemaGrammar.anyObject
+    return "root ::= "
+      + quoted(#"[TOOL_CALL:{"server":\#(tool.serverJSON),"tool":\#(tool.toolJSON),"arguments":"#)
+      + #" args-root "}]""# + "\n" + GrammarRules.prefixed(arguments, with: "args-")
   }
 
   /// The grammar of one action's blocks, with some fields pinned to given JSON values (dates read from the
@@ -44,7 +75,7 @@ public enum ActionGrammar {
   }
 
   /// The trigger: a full match of everything generated so far; the grammar gets the text from the group on.
-  public static func triggerPattern(kinds: [ActionKind] = ActionKind.allCases) -> String {
+  public static func triggerPattern(kinds: [ActionKind] = ActionKind.builtIn) -> String {
     #"[\s\S]*?(\[(?:"# + kinds.map(\.rawValue).joined(separator: "|") + #"):[\s\S]*)"#
   }
 

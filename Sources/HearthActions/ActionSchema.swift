@@ -27,9 +27,24 @@ extension ActionSpec {
 
   /// Every action of a kind: one schema per action, any of which a payload must match.
   public static func jsonSchema(of kind: ActionKind) -> JSONValue {
+    if kind == .toolCall { return toolCallSchema }
     let variants = specs(of: kind).map(\.jsonSchema)
     return variants.count == 1 ? variants[0] : .object([("oneOf", .array(variants))])
   }
+
+  /// A tool call's shape; its arguments follow the schema the tool's own server gives.
+  static let toolCallSchema: JSONValue = .object([
+    ("type", .string("object")),
+    (
+      "properties",
+      .object([
+        ("server", .object([("type", .string("string"))])), ("tool", .object([("type", .string("string"))])),
+        ("arguments", .object([("type", .string("object"))])),
+      ])
+    ),
+    ("required", .array([.string("server"), .string("tool"), .string("arguments")])),
+    ("additionalProperties", .bool(false)),
+  ])
 
   private static func schema(_ type: ActionField.FieldType) -> JSONValue {
     switch type {

@@ -111,6 +111,7 @@ extension ActionBlock {
     case .habit: "habit"
     case .contactsSearch: "contact"
     case .webSearch: "search"
+    case .toolCall: "tool"
     }
   }
 

@@ -106,7 +106,7 @@ public struct RequestHints: Sendable, Hashable {
         return "log"
       }
       return "create"
-    case .contactsSearch, .webSearch, nil:
+    case .contactsSearch, .webSearch, .toolCall, nil:
       return nil
     }
   }

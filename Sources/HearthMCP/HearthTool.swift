@@ -49,6 +49,7 @@ public struct HearthTool: Sendable, Hashable {
       case .habit: "habits"
       case .contactsSearch: "contacts"
       case .webSearch: "web"
+      case .toolCall: "tool"
       }
     name = "\(prefix)_\(spec.action ?? "search")"
     description = Self.descriptions[name] ?? "Runs the \(spec.kind.rawValue) action \(spec.action ?? "")."

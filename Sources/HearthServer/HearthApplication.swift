@@ -55,6 +55,7 @@ public func buildApplication(
   let mcp = MCPHTTPEndpoint(server: HearthMCPServer(engine: dependencies.engine, logger: dependencies.logger))
   router.mount(MCPRoutes(endpoint: mcp, configuration: configuration))
   router.mount(MCPSettingsRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(ToolServerRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(BriefingRoutes(dependencies: dependencies))
   router.mount(NoticeRoutes(dependencies: dependencies, configuration: configuration))
   try WebAssets.load().register(on: router)

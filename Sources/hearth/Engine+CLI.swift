@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthMCP
 import Logging
 
 extension Engine {
@@ -9,6 +10,7 @@ extension Engine {
   static func openProfile() async throws -> Engine {
     var configuration = EngineConfiguration()
     configuration.logger = Logger.commandLine()
+    configuration.connectsToolServers()
     return try await open(configuration)
   }
 
@@ -25,7 +27,17 @@ extension Engine {
     configuration.chat.showsThinking = showsThinking
     configuration.chat.actions = actions
     configuration.chat.memory = memory
+    configuration.connectsToolServers()
     return try await open(configuration)
+  }
+}
+
+extension EngineConfiguration {
+  /// Lets the profile's MCP servers be reached, their standard error kept in the profile's `logs` folder.
+  mutating func connectsToolServers() {
+    toolConnector = MCPToolConnector(
+      logsFolder: paths.home.appendingPathComponent("logs", isDirectory: true),
+      logger: .commandLine(label: "hearth.mcp"))
   }
 }
 

@@ -8,14 +8,21 @@ import MCP
 struct MCPCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mcp",
-    abstract: "Hearth as an MCP server for other assistants: on standard input and output, and what it may do.",
+    abstract: "Hearth and MCP: as a server for other assistants, and the servers whose tools Hearth may call.",
     discussion: """
       An assistant that speaks MCP (Claude Desktop, an editor, another agent) runs `hearth mcp` as a stdio \
       server, or reaches `hearth serve` at /mcp. It can read the calendar, reminders, notes, habits, contacts \
       and memory; the changes it asks for wait for your confirmation (`hearth actions log`, the web app), \
       creations too unless `hearth mcp settings --creations allow`.
+
+      Servers you add (`hearth mcp add NAME -- COMMAND…` or `--url`) give the assistant their tools: a call of \
+      a tool that only reads runs at once, any other waits for your confirmation (`hearth mcp policy`).
       """,
-    subcommands: [Serve.self, Settings.self], defaultSubcommand: Serve.self)
+    subcommands: [
+      Serve.self, Settings.self, MCPAddCommand.self, MCPListCommand.self, MCPRemoveCommand.self,
+      MCPToolsCommand.self, MCPPolicyCommand.self,
+    ],
+    defaultSubcommand: Serve.self)
 
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

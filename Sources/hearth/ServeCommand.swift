@@ -133,6 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
       let group = ServiceGroup(
         configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
       try await group.run()
+      // The MCP servers Hearth started end with it.
+      await engine.stopToolServers()
       withExtendedLifetime(engine) {}
     }
   }

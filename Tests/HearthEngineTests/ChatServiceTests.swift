@@ -232,7 +232,7 @@ struct SecondPassTests {
   private func answer(with model: ScriptedChatModel) async throws -> StoredMessage {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let hooks = ChatService.ActionHooks(
-      grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
+      grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
       process: { message, _ in
         [
           ActionRecord(
@@ -299,7 +299,7 @@ struct ContinueActionTests {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let processed = Mutex<[String]>([])
     let hooks = ChatService.ActionHooks(
-      grammar: #"root ::= "x""#, trigger: #"[\s\S]*?(QQQ[\s\S]*)"#,
+      grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
       process: { message, _ in
         processed.withLock { $0.append(message.content) }
         return []

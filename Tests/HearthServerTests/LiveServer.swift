@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HearthCore
+import HearthMCP
 import HearthServer
 import HearthStore
 import HearthTestSupport
@@ -70,6 +71,7 @@ struct LiveServer {
     }
     var configuration = EngineConfiguration(paths: HearthPaths(home: folder, models: models), environment: [:])
     configuration.chat = ChatConfiguration(generation: settings.generationOptions, summarizesWithModel: false)
+    configuration.toolConnector = MCPToolConnector(logsFolder: folder.appendingPathComponent("logs"))
     let engine =
       try given.map { try Engine.open(configuration, answering: $0) } ?? Engine.open(configuration, model: model)
     try engine.setChatSettings(settings)
@@ -141,6 +143,7 @@ struct LiveServer {
     let (engine, database) = try openEngine(in: folder, model: model, settings: settings)
     let app = try buildApplication(
       configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
+    defer { Task { await engine.stopToolServers() } }
     return try await app.test(.router) { client in
       try await body(
         LiveServer(port: 0, database: database, configuration: configuration, client: client, engine: engine))
@@ -158,6 +161,7 @@ struct LiveServer {
     let (engine, database) = try openEngine(in: folder, model: nil, given: model, settings: settings)
     let app = try buildApplication(
       configuration: configuration, dependencies: ServerDependencies(engine: engine, logger: quietLogger))
+    defer { Task { await engine.stopToolServers() } }
     return try await app.test(.router) { client in
       try await body(
         LiveServer(port: 0, database: database, configuration: configuration, client: client, engine: engine))

@@ -49,7 +49,7 @@ struct SecurityTests {
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
-    "/api/mcp", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
+    "/api/mcp", "/api/mcp/servers", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -66,6 +66,7 @@ struct SecurityTests {
     (.POST, "/api/memory/documents?name=a.md", "# A\n\nThe spare key is under the blue pot.\n"),
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
+    (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
 
@@ -92,6 +93,8 @@ struct SecurityTests {
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
       (.POST, "/api/notices/reminder:\(id):0/done", nil), (.POST, "/api/notices/reminder:\(id):0/dismiss", nil),
       (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),
+      (.DELETE, "/api/mcp/servers/s\(id.prefix(8))", nil), (.POST, "/api/mcp/servers/s\(id.prefix(8))/refresh", nil),
+      (.PUT, "/api/mcp/servers/s\(id.prefix(8))/tools/x", #"{"policy":"allow"}"#),
     ]
   }()
 

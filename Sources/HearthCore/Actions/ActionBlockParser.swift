@@ -8,6 +8,11 @@ public enum ActionKind: String, CaseIterable, Sendable, Hashable, Codable {
   case habit = "HABIT_ACTION"
   case contactsSearch = "CONTACTS_SEARCH"
   case webSearch = "WEB_SEARCH"
+  /// A call of a tool from an MCP server the user added: `{"server": …, "tool": …, "arguments": {…}}`.
+  case toolCall = "TOOL_CALL"
+
+  /// The kinds Hearth itself carries out; a tool call goes to the server the user added.
+  public static let builtIn: [ActionKind] = allCases.filter { $0 != .toolCall }
 }
 
 /// A well-formed `[KIND:{json}]` block found in an answer.

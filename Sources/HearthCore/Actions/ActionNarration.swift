@@ -23,7 +23,7 @@ extension ActionRecord {
 /// Exports, the memory of past chats and anything else that shows an answer as text use it.
 public enum ActionNarration {
   /// The words that open an answer made only of drafted blocks.
-  static let draftedOpening = "Here is what I will do:"
+  public static let draftedOpening = "Here is what I will do:"
 
   /// `content` with each block (well-formed or not) replaced by its record's narration in parentheses; a block
   /// no record tells of is left out. An answer that was only its blocks becomes only what happened.

@@ -37,6 +37,7 @@ extension ActionService {
 
   /// Runs a held creation or web search the user confirmed; `nil` for any other pending record.
   func confirmHeld(_ record: ActionRecord) async throws -> ActionRecord? {
+    if record.kind == ActionKind.toolCall.rawValue { return try await confirmTool(record) }
     guard record.itemID == nil, let block = ActionBlockParser.parse(record.block).blocks.first,
       let action = try? block.validated()
     else { return nil }

@@ -8,6 +8,8 @@ import HearthStore
 /// answered from the data. Every outcome is an ``ActionRecord`` in the audit log.
 public struct ActionService: Sendable {
   let planner: ActionPlanner
+  /// The user's MCP servers, whose tools answers may call.
+  let tools: ToolRunner
   var database: HearthDatabase { planner.context.database }
 
   /// Reads and runs the blocks of an assistant's answer. Only an answer the assistant wrote in a turn the
@@ -34,7 +36,18 @@ public struct ActionService: Sendable {
       ("what was read for this answer", read.map { squeezed(ActionBlockParser.defused($0)) } ?? ""),
       ("earlier in this conversation", earlier.map { squeezed(ActionBlockParser.defused($0)) } ?? ""),
     ]
+    func copied(_ block: ActionBlock) -> Bool {
+      let forms = [squeezed(block.raw), squeezed(ActionBlockParser.defused(block.raw))]
+      return quoted.contains { _, text in forms.contains { !text.isEmpty && text.contains($0) } }
+    }
     for block in blocks {
+      if block.kind == .toolCall, !copied(block) {
+        let waits = read != nil ? Self.heldReason : unattended ? Self.unattendedReason : nil
+        var record = await runTool(block, session: session, message: message, waits: waits)
+        if read == nil, unattended { record.source = "automation" }
+        records.append(record)
+        continue
+      }
       let forms = [squeezed(block.raw), squeezed(ActionBlockParser.defused(block.raw))]
       if let (source, _) = quoted.first(where: { _, text in forms.contains { !text.isEmpty && text.contains($0) } }) {
         records.append(

@@ -19,7 +19,7 @@ struct KnownItems: Sendable {
     case .note: return ((try? notes.list().prefix(300)) ?? []).map { KnownItem($0.title) }
     case .habit: return ((try? habits.list()) ?? []).map { KnownItem($0.name) }
     case .contactsSearch: return ((try? contacts.list().prefix(500)) ?? []).map { KnownItem($0.fullName) }
-    case .webSearch: return []
+    case .webSearch, .toolCall: return []
     }
   }
 

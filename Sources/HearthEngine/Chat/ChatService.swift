@@ -34,21 +34,21 @@ public actor ChatService {
   /// What a chat needs from the action pipeline: the grammar a block's payload must follow once
   /// `trigger` matches, and what runs a finished answer's blocks.
   public struct ActionHooks: Sendable {
-    public var grammar: String
-    public var trigger: String
+    /// The grammar and its trigger, read for each turn (the tools offered change as servers are added).
+    public var grammar: @Sendable () -> (grammar: String, trigger: String)
     /// Runs a finished answer's blocks, given the texts its blocks may not come from.
     public var process: @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord]
-    /// Writes the block for a request that asks for an action (with the model, under a pinned grammar), or
-    /// `nil` for one that does not; the turn then answers with the block instead of free text.
+    /// Writes the answer for a request that asks for an action or a tool (its block, written with the model
+    /// under a pinned grammar), or `nil` for one that does not; the turn then answers with it instead of free
+    /// text.
     public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
 
     public init(
-      grammar: String, trigger: String,
+      grammar: @escaping @Sendable () -> (grammar: String, trigger: String),
       process: @escaping @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
-      self.trigger = trigger
       self.process = process
       self.draft = draft
     }
@@ -134,8 +134,7 @@ public actor ChatService {
     var options = options ?? configuration.generation
     try options.validate()
     if let actionHooks, options.grammar == nil {
-      options.grammar = actionHooks.grammar
-      options.grammarTrigger = actionHooks.trigger
+      (options.grammar, options.grammarTrigger) = actionHooks.grammar()
     }
     return (model, options)
   }
@@ -181,7 +180,7 @@ public actor ChatService {
       let turn = Turn(
         database: database, model: model, session: start.session, assistant: start.assistant,
         systemPrompt: start.systemPrompt, options: options, configuration: configuration, now: now,
-        events: continuation, prewritten: drafted.map { "Here is what I will do:\n\($0)" }, memory: memory,
+        events: continuation, prewritten: drafted, memory: memory,
         continuing: start.continuing)
       var final = await turn.run()
       // Only a whole answer acts: a stopped or failed one may hold half a block. A continued answer acts only

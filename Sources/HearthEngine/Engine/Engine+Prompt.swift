@@ -29,6 +29,10 @@ extension Engine {
       builder.add(
         PromptSection(name: "actions", text: ActionInstructions.text(today: today), tokenBudget: 900, isShared: true))
     }
+    let tools = chatConfiguration.actions ? actions.tools.callable() : []
+    if !tools.isEmpty {
+      builder.add(PromptSection(name: "tools", text: ActionInstructions.toolLines(tools), tokenBudget: 500))
+    }
     if let persona = try? memory.persona(), !persona.isEmpty {
       builder.add(PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
     }
@@ -52,8 +56,10 @@ extension Engine {
   public func actionConstrained(_ options: GenerationOptions) -> GenerationOptions {
     guard chatConfiguration.actions, options.grammar == nil else { return options }
     var options = options
-    options.grammar = ActionGrammar.grammar()
-    options.grammarTrigger = ActionGrammar.triggerPattern()
+    let tools = actions.tools.callable()
+    options.grammar = tools.isEmpty ? ActionGrammar.grammar() : ActionGrammar.grammar(tools: tools)
+    options.grammarTrigger = ActionGrammar.triggerPattern(
+      kinds: tools.isEmpty ? ActionKind.builtIn : ActionKind.allCases)
     return options
   }
 

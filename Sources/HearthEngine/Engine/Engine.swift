@@ -107,7 +107,8 @@ public final class Engine: Sendable {
     let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
-        webSearch: webSearch))
+        webSearch: webSearch),
+      tools: ToolRunner(database: database, connector: configuration.toolConnector))
     self.calendar = calendar
     self.reminders = reminders
     self.notes = notes
@@ -124,7 +125,12 @@ public final class Engine: Sendable {
       calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
       clock: configuration.clock)
     let hooks = ChatService.ActionHooks(
-      grammar: ActionGrammar.grammar(), trigger: ActionGrammar.triggerPattern(),
+      grammar: {
+        let tools = actions.tools.callable()
+        return tools.isEmpty
+          ? (ActionGrammar.grammar(), ActionGrammar.triggerPattern())
+          : (ActionGrammar.grammar(tools: tools), ActionGrammar.triggerPattern(kinds: ActionKind.allCases))
+      },
       process: { message, texts in
         // A failure to record is shown as no cards; the answer itself is saved either way.
         do {
@@ -141,10 +147,16 @@ public final class Engine: Sendable {
         let written = ActionBlockParser.parse(request)
         guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
         do {
-          if let block = try actions.followUp(request, session: session) { return block }
+          if let block = try actions.followUp(request, session: session) { return Self.announced(block) }
+          let tools = actions.tools.callable()
+          if !tools.isEmpty,
+            let call = try await ToolDrafter(tools: tools, model: model, localZone: timeZone.identifier).draft(request)
+          {
+            return call
+          }
           let today = LocalDate(configuration.clock(), in: timeZone)
           return try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
-            .draft(request, today: today)
+            .draft(request, today: today).map(Self.announced)
         } catch {
           // The model writes the answer itself, as it does when no draft fits.
           logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])

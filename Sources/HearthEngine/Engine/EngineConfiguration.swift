@@ -36,6 +36,9 @@ public struct EngineConfiguration: Sendable {
   /// Where `WEB_SEARCH` blocks search: a SearXNG server from `$HEARTH_SEARXNG_URL`; `nil` (the default)
   /// keeps web search off.
   public var webSearch: (any WebSearchProvider)?
+  /// What reaches the MCP servers the user added (``ToolServer``); `nil` leaves their tools out of every
+  /// answer.
+  public var toolConnector: (any ToolConnector)?
   /// The embedding model file for the memory: `$HEARTH_EMBEDDING_MODEL`, else the default one installed in
   /// the profile's models folder.
   public var embeddingModel: String?

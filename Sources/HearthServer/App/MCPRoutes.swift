@@ -84,3 +84,93 @@ struct MCPSettingsInput: StrictInput, Encodable {
 
   init(_ settings: MCPSettings) { allowsCreations = settings.allowsCreations }
 }
+
+/// `/api/mcp/servers`: the MCP servers whose tools the assistant may call, for the Settings page — add
+/// (a command Hearth starts, or an HTTP address), remove, list again, and each tool's policy.
+struct ToolServerRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  private var engine: Engine { dependencies.engine }
+
+  var paths: [RouterPath] { ["/api/mcp/servers"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { _, _ in try JSONResponse.make(["servers": try engine.toolServers().map(ToolServerView.init)]) }
+    router.post { request, _ in
+      let input = try await RequestReader.decodeStrict(
+        ToolServerInput.self, from: request, limit: configuration.maxBodyBytes)
+      let endpoint: ToolServer.Endpoint
+      switch (input.command, input.url) {
+      case (let command?, nil): endpoint = .command(command)
+      case (nil, let url?):
+        guard let address = URL(string: url) else { throw ToolServerError.unsupportedURL(url) }
+        endpoint = .url(address)
+      default: throw APIError.invalidRequest("give either command or url", parameter: "command")
+      }
+      let timeout = input.timeoutSeconds ?? 30
+      guard (1...3_600).contains(timeout) else {
+        throw APIError.invalidRequest("timeoutSeconds must be 1–3600", parameter: "timeoutSeconds")
+      }
+      let server = try await engine.addToolServer(named: input.name, endpoint: endpoint, timeoutSeconds: timeout)
+      return try JSONResponse.make(ToolServerView(server), status: .created)
+    }
+    router.delete(":name") { _, context in
+      try await engine.removeToolServer(named: try context.parameters.require("name"))
+      return Response(status: .noContent)
+    }
+    router.post(":name/refresh") { _, context in
+      try JSONResponse.make(ToolServerView(try await engine.refreshTools(of: try context.parameters.require("name"))))
+    }
+    router.put(":name/tools/:tool") { request, context in
+      let input = try await RequestReader.decodeStrict(
+        ToolPolicyInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let policy = ToolPolicy(rawValue: input.policy) else {
+        throw APIError.invalidRequest("policy must be ask or allow", parameter: "policy")
+      }
+      let server = try engine.setToolPolicy(
+        policy, server: try context.parameters.require("name"), tool: try context.parameters.require("tool"))
+      return try JSONResponse.make(ToolServerView(server))
+    }
+  }
+}
+
+/// A server as the Settings page shows it.
+struct ToolServerView: Encodable {
+  struct Tool: Encodable {
+    var name: String
+    var description: String
+    var readOnly: Bool
+    var policy: ToolPolicy
+  }
+  var name: String
+  var command: [String]?
+  var url: String?
+  var timeoutSeconds: Int
+  var tools: [Tool]
+
+  init(_ server: ToolServer) {
+    name = server.name
+    switch server.endpoint {
+    case .command(let words): command = words
+    case .url(let address): url = address.absoluteString
+    }
+    timeoutSeconds = server.timeoutSeconds
+    tools = server.tools.map {
+      Tool(name: $0.name, description: $0.description, readOnly: $0.readOnly, policy: server.policy(for: $0.name))
+    }
+  }
+}
+
+struct ToolServerInput: StrictInput {
+  var name: String
+  var command: [String]?
+  var url: String?
+  var timeoutSeconds: Int?
+  static let fields: Set<String> = ["name", "command", "url", "timeoutSeconds"]
+}
+
+struct ToolPolicyInput: StrictInput {
+  var policy: String
+  static let fields: Set<String> = ["policy"]
+}

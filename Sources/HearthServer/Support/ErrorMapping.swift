@@ -99,6 +99,14 @@ enum ErrorMapping {
       }
     case let error as ModelTooLargeError:
       return APIError(.serviceUnavailable, error.description, parameter: "model", code: "model_too_large")
+    case let error as ToolServerError:
+      switch error {
+      case .unknownServer, .unknownTool: return .notFound(error.description)
+      case .duplicate: return APIError(.conflict, error.description, code: "tool_server_exists")
+      case .invalidName, .emptyCommand, .unsupportedURL: return .invalidRequest(error.description)
+      case .noConnector, .unreachable, .exited, .timedOut, .refused:
+        return APIError(.badGateway, error.description, code: "tool_server_failed")
+      }
     case let error as HTTPError:
       return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
     case let error as any HTTPResponseError where error.status.code < 500:

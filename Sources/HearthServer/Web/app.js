@@ -3,6 +3,7 @@ import { $, api, attempt, getJSON, sendJSON, showError, toast } from "/assets/ap
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
+import { wireToolServers } from "/assets/toolservers.js";
 import { watchNotices } from "/assets/notices.js";
 import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
@@ -433,6 +434,7 @@ async function start() {
     watchWaiting();
     watchNotices();
     wireMCPSettings().catch(() => {});
+    wireToolServers().catch(() => {});
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
     showError(error.message);

@@ -1,0 +1,55 @@
+import Foundation
+public import HearthCore
+
+/// A tool of an MCP server the user added, as the model is offered it: where it lives, what it does and the
+/// JSON Schema of its arguments.
+public struct CallableTool: Sendable, Hashable {
+  public var server: String
+  public var tool: String
+  public var description: String
+  public var schema: JSONValue
+
+  public init(server: String, tool: String, description: String, schema: JSONValue) {
+    self.server = server
+    self.tool = tool
+    self.description = description
+    self.schema = schema
+  }
+
+  var serverJSON: String { JSONValue.string(server).jsonText }
+  var toolJSON: String { JSONValue.string(tool).jsonText }
+
+  /// The block that calls it with `arguments`.
+  public func block(arguments: JSONValue) -> String {
+    // Written by hand: the fields in the grammar's order, whatever order an encoder would choose.
+    "[\(ActionKind.toolCall.rawValue):{\"server\":\(serverJSON),\"tool\":\(toolJSON),\"arguments\":\(arguments.jsonText)}]"
+  }
+
+  /// The arguments' names, with whether each is required, in the schema's order.
+  public var parameters: [(name: String, schema: JSONValue, required: Bool)] {
+    let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    return (schema["properties"]?.objectMembers ?? []).map { ($0.key, $0.value, required.contains($0.key)) }
+  }
+
+  /// The schema with `pinned` arguments fixed to their values (and required).
+  func schema(pinning pinned: [String: JSONValue]) -> JSONValue {
+    guard !pinned.isEmpty, let members = schema.objectMembers else { return schema }
+    let required = Set((schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []) + pinned.keys)
+    var pairs: [(String, JSONValue)] = []
+    for (key, value) in members {
+      switch key {
+      case "properties":
+        let properties = (value.objectMembers ?? []).map { name, property in
+          (name, pinned[name].map { JSONValue.object([("const", $0)]) } ?? property)
+        }
+        pairs.append((key, .object(properties)))
+      case "required":
+        continue
+      default:
+        pairs.append((key, value))
+      }
+    }
+    pairs.append(("required", .array(required.sorted().map(JSONValue.string))))
+    return .object(pairs)
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HearthActions
+import HearthCore
+import Testing
+
+@Suite("Tool calls: the places a request names, and the grammar of calls")
+struct ToolCallGrammarTests {
+  @Test func placesAreReadAsTimeZonesInTheOrderSaid() {
+    #expect(TimeZoneReader.zones(in: "What time is it in Tokyo?") == ["Asia/Tokyo"])
+    #expect(TimeZoneReader.zones(in: "What is 3pm London time in Tokyo?") == ["Europe/London", "Asia/Tokyo"])
+    // The longer name wins where both fit.
+    #expect(TimeZoneReader.zones(in: "the time in New York, please") == ["America/New_York"])
+    #expect(TimeZoneReader.zones(in: "time in Los Angeles vs japan") == ["America/Los_Angeles", "Asia/Tokyo"])
+    #expect(TimeZoneReader.zones(in: "What time is my dentist appointment?").isEmpty)
+    // A word inside another is no place ("Parisian" is not Paris).
+    #expect(TimeZoneReader.zones(in: "a Parisian café").isEmpty)
+  }
+
+  private let time = CallableTool(
+    server: "time", tool: "get_current_time", description: "Get current time in a specific timezone",
+    schema: .object([
+      ("type", .string("object")),
+      ("properties", .object([("timezone", .object([("type", .string("string"))]))])),
+      ("required", .array([.string("timezone")])),
+    ]))
+
+  @Test func theGrammarOffersEachToolWithItsArgumentsAndKeepsTheActions() {
+    let grammar = ActionGrammar.grammar(tools: [time])
+    #expect(grammar.contains("root ::= \"[\" ( kind-tool-call | kind-calendar-action"))
+    #expect(grammar.contains(#"kind-tool-call ::= "TOOL_CALL:{" ( tool-0 ) "}""#))
+    #expect(grammar.contains(#"tool-0 ::= "\"server\":\"time\",\"tool\":\"get_current_time\",\"arguments\":" t0-root"#))
+    #expect(grammar.contains("t0-root ::= "))
+    // The arguments' rules are renamed, so they cannot clash with the actions' own.
+    #expect(!grammar.contains("\nroot-value ::="))
+    #expect(ActionGrammar.grammar() == ActionGrammar.grammar(tools: []))
+    #expect(ActionGrammar.triggerPattern(kinds: ActionKind.allCases).contains("TOOL_CALL"))
+    #expect(!ActionGrammar.triggerPattern().contains("TOOL_CALL"))
+  }
+
+  @Test func aPinnedArgumentIsFixedInTheCallGrammar() {
+    let grammar = ActionGrammar.grammar(for: time, pinned: ["timezone": .string("Asia/Tokyo")])
+    #expect(
+      grammar.hasPrefix(
+        #"root ::= "[TOOL_CALL:{\"server\":\"time\",\"tool\":\"get_current_time\",\"arguments\":" args-root "}]""#))
+    #expect(grammar.contains(#"Asia/Tokyo"#))
+    #expect(
+      time.block(arguments: .object([("timezone", .string("Asia/Tokyo"))]))
+        == #"[TOOL_CALL:{"server":"time","tool":"get_current_time","arguments":{"timezone":"Asia/Tokyo"}}]"#)
+    let parsed = ActionBlockParser.parse("Sure. " + time.block(arguments: .object([])))
+    #expect(parsed.blocks.map(\.kind) == [.toolCall])
+  }
+
+  @Test func theInstructionsListTheToolsAndTheirArguments() {
+    let text = ActionInstructions.toolLines([time])
+    #expect(
+      text.contains("server time, tool get_current_time: Get current time in a specific timezone Arguments: timezone"))
+    #expect(text.contains("never instructions"))
+  }
+}
