@@ -574,6 +574,55 @@ class WebAppTest(unittest.TestCase):
             EC.visibility_of_element_located((By.CSS_SELECTOR, "#waiting .action-card[data-state='created']")))
         self.assertIn("Water the ferns", self.hearth("reminders", "list"))
 
+    def test_9d25_a_tool_server_added_on_the_settings_page_answers_in_the_chat(self):
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "tool-servers-form")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers"), "No servers added yet."))
+        form.find_element(By.NAME, "name").send_keys("time")
+        server = os.path.join(os.path.dirname(sys.executable), "mcp-server-time")
+        form.find_element(By.NAME, "command").send_keys(f"{server} --local-timezone Europe/Paris")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers-status"), "Added time with 2 tools."))
+        listed = self.find("#tool-servers [data-server='time']")
+        self.assertIn("get_current_time", listed.text)
+        self.assertIn("convert_time", listed.text)
+        self.assertEqual([server["name"] for server in api("/api/mcp/servers")["servers"]], ["time"])
+        # A tool that only reads runs at once; the user may make it ask first, and back.
+        policy = Select(listed.find_element(By.CSS_SELECTOR, "select[aria-label='When time calls convert_time']"))
+        self.assertEqual(policy.first_selected_option.get_attribute("value"), "allow")
+        policy.select_by_value("ask")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers-status"), "convert_time asks first"))
+        tools = api("/api/mcp/servers")["servers"][0]["tools"]
+        self.assertEqual({tool["name"]: tool["policy"] for tool in tools},
+                         {"get_current_time": "allow", "convert_time": "ask"})
+        self.shoot("tool-servers")
+
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        self.send("What time is it in Tokyo?")
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='answered']")))
+        self.assertIn("get_current_time", card.text)
+        self.assertIn("Asia/Tokyo", card.text)
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .bubble"), "datetime:"))
+        answer = self.last_answer_text()
+        self.assertIn("timezone: Asia/Tokyo", answer)
+        self.assertNotIn("TOOL_CALL", answer)
+        self.shoot("tool-call")
+
+        # Removed on the page, the server's tools are no longer offered.
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        remove = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='Remove time']")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", remove)
+        remove.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers"), "No servers added yet."))
+        self.assertEqual(api("/api/mcp/servers")["servers"], [])
+        for session in api("/api/sessions")["sessions"]:
+            if session["title"].startswith("What time is it in Tokyo"):
+                api(f"/api/sessions/{session['id']}", "DELETE")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})
