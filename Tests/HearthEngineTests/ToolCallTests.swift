@@ -138,6 +138,70 @@ struct ToolCallTests {
     #expect(model.conversations.isEmpty)
   }
 
+  /// A large model that, given Tokyo's time, asks for Paris's, then answers from both.
+  private static func steppingModel(always: Bool = false, asks tool: String = "get_current_time") -> ScriptedChatModel {
+    ScriptedChatModel(name: "stepper", parameterCount: 7_000_000_000) { messages in
+      let system = messages.first { $0.role == .system }?.content ?? ""
+      guard system.contains("Facts from") else { return ["On it."] }
+      let offered = system.contains("call it instead")
+      if offered, always || !system.contains("Europe/Paris") {
+        return [
+          "Checking Paris. ",
+          #"[TOOL_CALL:{"server":"clock","tool":"\#(tool)","arguments":{"timezone":"Europe/Paris"}}]"#,
+        ]
+      }
+      return ["It is 18:00 in Tokyo and 10:00 in Paris."]
+    }
+  }
+
+  private static let perZone: @Sendable (String, JSONValue) throws -> ToolOutput = { _, arguments in
+    let zone = arguments["timezone"]?.stringValue ?? "UTC"
+    let clock = zone == "Asia/Tokyo" ? "18:00:00+09:00" : "10:00:00+01:00"
+    return ToolOutput(text: #"{"timezone":"\#(zone)","datetime":"2026-11-27T\#(clock)"}"#, isError: false)
+  }
+
+  private func turn(_ engine: Engine, _ text: String) async throws -> (StoredMessage?, [ActionRecord]) {
+    let session = try await engine.chat.newSession()
+    var final: StoredMessage?
+    var records: [ActionRecord] = []
+    try await engine.runTurn(TurnRequest(session: session.id, kind: .message(text))) { event in
+      if case .chat(.actions(let found)) = event { records = found }
+      if case .chat(.finished(let message)) = event { final = message }
+    }
+    return (final, records)
+  }
+
+  @Test func aLargeModelCallsAgainAfterReadingAResultAndAnswersFromBoth() async throws {
+    let model = Self.steppingModel()
+    let (engine, connector) = try await engine(model: model, answer: Self.perZone)
+    let (final, records) = try await turn(engine, "What time is it in Tokyo?")
+    #expect(records.map(\.state) == [.answered, .answered])
+    #expect(
+      records.map(\.summary) == [
+        "clock · get_current_time (timezone: Asia/Tokyo)", "clock · get_current_time (timezone: Europe/Paris)",
+      ])
+    #expect(connector.calls.withLock { $0.count } == 2)
+    #expect(final?.content.hasSuffix("It is 18:00 in Tokyo and 10:00 in Paris.") == true, "\(final?.content ?? "")")
+    // The trace is kept with the answer: its cards come back with the chat.
+    let stored = try engine.actions.log(message: try #require(final?.id))
+    #expect(stored.count == 2)
+  }
+
+  @Test func theStepsEndAtTheLimitAndACallThatAsksWaits() async throws {
+    let (stepping, connector) = try await engine(model: Self.steppingModel(always: true), answer: Self.perZone)
+    let (final, records) = try await turn(stepping, "What time is it in Tokyo?")
+    // The first call and one per later pass but the last, which answers without tools.
+    #expect(records.count == SecondPass.maximumSteps)
+    #expect(records.allSatisfy { $0.state == .answered })
+    #expect(final?.content.hasSuffix("It is 18:00 in Tokyo and 10:00 in Paris.") == true)
+    #expect(connector.calls.withLock { $0.count } == SecondPass.maximumSteps)
+
+    let (asking, _) = try await engine(model: Self.steppingModel(asks: "delete_file"), answer: Self.perZone)
+    let (_, held) = try await turn(asking, "What time is it in Tokyo?")
+    #expect(held.map(\.state) == [.answered, .pending])
+    #expect(held.last?.reason == ActionService.heldReason)
+  }
+
   @Test func serversAreAddedOnceByAGoodNameAndRemoved() async throws {
     let (engine, _) = try await engine()
     await #expect(throws: ToolServerError.duplicate("clock")) {

@@ -7,7 +7,8 @@ import HearthStore
 /// or a web search, held as a pending record and run only when confirmed.
 extension ActionService {
   /// Why a held record waits.
-  static let heldReason = "proposed after reading text Hearth did not write (notes, documents, an earlier answer)"
+  static let heldReason =
+    "proposed after reading text Hearth did not write (notes, documents, a tool's result, an earlier answer)"
   /// Why a creation an automation proposed waits.
   static let unattendedReason = "proposed by an automation, with no one there to ask"
 

@@ -18,11 +18,12 @@ public struct ActionService: Sendable {
   /// A block the answer copied from the user's message (`userText`), from what the model read for this
   /// answer (`read`: retrieved notes and documents, the earlier part of an answer it continued) or from the
   /// conversation before (`earlier`) is recorded as not run. After a read, nothing runs on the answer's word
-  /// alone: creations and web searches wait for the user's confirmation as changes and deletions always do.
-  /// With `unattended` (a turn no one started: an automation's), nothing runs on the answer's word alone either.
+  /// alone: creations and web searches wait for the user's confirmation as changes and deletions always do;
+  /// with `afterToolResults` (the answer goes on from tools' results), a call of a tool that only reads and
+  /// that the user lets run is the one exception. With `unattended` (a turn no one started: an automation's), nothing runs on the answer's word alone either.
   public func process(
     answer: String, session: UUID? = nil, message: UUID? = nil, userText: String? = nil, read: String? = nil,
-    earlier: String? = nil, unattended: Bool = false
+    earlier: String? = nil, unattended: Bool = false, afterToolResults: Bool = false
   ) async throws -> [ActionRecord] {
     let (blocks, malformed) = ActionBlockParser.parse(answer)
     var records: [ActionRecord] = malformed.map { block in
@@ -42,7 +43,9 @@ public struct ActionService: Sendable {
     }
     for block in blocks {
       if block.kind == .toolCall, !copied(block) {
-        let waits = read != nil ? Self.heldReason : unattended ? Self.unattendedReason : nil
+        // After tools' results, a further look-up the user lets run goes on; anything else waits.
+        let lookUp = afterToolResults && !unattended && tools.runsUnasked(block)
+        let waits = read != nil && !lookUp ? Self.heldReason : unattended ? Self.unattendedReason : nil
         var record = await runTool(block, session: session, message: message, waits: waits)
         if read == nil, unattended { record.source = "automation" }
         records.append(record)

@@ -36,6 +36,9 @@ public actor ChatService {
   public struct ActionHooks: Sendable {
     /// The grammar and its trigger, read for each turn (the tools offered change as servers are added).
     public var grammar: @Sendable () -> (grammar: String, trigger: String)
+    /// How the model is told to call the tools offered, or `nil` when none are: a pass after a tool's result
+    /// may call another.
+    public var tools: @Sendable () -> String?
     /// Runs a finished answer's blocks, given the texts its blocks may not come from.
     public var process: @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord]
     /// Writes the answer for a request that asks for an action or a tool (its block, written with the model
@@ -45,10 +48,12 @@ public actor ChatService {
 
     public init(
       grammar: @escaping @Sendable () -> (grammar: String, trigger: String),
+      tools: @escaping @Sendable () -> String? = { nil },
       process: @escaping @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
     ) {
       self.grammar = grammar
+      self.tools = tools
       self.process = process
       self.draft = draft
     }
@@ -208,11 +213,27 @@ public actor ChatService {
       let texts = TurnTexts(
         request: text, read: read.isEmpty ? nil : read.joined(separator: "\n"),
         earlier: drafted == nil ? earlier ?? "" : "", unattended: unattended)
-      let records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
+      var records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
-        final = await SecondPass(database: database, model: model, events: continuation, now: now)
-          .answer(text, facts: facts, into: final)
+        var pass = SecondPass(database: database, model: model, events: continuation, now: now)
+        if let hooks, let instructions = hooks.tools() {
+          let (grammar, trigger) = hooks.grammar()
+          pass.tools = (instructions, grammar, trigger)
+          pass.step = { [final] text, read in
+            // A later pass is the model's own words in a turn the user started, but written after reading the
+            // facts: its calls wait as after any read, save a look-up the user lets run.
+            var step = final
+            step.content = text
+            var after = texts
+            after.read = ([after.read].compactMap { $0 } + read).joined(separator: "\n")
+            after.afterToolResults = true
+            return await hooks.process(step, after)
+          }
+        }
+        let more: [ActionRecord]
+        (final, more) = await pass.answer(text, facts: facts, into: final)
+        records += more
       }
       if let memoryHooks, let current = try? database.session(sessionID) { await memoryHooks.remember(current) }
       // The session is free again before anyone hears that the turn ended.
@@ -243,6 +264,9 @@ public struct TurnTexts: Sendable, Hashable {
   public var earlier: String
   /// No one started the turn (an automation ran it): nothing runs without the user's confirmation.
   public var unattended: Bool
+  /// What was read includes tools' results, and the answer goes on from them: a call of a tool that only
+  /// reads, and that the user lets run, still runs; anything else waits.
+  public var afterToolResults = false
 
   public init(request: String, read: String? = nil, earlier: String = "", unattended: Bool = false) {
     self.request = request

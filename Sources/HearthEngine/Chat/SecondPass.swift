@@ -2,46 +2,80 @@ import Foundation
 import HearthCore
 import HearthStore
 
-/// The answer to a question a block asked of the user's data. A model of at least a billion weights gets
-/// the one second pass: the facts found, and the question to answer from them alone. A smaller one answers
+/// The answer to a question a block asked of the user's data or of a tool. A model of at least a billion
+/// weights gets the second pass: the facts found, and the question to answer from them alone; when tools are
+/// offered it may call another, read its result and go on, up to ``maximumSteps`` passes. A smaller one answers
 /// with the facts as they are: the default 135M model, given the facts, invented others (a phone number when
 /// no contact matched), and a wrong answer about the user's own data is worse than a plain list. The facts
-/// are data either way and are never read for action blocks.
+/// are data either way: a block copied from them never runs, and after reading them nothing runs on the
+/// answer's word alone but a tool that only reads and that the user lets run.
 struct SecondPass {
   /// The smallest model trusted to write an answer from facts.
   static let minimumParameters: UInt64 = 1_000_000_000
+  /// The most passes one answer makes, the last without tools.
+  static let maximumSteps = 4
 
   let database: HearthDatabase
   let model: any ChatModel
   let events: AsyncStream<ChatEvent>.Continuation
   let now: @Sendable () -> Date
+  /// How to call the tools offered (their list, the grammar of calls and its trigger); `nil` when none are.
+  var tools: (instructions: String, grammar: String, trigger: String)? = nil
+  /// Runs the blocks a later pass wrote, given the facts read before it; their records join the answer's.
+  var step: (@Sendable (String, [String]) async -> [ActionRecord])? = nil
 
-  func answer(_ question: String, facts: [String], into message: StoredMessage) async -> StoredMessage {
+  /// The answer with the facts (or the model's words from them) added, and the records of what later passes
+  /// called.
+  func answer(
+    _ question: String, facts: [String], into message: StoredMessage
+  ) async -> (StoredMessage, [ActionRecord]) {
     // What the data holds is shown and read as data: nothing in it opens a block, now or when the answer is
     // continued or exported.
-    let facts = facts.map(ActionBlockParser.defused)
+    var facts = facts.map(ActionBlockParser.defused)
     var message = message
-    var text = ""
+    var records: [ActionRecord] = []
+    var written: [String] = []
     if (model.parameterCount ?? 0) >= Self.minimumParameters {
-      text = await generated(question, facts: facts)
+      for pass in 1...Self.maximumSteps {
+        let calls = pass < Self.maximumSteps ? tools : nil
+        let text = await generated(question, facts: facts, tools: calls)
+        guard !text.isEmpty else { break }
+        written.append(text)
+        guard calls != nil, let step, !ActionBlockParser.parse(text).blocks.isEmpty, !Task.isCancelled else { break }
+        let found = await step(text, facts)
+        records += found
+        let results = found.filter { $0.state == .answered }.compactMap(\.result).map(ActionBlockParser.defused)
+        // Nothing new to read (the call waits, failed or was refused): its card says the rest.
+        if results.isEmpty { break }
+        facts += results
+      }
     }
-    if text.isEmpty {
-      text = "Here is what I found:\n" + facts.joined(separator: "\n")
+    if written.isEmpty {
+      let text = "Here is what I found:\n" + facts.joined(separator: "\n")
       events.yield(.answer("\n\n" + text))
+      written = [text]
     }
-    message.content += "\n\n" + text
+    message.content += "\n\n" + written.joined(separator: "\n\n")
     message.updatedAt = now()
     try? database.updateMessage(message)
-    return message
+    return (message, records)
   }
 
   /// The model's answer from the facts, streamed as it is written; empty when the generation fails.
-  private func generated(_ question: String, facts: [String]) async -> String {
-    let system =
-      "You are Hearth, the user's assistant. Facts from the user's own data:\n" + facts.joined(separator: "\n")
+  private func generated(
+    _ question: String, facts: [String], tools: (instructions: String, grammar: String, trigger: String)?
+  ) async -> String {
+    var system =
+      "You are Hearth, the user's assistant. Facts from the user's own data and tools:\n"
+      + facts.joined(separator: "\n")
       + "\nAnswer the user's question in one or two sentences from these facts only; if they do not answer it,"
       + " say so."
-    let options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
+    var options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
+    if let tools {
+      system += " If a tool would find what is missing, call it instead.\n" + tools.instructions
+      options.grammar = tools.grammar
+      options.grammarTrigger = tools.trigger
+    }
     var text = ""
     do {
       for try await event in model.generate(messages: [.system(system), .user(question)], options: options) {

@@ -131,12 +131,17 @@ public final class Engine: Sendable {
           ? (ActionGrammar.grammar(), ActionGrammar.triggerPattern())
           : (ActionGrammar.grammar(tools: tools), ActionGrammar.triggerPattern(kinds: ActionKind.allCases))
       },
+      tools: {
+        let tools = actions.tools.callable()
+        return tools.isEmpty ? nil : ActionInstructions.toolLines(tools)
+      },
       process: { message, texts in
         // A failure to record is shown as no cards; the answer itself is saved either way.
         do {
           return try await actions.process(
             answer: message.content, session: message.sessionID, message: message.id, userText: texts.request,
-            read: texts.read, earlier: texts.earlier, unattended: texts.unattended)
+            read: texts.read, earlier: texts.earlier, unattended: texts.unattended,
+            afterToolResults: texts.afterToolResults)
         } catch {
           logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
           return []

@@ -56,6 +56,12 @@ struct ToolRunner: Sendable {
     return (server, tool, arguments)
   }
 
+  /// Whether the block calls a tool that only reads and that the user lets run.
+  func runsUnasked(_ block: ActionBlock) -> Bool {
+    guard let (server, tool, _) = try? resolve(block) else { return false }
+    return tool.readOnly && server.policy(for: tool.name) == .allow
+  }
+
   /// Runs the call and gives its result as text for the card and the answer.
   func call(_ tool: String, arguments: JSONValue, on server: ToolServer) async throws -> ToolOutput {
     guard let connector else { throw ToolServerError.noConnector }
