@@ -70,7 +70,7 @@ class AnthropicClientTest(unittest.TestCase):
     def test_a_tool_round_trip(self):
         first = self.client.messages.create(
             **GREEDY, model=MODEL, max_tokens=80, tools=[WEATHER],
-            tool_choice={"type": "tool", "name": "get_weather"},
+            tool_choice={"type": "tool", "name": "get_weather", "disable_parallel_tool_use": True},
             messages=[{"role": "user", "content": "What is the weather in Lyon?"}])
         self.assertEqual(first.stop_reason, "tool_use")
         call = next(block for block in first.content if block.type == "tool_use")

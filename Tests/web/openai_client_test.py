@@ -141,16 +141,22 @@ class OpenAIClientTest(unittest.TestCase):
         stream = self.client.chat.completions.create(
             model="hearth", messages=ask, tools=self.WEATHER, temperature=0, stream=True,
             tool_choice={"type": "function", "function": {"name": "get_weather"}})
-        name, arguments, finish = None, "", None
+        names, arguments, finish = {}, {}, None
         for chunk in stream:
             if not chunk.choices:
                 continue
             for delta in chunk.choices[0].delta.tool_calls or []:
-                name = name or delta.function.name
-                arguments += delta.function.arguments or ""
+                names[delta.index] = names.get(delta.index) or delta.function.name
+                arguments[delta.index] = arguments.get(delta.index, "") + (delta.function.arguments or "")
             finish = chunk.choices[0].finish_reason or finish
-        self.assertEqual((name, finish), ("get_weather", "tool_calls"))
-        self.assertIn("city", json.loads(arguments))
+        self.assertEqual((names[0], finish), ("get_weather", "tool_calls"))
+        self.assertIn("city", json.loads(arguments[0]))
+
+        # parallel_tool_calls false: one call at most, whatever the model would go on to write.
+        single = self.client.chat.completions.create(
+            model="hearth", messages=ask, tools=self.WEATHER, tool_choice="required", temperature=0,
+            parallel_tool_calls=False)
+        self.assertEqual(len(single.choices[0].message.tool_calls), 1)
 
         # The call and its result go back as the conversation continues; with tool_choice none, text comes back.
         follow = ask + [

@@ -63,17 +63,18 @@ struct MessageObject: Encodable {
     try container.encode(usage, forKey: .usage)
   }
 
-  /// The answer's blocks and its stop reason: a tool call (when tools were offered and the model wrote one)
-  /// is a `tool_use` block after any text before it.
+  /// The answer's blocks and its stop reason: each tool call (when tools were offered and the model wrote
+  /// some) is a `tool_use` block, after any text before them.
   static func blocks(
-    of outcome: CompletionRun.Outcome, callsTools: Bool
+    of outcome: CompletionRun.Outcome, toolCalls: Int
   ) -> (blocks: [Block], stopReason: String, stopSequence: String?) {
-    if callsTools, let (text, call) = ToolPlan.extract(outcome.content) {
-      let input = (try? JSONDecoder().decode(JSONValue.self, from: Data(call.function.arguments.utf8))) ?? .object([])
-      let id = "toolu_" + call.id.dropFirst("call_".count)
-      return (
-        (text.map { [.text($0)] } ?? []) + [.toolUse(id: id, name: call.function.name, input: input)], "tool_use", nil
-      )
+    if toolCalls > 0, let (text, calls) = ToolPlan.extract(outcome.content, limit: toolCalls) {
+      let uses = calls.map { call -> Block in
+        let input =
+          (try? JSONDecoder().decode(JSONValue.self, from: Data(call.function.arguments.utf8))) ?? .object([])
+        return .toolUse(id: "toolu_" + call.id.dropFirst("call_".count), name: call.function.name, input: input)
+      }
+      return ((text.map { [.text($0)] } ?? []) + uses, "tool_use", nil)
     }
     let reason =
       outcome.stopSequence != nil ? "stop_sequence" : outcome.finishReason == "length" ? "max_tokens" : "end_turn"

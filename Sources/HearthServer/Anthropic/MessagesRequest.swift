@@ -81,8 +81,8 @@ struct MessagesRequest: StrictInput {
     }
   }
 
-  /// `tool_choice`: `auto`, `any` (some tool), `tool` (the one named) or `none`. `disable_parallel_tool_use`
-  /// is honoured either way: an answer here makes at most one call.
+  /// `tool_choice`: `auto`, `any` (some tool), `tool` (the one named) or `none`; with
+  /// `disable_parallel_tool_use` an answer makes at most one call, without it up to ``ToolPlan/maximumCalls``.
   struct ToolChoice: Decodable {
     var type: String
     var name: String?
@@ -202,7 +202,9 @@ struct MessagesRequest: StrictInput {
         type: "function",
         function: .init(name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: nil))
     }
-    return try ToolPlan(tools: definitions, choice: toolChoice.map { try $0.plan })
+    return try ToolPlan(
+      tools: definitions, choice: toolChoice.map { try $0.plan },
+      parallel: toolChoice?.disableParallelToolUse != true)
   }
 
   /// The conversation as the model sees it: the system text first, earlier tool calls in the shape the model

@@ -25,7 +25,7 @@ struct MessagesRoute<Context: ChannelRequestContext>: RouteArea {
     let messages = try body.chatMessages()
     try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
-    let callsTools = try body.toolPlan()?.active == true
+    let toolCalls = try body.toolPlan()?.callLimit ?? 0
     let lease = try await chat.reserve(named: body.model, context: context)
     let model = lease.model
     let promptTokens = try await lease.prepare { model in
@@ -37,13 +37,13 @@ struct MessagesRoute<Context: ChannelRequestContext>: RouteArea {
     let draft = MessageObject(
       id: id, model: model.name, content: [], stopReason: nil, stopSequence: nil,
       usage: .init(inputTokens: promptTokens, outputTokens: 0))
-    if body.stream == true { return stream(run, draft: draft, lease: lease, callsTools: callsTools) }
+    if body.stream == true { return stream(run, draft: draft, lease: lease, toolCalls: toolCalls) }
     guard let outcome = try await chat.runWhole([run], lease: lease, context: context).first else {
       throw APIError(.internalServerError, "the model gave no answer", code: "generation_failed")
     }
     var message = draft
     (message.content, message.stopReason, message.stopSequence) = MessageObject.blocks(
-      of: outcome, callsTools: callsTools)
+      of: outcome, toolCalls: toolCalls)
     message.usage.outputTokens = outcome.usage?.generatedTokens ?? outcome.pieces
     return try JSONResponse.make(message)
   }
@@ -59,8 +59,9 @@ struct MessagesRoute<Context: ChannelRequestContext>: RouteArea {
 
   /// Streams the message as Anthropic's events. With tools on offer the text is held back until the answer
   /// ends, as on the OpenAI route, because a call cannot be told from text before it is complete.
-  private func stream(_ run: CompletionRun, draft: MessageObject, lease: ModelLease, callsTools: Bool) -> Response {
-    Response(
+  private func stream(_ run: CompletionRun, draft: MessageObject, lease: ModelLease, toolCalls: Int) -> Response {
+    let callsTools = toolCalls > 0
+    return Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
         func send(_ event: MessageStreamEvent) async throws {
@@ -82,7 +83,7 @@ struct MessagesRoute<Context: ChannelRequestContext>: RouteArea {
                   type: "content_block_delta", index: 0, delta: .init(type: "text_delta", text: piece.content)))
             }
           }
-          let (blocks, stopReason, stopSequence) = MessageObject.blocks(of: outcome, callsTools: callsTools)
+          let (blocks, stopReason, stopSequence) = MessageObject.blocks(of: outcome, toolCalls: toolCalls)
           var index = 0
           for block in blocks {
             switch block {

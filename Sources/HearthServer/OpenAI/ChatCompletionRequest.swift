@@ -102,7 +102,9 @@ struct ChatCompletionRequest: StrictInput {
   }
 
   /// The tools offered, checked; `nil` when none are.
-  func toolPlan() throws -> ToolPlan? { try ToolPlan(tools: tools, choice: toolChoice) }
+  func toolPlan() throws -> ToolPlan? {
+    try ToolPlan(tools: tools, choice: toolChoice, parallel: parallelToolCalls ?? true)
+  }
 
   /// Message content: a string, or a list of parts of which only text is understood.
   struct Content: Decodable {

@@ -37,7 +37,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
     try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
     let choices = try body.sampling.choices()
-    let callsTools = try body.toolPlan()?.active == true
+    let toolCalls = try body.toolPlan()?.callLimit ?? 0
+    let callsTools = toolCalls > 0
     let streams = body.stream == true
     if body.verbose == true, streams {
       throw APIError.invalidRequest("verbose goes with whole answers (stream false)", parameter: "verbose")
@@ -69,7 +70,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
         shows: .init(
           usage: body.streamOptions?.includeUsage == true, logprobs: options.logprobs != nil,
           timings: body.timingsPerToken == true),
-        callsTools: callsTools)
+        toolCalls: toolCalls)
     }
     let outcomes = try await runWhole(runs, lease: lease, context: context)
     outcomes.forEach { record($0, identity) }
@@ -77,8 +78,8 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
       let reasoning = outcome.reasoning.isEmpty ? nil : outcome.reasoning
       var message = ChatCompletion.Message(content: outcome.content, reasoningContent: reasoning)
       var finishReason = outcome.finishReason
-      if callsTools, let (text, call) = ToolPlan.extract(outcome.content) {
-        message = .init(content: text, reasoningContent: reasoning, toolCalls: [call])
+      if callsTools, let (text, calls) = ToolPlan.extract(outcome.content, limit: toolCalls) {
+        message = .init(content: text, reasoningContent: reasoning, toolCalls: calls)
         finishReason = "tool_calls"
       }
       return ChatCompletion.Choice(
@@ -132,12 +133,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
 
   /// Streams the choices one after another, with the model held until the last one ends. With tools on offer
   /// the answer is held back until it ends, because a call cannot be told from text before it is complete; it
-  /// then goes out as one content delta or one `tool_calls` delta.
+  /// then goes out as one content delta or one `tool_calls` delta per call.
   private func stream(
     _ runs: [CompletionRun], lease: ModelLease, identity: CompletionIdentity, shows: StreamExtras,
-    callsTools: Bool
+    toolCalls: Int
   ) -> Response {
-    Response(
+    let callsTools = toolCalls > 0
+    return Response(
       status: .ok, headers: EventStream.headers,
       body: ResponseBody { writer in
         var failure: APIError?
@@ -165,10 +167,13 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
               outcomes.append(outcome)
               var finishReason = outcome.finishReason
               if callsTools {
-                if let (text, call) = ToolPlan.extract(outcome.content) {
+                if let (text, calls) = ToolPlan.extract(outcome.content, limit: toolCalls) {
                   if let text { try await writer.sendEvent(identity.chunk(.init(content: text), index: index)) }
-                  let delta = ChatCompletionChunk.ToolCallDelta(id: call.id, function: call.function)
-                  try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta]), index: index))
+                  for (position, call) in calls.enumerated() {
+                    let delta = ChatCompletionChunk.ToolCallDelta(
+                      index: position, id: call.id, function: call.function)
+                    try await writer.sendEvent(identity.chunk(.init(toolCalls: [delta]), index: index))
+                  }
                   finishReason = "tool_calls"
                 } else if !outcome.content.isEmpty {
                   try await writer.sendEvent(identity.chunk(.init(content: outcome.content), index: index))

@@ -57,9 +57,18 @@ struct ToolPlan {
 
   let tools: [Definition]
   let choice: Choice
+  /// Whether one answer may make several calls (OpenAI's `parallel_tool_calls`, Anthropic's
+  /// `disable_parallel_tool_use` turned around); at most ``maximumCalls``.
+  let parallel: Bool
+
+  /// The most calls one answer makes when it may make several.
+  static let maximumCalls = 8
+
+  /// The most calls one answer may make: none when the choice is `none`.
+  var callLimit: Int { active ? (parallel ? Self.maximumCalls : 1) : 0 }
 
   /// Checks the definitions and the choice; `nil` when no tools are offered.
-  init?(tools: [Definition]?, choice: Choice?) throws {
+  init?(tools: [Definition]?, choice: Choice?, parallel: Bool = false) throws {
     guard let tools, !tools.isEmpty else {
       if let choice, choice != .none, choice != .auto {
         throw APIError.invalidRequest("tool_choice names a tool but no tools are given", parameter: "tool_choice")
@@ -84,6 +93,7 @@ struct ToolPlan {
     }
     self.tools = tools
     self.choice = choice ?? .auto
+    self.parallel = parallel
   }
 
   /// Whether the model may call a tool in this answer.
@@ -100,6 +110,7 @@ struct ToolPlan {
     var lines = [
       "You can call these functions. To call one, write <tool_call>{\"name\": NAME, \"arguments\": {…}}</tool_call>"
         + (choice == .auto ? "; otherwise answer normally." : " and nothing else.")
+        + (parallel ? " To call several, write one such call after another." : "")
     ]
     for tool in callable {
       let parameters = tool.function.parameters?.jsonText ?? "{}"
@@ -131,21 +142,35 @@ struct ToolPlan {
       throw APIError.invalidRequest("a tool's parameters cannot be used: \(error)", parameter: "tools")
     }
     let renamed = json.replacingOccurrences(of: "root ::= ", with: "tool-call-json ::= ", options: .anchored)
-    let grammar = #"root ::= "<tool_call>" tool-call-json "</tool_call>""# + "\n" + renamed
-    return (grammar, choice == .auto ? #"[\s\S]*?(<tool_call>[\s\S]*)"# : nil)
+    let call = #""<tool_call>" tool-call-json "</tool_call>""#
+    let root =
+      parallel
+      ? "root ::= \(call) ( call-gap \(call) ){0,\(Self.maximumCalls - 1)}\ncall-gap ::= \"\\n\"?"
+      : "root ::= \(call)"
+    return (root + "\n" + renamed, choice == .auto ? #"[\s\S]*?(<tool_call>[\s\S]*)"# : nil)
   }
 
-  /// The answer's text before a call, and the call, when it holds one.
-  static func extract(_ content: String) -> (text: String?, call: Call)? {
+  /// The answer's text before its calls, and the calls, when it holds any.
+  static func extract(_ content: String, limit: Int) -> (text: String?, calls: [Call])? {
     guard let open = content.range(of: "<tool_call>") else { return nil }
-    let rest = content[open.upperBound...]
-    let body = rest.range(of: "</tool_call>").map { rest[..<$0.lowerBound] } ?? rest
-    guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8)),
-      let name = value["name"]?.stringValue
-    else { return nil }
-    let arguments = value["arguments"]?.jsonText ?? "{}"
+    var calls: [Call] = []
+    var rest = content[open.upperBound...]
+    while true {
+      let end = rest.range(of: "</tool_call>")
+      let body = end.map { rest[..<$0.lowerBound] } ?? rest
+      if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8)),
+        let name = value["name"]?.stringValue
+      {
+        let arguments = value["arguments"]?.jsonText ?? "{}"
+        let id = "call_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(24)
+        calls.append(Call(id: String(id), function: .init(name: name, arguments: arguments)))
+      }
+      guard calls.count < limit, let end, let next = rest[end.upperBound...].range(of: "<tool_call>") else { break }
+      rest = rest[next.upperBound...]
+    }
+    guard !calls.isEmpty else { return nil }
+    calls = Array(calls.prefix(limit))
     let text = content[..<open.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-    let id = "call_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(24)
-    return (text.isEmpty ? nil : text, Call(id: String(id), function: .init(name: name, arguments: arguments)))
+    return (text.isEmpty ? nil : text, calls)
   }
 }
