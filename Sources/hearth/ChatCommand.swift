@@ -25,6 +25,8 @@ struct ChatCommand: AsyncParsableCommand {
         /actions           what this session's answers did
         /memory on|off     let this session's answers draw on the memory, or not
         /find WORDS        the messages of this chat that hold WORDS
+        /p NAME [MORE]     send the pinned prompt NAME (with MORE after it); /p lists them
+        /reply N TEXT      send TEXT as a reply to message N (as /find numbers them), quoting it
         /help, /quit
       """
   )
@@ -198,6 +200,23 @@ struct ChatCommand: AsyncParsableCommand {
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }
+        case "/p":
+          do {
+            guard let text = try Self.pinned(argument, engine: engine) else { break }
+            try await show(.message(text))
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/reply":
+          do {
+            let parts = argument.split(separator: " ", maxSplits: 1)
+            guard let number = parts.first.flatMap({ Int($0) }), parts.count == 2 else {
+              throw ValidationError("/reply takes a message number and your reply: /reply 2 Why?")
+            }
+            try await show(.message(try engine.reply(String(parts[1]), quotingNumber: number, in: current.id)))
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
         case let unknown where unknown.hasPrefix("/"):
           Terminal.writeError("hearth: unknown command \(unknown); /help lists them\n")
         default:
@@ -260,6 +279,26 @@ struct ChatCommand: AsyncParsableCommand {
       "\($0.role.rawValue): \($0.content.prefix(200))"
     }
     return (["(showing version \(number) of \(fork.count))"] + shown).joined(separator: "\n")
+  }
+
+  /// `/p NAME [MORE]`: the pinned prompt's text (with MORE on a line after it); `/p` alone lists them and sends
+  /// nothing.
+  private static func pinned(_ argument: String, engine: Engine) throws -> String? {
+    let prompts = try engine.pinnedPrompts()
+    guard !argument.isEmpty else {
+      Terminal.write(
+        prompts.isEmpty
+          ? "No pinned prompts (hearth prompts add NAME TEXT).\n"
+          : prompts.map { "  \($0.name): \($0.text.prefix(80))" }.joined(separator: "\n") + "\n")
+      return nil
+    }
+    // The longest name the argument starts with, so names with spaces work.
+    let lowered = argument.lowercased()
+    let match = prompts.filter { lowered == $0.name.lowercased() || lowered.hasPrefix($0.name.lowercased() + " ") }
+      .max { $0.name.count < $1.name.count }
+    guard let prompt = match else { return try engine.pinnedPrompt(argument).text }
+    let more = argument.dropFirst(prompt.name.count).trimmingCharacters(in: .whitespaces)
+    return more.isEmpty ? prompt.text : prompt.text + "\n" + more
   }
 
   private static func split(_ input: String) -> (String, String) {

@@ -51,6 +51,39 @@ struct ChatCommandTests {
     #expect(result.standardError.contains("/find needs the words to look for"))
   }
 
+  @Test func pinnedPromptsAndRepliesFromTheTerminal() async throws {
+    let runner = CommandRunner()
+    let pinned = try await runner.run(["prompts", "add", "Capital", "What is the capital of France?"])
+    #expect(pinned.status == 0, "\(pinned.standardError)")
+    _ = try await runner.run(["prompts", "add", "Short", "Answer in one word."])
+    let moved = try await runner.run(["prompts", "mv", "short", "1"])
+    #expect(moved.standardOutput == "1. Short\n2. Capital\n")
+    let listed = try await runner.run(["prompts", "list", "--json"])
+    #expect(listed.standardOutput.contains("What is the capital of France?"))
+    let input = """
+      /p
+      /p capital
+      /reply 2 Why is that?
+      /p Nowhere
+      /reply 9 Hello
+      /quit
+
+      """
+    let result = try await runner.run(
+      ["chat", "--new", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "20"], input: input)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("  Short: Answer in one word."))
+    #expect(result.standardOutput.contains("Paris"))
+    #expect(result.standardError.contains("no pinned prompt “Nowhere”"))
+    #expect(result.standardError.contains("there is no message 9 in this chat"))
+    let sessions = try await runner.run(["sessions", "list", "--json"])
+    let id = try #require(sessions.standardOutput.firstMatch(of: /"id":"([0-9A-F-]{36})"/).map { String($0.1) })
+    let shown = try await runner.run(["sessions", "show", id, "--json"])
+    #expect(shown.standardOutput.contains("What is the capital of France?"))
+    #expect(shown.standardOutput.contains("Why is that?"))
+    #expect(shown.standardOutput.contains(#"> "#))
+  }
+
   @Test func retryEditContinueAndVersions() async throws {
     let input = """
       /versions

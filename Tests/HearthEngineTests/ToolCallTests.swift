@@ -266,6 +266,17 @@ struct ToolDrafterTests {
     #expect(drafter.arguments(of: search, for: "search issues about login")?.open == ["query"])
   }
 
+  @Test func pathsAreReadFromTheRequest() throws {
+    #expect(ToolDrafter.path(in: "Show the git log of /tmp/site, please") == "/tmp/site")
+    #expect(ToolDrafter.path(in: "status of ~/code/app?") == "~/code/app")
+    #expect(ToolDrafter.path(in: "what changed in “./notes”") == "./notes")
+    #expect(ToolDrafter.path(in: "divide 3/4 by 2") == nil)
+    let log = tool("git_log", "Shows the commit logs", [("repo_path", "")], required: ["repo_path"])
+    let drafter = ToolDrafter(tools: [log], model: ScriptedChatModel(pieces: []), localZone: "UTC")
+    #expect(drafter.arguments(of: log, for: "git log of /srv/repo")?.pinned.map { $0.1.stringValue } == ["/srv/repo"])
+    #expect(drafter.arguments(of: log, for: "show the git log") == nil)
+  }
+
   @Test func clockTimesAreReadAsPeopleSayThem() {
     #expect(ToolDrafter.clockTime(in: "at 3pm") == "15:00")
     #expect(ToolDrafter.clockTime(in: "12 am sharp") == "00:00")

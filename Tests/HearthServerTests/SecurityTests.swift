@@ -49,7 +49,7 @@ struct SecurityTests {
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
-    "/api/mcp", "/api/mcp/servers", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
+    "/api/mcp", "/api/mcp/servers", "/api/prompts", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -67,6 +67,7 @@ struct SecurityTests {
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
+    (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
 
@@ -95,6 +96,8 @@ struct SecurityTests {
       (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),
       (.DELETE, "/api/mcp/servers/s\(id.prefix(8))", nil), (.POST, "/api/mcp/servers/s\(id.prefix(8))/refresh", nil),
       (.PUT, "/api/mcp/servers/s\(id.prefix(8))/tools/x", #"{"policy":"allow"}"#),
+      (.PUT, "/api/prompts/\(id)", #"{"text":"x"}"#), (.DELETE, "/api/prompts/\(id)", nil),
+      (.POST, "/api/prompts/\(id)/move", #"{"position":1}"#),
     ]
   }()
 

@@ -623,6 +623,55 @@ class WebAppTest(unittest.TestCase):
             if session["title"].startswith("What time is it in Tokyo"):
                 api(f"/api/sessions/{session['id']}", "DELETE")
 
+    def test_9d27_pinned_prompts_and_a_reply(self):
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "prompts-form")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        form.find_element(By.NAME, "name").send_keys("Capital")
+        form.find_element(By.NAME, "text").send_keys("What is the capital of France?")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "prompts-status"), "Pinned “Capital”."))
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        chip = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#pinned-prompts .pinned-chip")))
+        self.assertEqual(chip.text, "Capital")
+        chip.click()
+        self.assertEqual(self.find("#prompt").get_attribute("value"), "What is the capital of France?")
+        self.find("#prompt").send_keys(Keys.ENTER)
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
+        # "Pin" under the user's own message keeps it under the name given.
+        self.find(".message.user .pin-prompt").click()
+        alert = self.wait.until(EC.alert_is_present())
+        alert.send_keys("France")
+        alert.accept()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "pinned-prompts"), "France"))
+        self.assertEqual([p["name"] for p in api("/api/prompts")["prompts"]], ["Capital", "France"])
+        # Reply to the answer: the quote strip, then the quote in the sent message.
+        answer = self.find(".message.assistant")
+        answer.find_element(By.CSS_SELECTOR, ".reply-message").click()
+        strip = self.wait.until(EC.visibility_of_element_located((By.ID, "reply-strip")))
+        self.assertIn("Paris", strip.text)
+        self.send("Are you sure?")
+        quote = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".message.user:nth-last-of-type(2) .reply-quote")))
+        self.assertIn("Paris", quote.text)
+        self.assertTrue(self.find("#reply-strip").get_attribute("hidden") is not None)
+        self.wait.until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 2)
+        self.shoot("pinned-and-reply")
+        # Left as found: the prompts unpinned on the Settings page, the chat deleted.
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        for name in ["Capital", "France"]:
+            button = self.wait.until(EC.element_to_be_clickable((By.XPATH, f"//button[.='Unpin {name}']")))
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "prompts-status"), f"Unpinned “{name}”."))
+        self.assertEqual(api("/api/prompts")["prompts"], [])
+        self.assertTrue(self.find("#pinned-prompts").get_attribute("hidden") is not None)
+        for session in api("/api/sessions")["sessions"]:
+            if session["title"].startswith("What is the capital of France"):
+                api(f"/api/sessions/{session['id']}", "DELETE")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})

@@ -117,6 +117,39 @@ class ToolServersTest(unittest.TestCase):
         call = next(action for action in fine["actions"] if action["kind"] == "TOOL_CALL")
         self.assertEqual(call["state"], "answered", call)
 
+    def test_git_on_a_scratch_repository_reads_at_once_and_changes_ask(self):
+        repo = os.path.join(self.home, "site")
+        os.makedirs(repo)
+        git = ["git", "-C", repo, "-c", "user.name=Test", "-c", "user.email=test@example.com"]
+        subprocess.run(git[:3] + ["init", "-q"], check=True)
+        with open(os.path.join(repo, "packing.md"), "w") as file:
+            file.write("Tent, stove\n")
+        subprocess.run(git[:3] + ["add", "packing.md"], check=True)
+        subprocess.run(git + ["commit", "-q", "-m", "Add the packing list"], check=True)
+        with open(os.path.join(repo, "packing.md"), "a") as file:
+            file.write("Lantern\n")
+
+        server = json.loads(self.hearth("mcp", "add", "git", "--json", "--", os.path.join(BIN, "mcp-server-git")).stdout)
+        policies = {tool["name"]: server["policies"].get(tool["name"], "allow" if tool["read_only"] else "ask")
+                    for tool in server["tools"]}
+        self.assertEqual(policies["git_log"], "allow")
+        self.assertEqual(policies["git_commit"], "ask")
+        listed = self.hearth("mcp", "tools", "git").stdout
+        self.assertIn("git_commit  [ask]", listed)
+        self.assertIn("git_log  [allow]", listed)
+
+        log = self.ask(f"Show the git log of {repo}")
+        call = next(action for action in log["actions"] if action["kind"] == "TOOL_CALL")
+        self.assertEqual((call["action"], call["state"]), ("git_log", "answered"), call)
+        self.assertIn(f"repo_path: {repo}", call["summary"])
+        self.assertIn("Add the packing list", call["result"])
+        self.assertIn("Add the packing list", log["text"])
+
+        status = self.ask(f"What is the git status of {repo}?")
+        call = next(action for action in status["actions"] if action["kind"] == "TOOL_CALL")
+        self.assertEqual((call["action"], call["state"]), ("git_status", "answered"), call)
+        self.assertIn("packing.md", call["result"])
+
     def test_bad_servers_are_refused_by_name(self):
         missing = self.hearth("mcp", "add", "nothing", "--", "no-such-program-here", check=False)
         self.assertNotEqual(missing.returncode, 0)

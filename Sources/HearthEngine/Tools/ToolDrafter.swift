@@ -83,6 +83,13 @@ struct ToolDrafter {
           result.pinned.append((name, .string(zone)))
           if named.contains(zone) { result.read += 1 }
         }
+      } else if Self.isPath(name, schema) {
+        if let path = Self.path(in: request) {
+          result.pinned.append((name, .string(path)))
+          result.read += 1
+        } else if required {
+          return nil
+        }
       } else if Self.isClock(name, schema) {
         if let clock = Self.clockTime(in: request) {
           result.pinned.append((name, .string(clock)))
@@ -115,6 +122,24 @@ struct ToolDrafter {
   static func isClock(_ name: String, _ schema: JSONValue) -> Bool {
     let description = (schema["description"]?.stringValue ?? "").lowercased()
     return schema["type"]?.stringValue == "string" && (name.lowercased() == "time" || description.contains("hh:mm"))
+  }
+
+  static func isPath(_ name: String, _ schema: JSONValue) -> Bool {
+    schema["type"]?.stringValue == "string" && name.lowercased().contains("path")
+  }
+
+  /// The first file path the request names: `/srv/notes`, `~/code/app`, `./site`.
+  static func path(in request: String) -> String? {
+    for word in request.split(whereSeparator: \.isWhitespace) {
+      var candidate = word.trimmingCharacters(in: CharacterSet(charactersIn: "\"'`“”‘’()"))
+      while let last = candidate.last, ".,;:!?".contains(last) { candidate.removeLast() }
+      if candidate.hasPrefix("/") || candidate.hasPrefix("~/") || candidate.hasPrefix("./")
+        || candidate.hasPrefix("../")
+      {
+        return candidate.count > 1 ? candidate : nil
+      }
+    }
+    return nil
   }
 
   /// "15:30", "3pm", "3:30 pm" → 24-hour `HH:MM`.

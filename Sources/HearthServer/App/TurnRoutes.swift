@@ -16,8 +16,15 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.post(":id/turns") { request, context in
       let body = try await RequestReader.decodeStrict(
-        TurnBody.self, from: request, limit: configuration.maxBodyBytes)
-      return try await turn(.message(try checked(body.text)), context)
+        NewTurnBody.self, from: request, limit: configuration.maxBodyBytes)
+      var text = try checked(body.text)
+      if let reference = body.replyTo {
+        guard let message = UUID(uuidString: reference) else {
+          throw APIError.invalidRequest("reply_to must be a message id", parameter: "reply_to")
+        }
+        text = try dependencies.engine.reply(text, quoting: message, in: try RouteInput.sessionID(context))
+      }
+      return try await turn(.message(text), context)
     }
     // Regenerate, edit and continue answer with the same event stream as a new message.
     router.post(":id/messages/:message/regenerate") { request, context in
@@ -138,6 +145,18 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
 struct TurnBody: StrictInput {
   var text: String
   static let fields: Set<String> = ["text"]
+}
+
+/// A new message, optionally a reply to one of the chat's messages (quoted in the turn).
+struct NewTurnBody: StrictInput {
+  var text: String
+  var replyTo: String?
+  static let fields: Set<String> = ["text", "reply_to"]
+
+  enum CodingKeys: String, CodingKey {
+    case text
+    case replyTo = "reply_to"
+  }
 }
 struct StopResult: Encodable { var stopped: Bool }
 struct StartedEvent: Encodable {

@@ -99,6 +99,16 @@ enum ErrorMapping {
       }
     case let error as ModelTooLargeError:
       return APIError(.serviceUnavailable, error.description, parameter: "model", code: "model_too_large")
+    case let error as PinnedPromptError:
+      switch error {
+      case .notFound: return .notFound(error.description)
+      case .duplicate: return APIError(.conflict, error.description, code: "prompt_exists")
+      case .emptyName: return .invalidRequest(error.description, parameter: "name")
+      case .emptyText: return .invalidRequest(error.description, parameter: "text")
+      case .tooLong(let field, _): return .invalidRequest(error.description, parameter: field)
+      case .tooMany, .badPosition: return .invalidRequest(error.description)
+      }
+    case let error as ReplyTargetError: return .invalidRequest(error.description, parameter: "reply_to")
     case let error as ToolServerError:
       switch error {
       case .unknownServer, .unknownTool: return .notFound(error.description)

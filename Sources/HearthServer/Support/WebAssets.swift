@@ -24,6 +24,8 @@ struct WebAssets: Sendable {
     ("/assets/actions.js", "actions.js", "text/javascript; charset=utf-8"),
     ("/assets/waiting.js", "waiting.js", "text/javascript; charset=utf-8"),
     ("/assets/toolservers.js", "toolservers.js", "text/javascript; charset=utf-8"),
+    ("/assets/prompts.js", "prompts.js", "text/javascript; charset=utf-8"),
+    ("/assets/reply.js", "reply.js", "text/javascript; charset=utf-8"),
     ("/assets/briefing.js", "briefing.js", "text/javascript; charset=utf-8"),
     ("/assets/notices.js", "notices.js", "text/javascript; charset=utf-8"),
     ("/assets/find.js", "find.js", "text/javascript; charset=utf-8"),

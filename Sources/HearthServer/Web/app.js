@@ -4,6 +4,7 @@ import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
+import { wirePrompts } from "/assets/prompts.js";
 import { watchNotices } from "/assets/notices.js";
 import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
@@ -435,6 +436,7 @@ async function start() {
     watchNotices();
     wireMCPSettings().catch(() => {});
     wireToolServers().catch(() => {});
+    wirePrompts().catch(() => {});
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
     showError(error.message);

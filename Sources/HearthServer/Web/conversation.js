@@ -1,11 +1,13 @@
 // The conversation on screen: messages and their actions (copy, read aloud, regenerate, edit, continue), the
 // sources an answer drew on, and the switch between the versions kept where a chat went more than one way.
 import { renderMarkdown } from "/assets/markdown.js";
-import { $, copyText, el } from "/assets/api.js";
+import { $, copyText, el, toast } from "/assets/api.js";
 import { shownText } from "/assets/actions.js";
 import { readAloudButton } from "/assets/voice.js";
 import { fillBriefing } from "/assets/briefing.js";
 import { state } from "/assets/state.js";
+import { replyTo, splitQuote } from "/assets/reply.js";
+import { pin } from "/assets/prompts.js";
 
 // What the actions do; set by the turn code (`setMessageHandlers`).
 const handlers = { regenerate: null, edit: null, continueAnswer: null, showVersion: null };
@@ -38,7 +40,9 @@ export function fillMessage(element, message) {
   if (message.index != null) element.dataset.index = message.index;
   const bubble = element.querySelector(".bubble");
   if (message.role === "user") {
-    bubble.textContent = message.content;
+    const replying = splitQuote(message.content);
+    if (replying) bubble.replaceChildren(el("blockquote", { class: "reply-quote" }, replying.quote), replying.reply);
+    else bubble.textContent = message.content;
   } else {
     bubble.replaceChildren(renderMarkdown(shownText(message)));
   }
@@ -76,6 +80,8 @@ function showActions(element) {
   const text = message.role === "user" ? message.content : shownText(message);
   if (message.role === "user") {
     row.append(button("Edit", "edit-message", () => startEdit(element), "Change this message and send it again"));
+    row.append(button("Pin", "pin-prompt", () => pin(splitQuote(text)?.reply ?? text).catch((error) => toast(error.message)),
+      "Keep this message as a pinned prompt above the message box"));
   } else if (message.role === "assistant") {
     if (text.trim()) row.append(copyButton(text));
     const reader = text.trim() ? readAloudButton(text) : null;
@@ -87,6 +93,7 @@ function showActions(element) {
         "Carry on this answer where it stopped"));
     }
   }
+  row.append(button("Reply", "reply-message", () => replyTo(message), "Reply to this message, quoting it"));
   if (row.childElementCount) element.append(row);
 }
 

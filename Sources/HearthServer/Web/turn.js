@@ -1,6 +1,7 @@
 // A turn in the chat on screen: a new message, an edited one, an answer regenerated or continued. Each streams
 // the server's events into the conversation; the chats list and header are told when it ends.
 import { $, api, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { clearReply, replyTarget, replyTo } from "/assets/reply.js";
 import { shownText, showCards } from "/assets/actions.js";
 import { fillMessage, messageElement, setMessageHandlers, showForks, showSources } from "/assets/conversation.js";
 import { currentTurn, state } from "/assets/state.js";
@@ -47,6 +48,8 @@ export function setGenerating() {
 /// Sends a new message from the composer.
 export async function send(text) {
   $("banner").hidden = true;
+  const replying = replyTarget();
+  clearReply();
   const session = await page.ensureSession(text);
   const list = $("messages");
   list.querySelector(".empty-state")?.remove();
@@ -55,11 +58,12 @@ export async function send(text) {
   list.append(user, answer);
   list.scrollTop = list.scrollHeight;
   await runTurn(session, {
-    path: `/api/sessions/${session.id}/turns`, body: { text }, user, answer,
-    // Never sent: the message goes back into the box, to send again as it is.
+    path: `/api/sessions/${session.id}/turns`, body: replying ? { text, reply_to: replying.id } : { text }, user, answer,
+    // Never sent: the message goes back into the box, to send again as it is (still a reply).
     notSent: (error) => {
       user.remove();
       answer.remove();
+      if (replying) replyTo({ id: replying.id, role: "user", content: replying.text });
       page.putBack(session, text, error);
     },
   });
@@ -195,7 +199,10 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
             if (saved && saved !== element) saved.remove();
             element.dataset.id = message.id;
             element.dataset.index = message.index;
-            if (element === user) fillMessage(user, { ...user.message, id: message.id, index: message.index });
+            // As stored: a reply carries its quote.
+            if (element === user) {
+              fillMessage(user, { ...user.message, id: message.id, index: message.index, content: message.content ?? user.message.content });
+            }
           }
           answer = { ...answer, id: event.data.assistant.id, index: event.data.assistant.index };
           break;
