@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages Hearth uses: poppler-utils (`pdftotext`) reads the text of PDF documents added to the
 # memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from; espeak-ng
-# speaks the sentences the speech-recognition tests and benchmark transcribe.
+# speaks the sentences the speech-recognition tests and benchmark transcribe; unzip opens the .zip exports of other
+# assistants' chat histories (zip makes them in the tests).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -14,6 +15,8 @@ missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 [[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
+command -v zip >/dev/null 2>&1 || missing+=(zip)
 
 if ((${#missing[@]} > 0)); then
   echo "system: installing ${missing[*]} from Debian"

@@ -68,6 +68,7 @@ struct SecurityTests {
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),
+    (.POST, "/api/import/chatgpt", "[]"), (.POST, "/api/import/claude?memory=false", "[]"),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
 
@@ -126,7 +127,9 @@ struct SecurityTests {
         let foreign = try await server.request(
           method, path, body: body, headers: [auth, ("Origin", "http://evil.example")])
         #expect(foreign.status == 403, "\(path)")
-        let takesFiles = path.hasSuffix("import") || path.contains("import?") || path.hasPrefix("/api/memory/documents")
+        let takesFiles =
+          path.hasSuffix("import") || path.contains("import?") || path.hasPrefix("/api/memory/documents")
+          || path.hasPrefix("/api/import/")
         let huge = String(repeating: "x", count: takesFiles ? 9000 : 5000)
         let large = try await server.request(method, path, body: huge, headers: [auth])
         #expect(large.status == 413, "\(path) → \(large.status)")

@@ -672,6 +672,29 @@ class WebAppTest(unittest.TestCase):
             if session["title"].startswith("What is the capital of France"):
                 api(f"/api/sessions/{session['id']}", "DELETE")
 
+    def test_9d28_chats_from_chatgpt_are_imported_on_the_settings_page(self):
+        fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HearthInterchangeTests", "Fixtures",
+                               "chatgpt-conversations.json")
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "history-import-form")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        Select(form.find_element(By.NAME, "assistant")).select_by_value("chatgpt")
+        form.find_element(By.NAME, "file").send_keys(os.path.abspath(fixture))
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element(
+            (By.ID, "history-import-status"), "Imported 2 chats from ChatGPT: 9 messages, 2 other versions kept."))
+        self.assertIn("1 image", self.find("#history-import-status").text)
+        self.shoot("history-import")
+        # The chat opens on the branch last seen, with the versions to switch between.
+        chat = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//*[@id='session-list']//*[contains(., 'Weekend in Lisbon')]")))
+        chat.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "messages"), "The Gulbenkian is worth a morning."))
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#messages .versions")), 2)
+        for session in api("/api/sessions")["sessions"]:
+            if session["title"] in ("Weekend in Lisbon", "Quick sum"):
+                api(f"/api/sessions/{session['id']}", "DELETE")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})

@@ -108,6 +108,9 @@ enum ErrorMapping {
       case .tooLong(let field, _): return .invalidRequest(error.description, parameter: field)
       case .tooMany, .badPosition: return .invalidRequest(error.description)
       }
+    case let error as HistoryImportError:
+      if case .zipToolMissing = error { return APIError(.serviceUnavailable, error.description, code: "unzip_missing") }
+      return .invalidRequest(error.description)
     case let error as ReplyTargetError: return .invalidRequest(error.description, parameter: "reply_to")
     case let error as ToolServerError:
       switch error {

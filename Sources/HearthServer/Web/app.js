@@ -5,6 +5,7 @@ import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
 import { wirePrompts } from "/assets/prompts.js";
+import { wireHistoryImport } from "/assets/history.js";
 import { watchNotices } from "/assets/notices.js";
 import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
@@ -437,6 +438,7 @@ async function start() {
     wireMCPSettings().catch(() => {});
     wireToolServers().catch(() => {});
     wirePrompts().catch(() => {});
+    wireHistoryImport(() => loadSessions());
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
   } catch (error) {
     showError(error.message);
