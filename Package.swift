@@ -44,6 +44,7 @@ let package = Package(
     .executable(name: "hearth", targets: ["hearth"]),
     .library(name: "LlamaKit", targets: ["LlamaKit"]),
     .library(name: "HearthSpeech", targets: ["HearthSpeech"]),
+    .library(name: "HearthOCR", targets: ["HearthOCR"]),
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
@@ -99,6 +100,16 @@ let package = Package(
       swiftSettings: strictSettings,
       linkerSettings: whisperRpath
     ),
+    // Text in images: the only importer of Tesseract's C API (Debian's libtesseract-dev and tesseract-ocr-eng).
+    .systemLibrary(name: "CTesseract", pkgConfig: "tesseract"),
+    .target(
+      name: "HearthOCR",
+      dependencies: [
+        "CTesseract",
+        "HearthCore",
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthStore",
       dependencies: [
@@ -135,6 +146,7 @@ let package = Package(
         "HearthMemory",
         "HearthCore",
         "HearthInterchange",
+        "HearthOCR",
         "HearthSpeech",
         "HearthStore",
         "LlamaKit",
@@ -174,6 +186,7 @@ let package = Package(
         "HearthMemory",
         "HearthEngine",
         "HearthInterchange",
+        "HearthOCR",
         "HearthSpeech",
         "HearthStore",
         "HearthForms",
@@ -256,6 +269,12 @@ let package = Package(
         "HearthInterchange", "HearthCore", "HearthTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
+      resources: [.copy("Fixtures")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "HearthOCRTests",
+      dependencies: ["HearthOCR", "HearthCore"],
       resources: [.copy("Fixtures")],
       swiftSettings: strictSettings
     ),

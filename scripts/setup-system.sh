@@ -2,7 +2,8 @@
 # Debian packages Hearth uses: poppler-utils (`pdftotext`) reads the text of PDF documents added to the
 # memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from; espeak-ng
 # speaks the sentences the speech-recognition tests and benchmark transcribe; unzip opens the .zip exports of other
-# assistants' chat histories (zip makes them in the tests).
+# assistants' chat histories (zip makes them in the tests); Tesseract (its C library and English data) reads the
+# text of images attached to messages.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,6 +18,8 @@ command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v zip >/dev/null 2>&1 || missing+=(zip)
+pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev)
+ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 || missing+=(tesseract-ocr-eng)
 
 if ((${#missing[@]} > 0)); then
   echo "system: installing ${missing[*]} from Debian"

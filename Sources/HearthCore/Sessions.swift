@@ -142,16 +142,66 @@ public struct Attachment: Sendable, Hashable, Codable {
     case name
     case mediaType = "media_type"
     case byteCount = "byte_count"
+    case id
+    case reading
+    case characters
   }
 
   public var name: String
   public var mediaType: String
   public var byteCount: Int
+  /// The stored text read from it (``StoredAttachment``); `nil` for an attachment whose text was not kept.
+  public var id: UUID?
+  /// How its text was read: `text`, `html`, `pdf` or `ocr`.
+  public var reading: String?
+  /// The characters of text read from it.
+  public var characters: Int?
 
-  public init(name: String, mediaType: String, byteCount: Int) {
+  public init(
+    name: String, mediaType: String, byteCount: Int, id: UUID? = nil, reading: String? = nil, characters: Int? = nil
+  ) {
     self.name = name
     self.mediaType = mediaType
     self.byteCount = byteCount
+    self.id = id
+    self.reading = reading
+    self.characters = characters
+  }
+}
+
+/// A file attached to a message, with the text read from it: given to the model as data with the message.
+public struct StoredAttachment: Sendable, Hashable, Codable, Identifiable {
+  public var id: UUID
+  public var sessionID: UUID
+  /// The message it went with; `nil` while it waits in the composer.
+  public var messageID: UUID?
+  public var name: String
+  public var mediaType: String
+  public var byteCount: Int
+  /// How its text was read: `text`, `html`, `pdf` or `ocr`.
+  public var reading: String
+  public var text: String
+  public var createdAt: Date
+
+  public init(
+    id: UUID = UUID(), sessionID: UUID, messageID: UUID? = nil, name: String, mediaType: String, byteCount: Int,
+    reading: String, text: String, createdAt: Date = Date()
+  ) {
+    self.id = id
+    self.sessionID = sessionID
+    self.messageID = messageID
+    self.name = name
+    self.mediaType = mediaType
+    self.byteCount = byteCount
+    self.reading = reading
+    self.text = text
+    self.createdAt = createdAt
+  }
+
+  /// What the message shows of it.
+  public var summary: Attachment {
+    Attachment(
+      name: name, mediaType: mediaType, byteCount: byteCount, id: id, reading: reading, characters: text.count)
   }
 }
 

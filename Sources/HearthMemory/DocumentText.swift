@@ -29,6 +29,22 @@ public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+extension DocumentError {
+  /// The same error about the file the user knows by `name` (not the temporary copy that was read).
+  func naming(_ name: String) -> DocumentError {
+    switch self {
+    case .unreadable(_, let reason): .unreadable(path: name, reason: reason)
+    case .unsupportedKind(_, let ext): .unsupportedKind(path: name, ext: ext)
+    case .tooLarge(_, let bytes, let limit): .tooLarge(path: name, bytes: bytes, limit: limit)
+    case .notText: .notText(path: name)
+    case .empty: .empty(path: name)
+    case .noTextInPDF: .noTextInPDF(path: name)
+    case .pdfToolMissing: .pdfToolMissing(path: name)
+    case .pdfTooLarge(_, let limit): .pdfTooLarge(path: name, limit: limit)
+    }
+  }
+}
+
 /// The text of a document file: `.txt` and `.md` as they are, `.html` without its markup, `.pdf` through
 /// poppler's `pdftotext`.
 public enum DocumentText {
@@ -69,6 +85,37 @@ public enum DocumentText {
     }
     guard text.contains(where: { !$0.isWhitespace }) else {
       throw ext == "pdf" ? .noTextInPDF(path: path) : .empty(path: path)
+    }
+    return text
+  }
+
+  /// The text of a file's bytes, named `name` (its extension says the kind), within the same bounds as
+  /// ``read(_:)``; a PDF goes to `pdftotext` through a temporary file.
+  /// - Throws: ``DocumentError`` naming the file and the reason.
+  public static func text(of data: Data, name: String) async throws(DocumentError) -> String {
+    let ext = (name as NSString).pathExtension.lowercased()
+    guard supportedExtensions.contains(ext) else { throw .unsupportedKind(path: name, ext: ext) }
+    guard data.count <= byteLimit else { throw .tooLarge(path: name, bytes: data.count, limit: byteLimit) }
+    let text: String
+    switch ext {
+    case "pdf":
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(UUID().uuidString).pdf")
+      do {
+        try data.write(to: file)
+      } catch {
+        throw .unreadable(path: name, reason: (error as NSError).localizedDescription)
+      }
+      defer { try? FileManager.default.removeItem(at: file) }
+      do {
+        text = try await PDFText.extract(path: file.path, data: data)
+      } catch {
+        throw error.naming(name)
+      }
+    case "html", "htm": text = HTMLText.plain(try decode(data, path: name))
+    default: text = try decode(data, path: name)
+    }
+    guard text.contains(where: { !$0.isWhitespace }) else {
+      throw ext == "pdf" ? .noTextInPDF(path: name) : .empty(path: name)
     }
     return text
   }

@@ -58,6 +58,7 @@ public func buildApplication(
   router.mount(ToolServerRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(PromptRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(HistoryImportRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(AttachmentRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(BriefingRoutes(dependencies: dependencies))
   router.mount(NoticeRoutes(dependencies: dependencies, configuration: configuration))
   try WebAssets.load().register(on: router)

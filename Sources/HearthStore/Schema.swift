@@ -111,6 +111,10 @@ enum Schema {
     migrator.registerMigration("v13-automations") { db in
       try AutomationSchema.create(db)
     }
+    migrator.registerMigration("v14-attachments") { db in
+      // The text read from files attached to messages, given to the model as data with them.
+      try AttachmentSchema.create(db)
+    }
     return migrator
   }
 }

@@ -33,6 +33,13 @@ struct AskCommand: AsyncParsableCommand {
 
   @Option(
     name: .long,
+    help:
+      "A file whose text goes with the prompt as data: .txt, .md, .html, .pdf, or an image read by OCR (repeatable).",
+    completion: .file())
+  var attach: [String] = []
+
+  @Option(
+    name: .long,
     help: "Who answers: local, remote (HEARTH_REMOTE_URL; fails when unreachable) or auto (remote when reachable).")
   var provider: ProviderPreference?
 
@@ -41,6 +48,7 @@ struct AskCommand: AsyncParsableCommand {
 
   func validate() throws {
     if noSave, session != nil { throw ValidationError("--no-save and --session cannot be combined") }
+    if noSave, !attach.isEmpty { throw ValidationError("--attach keeps the files with the chat: drop --no-save") }
   }
 
   func run() async throws {
@@ -60,9 +68,20 @@ struct AskCommand: AsyncParsableCommand {
       } else {
         target = try await engine.chat.newSession()
       }
+      var attached: [UUID] = []
+      for path in attach {
+        let file = try await engine.attach(try Self.contents(of: path), name: path, to: target.id)
+        attached.append(file.id)
+        if !json {
+          Terminal.writeError(
+            Terminal.dim("(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : ""))")
+              + "\n")
+        }
+      }
       let outcome = try await TurnPrinter.run(
-        TurnRequest(session: target.id, kind: .message(text), systemPrompt: system, options: options), on: engine,
-        quiet: json)
+        TurnRequest(
+          session: target.id, kind: .message(text), systemPrompt: system, options: options, attachments: attached),
+        on: engine, quiet: json)
       if let failure = outcome.failure { throw failure }
       guard let message = outcome.message else { return }
       if json {
@@ -109,6 +128,18 @@ struct AskCommand: AsyncParsableCommand {
       Terminal.write("\n")
       if let notice = answer.stopReason.notice { Terminal.writeError(notice + "\n") }
     }
+  }
+
+  /// A file's bytes, refused by name when it is missing or too large to attach.
+  static func contents(of path: String) throws -> Data {
+    let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+    guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int else {
+      throw ValidationError("\(path): no such file")
+    }
+    guard size <= Engine.attachmentByteLimit else {
+      throw AttachmentError.tooLarge(name: url.lastPathComponent, bytes: size, limit: Engine.attachmentByteLimit)
+    }
+    return try Data(contentsOf: url)
   }
 
   private func promptText() throws -> String {

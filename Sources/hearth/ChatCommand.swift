@@ -27,6 +27,7 @@ struct ChatCommand: AsyncParsableCommand {
         /find WORDS        the messages of this chat that hold WORDS
         /p NAME [MORE]     send the pinned prompt NAME (with MORE after it); /p lists them
         /reply N TEXT      send TEXT as a reply to message N (as /find numbers them), quoting it
+        /attach FILE       read a file (a document, or an image by OCR) to go with your next message
         /help, /quit
       """
   )
@@ -93,6 +94,8 @@ struct ChatCommand: AsyncParsableCommand {
       defer { withExtendedLifetime(interrupts) {} }
       var last: StoredMessage?
       var pending: [ActionRecord] = []
+      // Files read with /attach, waiting for the next message.
+      var attached: [UUID] = []
       /// Runs a turn of the chat, printing it as it comes; Ctrl-C stops it meanwhile.
       func show(_ kind: TurnKind) async throws {
         answering.withLock { $0 = current.id }
@@ -101,8 +104,11 @@ struct ChatCommand: AsyncParsableCommand {
           answering.withLock { $0 = nil }
           notices.setAnswering(false)
         }
+        var files: [UUID] = []
+        if case .message = kind { (files, attached) = (attached, []) }
         let outcome = try await TurnPrinter.run(
-          TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: options), on: engine)
+          TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: options, attachments: files),
+          on: engine)
         if let failure = outcome.failure { throw failure }
         last = outcome.message
         pending = outcome.actions.filter { $0.state == .pending }
@@ -204,6 +210,19 @@ struct ChatCommand: AsyncParsableCommand {
           do {
             guard let text = try Self.pinned(argument, engine: engine) else { break }
             try await show(.message(text))
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
+        case "/attach":
+          do {
+            guard !argument.isEmpty else { throw ValidationError("/attach needs a file") }
+            let file = try await engine.attach(
+              try AskCommand.contents(of: argument), name: argument, to: current.id)
+            attached.append(file.id)
+            Terminal.write(
+              Terminal.dim(
+                "(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : ""); "
+                  + "it goes with your next message)") + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }

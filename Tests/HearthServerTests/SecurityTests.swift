@@ -68,6 +68,7 @@ struct SecurityTests {
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),
+    (.POST, "/api/notes/suggest", #"{"title":"T","body":"Some words. More words."}"#),
     (.POST, "/api/import/chatgpt", "[]"), (.POST, "/api/import/claude?memory=false", "[]"),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
   ]
@@ -99,6 +100,8 @@ struct SecurityTests {
       (.PUT, "/api/mcp/servers/s\(id.prefix(8))/tools/x", #"{"policy":"allow"}"#),
       (.PUT, "/api/prompts/\(id)", #"{"text":"x"}"#), (.DELETE, "/api/prompts/\(id)", nil),
       (.POST, "/api/prompts/\(id)/move", #"{"position":1}"#),
+      (.POST, "/api/sessions/\(id)/attachments?name=a.txt", "Some text."), (.GET, "/api/attachments/\(id)", nil),
+      (.DELETE, "/api/attachments/\(id)", nil),
     ]
   }()
 

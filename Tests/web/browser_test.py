@@ -466,7 +466,7 @@ class WebAppTest(unittest.TestCase):
     def test_9b_contacts_import_through_the_page(self):
         self.driver.get(BASE_URL + "/#/contacts")
         self.wait.until(EC.element_to_be_clickable((By.ID, "import-contacts"))).click()
-        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input.file-picker")))
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HearthInterchangeTests", "Fixtures")
         picker.send_keys(os.path.abspath(os.path.join(fixtures, "contacts.vcf")))
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "3 contacts added"))
@@ -695,6 +695,47 @@ class WebAppTest(unittest.TestCase):
             if session["title"] in ("Weekend in Lisbon", "Quick sum"):
                 api(f"/api/sessions/{session['id']}", "DELETE")
 
+    def test_9d29_an_image_attached_to_a_message_is_read_and_shown_as_a_pill(self):
+        image = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HearthOCRTests", "Fixtures", "sentence.png")
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        self.find("#attach-input").send_keys(os.path.abspath(image))
+        pill = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#attachment-strip .attachment-pill")))
+        self.assertIn("sentence.png", pill.text)
+        self.assertIn("OCR", pill.text)
+        self.send("Where is the spare key?")
+        sent = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".message.user .attachment-pill")))
+        self.assertIn("sentence.png", sent.text)
+        self.assertTrue(self.find("#attachment-strip").get_attribute("hidden") is not None)
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
+        self.shoot("attachment")
+        # The text read from the image is what went with the message.
+        session = next(s for s in api("/api/sessions")["sessions"] if s["title"].startswith("Where is the spare key"))
+        user = api(f"/api/sessions/{session['id']}")["messages"][0]
+        attachment = user["attachments"][0]
+        text = api(f"/api/attachments/{attachment['id']}")["text"].replace("\n", " ")
+        self.assertIn("The spare key is under the blue flowerpot", text)
+        api(f"/api/sessions/{session['id']}", "DELETE")
+
+    def test_9d30_a_note_takes_the_suggested_tags_only_when_asked(self):
+        note = api("/api/notes", "POST", {"title": "Untitled", "body":
+            "The plants on the balcony need water every evening. The plants inside need water on Sundays."})
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='notes']"))).click()
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, f".note-item[data-id='{note['id']}']"))).click()
+        self.wait.until(EC.element_to_be_clickable((By.ID, "note-suggest"))).click()
+        box = self.wait.until(EC.visibility_of_element_located((By.ID, "note-suggestions")))
+        self.assertIn("#plants", box.text)
+        # Nothing is written by looking.
+        self.assertEqual(api(f"/api/notes/{note['id']}")["tags"], [])
+        box.find_element(By.XPATH, ".//button[.='Use tags']").click()
+        self.assertIn("plants", self.find("#note-form input[name='tags']").get_attribute("value"))
+        self.shoot("note-suggestions")
+        self.find("#note-form button[type='submit']").click()
+        self.wait.until(lambda driver: "plants" in api(f"/api/notes/{note['id']}")["tags"])
+        self.assertEqual(api(f"/api/notes/{note['id']}")["title"], "Untitled")
+        api(f"/api/notes/{note['id']}", "DELETE")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})
@@ -794,7 +835,7 @@ class WebAppTest(unittest.TestCase):
         self.driver.get(BASE_URL + "/#/memory")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-status"), "all-MiniLM-L6-v2"))
         self.find("#memory-upload").click()
-        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        picker = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "input.file-picker")))
         picker.send_keys(document)
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "1 document indexed"))
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-sources"), "boat.md"))

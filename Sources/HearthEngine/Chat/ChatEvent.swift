@@ -35,6 +35,8 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
   case notAUserMessage
   /// The answer cannot go on, for the reason given.
   case cannotContinue(String)
+  /// Files go with a new message only, not with a regenerate, edit or continue.
+  case attachmentsNeedANewMessage
 
   public var description: String {
     switch self {
@@ -44,6 +46,7 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notAnAnswer: "only an answer to a message can be regenerated or continued"
     case .notAUserMessage: "only your own messages can be edited"
     case .cannotContinue(let reason): "this answer cannot be continued: \(reason)"
+    case .attachmentsNeedANewMessage: "files can be attached to a new message only"
     }
   }
 }

@@ -18,10 +18,13 @@ extension ChatService {
   /// Starts a turn of any kind; see ``send(_:to:systemPrompt:options:)``, ``regenerate(_:in:systemPrompt:options:)``,
   /// ``edit(_:to:in:systemPrompt:options:)`` and ``continueAnswer(_:in:systemPrompt:options:)``.
   public func start(
-    _ kind: TurnKind, in sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil
+    _ kind: TurnKind, in sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil,
+    attachments: [UUID] = []
   ) throws -> AsyncStream<ChatEvent> {
-    switch kind {
-    case .message(let text): try send(text, to: sessionID, systemPrompt: systemPrompt, options: options)
+    if case .message = kind {} else if !attachments.isEmpty { throw ChatError.attachmentsNeedANewMessage }
+    return switch kind {
+    case .message(let text):
+      try send(text, to: sessionID, systemPrompt: systemPrompt, options: options, attachments: attachments)
     case .regenerate(let id): try regenerate(id, in: sessionID, systemPrompt: systemPrompt, options: options)
     case .edit(let id, let text): try edit(id, to: text, in: sessionID, systemPrompt: systemPrompt, options: options)
     case .continueAnswer(let id):
@@ -31,9 +34,11 @@ extension ChatService {
 
   /// Throws what ``start(_:in:systemPrompt:options:)`` would throw for `kind` now, changing nothing; a server
   /// checks before it answers, so a request that cannot start gets its own status rather than a stream.
-  public func check(_ kind: TurnKind, in sessionID: UUID) throws {
+  public func check(_ kind: TurnKind, in sessionID: UUID, attachments: [UUID] = []) throws {
     _ = try database.session(sessionID)
     _ = try ready(sessionID, options: nil)
+    if case .message = kind {} else if !attachments.isEmpty { throw ChatError.attachmentsNeedANewMessage }
+    try checkWaiting(attachments, in: sessionID)
     switch kind {
     case .message(let text): _ = try Self.messageText(text)
     case .regenerate(let id): _ = try answerToRegenerate(id, in: try database.messages(in: sessionID))

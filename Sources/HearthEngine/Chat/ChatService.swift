@@ -105,14 +105,22 @@ public actor ChatService {
   /// - Throws: ``ChatError`` for an empty message, a session already answering or no model;
   ///   `StoreError` when the session does not exist or the database fails.
   public func send(
-    _ text: String, to sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil
+    _ text: String, to sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil,
+    attachments: [UUID] = []
   ) throws -> AsyncStream<ChatEvent> {
     let text = try Self.messageText(text)
     let (model, options) = try ready(sessionID, options: options)
     _ = try database.session(sessionID)
+    let files = try checkWaiting(attachments, in: sessionID)
     let timestamp = now()
-    let user = try database.appendMessage(
-      StoredMessage(sessionID: sessionID, index: 0, role: .user, content: text, createdAt: timestamp))
+    var user = try database.appendMessage(
+      StoredMessage(
+        sessionID: sessionID, index: 0, role: .user, content: text, attachments: files.map(\.summary),
+        createdAt: timestamp))
+    if !files.isEmpty {
+      try database.bindAttachments(files.map(\.id), to: user.id, in: sessionID)
+      user.attachments = files.map(\.summary)
+    }
     let placeholder = try database.appendMessage(
       StoredMessage(
         sessionID: sessionID, index: 0, role: .assistant, content: "", state: .generating, createdAt: timestamp))
@@ -123,6 +131,18 @@ public actor ChatService {
     return begin(
       Start(question: text, user: user, assistant: placeholder, session: session, systemPrompt: systemPrompt),
       model: model, options: options)
+  }
+
+  /// The attachments waiting in `sessionID` that `ids` name, in that order.
+  /// - Throws: ``AttachmentError/notWaiting(_:)`` for one that is not waiting there.
+  @discardableResult
+  func checkWaiting(_ ids: [UUID], in sessionID: UUID) throws -> [StoredAttachment] {
+    try ids.map { id in
+      guard let file = try database.attachment(id), file.sessionID == sessionID, file.messageID == nil else {
+        throw AttachmentError.notWaiting(id)
+      }
+      return file
+    }
   }
 
   /// A message as it is stored: without surrounding white space, and never empty.
@@ -205,9 +225,12 @@ public actor ChatService {
       let imported = (try? database.isImported(sessionID)) ?? true
       // An automation's turn runs with no one there: whatever it proposes waits for the user.
       let unattended = (try? database.isAutomationSession(sessionID)) ?? true
+      // Attached files are read as data too.
+      let attached = ((try? database.attachments(in: sessionID)) ?? []).filter { $0.messageID != nil }.map(\.text)
       let read = [
         start.continuing ? start.assistant.content : nil, memory?.text,
         imported && drafted == nil ? earlier ?? "" : nil,
+        attached.isEmpty ? nil : attached.joined(separator: "\n"),
       ].compactMap { $0 }
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
       let texts = TurnTexts(

@@ -12,9 +12,15 @@ public struct TurnRequest: Sendable {
   public var systemPrompt: String?
   /// Sampling and length; `nil` for the saved chat settings.
   public var options: GenerationOptions?
+  /// Files attached to a new message (``Engine/attach(_:name:to:)``), whose text the model reads with it.
+  public var attachments: [UUID]
 
-  public init(session: UUID, kind: TurnKind, systemPrompt: String? = nil, options: GenerationOptions? = nil) {
+  public init(
+    session: UUID, kind: TurnKind, systemPrompt: String? = nil, options: GenerationOptions? = nil,
+    attachments: [UUID] = []
+  ) {
     (self.session, self.kind, self.systemPrompt, self.options) = (session, kind, systemPrompt, options)
+    self.attachments = attachments
   }
 }
 
@@ -40,7 +46,7 @@ extension Engine {
   /// session that is not already answering.
   /// - Throws: ``ChatError`` or `StoreError`, as ``ChatService/check(_:in:)`` does.
   public func checkTurn(_ request: TurnRequest) async throws {
-    try await chat.check(request.kind, in: request.session)
+    try await chat.check(request.kind, in: request.session, attachments: request.attachments)
   }
 
   /// Runs one turn from request to last event: waits for the model in line (saying so), holds it while the
@@ -82,7 +88,8 @@ extension Engine {
       try await onEvent(.ready)
       do {
         let events = try await chat.start(
-          request.kind, in: request.session, systemPrompt: prompt, options: options)
+          request.kind, in: request.session, systemPrompt: prompt, options: options,
+          attachments: request.attachments)
         // Leaving this loop drops the stream, which stops the generation; the release below waits for it to
         // settle before the next request is let in.
         for await event in events {

@@ -62,10 +62,19 @@ struct Turn: Sendable {
 
   /// The messages to send: system prompt and summary, then as much recent history as fits.
   private func fitPrompt() async throws -> [ChatMessage] {
+    let files = Dictionary(
+      grouping: try database.attachments(in: session.id).filter { $0.messageID != nil }, by: { $0.messageID! })
+    let perMessage = AttachmentPrompt.characterBudget(contextSize: model.contextSize)
     var history = try database.messages(in: session.id).filter { stored in
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
-    }.map(\.readAsData)
+    }.map { stored in
+      var message = stored.readAsData
+      if let attached = files[stored.id] {
+        message.content += AttachmentPrompt.section(attached, characters: perMessage)
+      }
+      return message
+    }
     // The model continues its own words when the conversation ends with them.
     if continuing { history.append(assistant.readAsData) }
     if let memory, let last = history.indices.last, history[last].role == .user {

@@ -27,6 +27,13 @@ struct NoteRoutes<Context: RequestContext>: RouteArea {
       }
       return try JSONResponse.make(["notes": try notes.list(tag: request.uri.queryParameters.get("tag"))])
     }
+    // A suggestion for the note being written (saved or not): shown, never written.
+    router.post("suggest") { request, _ in
+      let input = try await RequestReader.decodeStrict(
+        NoteSuggestInput.self, from: request, limit: configuration.maxBodyBytes)
+      return try JSONResponse.make(
+        try dependencies.engine.suggestion(forNoteTitled: input.title, body: input.body, tags: input.tags ?? []))
+    }
     router.get(":id") { _, context in
       try JSONResponse.make(try notes.item(try context.parameters.require("id")))
     }
@@ -150,4 +157,11 @@ struct ContactRoutes<Context: RequestContext>: RouteArea {
       return try JSONResponse.make(try contacts.importFile(data))
     }
   }
+}
+
+struct NoteSuggestInput: StrictInput {
+  var title: String
+  var body: String
+  var tags: [String]?
+  static let fields: Set<String> = ["title", "body", "tags"]
 }

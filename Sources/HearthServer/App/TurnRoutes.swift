@@ -24,7 +24,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
         }
         text = try dependencies.engine.reply(text, quoting: message, in: try RouteInput.sessionID(context))
       }
-      return try await turn(.message(text), context)
+      return try await turn(.message(text), context, attachments: try body.attachmentIDs())
     }
     // Regenerate, edit and continue answer with the same event stream as a new message.
     router.post(":id/messages/:message/regenerate") { request, context in
@@ -67,8 +67,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
   /// Checks that the turn can start (the session, the message it names, a model, a free session, room in the
   /// line), then streams the engine's turn: its place in line, the model loading, the answer, or the error
   /// that stopped it.
-  private func turn(_ kind: TurnKind, _ context: Context) async throws -> Response {
-    let request = TurnRequest(session: try RouteInput.sessionID(context), kind: kind)
+  private func turn(_ kind: TurnKind, _ context: Context, attachments: [UUID] = []) async throws -> Response {
+    let request = TurnRequest(session: try RouteInput.sessionID(context), kind: kind, attachments: attachments)
     let engine = dependencies.engine
     // The session, then a model, then a free session, then the message the turn names.
     try await engine.checkTurn(request)
@@ -151,11 +151,23 @@ struct TurnBody: StrictInput {
 struct NewTurnBody: StrictInput {
   var text: String
   var replyTo: String?
-  static let fields: Set<String> = ["text", "reply_to"]
+  /// Attachments waiting in the chat (``AttachmentRoutes``) that go with the message.
+  var attachments: [String]?
+  static let fields: Set<String> = ["text", "reply_to", "attachments"]
 
   enum CodingKeys: String, CodingKey {
-    case text
+    case text, attachments
     case replyTo = "reply_to"
+  }
+
+  /// The attachments' ids, checked.
+  func attachmentIDs() throws -> [UUID] {
+    try (attachments ?? []).enumerated().map { index, text in
+      guard let id = UUID(uuidString: text) else {
+        throw APIError.invalidRequest("attachments[\(index)] must be an attachment id", parameter: "attachments")
+      }
+      return id
+    }
   }
 }
 struct StopResult: Encodable { var stopped: Bool }

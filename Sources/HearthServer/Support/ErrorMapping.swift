@@ -3,6 +3,7 @@ import HearthCore
 import HearthEngine
 import HearthInterchange
 import HearthMemory
+import HearthOCR
 import HearthStore
 import Hummingbird
 import Logging
@@ -23,6 +24,18 @@ enum ErrorMapping {
       case .modelNotReady: return APIError(.serviceUnavailable, error.description, code: "model_not_loaded")
       case .notAnAnswer, .notAUserMessage: return .invalidRequest(error.description, parameter: "message")
       case .cannotContinue: return APIError(.conflict, error.description, code: "cannot_continue")
+      case .attachmentsNeedANewMessage: return .invalidRequest(error.description, parameter: "attachments")
+      }
+    case let error as AttachmentError:
+      switch error {
+      case .tooLarge: return APIError(.contentTooLarge, error.description, code: "body_too_large")
+      case .unsupported, .noText: return APIError(.badRequest, error.description, code: "invalid_file")
+      case .notWaiting: return .notFound(error.description)
+      }
+    case let error as ImageTextError:
+      switch error {
+      case .engineMissing: return APIError(.serviceUnavailable, error.description, code: "ocr_missing")
+      case .notAnImage, .tooLarge: return APIError(.badRequest, error.description, code: "invalid_file")
       }
     case let error as PersonalDataError:
       switch error {

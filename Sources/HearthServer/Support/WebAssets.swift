@@ -27,6 +27,7 @@ struct WebAssets: Sendable {
     ("/assets/prompts.js", "prompts.js", "text/javascript; charset=utf-8"),
     ("/assets/reply.js", "reply.js", "text/javascript; charset=utf-8"),
     ("/assets/history.js", "history.js", "text/javascript; charset=utf-8"),
+    ("/assets/attachments.js", "attachments.js", "text/javascript; charset=utf-8"),
     ("/assets/briefing.js", "briefing.js", "text/javascript; charset=utf-8"),
     ("/assets/notices.js", "notices.js", "text/javascript; charset=utf-8"),
     ("/assets/find.js", "find.js", "text/javascript; charset=utf-8"),

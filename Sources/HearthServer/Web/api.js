@@ -143,7 +143,7 @@ export function attempt(action) {
 
 /// Asks for files and sends each to `path` (`?name=` carries the file name when `withName`).
 export function pickFiles({ accept, multiple = false, path, type, withName = false, done }) {
-  const input = el("input", { type: "file", accept, multiple, hidden: true });
+  const input = el("input", { type: "file", class: "file-picker", accept, multiple, hidden: true });
   input.addEventListener("change", attempt(async () => {
     const results = [];
     for (const file of input.files) {

@@ -6,6 +6,7 @@ import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
 import { wirePrompts } from "/assets/prompts.js";
 import { wireHistoryImport } from "/assets/history.js";
+import { wireAttachments } from "/assets/attachments.js";
 import { watchNotices } from "/assets/notices.js";
 import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
@@ -349,6 +350,7 @@ function cycleTheme() {
 
 function wire() {
   wireTurns({ ensureSession, putBack, reopen, show: showDetail, turnEnded });
+  wireAttachments(ensureSession);
   wirePages();
   wireDiagnostics();
   wireRuntime();

@@ -8,6 +8,7 @@ import { fillBriefing } from "/assets/briefing.js";
 import { state } from "/assets/state.js";
 import { replyTo, splitQuote } from "/assets/reply.js";
 import { pin } from "/assets/prompts.js";
+import { attachmentPill } from "/assets/attachments.js";
 
 // What the actions do; set by the turn code (`setMessageHandlers`).
 const handlers = { regenerate: null, edit: null, continueAnswer: null, showVersion: null };
@@ -43,6 +44,10 @@ export function fillMessage(element, message) {
     const replying = splitQuote(message.content);
     if (replying) bubble.replaceChildren(el("blockquote", { class: "reply-quote" }, replying.quote), replying.reply);
     else bubble.textContent = message.content;
+    element.querySelector(".attachment-pills")?.remove();
+    if (message.attachments?.length) {
+      bubble.after(el("div", { class: "attachment-pills" }, message.attachments.map((file) => attachmentPill(file))));
+    }
   } else {
     bubble.replaceChildren(renderMarkdown(shownText(message)));
   }

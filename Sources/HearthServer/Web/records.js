@@ -44,13 +44,17 @@ function editor(note) {
   const refresh = () => preview.replaceChildren(renderMarkdown(body.value));
   body.addEventListener("input", refresh);
   refresh();
+  const suggestions = el("div", { class: "note-suggestions", id: "note-suggestions", hidden: true });
   const form = el("form", { class: "note-editor", id: "note-form" },
     el("input", { name: "title", value: note.title, placeholder: "Title", "aria-label": "Title", required: true }),
     el("input", { name: "tags", value: note.tags.join(", "), placeholder: "Tags, separated by commas", "aria-label": "Tags" }),
     el("label", { class: "inline" }, el("input", { name: "pinned", type: "checkbox", checked: note.isPinned }), " Pinned"),
     el("div", { class: "editor-panes" }, body, preview),
+    suggestions,
     el("div", { class: "row" },
       el("button", { class: "button primary", type: "submit" }, "Save"),
+      el("button", { class: "button", type: "button", id: "note-suggest", onclick: attempt(() => suggest(form, suggestions)) },
+        "Suggest title, tags, summary"),
       note.id ? el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api(`/api/notes/${encodeURIComponent(note.id)}/export`)).blob(), `${note.title || "note"}.md`)) }, "Export") : null,
       note.id ? el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
         if (!window.confirm(`Delete “${note.title}”?`)) return;
@@ -72,6 +76,29 @@ function editor(note) {
     toast("Note saved");
   }));
   return form;
+}
+
+/// Asks for a title, tags and a summary for what the editor holds, and offers each to take; taking one fills
+/// the editor, and nothing is saved until Save.
+async function suggest(form, box) {
+  const fields = form.elements;
+  const tags = fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean);
+  const found = await sendJSON("/api/notes/suggest", "POST", { title: fields.title.value, body: fields.body.value, tags });
+  const offer = (label, value, take) => el("div", { class: "suggestion" }, el("span", { class: "muted" }, `${label}: `), value,
+    " ", el("button", { class: "button", type: "button", onclick: (event) => { take(); event.target.disabled = true; event.target.textContent = "Taken"; } }, `Use ${label.toLowerCase()}`));
+  const rows = [];
+  if (found.title) rows.push(offer("Title", found.title, () => { fields.title.value = found.title; }));
+  if (found.tags.length) rows.push(offer("Tags", found.tags.map((tag) => `#${tag}`).join(" "), () => {
+    fields.tags.value = [...tags, ...found.tags.filter((tag) => !tags.includes(tag))].join(", ");
+  }));
+  if (found.summary) rows.push(offer("Summary", found.summary, () => {
+    const line = `*Summary:* ${found.summary}`;
+    if (!fields.body.value.startsWith(line)) fields.body.value = `${line}\n\n${fields.body.value}`;
+    fields.body.dispatchEvent(new Event("input"));
+  }));
+  box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, "Nothing to suggest: the note says it already.")]),
+    el("p", { class: "muted" }, "Taken suggestions are saved with Save."));
+  box.hidden = false;
 }
 
 function importNotes() {

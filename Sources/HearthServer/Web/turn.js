@@ -2,6 +2,7 @@
 // the server's events into the conversation; the chats list and header are told when it ends.
 import { $, api, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { clearReply, replyTarget, replyTo } from "/assets/reply.js";
+import { restoreAttachments, takeAttachments } from "/assets/attachments.js";
 import { shownText, showCards } from "/assets/actions.js";
 import { fillMessage, messageElement, setMessageHandlers, showForks, showSources } from "/assets/conversation.js";
 import { currentTurn, state } from "/assets/state.js";
@@ -51,19 +52,23 @@ export async function send(text) {
   const replying = replyTarget();
   clearReply();
   const session = await page.ensureSession(text);
+  const files = takeAttachments(session.id);
   const list = $("messages");
   list.querySelector(".empty-state")?.remove();
-  const user = messageElement({ role: "user", content: text, state: "complete" });
+  const user = messageElement({ role: "user", content: text, state: "complete", attachments: files });
   const answer = messageElement({ role: "assistant", content: "", state: "generating" });
   list.append(user, answer);
   list.scrollTop = list.scrollHeight;
   await runTurn(session, {
-    path: `/api/sessions/${session.id}/turns`, body: replying ? { text, reply_to: replying.id } : { text }, user, answer,
+    path: `/api/sessions/${session.id}/turns`,
+    body: { text, ...(replying ? { reply_to: replying.id } : {}), ...(files.length ? { attachments: files.map((file) => file.id) } : {}) },
+    user, answer,
     // Never sent: the message goes back into the box, to send again as it is (still a reply).
     notSent: (error) => {
       user.remove();
       answer.remove();
       if (replying) replyTo({ id: replying.id, role: "user", content: replying.text });
+      if (files.length) restoreAttachments(files);
       page.putBack(session, text, error);
     },
   });

@@ -1,14 +1,16 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import HearthCore
-import HearthEngine
+public import HearthEngine
 import HearthInterchange
 
 struct NotesCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "notes",
     abstract: "Your Markdown notes: list, show, add, edit, search, remove, import and export a folder.",
-    subcommands: [List.self, Show.self, Add.self, Edit.self, Search.self, Remove.self, Import.self, Export.self]
+    subcommands: [
+      List.self, Show.self, Add.self, Edit.self, Search.self, Suggest.self, Remove.self, Import.self, Export.self,
+    ]
   )
 
   static func line(_ note: Note) -> String {
@@ -130,6 +132,35 @@ struct NotesCommand: AsyncParsableCommand {
     }
   }
 
+  struct Suggest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Suggest a title, tags and a one-line summary for a note; --accept writes the parts you take.")
+    @Argument(help: "Note id or unique id prefix.") var id: String
+    @Option(name: .long, help: "A part to write to the note: title, tags or summary (repeatable).")
+    var accept: [NoteSuggestionPart] = []
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func run() async throws {
+      try await reportingFailures {
+        let engine = try await Engine.openProfile()
+        let note = try engine.notes.item(id)
+        let suggestion = try engine.suggestion(forNoteTitled: note.title, body: note.body, tags: note.tags)
+        if !accept.isEmpty {
+          let saved = try engine.accept(Set(accept), of: suggestion, forNote: note.id)
+          return Terminal.write(json ? try JSONOutput.encode(saved) + "\n" : "updated \(NotesCommand.line(saved))\n")
+        }
+        if json { return Terminal.write(try JSONOutput.encode(suggestion) + "\n") }
+        Terminal.write(
+          [
+            suggestion.title.map { "title:   \($0)" } ?? "title:   (the note's own fits)",
+            "tags:    " + (suggestion.tags.isEmpty ? "(none to add)" : suggestion.tags.joined(separator: ", ")),
+            "summary: " + (suggestion.summary ?? "(too short to summarise)"),
+            "Take any with --accept title|tags|summary.",
+          ].joined(separator: "\n") + "\n")
+      }
+    }
+  }
+
   struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a note.")
     @Argument(help: "Note id or unique id prefix.") var id: String
@@ -168,3 +199,5 @@ struct NotesCommand: AsyncParsableCommand {
     }
   }
 }
+
+extension NoteSuggestionPart: ExpressibleByArgument {}

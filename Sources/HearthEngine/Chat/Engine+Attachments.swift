@@ -1,0 +1,83 @@
+public import Foundation
+public import HearthCore
+import HearthMemory
+import HearthOCR
+import HearthStore
+
+/// Why a file could not be attached.
+public enum AttachmentError: Error, Sendable, Hashable, CustomStringConvertible {
+  case tooLarge(name: String, bytes: Int, limit: Int)
+  case unsupported(name: String)
+  case noText(name: String)
+  case notWaiting(UUID)
+
+  public var description: String {
+    switch self {
+    case .tooLarge(let name, let bytes, let limit):
+      "\(name) has \(bytes) bytes; files of up to \(limit >> 20) MiB can be attached"
+    case .unsupported(let name):
+      "\(name) cannot be attached: Hearth reads .txt, .md, .html and .pdf documents and PNG, JPEG, GIF, TIFF, BMP"
+        + " and WebP images"
+    case .noText(let name): "no text was found in \(name)"
+    case .notWaiting(let id): "no attachment \(id.uuidString.prefix(8)) waits to be sent"
+    }
+  }
+}
+
+extension Engine {
+  /// The largest file attached.
+  public static let attachmentByteLimit = 20 << 20
+  static let imageTypes: [String: String] = [
+    "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "tif": "image/tiff",
+    "tiff": "image/tiff", "bmp": "image/bmp", "webp": "image/webp",
+  ]
+  static let documentTypes: [String: String] = [
+    "txt": "text/plain", "md": "text/markdown", "markdown": "text/markdown", "html": "text/html",
+    "htm": "text/html", "pdf": "application/pdf",
+  ]
+
+  /// Reads a file's text — a document's own, an image's by OCR — and keeps it waiting to go with the next
+  /// message of the chat (``TurnRequest/attachments``); a file named by a path is known by its last part.
+  /// - Throws: ``AttachmentError``, `DocumentError` or `ImageTextError` naming the file and the reason;
+  ///   `StoreError` for a chat that does not exist.
+  public func attach(_ data: Data, name: String, to sessionID: UUID) async throws -> StoredAttachment {
+    _ = try database.session(sessionID)
+    let base = (name as NSString).lastPathComponent.trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = base.isEmpty ? "attachment" : String(base.prefix(200))
+    guard data.count <= Self.attachmentByteLimit else {
+      throw AttachmentError.tooLarge(name: name, bytes: data.count, limit: Self.attachmentByteLimit)
+    }
+    let ext = (name as NSString).pathExtension.lowercased()
+    let text: String
+    let reading: String
+    let mediaType: String
+    if let type = Self.imageTypes[ext] {
+      text = try await ImageText.read(data, name: name).text
+      (reading, mediaType) = ("ocr", type)
+    } else if let type = Self.documentTypes[ext] {
+      text = try await DocumentText.text(of: data, name: name)
+      (reading, mediaType) = (ext == "pdf" ? "pdf" : type == "text/html" ? "html" : "text", type)
+    } else {
+      throw AttachmentError.unsupported(name: name)
+    }
+    guard text.contains(where: { !$0.isWhitespace }) else { throw AttachmentError.noText(name: name) }
+    let attachment = StoredAttachment(
+      sessionID: sessionID, name: name, mediaType: mediaType, byteCount: data.count, reading: reading, text: text,
+      createdAt: configuration.clock())
+    try database.saveAttachment(attachment)
+    return attachment
+  }
+
+  /// An attachment and the text read from it.
+  public func attachment(_ id: UUID) throws -> StoredAttachment {
+    guard let attachment = try database.attachment(id) else {
+      throw StoreError.itemNotFound(kind: "attachment", id: id.uuidString)
+    }
+    return attachment
+  }
+
+  /// Lets go of an attachment that has not been sent.
+  public func removeAttachment(_ id: UUID) throws {
+    guard try database.removeWaitingAttachment(id) else { throw AttachmentError.notWaiting(id) }
+  }
+}
