@@ -5,6 +5,8 @@
 #include <ggml.h>
 #include <ggml-backend.h>
 #include <ggml-cpu.h>
+#include <mtmd.h>
+#include <mtmd-helper.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>

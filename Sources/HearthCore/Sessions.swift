@@ -182,6 +182,8 @@ public struct StoredAttachment: Sendable, Hashable, Codable, Identifiable {
   public var reading: String
   public var text: String
   public var createdAt: Date
+  /// Why the text was read another way than asked (a vision projector that could not be used); not kept.
+  public var fallback: String? = nil
 
   public init(
     id: UUID = UUID(), sessionID: UUID, messageID: UUID? = nil, name: String, mediaType: String, byteCount: Int,

@@ -36,9 +36,13 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
   case inputTooLong(index: Int, tokens: Int, limit: Int)
   /// An RPC worker cannot be used: this llama.cpp was built without RPC, or the worker did not answer.
   case rpcUnavailable(endpoint: String, reason: String)
+  /// A multimodal projector (an `mmproj` GGUF) that cannot be used, and why.
+  case projectorUnusable(path: String, reason: String)
 
   public var description: String {
     switch self {
+    case .projectorUnusable(let path, let reason):
+      "the vision projector \(path.split(separator: "/").last.map(String.init) ?? path) cannot be used: \(reason)"
     case .rpcUnavailable(let endpoint, let reason):
       "the RPC worker \(endpoint) cannot be used: \(reason)"
     case .invalidModelFile(let error):

@@ -74,8 +74,9 @@ struct AskCommand: AsyncParsableCommand {
         attached.append(file.id)
         if !json {
           Terminal.writeError(
-            Terminal.dim("(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : ""))")
-              + "\n")
+            Terminal.dim(
+              "(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : "")"
+                + (file.fallback.map { ": \($0)" } ?? "") + ")") + "\n")
         }
       }
       let outcome = try await TurnPrinter.run(

@@ -134,6 +134,7 @@ struct ChatCommand: AsyncParsableCommand {
           }
         case "/new":
           current = try await service.newSession()
+          attached = []
           Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")
         case "/sessions":
           for listed in try library.list(limit: 15) {
@@ -143,6 +144,8 @@ struct ChatCommand: AsyncParsableCommand {
         case "/switch":
           do {
             current = try library.session(matching: argument)
+            // Files read for the chat left behind stay with it.
+            attached = []
             Terminal.write(Terminal.dim("(switched to “\(current.title)”)") + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")

@@ -70,6 +70,24 @@ struct AttachmentTests {
     #expect(try engine.reminders.list().isEmpty)
   }
 
+  @Test func aProjectorThatCannotBeUsedLeavesTheImageToOCRAndSaysWhy() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    // A GGUF file, but no projector: the embedding model's.
+    configuration.visionProjector = TestModels.miniLM
+    let projecting = try Engine.open(configuration, answering: ScriptedChatModel(pieces: ["Fine."]))
+    let session = try await projecting.chat.newSession()
+    let image = try await projecting.attach(try Data(contentsOf: Self.sentence), name: "sentence.png", to: session.id)
+    #expect(image.reading == "ocr")
+    #expect(image.text.contains("spare key"))
+    #expect(image.fallback?.contains("the vision projector all-MiniLM-L6-v2.f16.gguf cannot be used") == true)
+    #expect(image.fallback?.hasSuffix("the image was read by OCR") == true)
+    // Without a projector set up, OCR is simply how images are read.
+    let plain = try engine(ScriptedChatModel(pieces: ["Fine."]))
+    let other = try await plain.chat.newSession()
+    #expect(try await plain.attach(try Data(contentsOf: Self.sentence), name: "a.png", to: other.id).fallback == nil)
+  }
+
   @Test func filesHearthCannotReadAreRefusedByName() async throws {
     let engine = try engine(ScriptedChatModel(pieces: ["Fine."]))
     let session = try await engine.chat.newSession()

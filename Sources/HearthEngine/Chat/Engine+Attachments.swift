@@ -3,6 +3,8 @@ public import HearthCore
 import HearthMemory
 import HearthOCR
 import HearthStore
+import LlamaKit
+import Logging
 
 /// Why a file could not be attached.
 public enum AttachmentError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -51,9 +53,16 @@ extension Engine {
     let text: String
     let reading: String
     let mediaType: String
+    var fallback: String?
     if let type = Self.imageTypes[ext] {
-      text = try await ImageText.read(data, name: name).text
-      (reading, mediaType) = ("ocr", type)
+      mediaType = type
+      do {
+        (text, reading) = (try await described(data), "vision")
+      } catch let reason as VisionUnavailable {
+        // No projector, or one that cannot be used: OCR reads what text the image holds.
+        fallback = reason.reason
+        (text, reading) = (try await ImageText.read(data, name: name).text, "ocr")
+      }
     } else if let type = Self.documentTypes[ext] {
       text = try await DocumentText.text(of: data, name: name)
       (reading, mediaType) = (ext == "pdf" ? "pdf" : type == "text/html" ? "html" : "text", type)
@@ -61,11 +70,38 @@ extension Engine {
       throw AttachmentError.unsupported(name: name)
     }
     guard text.contains(where: { !$0.isWhitespace }) else { throw AttachmentError.noText(name: name) }
-    let attachment = StoredAttachment(
+    var attachment = StoredAttachment(
       sessionID: sessionID, name: name, mediaType: mediaType, byteCount: data.count, reading: reading, text: text,
       createdAt: configuration.clock())
     try database.saveAttachment(attachment)
+    attachment.fallback = fallback.flatMap { $0.isEmpty ? nil : $0 }
     return attachment
+  }
+
+  /// The question a vision model is asked about an attached image.
+  static let visionQuestion = "Describe this image, and write out any text in it exactly."
+
+  /// What the chat model says about an image through its vision projector.
+  /// - Throws: ``VisionUnavailable`` when there is no projector, no local model to read with, or the projector
+  ///   cannot be used (its reason, for the user); the model's error when the description fails.
+  private func described(_ image: Data) async throws -> String {
+    guard let path = configuration.visionProjector else { throw VisionUnavailable(reason: "") }
+    do {
+      _ = try VisionProjector.capabilities(ofFile: path)
+    } catch {
+      logger.warning("the vision projector cannot be used", metadata: ["error": "\(error)"])
+      throw VisionUnavailable(reason: "\(error); the image was read by OCR")
+    }
+    guard let host else { throw VisionUnavailable(reason: "no local model reads images; the image was read by OCR") }
+    do {
+      return try await withModel { _ in
+        guard let local = host.loaded else { throw VisionUnavailable(reason: "the model is not loaded") }
+        return try await local.describe(image, projector: path, question: Self.visionQuestion)
+      }
+    } catch let error as LlamaError {
+      logger.warning("the vision projector cannot be used", metadata: ["error": "\(error)"])
+      throw VisionUnavailable(reason: "\(error); the image was read by OCR")
+    }
   }
 
   /// An attachment and the text read from it.
@@ -80,4 +116,9 @@ extension Engine {
   public func removeAttachment(_ id: UUID) throws {
     guard try database.removeWaitingAttachment(id) else { throw AttachmentError.notWaiting(id) }
   }
+}
+
+/// Why an image was not read by a vision model.
+struct VisionUnavailable: Error {
+  var reason: String
 }

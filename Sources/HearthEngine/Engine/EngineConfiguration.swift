@@ -47,6 +47,10 @@ public struct EngineConfiguration: Sendable {
   /// The whisper.cpp model speech is transcribed with: `$HEARTH_SPEECH_MODEL`, else the default one installed
   /// in the profile's models folder.
   public var speechModel: String?
+  /// A vision model's projector (`mmproj` GGUF) for the chat model: `$HEARTH_MMPROJ`. With one, images attached
+  /// to messages are read by the model through llama.cpp's `mtmd`; without one (or when it cannot be used), by
+  /// OCR.
+  public var visionProjector: String?
   /// Where the machine's sensors are read (`/sys`; `$HEARTH_SYSFS_ROOT` points elsewhere, as tests do).
   public var sensorsRoot: URL
   /// A remote server turns may go to; `nil` reads `HEARTH_REMOTE_URL` and its companions.
@@ -89,6 +93,7 @@ public struct EngineConfiguration: Sendable {
     self.environment = environment
     self.embeddingModel = environment["HEARTH_EMBEDDING_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.speechModel = environment["HEARTH_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    self.visionProjector = environment["HEARTH_MMPROJ"].flatMap { $0.isEmpty ? nil : $0 }
     self.sensorsRoot = URL(
       fileURLWithPath: environment["HEARTH_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/sys")
     self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }

@@ -2,6 +2,7 @@ public import Foundation
 public import HearthCore
 import HearthStore
 import LlamaKit
+import Synchronization
 
 /// Which GGUF file to run and how.
 public struct LocalModelOptions: Sendable, Hashable {
@@ -54,6 +55,8 @@ public final class LocalModel: ChatModel {
   let session: LlamaSession
   /// Requests take turns on the one context; engines sharing the model share the line.
   let line = GenerationQueue()
+  /// Vision projectors loaded for this model.
+  let projectors = ProjectorShelf()
   /// How long loading the weights and creating the context took.
   public let loadTime: Duration
   /// What was asked for when it was loaded.
@@ -163,5 +166,33 @@ public final class LocalModel: ChatModel {
   /// Forgets the cached state, so that the next prompt is evaluated from the start.
   public func clearCache() async {
     await session.clearCache()
+  }
+}
+
+extension LocalModel {
+  /// What the model says about an image through the vision projector at `projector` (loaded once per path),
+  /// on the decode thread.
+  /// - Throws: `LlamaError` when the projector cannot be used or the image cannot be read.
+  func describe(_ image: Data, projector path: String, question: String) async throws -> String {
+    let session = session
+    let projectors = projectors
+    return try await DecodeExecutor.shared.run {
+      let projector = try projectors.load(path) { () throws(LlamaError) in
+        try VisionProjector(path: path, model: session.model, threads: session.threads)
+      }
+      return try projector.describe(image, question: question)
+    }
+  }
+}
+
+/// The vision projectors loaded for a model, by path.
+final class ProjectorShelf: Sendable {
+  private let loaded = Mutex<[String: VisionProjector]>([:])
+
+  func load(_ path: String, make: () throws(LlamaError) -> VisionProjector) throws(LlamaError) -> VisionProjector {
+    if let found = loaded.withLock({ $0[path] }) { return found }
+    let made = try make()
+    loaded.withLock { $0[path] = made }
+    return made
   }
 }

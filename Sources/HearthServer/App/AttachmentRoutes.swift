@@ -44,6 +44,8 @@ struct AttachmentView: Encodable {
   var characters: Int
   var preview: String
   var text: String?
+  /// Why an image was read by OCR when a vision model was set up.
+  var fallback: String?
 
   init(_ attachment: StoredAttachment, withText: Bool = false) {
     id = attachment.id
@@ -54,5 +56,6 @@ struct AttachmentView: Encodable {
     characters = attachment.text.count
     preview = String(attachment.text.prefix(200))
     text = withText ? attachment.text : nil
+    fallback = attachment.fallback
   }
 }

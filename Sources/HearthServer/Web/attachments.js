@@ -7,10 +7,11 @@ let ensureSession = null;
 
 /// A pill for an attachment: its name and how its text was read.
 export function attachmentPill(file, onRemove) {
-  const how = file.reading === "ocr" ? "text read from the image" : file.reading === "pdf" ? "PDF text" : "text";
+  const how = { ocr: "text read from the image", vision: "the image as the model saw it", pdf: "PDF text" }[file.reading] ?? "text";
   const label = file.name;
   const pill = el("span", { class: "attachment-pill", title: `${how}: ${file.characters ?? "?"} characters` }, label,
-    file.reading === "ocr" ? el("span", { class: "pill-note" }, " · OCR") : null);
+    file.reading === "ocr" ? el("span", { class: "pill-note" }, " · OCR") : null,
+    file.reading === "vision" ? el("span", { class: "pill-note" }, " · seen by the model") : null);
   if (onRemove) {
     pill.append(el("button", { class: "icon-button", type: "button", "aria-label": `Remove ${file.name}`, onclick: onRemove }, "×"));
   }
@@ -52,7 +53,8 @@ async function upload(file) {
     const attached = await response.json();
     waiting.push({ ...attached, session: session.id });
     render();
-    toast(`${attached.name}: ${attached.characters} characters read${attached.reading === "ocr" ? " from the image" : ""}.`);
+    toast(`${attached.name}: ${attached.characters} characters read${attached.reading === "ocr" ? " from the image" : ""}.`
+      + (attached.fallback ? ` (${attached.fallback})` : ""));
   } finally {
     $("voice-status").hidden = true;
   }
