@@ -13,6 +13,7 @@ import threading
 import time
 import unittest
 import urllib.error
+import urllib.request
 
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -120,6 +121,9 @@ class WebAppTest(unittest.TestCase):
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_xpath(self, path):
+        return self.driver.find_element(By.XPATH, path)
 
     def shoot(self, name):
         if SCREENSHOTS:
@@ -738,6 +742,78 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(lambda driver: "plants" in api(f"/api/notes/{note['id']}")["tags"])
         self.assertEqual(api(f"/api/notes/{note['id']}")["title"], "Untitled")
         api(f"/api/notes/{note['id']}", "DELETE")
+
+    def test_9d31_every_page_has_an_address_a_chat_opens_at_its_end_and_the_keyboard_gets_there(self):
+        # Settings, Models and Diagnostics have addresses of their own, which a reload keeps.
+        for view in ["settings", "models", "diagnostics"]:
+            self.driver.get(BASE_URL + f"/#/{view}")
+            self.wait.until(EC.visibility_of_element_located((By.ID, f"view-{view}")))
+            self.driver.refresh()
+            self.wait.until(EC.visibility_of_element_located((By.ID, f"view-{view}")))
+            self.assertEqual(self.driver.execute_script("return location.hash"), f"#/{view}")
+        self.find(".nav-link[data-view='settings']").click()
+        self.assertEqual(self.driver.execute_script("return location.hash"), "#/settings")
+        # The model chip leads to the Models page.
+        self.driver.get(BASE_URL + "/")
+        chip = self.wait.until(EC.element_to_be_clickable((By.ID, "model-chip")))
+        chip.click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "view-models")))
+        self.assertTrue(self.find("#view-chat").get_attribute("hidden") is not None)
+        # A long chat opens at its latest message, with the message box ready.
+        long = [{"uuid": f"m{i}", "text": f"Message number {i}", "content": [{"type": "text", "text": f"Message number {i}"}],
+                 "sender": "human" if i % 2 == 0 else "assistant", "created_at": f"2026-11-20T10:{i:02d}:00Z"} for i in range(40)]
+        export = [{"uuid": "7c1d2e3f-5555-4a6b-8c7d-9e0f1a2b3c4d", "name": "A long chat", "created_at": "2026-11-20T10:00:00Z",
+                   "updated_at": "2026-11-20T10:40:00Z", "chat_messages": long}]
+        request = urllib.request.Request(BASE_URL + "/api/import/claude", data=json.dumps(export).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request).read()
+        self.driver.get(BASE_URL + "/#/s/7c1d2e3f-5555-4a6b-8c7d-9e0f1a2b3c4d")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "messages"), "Message number 39"))
+        self.wait.until(lambda driver: driver.execute_script(
+            "const m = document.getElementById('messages'); return m.scrollTop + m.clientHeight >= m.scrollHeight - 4"))
+        self.assertEqual(self.driver.execute_script("return document.activeElement.id"), "prompt")
+        # Each message says when it was written.
+        stamp = self.find(".message time.message-time")
+        self.assertTrue(stamp.get_attribute("datetime").startswith("2026-11-20T10:00"))
+        api("/api/sessions/7c1d2e3f-5555-4a6b-8c7d-9e0f1a2b3c4d", "DELETE")
+        # The first Tab reaches the skip link, which goes to the message box without leaving the page.
+        self.driver.get(BASE_URL + "/#/notes")
+        self.wait.until(EC.visibility_of_element_located((By.ID, "view-notes")))
+        first = self.driver.execute_script(
+            "return document.querySelector('a[href], button:not([hidden]), input:not([type=hidden]), select, textarea')")
+        self.assertEqual(first.get_attribute("class"), "skip-link")
+        self.driver.execute_script("arguments[0].focus()", first)
+        # Shown once it has the focus.
+        self.assertGreaterEqual(first.rect["y"], 0)
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        self.wait.until(lambda driver: driver.execute_script("return document.activeElement.id") == "prompt")
+        # It installs on a phone's home screen: a web-app manifest.
+        manifest = json.loads(urllib.request.urlopen(BASE_URL + "/manifest.webmanifest").read())
+        self.assertEqual((manifest["name"], manifest["display"], manifest["start_url"]), ("Hearth", "standalone", "/"))
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "link[rel='manifest']"))
+
+    def test_9d32_overdue_reminders_and_contacts_by_phone(self):
+        yesterday = time.strftime("%Y-%m-%d", time.localtime(time.time() - 86400))
+        today = time.strftime("%Y-%m-%d")
+        late = api("/api/reminders", "POST", {"title": "Renew the parking permit", "due": yesterday})
+        due = api("/api/reminders", "POST", {"title": "Call the plumber", "due": today})
+        self.driver.get(BASE_URL + "/#/reminders")
+        overdue = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//section[h3='Overdue']")))
+        self.assertIn("Renew the parking permit", overdue.text)
+        self.assertNotIn("Call the plumber", overdue.text)
+        today_section = self.find_xpath("//section[h3='Due today']")
+        self.assertIn("Call the plumber", today_section.text)
+        self.assertNotIn("Renew the parking permit", today_section.text)
+        for item in (late, due):
+            api(f"/api/reminders/{item['id']}", "DELETE")
+        # A phone number, written any way, finds its contact; a search that finds none says so.
+        self.driver.get(BASE_URL + "/#/contacts")
+        search = self.wait.until(EC.element_to_be_clickable((By.ID, "contact-search")))
+        search.send_keys("612 34")
+        self.wait.until(lambda _: [e.text.split("\n")[0] for e in self.driver.find_elements(By.CSS_SELECTOR, "#contact-list .note-item")] == ["Anna Martin"])
+        self.set_value(search, "zzzz")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "contacts-body"), "No contact matches “zzzz”."))
+        self.set_value(search, "")
 
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")

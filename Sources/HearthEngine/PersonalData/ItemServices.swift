@@ -107,9 +107,15 @@ public typealias ContactService = ItemService<Contact>
 extension ItemService where Item == Contact {
   public func list() throws -> [Contact] { try context.database.contacts() }
 
-  /// Contacts whose names or organisation start with every word of `query`.
+  /// Contacts whose names or organisation start with every word of `query`, or — for a query of digits — whose
+  /// phone numbers hold those digits, however they are written ("612 34" finds +33 6 12 34 56 78).
   public func search(_ query: String, limit: Int = 20) throws -> [Contact] {
-    try context.database.searchContacts(query, limit: limit)
+    let digits = query.filter(\.isNumber)
+    let dialled = digits.count >= 3 && query.allSatisfy { $0.isNumber || " +-().".contains($0) }
+    guard dialled else { return try context.database.searchContacts(query, limit: limit) }
+    return Array(
+      try list().filter { contact in contact.phones.contains { $0.value.filter(\.isNumber).contains(digits) } }
+        .prefix(limit))
   }
 
   /// Imports a vCard file (3.0 or 4.0).

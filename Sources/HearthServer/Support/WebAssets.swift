@@ -46,6 +46,7 @@ struct WebAssets: Sendable {
     ("/assets/models.js", "models.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
+    ("/manifest.webmanifest", "manifest.webmanifest", "application/manifest+json"),
   ]
 
   /// Loads the files; a missing one is an installation fault worth failing start-up for.

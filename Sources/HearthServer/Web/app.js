@@ -124,7 +124,13 @@ async function openSession(id, hit) {
     showView("chat");
     closeFind();
     await showDetail(detail);
-    if (hit) showHit($("messages"), hit.messageID, hit.query);
+    if (hit) {
+      showHit($("messages"), hit.messageID, hit.query);
+    } else {
+      // A chat opens where it left off: at its latest message, ready for the next one.
+      $("messages").scrollTop = $("messages").scrollHeight;
+      $("prompt").focus({ preventScroll: true });
+    }
     renderSessionListActive();
     closeDrawer();
   } catch (error) {
@@ -313,8 +319,12 @@ async function deleteSession() {
 
 // ---- Other views ----------------------------------------------------------------------------------
 
+/// The views that are not pages of data, each with its own address too.
+const fixedViews = ["settings", "models", "diagnostics"];
+
 function showView(name) {
   if (!mayLeaveSettings(name)) return false;
+  if (fixedViews.includes(name) && location.hash !== `#/${name}`) history.replaceState(null, "", `#/${name}`);
   for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
   if (name !== "chat") {
@@ -357,6 +367,12 @@ function wire() {
   wirePulls(() => loadModels());
   wireRemote();
   setUpVoice();
+  // The skip link goes to the message box without changing the address (which would open a new chat).
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    if ($("view-chat").hidden) showView("chat");
+    $("prompt").focus();
+  });
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("prompt").value.trim();
@@ -420,7 +436,7 @@ async function route() {
   const page = location.hash.match(/^#\/([a-z]+)$/);
   if (match) {
     if (state.current?.id !== match[1] || $("view-chat").hidden) await openSession(match[1]);
-  } else if (page && pages[page[1]]) {
+  } else if (page && (pages[page[1]] || fixedViews.includes(page[1]))) {
     if ($(`view-${page[1]}`).hidden) showView(page[1]);
   } else if (location.hash !== "#/" || !state.current) {
     newChat();

@@ -51,6 +51,8 @@ export function fillMessage(element, message) {
   } else {
     bubble.replaceChildren(renderMarkdown(shownText(message)));
   }
+  element.querySelector(".message-time")?.remove();
+  if (message.created_at != null) element.querySelector(".bubble").after(messageTime(message.created_at));
   const thinking = element.querySelector(".thinking");
   const showThinking = state.settings?.show_thinking !== false;
   thinking.hidden = !showThinking || !message.thinking;
@@ -68,6 +70,16 @@ export function fillMessage(element, message) {
     element.append(el("div", { class: "stats" }, parts.join(" · ")));
   }
   showActions(element);
+}
+
+/// When a message was written: the time today, the day and time before.
+function messageTime(createdAt) {
+  const date = new Date(typeof createdAt === "number" ? createdAt * 1000 : createdAt);
+  const today = new Date();
+  const sameDay = date.toDateString() === today.toDateString();
+  const time = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+  const shown = sameDay ? time : `${date.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+  return el("time", { class: "message-time", datetime: date.toISOString(), title: date.toLocaleString() }, shown);
 }
 
 /// The row under a message: its versions, then what can be done with it. A message still being written has none.

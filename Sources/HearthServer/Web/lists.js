@@ -10,8 +10,9 @@ export async function showReminders() {
   const lists = [...new Set(["Reminders", ...reminders.map((item) => item.list)])].sort();
   const today = clock.format(clock.today(), false);
   const open = reminders.filter((item) => !item.completedAt && (!reminderState.list || item.list === reminderState.list));
-  const dueToday = open.filter((item) => item.due && item.due.time.slice(0, 10) <= today);
-  const later = open.filter((item) => !dueToday.includes(item));
+  const overdue = open.filter((item) => item.due && item.due.time.slice(0, 10) < today);
+  const dueToday = open.filter((item) => item.due && item.due.time.slice(0, 10) === today);
+  const later = open.filter((item) => !dueToday.includes(item) && !overdue.includes(item));
   const done = reminders.filter((item) => item.completedAt && (!reminderState.list || item.list === reminderState.list));
   const listFilter = el("select", { id: "reminder-list-filter", "aria-label": "List" },
     el("option", { value: "" }, "All lists"), lists.map((name) => el("option", { value: name, selected: name === reminderState.list }, name)));
@@ -38,6 +39,7 @@ export async function showReminders() {
       el("button", { class: "button", type: "button", onclick: importReminders }, "Import"),
       el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/reminders/export")).blob(), "hearth-reminders.ics")) }, "Export")),
     form,
+    overdue.length ? section("Overdue", overdue, "") : null,
     section("Due today", dueToday, "Nothing due today."),
     section("Later", later, "Nothing else to do."),
     done.length ? el("details", { class: "done-list" }, el("summary", {}, `Completed (${done.length})`), done.map(reminderRow)) : null);

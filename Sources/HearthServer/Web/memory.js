@@ -72,7 +72,7 @@ function sourceList(sources) {
 }
 
 function upload() {
-  const input = el("input", { type: "file", accept: ".txt,.md,.markdown,.html,.htm,.pdf", multiple: true, hidden: true });
+  const input = el("input", { type: "file", class: "file-picker", accept: ".txt,.md,.markdown,.html,.htm,.pdf", multiple: true, hidden: true });
   input.addEventListener("change", attempt(async () => {
     let added = 0;
     for (const file of input.files) {

@@ -141,7 +141,8 @@ async function refreshContacts() {
     }, el("span", { class: "title" }, contact.fullName), el("span", { class: "meta" }, contact.organization ?? contact.emails[0]?.value ?? ""))));
   const detail = contactState.selected
     ? (contactState.editing ? contactEditor(contactState.selected) : card(contactState.selected))
-    : el("p", { class: "muted" }, contacts.length ? "Pick a contact." : "No contacts yet. Import a .vcf file or add one.");
+    : el("p", { class: "muted" }, contacts.length ? "Pick a contact."
+      : query ? `No contact matches “${query}”.` : "No contacts yet. Import a .vcf file or add one.");
   $("contacts-body").replaceChildren(list, detail);
 }
 
