@@ -40,6 +40,8 @@ struct TurnPrinter {
     switch event {
     case .started: break
     case .sources(let cited): sources = cited
+    case .preparing(let words):
+      if !quiet { Terminal.writeError(Terminal.dim("(\(words.replacingOccurrences(of: "…", with: "")))") + "\n") }
     case .trimmed(let dropped):
       if !quiet {
         Terminal.writeError(Terminal.dim("(conversation trimmed: \(dropped) earlier messages summarised)") + "\n")

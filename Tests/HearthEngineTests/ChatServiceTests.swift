@@ -323,3 +323,51 @@ struct ContinueActionTests {
     #expect(seen == [#" and the rest. [NOTE_ACTION:{"action":"create","title":"New"}]"#], "\(seen)")
   }
 }
+
+@Suite("A turn says what it prepares, and stops from its first moment")
+struct PreparingTests {
+  private func engine(_ model: ScriptedChatModel) throws -> Engine {
+    try Engine.open(
+      EngineConfiguration(paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:]),
+      answering: model)
+  }
+
+  @Test func aRequestForAnActionIsAnnouncedInWordsBeforeTheAnswer() async throws {
+    let engine = try engine(ScriptedChatModel(pieces: ["Fine."]))
+    let session = try await engine.chat.newSession()
+    var events: [String] = []
+    try await engine.runTurn(TurnRequest(session: session.id, kind: .message("Remind me to buy stamps"))) { event in
+      switch event {
+      case .chat(.preparing(let words)): events.append("preparing: \(words)")
+      case .chat(.answer): events.append("answer")
+      default: break
+      }
+    }
+    #expect(events.first == "preparing: Looking at your reminders…")
+    // The drafted answer is its block alone: the card says what it does.
+    let answer = try #require(try engine.sessions.messages(in: session.id).last)
+    #expect(answer.content.hasPrefix("[REMINDER_ACTION:"))
+    var plain: [String] = []
+    try await engine.runTurn(TurnRequest(session: session.id, kind: .message("Tell me a joke"))) { event in
+      if case .chat(.preparing(let words)) = event { plain.append(words) }
+    }
+    #expect(plain.isEmpty)
+  }
+
+  @Test func aStopWhileTheRequestIsReadLeavesAStoppedEmptyAnswer() async throws {
+    let engine = try engine(ScriptedChatModel(pieces: ["Fine."]))
+    let session = try await engine.chat.newSession()
+    // Esc at once: the turn is stopped while it reads the request, before any answer.
+    let events = try await engine.chat.send("Add a note called Boiler: it needs a service in March", to: session.id)
+    await engine.chat.stop(session.id)
+    var final: StoredMessage?
+    for await event in events {
+      if case .finished(let message) = event { final = message }
+    }
+    #expect(final?.state == .cancelled)
+    #expect(final?.stopReason == .cancelled)
+    #expect(final?.content.isEmpty == true)
+    #expect(try engine.notes.list().isEmpty)
+    #expect(await !engine.chat.isGenerating(session.id))
+  }
+}

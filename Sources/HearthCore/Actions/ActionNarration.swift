@@ -22,7 +22,8 @@ extension ActionRecord {
 /// Answers as people read them: each action block replaced by what became of it, never the block itself.
 /// Exports, the memory of past chats and anything else that shows an answer as text use it.
 public enum ActionNarration {
-  /// The words that open an answer made only of drafted blocks.
+  /// The words that opened an answer made only of drafted blocks, in answers saved before drafted answers became
+  /// their blocks alone.
   public static let draftedOpening = "Here is what I will do:"
 
   /// `content` with each block (well-formed or not) replaced by its record's narration in parentheses; a block

@@ -7,6 +7,9 @@ public enum ChatEvent: Sendable, Hashable {
   case started(user: StoredMessage, assistant: StoredMessage)
   /// Older messages no longer fit the context and were replaced by a summary.
   case trimmed(droppedMessages: Int)
+  /// What the turn does before it answers — "Checking your calendar…" — while it reads the request and prepares
+  /// an action or a tool call; sent before the answer, only for a request that asks for one.
+  case preparing(String)
   /// The notes, documents and past chats retrieved for the question, numbered as the answer cites them;
   /// sent before the answer, only when the memory found something.
   case sources([Citation])

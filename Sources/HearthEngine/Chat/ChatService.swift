@@ -41,6 +41,9 @@ public actor ChatService {
     public var tools: @Sendable () -> String?
     /// Runs a finished answer's blocks, given the texts its blocks may not come from.
     public var process: @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord]
+    /// What the turn is doing while it prepares the answer to `request`, in words, or `nil` for a request
+    /// that asks for no action or tool.
+    public var preparing: (@Sendable (String) -> String?)?
     /// Writes the answer for a request that asks for an action or a tool (its block, written with the model
     /// under a pinned grammar), or `nil` for one that does not; the turn then answers with it instead of free
     /// text.
@@ -50,8 +53,10 @@ public actor ChatService {
       grammar: @escaping @Sendable () -> (grammar: String, trigger: String),
       tools: @escaping @Sendable () -> String? = { nil },
       process: @escaping @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord],
-      draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil
+      draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil,
+      preparing: (@Sendable (String) -> String?)? = nil
     ) {
+      self.preparing = preparing
       self.grammar = grammar
       self.tools = tools
       self.process = process
@@ -188,8 +193,21 @@ public actor ChatService {
       // A model that was unloaded comes back before anything counts its tokens; a failure to load is
       // reported by the turn, which prepares again.
       try? await model.prepare()
+      if !start.continuing, let words = hooks?.preparing?(text) { continuation.yield(.preparing(words)) }
       // An answer that goes on keeps its beginning: no draft, and the sources it already cites.
       let drafted = start.continuing ? nil : await hooks?.draft?(text, model, sessionID)
+      // Stopped while the request was read: stopped it is, with nothing said and nothing done.
+      if Task.isCancelled, !start.continuing {
+        var stopped = start.assistant
+        stopped.state = .cancelled
+        stopped.stopReason = .cancelled
+        stopped.updatedAt = now()
+        try? database.updateMessage(stopped)
+        self.turnEnded(sessionID)
+        continuation.yield(.finished(stopped))
+        continuation.finish()
+        return
+      }
       // A drafted action answers without the model reading anything, so it needs no memory.
       let memory =
         drafted == nil && !start.continuing ? await memoryHooks?.context(text, sessionID, model) : nil

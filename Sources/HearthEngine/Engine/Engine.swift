@@ -152,7 +152,8 @@ public final class Engine: Sendable {
         let written = ActionBlockParser.parse(request)
         guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
         do {
-          if let block = try actions.followUp(request, session: session) { return Self.announced(block) }
+          // A drafted answer is its block alone: its card says what it does, in words.
+          if let block = try actions.followUp(request, session: session) { return block }
           let tools = actions.tools.callable()
           if !tools.isEmpty,
             let call = try await ToolDrafter(tools: tools, model: model, localZone: timeZone.identifier).draft(request)
@@ -161,12 +162,17 @@ public final class Engine: Sendable {
           }
           let today = LocalDate(configuration.clock(), in: timeZone)
           return try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
-            .draft(request, today: today).map(Self.announced)
+            .draft(request, today: today)
         } catch {
           // The model writes the answer itself, as it does when no draft fits.
           logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
           return nil
         }
+      },
+      preparing: { request in
+        Self.preparingWords(
+          request, tools: actions.tools.callable(), today: LocalDate(configuration.clock(), in: timeZone),
+          dayFirst: configuration.dayFirst)
       })
     let memoryHooks = ChatService.MemoryHooks(
       context: { question, session, model in

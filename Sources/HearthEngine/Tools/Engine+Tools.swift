@@ -88,8 +88,21 @@ extension Engine {
     try actions.tools.save(servers)
   }
 
-  /// An action block as a drafted answer says it.
-  static func announced(_ block: String) -> String {
-    ActionNarration.draftedOpening + "\n" + block
+  /// What a turn says while it prepares the answer to `request`: the tool it will ask, or the data it will look
+  /// at; `nil` for a request that asks for neither.
+  static func preparingWords(_ request: String, tools: [CallableTool], today: LocalDate, dayFirst: Bool) -> String? {
+    let words = ToolDrafter.words(request)
+    if let tool = tools.first(where: { !words.isDisjoint(with: ToolDrafter.words($0.tool + " " + $0.server)) }) {
+      return "Asking \(tool.server)…"
+    }
+    switch RequestHints(request, today: today, dayFirst: dayFirst).kind {
+    case .calendar?: return "Checking your calendar…"
+    case .reminder?: return "Looking at your reminders…"
+    case .note?: return "Looking through your notes…"
+    case .habit?: return "Checking your habits…"
+    case .contactsSearch?: return "Looking up your contacts…"
+    case .webSearch?: return "Preparing a web search…"
+    case .toolCall?, nil: return nil
+    }
   }
 }

@@ -133,6 +133,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .started(let user, let assistant):
       ("started", JSONResponse.encodedLine(StartedEvent(user: MessageView(user), assistant: MessageView(assistant))))
     case .trimmed(let dropped): ("trimmed", JSONResponse.encodedLine(["dropped_messages": dropped]))
+    case .preparing(let words): ("preparing", JSONResponse.encodedLine(["text": words]))
     case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))

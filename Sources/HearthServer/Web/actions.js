@@ -13,9 +13,11 @@ export function shownText(message) {
   return text.replace(/\n{3,}/g, "\n\n").trim();
 }
 
+// What became of it, in words that read with the summary after them ("Done — Delete “Dentist”", "Undone —
+// Delete “Dentist”"), never twice the same verb.
 const LABELS = {
-  created: "Done", undone: "Undone", pending: "Needs your OK", updated: "Changed", deleted: "Deleted",
-  restored: "Restored", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
+  created: "Done", undone: "Undone", pending: "Needs your OK", updated: "Done", deleted: "Done",
+  restored: "Undone", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
 };
 
 /// One record's card, with the buttons its state allows.
@@ -23,7 +25,11 @@ export function card(record) {
   const buttons = [];
   const act = (verb) => attempt(async () => {
     const updated = await (await api(`/api/actions/${record.id}/${verb}`, { method: "POST" })).json();
-    node.replaceWith(card(updated));
+    const next = card(updated);
+    node.replaceWith(next);
+    // The focus stays where the user was, on the card, not at the top of the page.
+    next.focus({ preventScroll: true });
+    next.scrollIntoView({ block: "nearest" });
     toast(`${LABELS[updated.state]}: ${updated.summary}`);
   });
   if (record.state === "pending") {
@@ -33,7 +39,8 @@ export function card(record) {
   if (["created", "updated", "deleted"].includes(record.state)) {
     buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
   }
-  const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state },
+  const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state,
+    tabindex: "-1", role: "group", "aria-label": `${LABELS[record.state] ?? record.state}: ${record.summary}` },
     el("div", { class: "action-head" }, el("span", { class: "action-state" }, LABELS[record.state] ?? record.state),
       el("span", { class: "action-summary" }, record.summary)),
     record.source ? el("div", { class: "action-source" }, record.source.startsWith("mcp: ")
@@ -48,7 +55,10 @@ export function card(record) {
 export function showCards(element, records) {
   element.querySelector(".action-cards")?.remove();
   if (!records.length) return;
-  element.append(el("div", { class: "action-cards" }, records.map(card)));
+  const cards = el("div", { class: "action-cards" }, records.map(card));
+  element.append(cards);
+  // A card that waits for the user is brought into reach, above the composer.
+  if (records.some((record) => record.state === "pending")) cards.scrollIntoView({ block: "nearest" });
 }
 
 /// Loads a session's cards and puts each under its answer.

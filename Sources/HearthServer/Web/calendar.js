@@ -38,7 +38,7 @@ export async function show() {
       el("button", { class: "button primary", id: "add-event", type: "button", onclick: () => openEditor(newEvent(clock.format(clock.today(), false) + "T09:00")) }, "New event"),
       el("button", { class: "button", type: "button", onclick: importCalendar }, "Import"),
       el("button", { class: "button", type: "button", onclick: exportCalendar }, "Export")),
-    el("p", { class: "muted small" }, `Times on ${data.timeZone}.`),
+    el("p", { class: "muted small" }, `Times are ${zoneName(data.timeZone)}.`),
     state.mode === "week" ? weekView(start) : monthView(start));
   if (state.mode === "week") {
     const grid = view.querySelector(".week-scroll");
@@ -274,4 +274,11 @@ export function wire() {
   $("event-form").elements.allDay.addEventListener("change", syncAllDay);
   $("event-delete").addEventListener("click", attempt(deleteEvent));
   $("event-cancel").addEventListener("click", () => $("event-dialog").close());
+}
+
+/// A time zone as people say it: "Paris time (Europe/Paris)", "UTC" for the machine's Etc/UTC.
+export function zoneName(zone) {
+  if (!zone || /^(Etc\/)?(UTC|GMT|UCT|Zulu|Universal)$/i.test(zone)) return "in UTC";
+  const city = zone.split("/").pop().replaceAll("_", " ");
+  return `${city} time (${zone})`;
 }

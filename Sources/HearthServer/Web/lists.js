@@ -61,7 +61,7 @@ function reminderRow(reminder) {
   return el("li", { class: `item-row${reminder.completedAt ? " completed" : ""}`, "data-id": reminder.id },
     el("label", { class: "check" }, box, el("span", {}, reminder.title)),
     due ? el("span", { class: `tag${overdue ? " overdue" : ""}` }, due) : null,
-    reminder.priority !== "none" ? el("span", { class: `tag priority-${reminder.priority}` }, reminder.priority) : null,
+    reminder.priority && reminder.priority !== "none" ? el("span", { class: `tag priority-${reminder.priority}` }, reminder.priority) : null,
     el("span", { class: "tag" }, reminder.list),
     el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
       await api(`/api/reminders/${encodeURIComponent(reminder.id)}`, { method: "DELETE" });

@@ -20,7 +20,7 @@ export async function showMemory() {
     el("button", { class: "button", type: "submit" }, "Search"),
     el("button", { class: "button primary", type: "button", id: "memory-upload", onclick: upload }, "Add documents"));
   const status = overview.available
-    ? `Embedding model ${overview.embeddingModel}${overview.index ? ` · ${overview.index.dimension} dimensions` : ""} · `
+    ? `Searching by meaning with ${overview.embeddingModel.replace(/\.gguf$/i, "")} · `
       + overview.collections.map((c) => `${c.name}: ${c.sources} (${c.chunks} chunks)`).join(" · ")
     : `The embedding model ${overview.embeddingModel} is not installed; the memory is off.`;
   const persona = el("textarea", { id: "persona", rows: 4, "aria-label": "About me", placeholder: "What should the assistant know about you? (name, family, work, preferences…)" });
@@ -48,7 +48,7 @@ async function refreshResults() {
       el("div", { class: "meta" },
         el("strong", {}, label(hit.source, hit.chunk.heading)),
         ` · ${hit.source.collection}`,
-        hit.similarity !== undefined && hit.similarity !== null ? ` · similarity ${hit.similarity.toFixed(3)}` : "",
+        hit.similarity !== undefined && hit.similarity !== null ? ` · ${closeness(hit.similarity)}` : "",
         hit.vectorRank ? ` · meaning #${hit.vectorRank}` : "", hit.keywordRank ? ` · words #${hit.keywordRank}` : ""),
       el("p", {}, hit.chunk.text))))
     : el("p", { class: "muted" }, "Nothing found."));
@@ -87,4 +87,9 @@ function upload() {
   }));
   document.body.append(input);
   input.click();
+}
+
+/// How close a passage is to the question, in words rather than a cosine.
+function closeness(similarity) {
+  return similarity >= 0.6 ? "a close match" : similarity >= 0.4 ? "a good match" : "a loose match";
 }

@@ -40,13 +40,15 @@ export async function loadModels() {
       const card = document.createElement("div");
       card.className = "model-card";
       const title = document.createElement("h3");
-      title.textContent = model.name ?? model.id;
+      // Named as the chat header names it (the file, without .gguf); the name inside the file is a fact below.
+      title.textContent = model.id.replace(/\.gguf$/i, "");
       for (const [flag, label] of [[model.id === view.active, "chosen"], [model.id === view.loaded, "loaded"]]) {
         if (flag) title.append(el("span", { class: "badge" }, label));
       }
       const facts = document.createElement("dl");
       facts.className = "facts";
       fact(facts, "File", model.id);
+      if (model.name && model.name !== model.id.replace(/\.gguf$/i, "")) fact(facts, "Name in the file", model.name);
       fact(facts, "Size", size(model.file_size));
       fact(facts, "Architecture", model.architecture);
       fact(facts, "Parameters", model.parameter_count ? `${(model.parameter_count / 1e6).toFixed(0)} M` : null);

@@ -206,7 +206,10 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
             element.dataset.index = message.index;
             // As stored: a reply carries its quote.
             if (element === user) {
-              fillMessage(user, { ...user.message, id: message.id, index: message.index, content: message.content ?? user.message.content });
+              fillMessage(user, {
+                ...user.message, id: message.id, index: message.index, content: message.content ?? user.message.content,
+                created_at: message.created_at,
+              });
             }
           }
           answer = { ...answer, id: event.data.assistant.id, index: event.data.assistant.index };
@@ -214,6 +217,12 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         }
         case "trimmed":
           toast(`Conversation trimmed: ${event.data.dropped_messages} earlier messages are summarised.`);
+          break;
+        case "preparing":
+          // Said in words until the answer begins.
+          if (!queued.isConnected) answerElement.append(queued);
+          queued.hidden = false;
+          queued.textContent = event.data.text;
           break;
         case "thinking":
           queued.hidden = true;
