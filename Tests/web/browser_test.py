@@ -815,6 +815,51 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "contacts-body"), "No contact matches “zzzz”."))
         self.set_value(search, "")
 
+    def test_9d33_notes_save_as_typed_and_deletions_and_check_ins_can_be_taken_back(self):
+        # A note is saved a second after typing stops: leaving without Save loses nothing.
+        self.driver.get(BASE_URL + "/#/notes")
+        self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='New note']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "note-form")))
+        form.find_element(By.NAME, "title").send_keys("Autosaved thoughts")
+        form.find_element(By.NAME, "body").send_keys("Typed and never saved by hand.")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "note-status"), "Saved"))
+        self.driver.get(BASE_URL + "/#/calendar")
+        notes = [n for n in api("/api/notes")["notes"] if n["title"] == "Autosaved thoughts"]
+        self.assertEqual([n["body"] for n in notes], ["Typed and never saved by hand."])
+        api(f"/api/notes/{notes[0]['id']}", "DELETE")
+        # A reminder deleted by mistake comes back with Undo.
+        api("/api/reminders", "POST", {"title": "Feed the cat"})
+        self.driver.get(BASE_URL + "/#/reminders")
+        row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
+        row.find_element(By.XPATH, ".//button[.='Delete']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
+        self.assertNotIn("Feed the cat", [r["title"] for r in api("/api/reminders")["reminders"]])
+        self.find("#toast .toast-undo").click()
+        self.wait.until(lambda _: "Feed the cat" in [r["title"] for r in api("/api/reminders")["reminders"]])
+        for item in api("/api/reminders")["reminders"]:
+            if item["title"] == "Feed the cat":
+                api(f"/api/reminders/{item['id']}", "DELETE")
+        # A check-in can be taken back, and one can be made for a day gone by.
+        habit = api("/api/habits", "POST", {"name": "Stretching"})
+        self.driver.get(BASE_URL + "/#/habits")
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".habit-card[data-id='{habit['id']}']")))
+        card.find_element(By.XPATH, ".//button[.='Check in']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Checked in: Stretching."))
+        self.assertEqual(len(api(f"/api/habits/{habit['id']}/logs")["logs"]), 1)
+        self.find("#toast .toast-undo").click()
+        self.wait.until(lambda _: api(f"/api/habits/{habit['id']}/logs")["logs"] == [])
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".habit-card[data-id='{habit['id']}']")))
+        yesterday = time.strftime("%Y-%m-%d", time.localtime(time.time() - 86400))
+        card.find_element(By.XPATH, ".//button[.='Check in that day']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"for {yesterday}"))
+        logs = api(f"/api/habits/{habit['id']}/logs")["logs"]
+        self.assertEqual(len(logs), 1)
+        api(f"/api/habits/{habit['id']}", "DELETE")
+        # The chat's Export is reached by Tab like every control.
+        self.driver.get(BASE_URL + "/")
+        export = self.find("#export-md")
+        self.assertEqual(export.tag_name, "button")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})

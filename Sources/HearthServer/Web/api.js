@@ -97,12 +97,19 @@ export function showError(message, { retry, unreachable = false } = {}) {
   $("banner").hidden = false;
 }
 
-export function toast(message) {
+export function toast(message, { undo } = {}) {
   const element = $("toast");
   element.textContent = message;
+  // A step that can be taken back says so where it is told, for a little longer.
+  if (undo) {
+    element.append(" ", el("button", { class: "link-button toast-undo", type: "button", onclick: attempt(async () => {
+      element.hidden = true;
+      await undo();
+    }) }, "Undo"));
+  }
   element.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { element.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { element.hidden = true; }, undo ? 8000 : 4000);
 }
 
 /// `el("button", { class: "x", onclick }, "text", child)`: attributes, listeners (`on…`) and children;

@@ -66,6 +66,12 @@ function reminderRow(reminder) {
     el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
       await api(`/api/reminders/${encodeURIComponent(reminder.id)}`, { method: "DELETE" });
       await showReminders();
+      toast(`Deleted “${reminder.title}”.`, { undo: async () => {
+        const due = reminder.due ? (reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16)) : undefined;
+        await sendJSON("/api/reminders", "POST", { title: reminder.title, due, priority: reminder.priority ?? "none", list: reminder.list });
+        await showReminders();
+        toast(`“${reminder.title}” is back.`);
+      } });
     }) }, "Delete"));
 }
 
@@ -94,6 +100,27 @@ export async function showHabits() {
     habits.length ? el("div", { class: "habit-grid" }, habits.map(habitCard)) : el("p", { class: "muted" }, "No habits yet."));
 }
 
+/// Checks in (now, or on the day given) and offers to take it back.
+async function checkIn(habit, body) {
+  const { log } = await sendJSON(`/api/habits/${encodeURIComponent(habit.id)}/log`, "POST", body);
+  await showHabits();
+  const when = body.at ? ` for ${body.at.slice(0, 10)}` : "";
+  toast(`Checked in: ${habit.name}${when}.`, { undo: async () => {
+    await api(`/api/habits/logs/${encodeURIComponent(log.id)}`, { method: "DELETE" });
+    await showHabits();
+    toast(`Check-in taken back: ${habit.name}.`);
+  } });
+}
+
+/// A check-in for a day gone by: the day, then the button.
+function backdate(habit) {
+  const today = clock.format(clock.today(), false);
+  const day = el("input", { type: "date", max: today, value: clock.format(clock.addDays(clock.today(), -1), false),
+    "aria-label": `Another day to check in ${habit.name}` });
+  return el("span", { class: "backdate" }, day, el("button", { class: "button", type: "button",
+    onclick: attempt(() => day.value ? checkIn(habit, { at: `${day.value}T12:00` }) : Promise.resolve()) }, "Check in that day"));
+}
+
 function habitCard({ habit, stats }) {
   const done = new Set(stats.doneDays);
   const today = clock.today();
@@ -108,8 +135,9 @@ function habitCard({ habit, stats }) {
     el("div", { class: "row" },
       el("button", {
         class: `button${stats.doneToday ? "" : " primary"}`, type: "button", disabled: stats.doneToday,
-        onclick: attempt(async () => { await sendJSON(`/api/habits/${encodeURIComponent(habit.id)}/log`, "POST", {}); await showHabits(); }),
+        onclick: attempt(() => checkIn(habit, {})),
       }, stats.doneToday ? "Done today ✓" : "Check in"),
+      backdate(habit),
       el("button", { class: "icon-button danger", type: "button", onclick: attempt(async () => {
         if (!window.confirm(`Delete “${habit.name}” and its check-ins?`)) return;
         await api(`/api/habits/${encodeURIComponent(habit.id)}`, { method: "DELETE" });

@@ -4,7 +4,9 @@ import { $, api, attempt, el, getJSON, importSummary, pickFiles, sendJSON, toast
 import { download } from "/assets/calendar.js";
 import { renderMarkdown } from "/assets/markdown.js";
 
-const noteState = { selected: null, query: "", timer: null };
+const noteState = { selected: null, query: "", timer: null, dirty: false, flush: null };
+// Edits not yet saved (within the second before the autosave) keep the page from closing unasked.
+window.addEventListener("beforeunload", (event) => { if (noteState.dirty) event.preventDefault(); });
 
 export async function showNotes() {
   const search = el("input", { type: "search", id: "note-search", placeholder: "Search notes", "aria-label": "Search notes", value: noteState.query });
@@ -30,7 +32,12 @@ async function refreshNotes() {
   const list = el("nav", { class: "note-list", "aria-label": "Notes" }, notes.map((note) =>
     el("button", {
       type: "button", class: `note-item${noteState.selected?.id === note.id ? " active" : ""}`, "data-id": note.id,
-      onclick: () => { noteState.selected = note; refreshNotes().catch(() => {}); },
+      onclick: async () => {
+        // The note being written is saved before another is opened.
+        if (noteState.dirty) await noteState.flush?.();
+        noteState.selected = note;
+        refreshNotes().catch(() => {});
+      },
     }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
     el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")))));
   $("notes-body").replaceChildren(list,
@@ -62,16 +69,50 @@ function editor(note) {
         noteState.selected = null;
         await refreshNotes();
       }) }, "Delete") : null));
-  form.addEventListener("submit", attempt(async (event) => {
-    event.preventDefault();
+  const status = el("span", { class: "muted", id: "note-status", role: "status" });
+  form.querySelector(".row").append(status);
+  const input = () => {
     const fields = form.elements;
-    const input = {
+    return {
       title: fields.title.value, body: fields.body.value, isPinned: fields.pinned.checked,
       tags: fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean),
     };
-    noteState.selected = note.id
-      ? await sendJSON(`/api/notes/${encodeURIComponent(note.id)}`, "PUT", input)
-      : await sendJSON("/api/notes", "POST", input);
+  };
+  // Written as it is typed: a pause of a second saves it (a new note once it has a title), so leaving the page
+  // loses nothing.
+  let saving = Promise.resolve();
+  const save = () => {
+    saving = saving.then(async () => {
+      const wanted = input();
+      if (!wanted.title.trim()) return;
+      status.textContent = "Saving…";
+      const saved = note.id
+        ? await sendJSON(`/api/notes/${encodeURIComponent(note.id)}`, "PUT", wanted)
+        : await sendJSON("/api/notes", "POST", wanted);
+      note.id = saved.id;
+      noteState.selected = saved;
+      noteState.dirty = false;
+      const item = document.querySelector(`.note-item[data-id="${CSS.escape(saved.id)}"] .title`);
+      if (item) item.textContent = `${saved.isPinned ? "📌 " : ""}${saved.title}`;
+      status.textContent = "Saved";
+    }).catch((error) => { status.textContent = `Not saved: ${error.message}`; });
+    return saving;
+  };
+  let timer = null;
+  noteState.flush = () => {
+    clearTimeout(timer);
+    return save();
+  };
+  form.addEventListener("input", () => {
+    noteState.dirty = true;
+    status.textContent = "Editing…";
+    clearTimeout(timer);
+    timer = setTimeout(save, 1000);
+  });
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    clearTimeout(timer);
+    await save();
     await refreshNotes();
     toast("Note saved");
   }));
