@@ -860,6 +860,51 @@ class WebAppTest(unittest.TestCase):
         export = self.find("#export-md")
         self.assertEqual(export.tag_name, "button")
 
+    def test_9d34_the_event_form_keeps_the_length_says_what_is_wrong_by_the_fields_and_keeps_save_in_reach(self):
+        self.driver.get(BASE_URL + "/#/calendar")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "add-event"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+        form.find_element(By.NAME, "title").send_keys("Form check")
+        # 24-hour times; moving the start moves the end, keeping the hour.
+        self.assertEqual(form.find_element(By.NAME, "startTime").get_attribute("value"), "09:00")
+        self.set_value(form.find_element(By.NAME, "startTime"), "14:30")
+        self.assertEqual(form.find_element(By.NAME, "endTime").get_attribute("value"), "15:30")
+        # An end before the start is said next to Save, in words, and nothing is sent.
+        self.set_value(form.find_element(By.NAME, "endTime"), "13:00")
+        save = form.find_element(By.XPATH, ".//button[.='Save']")
+        # Save is in reach without scrolling, at this window's 860 px.
+        self.assertLessEqual(save.rect["y"] + save.rect["height"], self.driver.execute_script("return innerHeight"))
+        save.click()
+        error = self.wait.until(EC.visibility_of_element_located((By.ID, "event-error")))
+        self.assertIn("ends before it starts", error.text)
+        self.assertTrue(self.find("#event-dialog").get_attribute("open") is not None)
+        self.set_value(form.find_element(By.NAME, "endTime"), "16:00")
+        save.click()
+        self.wait.until(lambda _: self.find("#event-dialog").get_attribute("open") is None)
+        self.assertTrue(self.find("#event-error").get_attribute("hidden") is not None)
+        today = time.strftime("%Y-%m-%d")
+        events = [e for e in json.loads(self.hearth("calendar", "list", "--from", today, "--to", today, "--json"))
+                  if e["title"] == "Form check"]
+        self.assertEqual([(e["start"][11:16], e["end"][11:16]) for e in events], [("14:30", "16:00")])
+        api(f"/api/calendar/events/{events[0]['id']}", "DELETE")
+
+    def test_9d35_reminder_titles_keep_their_words_on_a_phone(self):
+        item = api("/api/reminders", "POST", {"title": "Renew the car insurance before the end of the month",
+                                               "due": time.strftime("%Y-%m-%d"), "priority": "high", "list": "Household admin"})
+        self.driver.set_window_size(390, 844)
+        try:
+            self.driver.get(BASE_URL + "/#/reminders")
+            title = self.wait.until(EC.visibility_of_element_located(
+                (By.XPATH, "//li[contains(., 'Renew the car insurance')]//label[@class='check']/span")))
+            # Words per line, not letters: the title is at least a few words wide.
+            self.assertGreater(title.rect["width"], 120)
+            # No section that is not there shows as the word "null".
+            self.assertNotIn("null", self.find("#view-reminders").text)
+            self.shoot("reminders-phone")
+        finally:
+            self.driver.set_window_size(1280, 860)
+            api(f"/api/reminders/{item['id']}", "DELETE")
+
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
         api("/api/calendar/events", "POST", {"title": "Piano lesson", "start": f"{today}T23:00", "end": f"{today}T23:30"})

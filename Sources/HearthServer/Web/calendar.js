@@ -186,6 +186,8 @@ function openEditor(event) {
   form.elements.repeat.value = event.recurrence?.frequency ?? "";
   form.dataset.recurrence = event.recurrence ? JSON.stringify(event.recurrence) : "";
   form.dataset.zone = event.zone ?? "floating";
+  form.dataset.span = String(minutesBetween(form));
+  showEventError("");
   $("event-delete").hidden = !event.id;
   $("event-conflicts").replaceChildren();
   $("event-dialog-title").textContent = event.id ? "Edit event" : "New event";
@@ -218,13 +220,63 @@ function eventFromForm() {
   return body;
 }
 
+/// Minutes from the form's start to its end (NaN while a field is not a time).
+function minutesBetween(form) {
+  const { date, startTime, endDate, endTime } = form.elements;
+  const start = Date.parse(`${date.value}T${startTime.value}`);
+  const end = Date.parse(`${endDate.value || date.value}T${endTime.value}`);
+  return (end - start) / 60_000;
+}
+
+/// The end that keeps the event's length when its start moves.
+function followStart() {
+  const form = $("event-form");
+  const span = Number(form.dataset.span);
+  const { date, startTime, endDate, endTime } = form.elements;
+  if (!Number.isFinite(span) || span <= 0 || !/^\d\d:\d\d$/.test(startTime.value)) return;
+  const start = new Date(`${date.value}T${startTime.value}`);
+  if (Number.isNaN(start.getTime())) return;
+  const end = new Date(start.getTime() + span * 60_000);
+  const pad = (number) => String(number).padStart(2, "0");
+  endDate.value = `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}`;
+  endTime.value = `${pad(end.getHours())}:${pad(end.getMinutes())}`;
+}
+
+/// Says what is wrong in the form itself, by the fields and the Save button; "" clears it.
+function showEventError(message) {
+  const line = $("event-error");
+  line.textContent = message;
+  line.hidden = !message;
+}
+
 async function saveEvent(submitEvent) {
   submitEvent.preventDefault();
   const form = $("event-form");
   const id = form.dataset.id;
-  const saved = id
-    ? await sendJSON(`/api/calendar/events/${encodeURIComponent(id)}`, "PUT", eventFromForm())
-    : await sendJSON("/api/calendar/events", "POST", eventFromForm());
+  if (!form.elements.allDay.checked) {
+    for (const field of [form.elements.startTime, form.elements.endTime]) {
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(field.value)) {
+        showEventError(`Write the ${field.name === "startTime" ? "start" : "end"} time as hours and minutes, such as 14:30.`);
+        field.focus();
+        return;
+      }
+    }
+    if (!(minutesBetween(form) > 0)) {
+      showEventError("The event ends before it starts: set the end after the start.");
+      form.elements.endTime.focus();
+      return;
+    }
+  }
+  let saved;
+  try {
+    saved = id
+      ? await sendJSON(`/api/calendar/events/${encodeURIComponent(id)}`, "PUT", eventFromForm())
+      : await sendJSON("/api/calendar/events", "POST", eventFromForm());
+  } catch (error) {
+    showEventError(`Not saved: ${error.message}`);
+    return;
+  }
+  showEventError("");
   await show();
   if (saved.conflicts.length) {
     const names = saved.conflicts.map((item) => `${item.event.title} (${item.start.replace("T", " ")}–${clock.time(item.end)})`);
@@ -272,6 +324,14 @@ export function download(blob, name) {
 export function wire() {
   $("event-form").addEventListener("submit", attempt(saveEvent));
   $("event-form").elements.allDay.addEventListener("change", syncAllDay);
+  // Moving the start moves the end with it; changing the end changes the length.
+  for (const name of ["date", "startTime"]) $("event-form").elements[name].addEventListener("input", followStart);
+  for (const name of ["endDate", "endTime"]) {
+    $("event-form").elements[name].addEventListener("input", () => {
+      const span = minutesBetween($("event-form"));
+      if (span > 0) $("event-form").dataset.span = String(span);
+    });
+  }
   $("event-delete").addEventListener("click", attempt(deleteEvent));
   $("event-cancel").addEventListener("click", () => $("event-dialog").close());
 }

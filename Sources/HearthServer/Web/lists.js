@@ -34,7 +34,8 @@ export async function showReminders() {
     await showReminders();
     $("reminder-form").elements.title.focus();
   }));
-  view.replaceChildren(
+  // Sections that are not there are left out (replaceChildren would write "null" for them).
+  view.replaceChildren(...[
     el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Reminders"), listFilter,
       el("button", { class: "button", type: "button", onclick: importReminders }, "Import"),
       el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/reminders/export")).blob(), "hearth-reminders.ics")) }, "Export")),
@@ -42,7 +43,8 @@ export async function showReminders() {
     overdue.length ? section("Overdue", overdue, "") : null,
     section("Due today", dueToday, "Nothing due today."),
     section("Later", later, "Nothing else to do."),
-    done.length ? el("details", { class: "done-list" }, el("summary", {}, `Completed (${done.length})`), done.map(reminderRow)) : null);
+    done.length ? el("details", { class: "done-list" }, el("summary", {}, `Completed (${done.length})`), done.map(reminderRow)) : null,
+  ].filter(Boolean));
 }
 
 function section(title, reminders, empty) {
