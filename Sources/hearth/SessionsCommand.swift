@@ -112,16 +112,31 @@ struct SessionsCommand: AsyncParsableCommand {
   }
 
   struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Export a session as Markdown or JSON.")
-    @Argument(help: "Session id or unique id prefix.") var id: String
+    static let configuration = CommandConfiguration(abstract: "Export a session, or every one, as Markdown or JSON.")
+    @Argument(help: "Session id or unique id prefix.") var id: String?
+    @Flag(name: .long, help: "Every session, archived ones too.") var all = false
     @Option(name: .long, help: "md or json.") var format: ExportFormat = .md
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+
+    func validate() throws {
+      if all == (id != nil) { throw ValidationError("give a session id or --all, not both") }
+    }
 
     func run() async throws {
       try await reportingFailures {
         let library = try await Engine.openProfile().sessions
-        let export = try library.export(try library.session(matching: id).id)
-        let text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : export.markdown
+        let text: String
+        if all {
+          let exports = try library.exportAll(narrated: format == .md)
+          struct Everything: Encodable { var sessions: [SessionExport] }
+          text =
+            format == .json
+            ? try JSONOutput.encode(Everything(sessions: exports), pretty: true) + "\n"
+            : exports.map(\.markdown).joined(separator: "\n\n---\n\n") + "\n"
+        } else {
+          let export = try library.export(try library.session(matching: id ?? "").id)
+          text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : export.markdown
+        }
         if let output {
           try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 import HearthTestSupport
 import Testing
 
@@ -31,6 +32,16 @@ struct ImportCommandTests {
     for title in ["Weekend in Lisbon", "Quick sum", "Garden planning", "A poem"] {
       #expect(listed.standardOutput.contains(title), "\(listed.standardOutput)")
     }
+    // And out again, all at once.
+    let everything = try await runner.run(["sessions", "export", "--all", "--format", "json"])
+    #expect(everything.status == 0, "\(everything.standardError)")
+    let exported = try JSONDecoder().decode(JSONValue.self, from: Data(everything.standardOutput.utf8))
+    #expect(exported["sessions"]?.arrayValue?.count == 4)
+    let markdown = try await runner.run(["sessions", "export", "--all"])
+    #expect(markdown.standardOutput.contains("Weekend in Lisbon"))
+    #expect(markdown.standardOutput.contains("A poem"))
+    let both = try await runner.run(["sessions", "export", "--all", "3F2A"])
+    #expect(both.standardError.contains("give a session id or --all, not both"))
     let recalled = try await runner.run(["recall", "custard tarts in Belém", "--collection", "conversations"])
     #expect(recalled.standardOutput.contains("Weekend in Lisbon"), "\(recalled.standardOutput)")
 

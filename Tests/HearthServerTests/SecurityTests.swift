@@ -49,7 +49,8 @@ struct SecurityTests {
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
-    "/api/mcp", "/api/mcp/servers", "/api/prompts", "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
+    "/api/mcp", "/api/mcp/servers", "/api/prompts", "/api/sessions/export", "/api/sessions/export?format=md",
+    "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [

@@ -62,6 +62,16 @@ public struct SessionLibrary: Sendable {
 
   /// The export as people read it (Markdown, the terminal): each answer's action blocks told as what became of
   /// them ("Done: Reminder “Buy stamps”"), never the raw block. The JSON export keeps the answers as written.
+  /// Every chat, archived ones too, oldest first: as they are stored (`json`) or as they read.
+  public func exportAll(narrated: Bool) throws(StoreError) -> [SessionExport] {
+    var exports: [SessionExport] = []
+    for session in try list(includeArchived: true).sorted(by: { $0.createdAt < $1.createdAt }) {
+      let export = try export(session.id)
+      exports.append(narrated ? try self.narrated(export) : export)
+    }
+    return exports
+  }
+
   public func narrated(_ export: SessionExport) throws(StoreError) -> SessionExport {
     let records = try database.actions(session: export.session.id, limit: 10_000)
     var narrated = export

@@ -86,6 +86,26 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       try dependencies.engine.memory.setUsesMemory(input.enabled, in: id)
       return try JSONResponse.make(MemorySwitch(enabled: try dependencies.engine.memory.usesMemory(in: id)))
     }
+    // Every chat at once: JSON the import reads one by one, or Markdown that reads as the chats did.
+    router.get("export") { request, _ in
+      switch request.uri.queryParameters.get("format") ?? "json" {
+      case "json":
+        var response = try JSONResponse.make(["sessions": try library.exportAll(narrated: false)])
+        response.headers[.contentDisposition] = "attachment; filename=\"hearth-chats.json\""
+        return response
+      case "md":
+        let text = try library.exportAll(narrated: true).map(\.markdown).joined(separator: "\n\n---\n\n")
+        return Response(
+          status: .ok,
+          headers: [
+            .contentType: "text/markdown; charset=utf-8",
+            .contentDisposition: "attachment; filename=\"hearth-chats.md\"",
+          ],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+      default:
+        throw APIError.invalidRequest("format must be json or md", parameter: "format")
+      }
+    }
     router.get(":id/export") { request, context in
       let export = try library.export(try RouteInput.sessionID(context))
       let format = request.uri.queryParameters.get("format") ?? "json"

@@ -1,5 +1,6 @@
 // The Settings page's import of chats from ChatGPT or Claude: the export file as it came, and what came of it.
 import { $, api, attempt } from "/assets/api.js";
+import { download } from "/assets/calendar.js";
 
 /// What an import brought in, in words.
 export function describeImport(report, from) {
@@ -15,6 +16,11 @@ export function describeImport(report, from) {
 
 /// Wires the form; `imported` runs after each import (the chat list reloads).
 export function wireHistoryImport(imported) {
+  for (const format of ["md", "json"]) {
+    $(`export-all-${format}`).addEventListener("click", attempt(async () => {
+      download(await (await api(`/api/sessions/export?format=${format}`)).blob(), `hearth-chats.${format}`);
+    }));
+  }
   const form = $("history-import-form");
   form.addEventListener("submit", attempt(async (event) => {
     event.preventDefault();
