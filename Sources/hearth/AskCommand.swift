@@ -73,10 +73,7 @@ struct AskCommand: AsyncParsableCommand {
         let file = try await engine.attach(try Self.contents(of: path), name: path, to: target.id)
         attached.append(file.id)
         if !json {
-          Terminal.writeError(
-            Terminal.dim(
-              "(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : "")"
-                + (file.fallback.map { ": \($0)" } ?? "") + ")") + "\n")
+          Terminal.writeError(Terminal.dim(Self.attachedLine(file)) + "\n")
         }
       }
       let outcome = try await TurnPrinter.run(
@@ -129,6 +126,13 @@ struct AskCommand: AsyncParsableCommand {
       Terminal.write("\n")
       if let notice = answer.stopReason.notice { Terminal.writeError(notice + "\n") }
     }
+  }
+
+  /// What was read from an attached file, and why an image went to OCR when a vision model was set up:
+  /// `(notes.png: 59 characters read by OCR)`, with `then` after it.
+  static func attachedLine(_ file: StoredAttachment, then: String? = nil) -> String {
+    "(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : "")"
+      + (file.fallback.map { ": \($0)" } ?? "") + (then.map { "; \($0)" } ?? "") + ")"
   }
 
   /// A file's bytes, refused by name when it is missing or too large to attach.

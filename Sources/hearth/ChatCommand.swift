@@ -223,9 +223,7 @@ struct ChatCommand: AsyncParsableCommand {
               try AskCommand.contents(of: argument), name: argument, to: current.id)
             attached.append(file.id)
             Terminal.write(
-              Terminal.dim(
-                "(\(file.name): \(file.text.count) characters read\(file.reading == "ocr" ? " by OCR" : ""); "
-                  + "it goes with your next message)") + "\n")
+              Terminal.dim(AskCommand.attachedLine(file, then: "it goes with your next message")) + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }

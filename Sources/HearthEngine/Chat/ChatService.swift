@@ -118,14 +118,11 @@ public actor ChatService {
     _ = try database.session(sessionID)
     let files = try checkWaiting(attachments, in: sessionID)
     let timestamp = now()
-    var user = try database.appendMessage(
+    let user = try database.appendMessage(
       StoredMessage(
         sessionID: sessionID, index: 0, role: .user, content: text, attachments: files.map(\.summary),
         createdAt: timestamp))
-    if !files.isEmpty {
-      try database.bindAttachments(files.map(\.id), to: user.id, in: sessionID)
-      user.attachments = files.map(\.summary)
-    }
+    if !files.isEmpty { try database.bindAttachments(files.map(\.id), to: user.id, in: sessionID) }
     let placeholder = try database.appendMessage(
       StoredMessage(
         sessionID: sessionID, index: 0, role: .assistant, content: "", state: .generating, createdAt: timestamp))

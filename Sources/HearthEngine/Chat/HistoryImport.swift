@@ -72,8 +72,9 @@ extension Engine {
       }
       let session = try database.importSession(export)
       report.conversations += 1
-      report.messages += export.messages.count + Self.alternativeMessages(export.branches)
-      report.versions += Self.alternatives(export.branches)
+      let kept = Self.alternatives(export.branches)
+      report.messages += export.messages.count + kept.messages
+      report.versions += kept.versions
       if remember, memory.isAvailable {
         try await memory.remember(session: session)
         report.remembered += 1
@@ -82,13 +83,11 @@ extension Engine {
     return report
   }
 
-  private static func alternatives(_ branches: [SessionBranch]) -> Int {
-    branches.reduce(0) { $0 + ($1.tail == nil ? 0 : 1 + alternatives($1.tail!.branches)) }
-  }
-
-  private static func alternativeMessages(_ branches: [SessionBranch]) -> Int {
-    branches.reduce(0) { total, branch in
-      total + (branch.tail.map { $0.messages.count + alternativeMessages($0.branches) } ?? 0)
+  /// The versions kept beside the branch shown, nested ones too, and the messages they hold.
+  private static func alternatives(_ branches: [SessionBranch]) -> (versions: Int, messages: Int) {
+    branches.compactMap(\.tail).reduce((0, 0)) { total, tail in
+      let inner = alternatives(tail.branches)
+      return (total.versions + 1 + inner.versions, total.messages + tail.messages.count + inner.messages)
     }
   }
 

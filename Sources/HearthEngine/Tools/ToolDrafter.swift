@@ -144,24 +144,9 @@ struct ToolDrafter {
 
   /// "15:30", "3pm", "3:30 pm" → 24-hour `HH:MM`.
   static func clockTime(in request: String) -> String? {
-    let pattern = #"\b([01]?[0-9]|2[0-3])(?::([0-5][0-9]))?\s*(am|pm|a\.m\.|p\.m\.)?(?![0-9])"#
-    let lowered = request.lowercased()
-    guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
-    for match in regex.matches(in: lowered, range: NSRange(lowered.startIndex..., in: lowered)) {
-      func group(_ index: Int) -> String? {
-        Range(match.range(at: index), in: lowered).map { String(lowered[$0]) }
-      }
-      let minutes = group(2)
-      let half = group(3)
-      // A bare number ("in 2 places") is no time; a colon or am/pm makes it one.
-      guard minutes != nil || half != nil, var hour = group(1).flatMap({ Int($0) }) else { continue }
-      if let half {
-        guard (1...12).contains(hour) else { continue }
-        hour = hour % 12 + (half.hasPrefix("p") ? 12 : 0)
-      }
-      return String(format: "%02d:%@", hour, minutes ?? "00")
-    }
-    return nil
+    // Read as every request's times are: the day does not matter for a time of day.
+    let spoken = SpokenTime(words: SpokenTime.words(of: request), today: LocalDate(Date(), in: .gmt))
+    return spoken.clocks.first.map { String(format: "%02d:%02d", $0.hour, $0.minute) }
   }
 
   /// Content words, lower-cased, without a plural `s`.
