@@ -31,6 +31,11 @@ from web_support import BASE_URL, SCREENSHOTS, api, chromium, stop_answer
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
 
 
+def words_of(text):
+    """The text's letters and digits, each run of anything else one space."""
+    return " ".join("".join(c if c.isalnum() else " " for c in text).split())
+
+
 def word_error_rate(heard, reference):
     """Word substitutions, deletions and insertions over the reference's words; case and punctuation ignored."""
     words = lambda text: "".join(c if c.isalnum() or c == "'" else " " for c in text.lower()).split()
@@ -654,14 +659,15 @@ class WebAppTest(unittest.TestCase):
         # Reply to the answer: the quote strip, then the quote in the sent message.
         answer = self.find(".message.assistant")
         # Whatever the answer said (the walk's sampling settings vary): its start is what the reply quotes.
-        said = answer.find_element(By.CSS_SELECTOR, ".bubble").text.strip()[:30]
+        # The bubble is rendered Markdown and the quote is the text as written, so both are compared by their words.
+        said = words_of(answer.find_element(By.CSS_SELECTOR, ".bubble").text)[:30].strip()
         self.assertTrue(said)
         answer.find_element(By.CSS_SELECTOR, ".reply-message").click()
         strip = self.wait.until(EC.visibility_of_element_located((By.ID, "reply-strip")))
-        self.assertIn(said, strip.text)
+        self.assertIn(said, words_of(strip.text))
         self.send("Are you sure?")
         quote = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".message.user:nth-last-of-type(2) .reply-quote")))
-        self.assertIn(said, quote.text)
+        self.assertIn(said, words_of(quote.text))
         self.assertTrue(self.find("#reply-strip").get_attribute("hidden") is not None)
         self.wait.until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 2)
         self.shoot("pinned-and-reply")
