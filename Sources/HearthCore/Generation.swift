@@ -37,6 +37,10 @@ public struct GenerationOptions: Sendable, Hashable {
   /// saved state is shared by every profile on the machine.
   public var reusablePrefix: String?
 
+  /// Work no person is waiting on (a summary, a scheduled task): on a model that serves several requests at
+  /// once it gets a slot, and room in each batch, only after every request someone waits on.
+  public var isBackground = false
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
 

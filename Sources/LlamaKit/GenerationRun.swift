@@ -2,22 +2,37 @@ internal import CLlama
 import HearthCore
 import Synchronization
 
-/// One generation on a session, advanced one step at a time on the decode thread: a prompt batch per step
-/// while reading the prompt, then one token per step. Cancellation and the deadline are checked before every
-/// step, so a generation stops within one token of being asked to.
+/// One generation on a session's sequence slot, advanced by the session's batch steps on the decode thread:
+/// a chunk of its prompt per step while reading it, then one token per step, in the same batch as every other
+/// run on the context. Cancellation and the deadline are checked before every step, so a generation stops
+/// within one token of being asked to.
 final class GenerationRun: @unchecked Sendable {
+  /// What a run puts into one batch.
+  struct Input {
+    let tokens: ArraySlice<Int32>
+    /// The position of the first token in the run's sequence.
+    let position: Int
+    /// Whether the logits of the last token are wanted (the end of the prompt, or a generated token).
+    let wantsLogits: Bool
+  }
+
   private enum Phase {
-    case start
+    case waiting
     case prefill(next: Int)
-    case generate
+    /// Generating; `pending` is the token sampled last, to be evaluated in the next batch.
+    case generate(pending: Int32?)
+    case over
   }
 
   private let session: LlamaSession
-  private let prompt: [Int32]
-  private let options: GenerationOptions
+  let prompt: [Int32]
+  let options: GenerationOptions
+  /// The order in which runs asked; earlier runs of the same priority go first.
+  let arrival: UInt64
   /// The prompt's leading tokens kept on disk, if any.
   private let prefix: PrefixPlan?
   private let continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+  private let onEnd: (@Sendable (GenerationRecord) -> Void)?
   private let cancelled = Atomic<Bool>(false)
   private let generatedCount = Atomic<Int>(0)
   private let generatedAtCancellation = Atomic<Int>(-1)
@@ -26,7 +41,9 @@ final class GenerationRun: @unchecked Sendable {
   private let deadline: ContinuousClock.Instant?
 
   // Decode-thread state.
-  private var phase = Phase.start
+  private var phase = Phase.waiting
+  /// The sequence slot the run holds, once admitted.
+  private(set) var slot: Int?
   private var sampler: SamplerChain?
   private var assembler = UTF8Assembler()
   private var reused = 0
@@ -38,14 +55,17 @@ final class GenerationRun: @unchecked Sendable {
   private var lastToken: ContinuousClock.Instant?
 
   init(
-    session: LlamaSession, prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?,
-    continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+    session: LlamaSession, prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?, arrival: UInt64,
+    continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation,
+    onEnd: (@Sendable (GenerationRecord) -> Void)?
   ) {
     self.session = session
     self.prompt = prompt
     self.options = options
     self.prefix = prefix
+    self.arrival = arrival
     self.continuation = continuation
+    self.onEnd = onEnd
     let now = ContinuousClock.now
     self.requested = now
     self.deadline = options.timeout.map { now + $0 }
@@ -60,70 +80,123 @@ final class GenerationRun: @unchecked Sendable {
 
   private var generated: Int { generatedCount.load(ordering: .relaxed) }
 
-  /// Advances the run by one step; returns `true` while there is more to do.
-  func step() -> Bool {
-    if cancelled.load(ordering: .acquiring) { return finish(.cancelled) }
-    if let deadline, clock.now >= deadline { return finish(.timeout) }
+  /// Whether the run has ended (finished, stopped or failed).
+  var isOver: Bool {
+    if case .over = phase { return true }
+    return false
+  }
+
+  /// Whether the run is reading its prompt (and so takes more than one token of a batch).
+  var isReadingPrompt: Bool {
+    if case .prefill = phase { return true }
+    return false
+  }
+
+  /// Ends the run when it was cancelled or its time ran out; returns whether it is over.
+  func endIfStopped() -> Bool {
+    if isOver { return true }
+    if cancelled.load(ordering: .acquiring) {
+      finish(.cancelled)
+    } else if let deadline, clock.now >= deadline {
+      finish(.timeout)
+    }
+    return isOver
+  }
+
+  /// Starts the run on `slot`: keeps what the slot already holds of the prompt, restores the saved prefix
+  /// when that goes further, and builds the sampler. A run that cannot start is over.
+  func begin(on slot: Int) {
+    self.slot = slot
     do throws(LlamaError) {
-      switch phase {
-      case .start:
-        try start()
-        return true
-      case .prefill(let next):
-        try prefill(from: next)
-        return true
-      case .generate:
-        return try generateOne()
+      guard !prompt.isEmpty else { throw .emptyPrompt }
+      guard prompt.count < session.contextSize else {
+        throw .promptTooLong(promptTokens: prompt.count, contextSize: session.contextSize)
       }
+      prefillStarted = clock.now
+      let vocabularySize = session.model.metadata.vocabularySize
+      if let token = options.logitBias.keys.first(where: { Int($0) >= vocabularySize }) {
+        throw .invalidParameter(
+          .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
+      }
+      reused = session.reusablePrefix(for: prompt, in: slot)
+      if let prefix, reused < prefix.length {
+        if session.restorePrefix(prefix, of: prompt, in: slot) {
+          reused = prefix.length
+        } else {
+          // A file that could not be used leaves the slot as it was, or empty.
+          reused = session.slots[slot].cachedTokens.count
+          savesPrefixAt = prefix.length
+        }
+      }
+      sampler = try SamplerChain(
+        options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
+        adjustments: LogitAdjustments(options), model: session.model)
+      reportProgress(processed: reused)
+      phase = .prefill(next: reused)
     } catch {
-      return fail(error)
+      fail(error)
     }
   }
 
-  private func start() throws(LlamaError) {
-    guard !prompt.isEmpty else { throw .emptyPrompt }
-    guard prompt.count < session.contextSize else {
-      throw .promptTooLong(promptTokens: prompt.count, contextSize: session.contextSize)
+  /// What the run puts into the next batch, at most `budget` tokens; `nil` when it has nothing to add.
+  func input(budget: Int) -> Input? {
+    guard budget > 0 else { return nil }
+    switch phase {
+    case .prefill(let next):
+      var end = min(next + budget, prompt.count)
+      if let stop = savesPrefixAt, next < stop { end = min(end, stop) }
+      return Input(tokens: prompt[next..<end], position: next, wantsLogits: end == prompt.count)
+    case .generate(let pending?):
+      return Input(tokens: [pending], position: position, wantsLogits: true)
+    case .waiting, .generate(nil), .over:
+      return nil
     }
-    prefillStarted = clock.now
-    let vocabularySize = session.model.metadata.vocabularySize
-    if let token = options.logitBias.keys.first(where: { Int($0) >= vocabularySize }) {
-      throw .invalidParameter(
-        .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
-    }
-    reused = session.reusablePrefix(for: prompt)
-    if let prefix, reused < prefix.length {
-      if session.restorePrefix(prefix, of: prompt) {
-        reused = prefix.length
-      } else {
-        // A file that could not be used leaves the cache as it was, or empty.
-        reused = session.cachedTokens.count
-        savesPrefixAt = prefix.length
+  }
+
+  private var position: Int { slot.map { session.slots[$0].cachedTokens.count } ?? 0 }
+
+  /// After the batch holding `input` was evaluated: `logits` is the batch index of its last token's logits
+  /// when they were asked for. Reads the next token from them and hands it to the consumer.
+  func evaluated(_ input: Input, logits: Int32?) {
+    guard let slot else { return }
+    session.slots[slot].cachedTokens.append(contentsOf: input.tokens)
+    if case .prefill = phase {
+      let end = input.position + input.tokens.count
+      if let prefix, end == savesPrefixAt {
+        session.savePrefix(prefix, in: slot)
+        savesPrefixAt = nil
       }
+      reportProgress(processed: end)
+      guard end == prompt.count else {
+        phase = .prefill(next: end)
+        return
+      }
+      prefillEnded = clock.now
+      phase = .generate(pending: nil)
     }
-    sampler = try SamplerChain(
-      options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
-      adjustments: LogitAdjustments(options), model: session.model)
-    reportProgress(processed: reused)
-    phase = .prefill(next: reused)
+    guard let logits else { return }
+    next(from: logits)
   }
 
-  private func prefill(from next: Int) throws(LlamaError) {
-    var end = min(next + session.batchSize, prompt.count)
-    if let stop = savesPrefixAt, next < stop { end = min(end, stop) }
-    try session.decode(prompt[next..<end], at: next, wantLogits: end == prompt.count)
-    session.cachedTokens.append(contentsOf: prompt[next..<end])
-    if let prefix, end == savesPrefixAt {
-      session.savePrefix(prefix)
-      savesPrefixAt = nil
+  private func next(from logits: Int32) {
+    guard let sampler else { return finish(.endOfGeneration) }
+    let token = sampler.sample(from: session.context, index: logits)
+    if !options.ignoresEndOfGeneration, session.model.isEndOfGeneration(token) {
+      return finish(.endOfGeneration)
     }
-    reportProgress(processed: end)
-    if end == prompt.count {
-      prefillEnded = clock.now
-      phase = .generate
-    } else {
-      phase = .prefill(next: end)
+    generatedCount.add(1, ordering: .releasing)
+    lastToken = clock.now
+    if firstToken == nil { firstToken = lastToken }
+    if let alternatives = options.logprobs,
+      let figures = session.logprob(of: token, alternatives: alternatives, index: logits)
+    {
+      continuation.yield(.logprob(figures))
     }
+    let text = assembler.append(session.model.pieceBytes(of: token))
+    if !text.isEmpty { continuation.yield(.token(text)) }
+    if generated >= options.maxNewTokens { return finish(.maxTokens) }
+    if position >= session.contextSize { return finish(.contextFull) }
+    phase = .generate(pending: token)
   }
 
   private func reportProgress(processed: Int) {
@@ -131,28 +204,6 @@ final class GenerationRun: @unchecked Sendable {
     continuation.yield(
       .promptProgress(
         PromptProgress(total: prompt.count, cached: reused, processed: processed, elapsed: clock.now - started)))
-  }
-
-  private func generateOne() throws(LlamaError) -> Bool {
-    guard let sampler else { return finish(.endOfGeneration) }
-    let token = session.sample(with: sampler)
-    if !options.ignoresEndOfGeneration, session.model.isEndOfGeneration(token) {
-      return finish(.endOfGeneration)
-    }
-    generatedCount.add(1, ordering: .releasing)
-    lastToken = clock.now
-    if firstToken == nil { firstToken = lastToken }
-    if let alternatives = options.logprobs, let figures = session.logprob(of: token, alternatives: alternatives) {
-      continuation.yield(.logprob(figures))
-    }
-    let text = assembler.append(session.model.pieceBytes(of: token))
-    if !text.isEmpty { continuation.yield(.token(text)) }
-    if generated >= options.maxNewTokens { return finish(.maxTokens) }
-    let position = session.cachedTokens.count
-    if position >= session.contextSize { return finish(.contextFull) }
-    try session.decode([token], at: position, wantLogits: true)
-    session.cachedTokens.append(token)
-    return true
   }
 
   private var usage: GenerationUsage {
@@ -168,31 +219,33 @@ final class GenerationRun: @unchecked Sendable {
     )
   }
 
-  private func finish(_ reason: StopReason) -> Bool {
+  private func finish(_ reason: StopReason) {
+    guard !isOver else { return }
+    phase = .over
     sampler = nil
     let tail = assembler.flush()
     if !tail.isEmpty { continuation.yield(.token(tail)) }
     let usage = self.usage
     let atCancellation = generatedAtCancellation.load(ordering: .acquiring)
-    session.runFinished(
-      GenerationRecord(
-        stopReason: reason, usage: usage, tokensAfterCancellation: atCancellation < 0 ? nil : generated - atCancellation
-      ))
+    let record = GenerationRecord(
+      stopReason: reason, usage: usage, tokensAfterCancellation: atCancellation < 0 ? nil : generated - atCancellation)
+    session.runEnded(self, record: record)
     continuation.yield(.usage(usage))
     continuation.yield(.done(reason))
     continuation.finish()
-    return false
+    onEnd?(record)
   }
 
-  private func fail(_ error: LlamaError) -> Bool {
+  /// Ends the run with `error`. A failed decode may leave partial state in the run's sequence: the session
+  /// forgets it rather than trust it.
+  func fail(_ error: LlamaError) {
+    guard !isOver else { return }
+    phase = .over
     sampler = nil
-    if case .decodeFailed = error {
-      // A failed decode may leave partial state in the cache: forget it rather than trust it.
-      llama_memory_clear(llama_get_memory(session.context), true)
-      session.cachedTokens.removeAll()
-    }
-    session.runFinished(GenerationRecord(stopReason: nil, usage: usage, tokensAfterCancellation: nil))
+    if case .decodeFailed = error, let slot { session.forget(slot: slot) }
+    let record = GenerationRecord(stopReason: nil, usage: usage, tokensAfterCancellation: nil)
+    session.runEnded(self, record: record)
     continuation.finish(throwing: error)
-    return false
+    onEnd?(record)
   }
 }

@@ -24,8 +24,6 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
   case promptTooLong(promptTokens: Int, contextSize: Int)
   /// A prompt must contain at least one token.
   case emptyPrompt
-  /// The session is already generating.
-  case sessionBusy
   /// `llama_decode` failed.
   case decodeFailed(code: Int32, position: Int)
   /// llama.cpp could not parse the grammar that constrains the output.
@@ -69,8 +67,6 @@ public enum LlamaError: Error, Sendable, CustomStringConvertible {
       "the prompt is \(promptTokens) tokens but the context holds \(contextSize); shorten it or raise --context"
     case .emptyPrompt:
       "the prompt is empty"
-    case .sessionBusy:
-      "this session is already generating an answer"
     case .invalidGrammar(let reason):
       "the output grammar is invalid: \(reason)"
     case .notAnEmbeddingModel(let model):

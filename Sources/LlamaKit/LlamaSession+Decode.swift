@@ -5,7 +5,8 @@ import HearthCore
 /// Decode-thread helpers: filling the batch, evaluating it and keeping `cachedTokens` in step with the KV
 /// cache.
 extension LlamaSession {
-  /// Evaluates `tokens` at positions starting from `position`; logits only for the last one when asked.
+  /// Evaluates `tokens` in the first slot's sequence at positions starting from `position`; logits only for
+  /// the last one when asked. (Generations go through the batch step; this serves the warm-up and tests.)
   /// - Throws: ``LlamaError/decodeFailed(code:position:)``.
   func decode(_ tokens: ArraySlice<Int32>, at position: Int, wantLogits: Bool) throws(LlamaError) {
     precondition(!tokens.isEmpty && tokens.count <= batchSize)
@@ -29,41 +30,38 @@ extension LlamaSession {
     try decode(tokens[...], at: position, wantLogits: wantLogits)
   }
 
-  /// Drops cached state that `prompt` cannot reuse and returns how many leading prompt tokens are kept.
-  /// At least the last prompt token is always left to evaluate, because its logits start the answer.
-  func reusablePrefix(for prompt: [Int32]) -> Int {
-    var common = zip(cachedTokens, prompt).prefix { $0 == $1 }.count
+  /// Drops the state in `slot` that `prompt` cannot reuse and returns how many leading prompt tokens are
+  /// kept. At least the last prompt token is always left to evaluate, because its logits start the answer.
+  func reusablePrefix(for prompt: [Int32], in slot: Int) -> Int {
+    let cached = slots[slot].cachedTokens
+    let sequence = Int32(slot)
+    var common = zip(cached, prompt).prefix { $0 == $1 }.count
     common = min(common, prompt.count - 1)
     let memory = llama_get_memory(context)
-    if common < cachedTokens.count {
-      if !llama_memory_seq_rm(memory, 0, Int32(common), -1) {
+    if common < cached.count {
+      if !llama_memory_seq_rm(memory, sequence, Int32(common), -1) {
         common = 0
       }
     }
     // Sliding-window layers only keep recent positions; if what the suffix needs is gone, start over.
     let window = model.slidingWindow
-    if common > 0, window > 0, Int(llama_memory_seq_pos_min(memory, 0)) > max(0, common - window) {
+    if common > 0, window > 0, Int(llama_memory_seq_pos_min(memory, sequence)) > max(0, common - window) {
       common = 0
     }
     if common == 0 {
-      llama_memory_clear(memory, true)
+      llama_memory_seq_rm(memory, sequence, -1, -1)
     }
-    cachedTokens.removeLast(cachedTokens.count - common)
+    slots[slot].cachedTokens.removeLast(cached.count - common)
     return common
-  }
-
-  /// Samples a token from the logits of the last evaluated position.
-  func sample(with sampler: SamplerChain) -> Int32 {
-    sampler.sample(from: context)
   }
 }
 
 extension LlamaSession {
-  /// The log probability of `token` and of the `alternatives` most likely tokens at the last evaluated
-  /// position, from the raw logits (a softmax over the whole vocabulary, before any sampling filter).
-  func logprob(of token: Int32, alternatives: Int) -> TokenLogprob? {
+  /// The log probability of `token` and of the `alternatives` most likely tokens at the batch entry `index`
+  /// (-1: the last evaluated), from the raw logits (a softmax over the whole vocabulary, before any sampling filter).
+  func logprob(of token: Int32, alternatives: Int, index: Int32 = -1) -> TokenLogprob? {
     let width = model.metadata.vocabularySize
-    guard let pointer = llama_get_logits_ith(context, -1), Int(token) < width else { return nil }
+    guard let pointer = llama_get_logits_ith(context, index), Int(token) < width else { return nil }
     let logits = UnsafeBufferPointer(start: pointer, count: width)
     let largest = logits.max() ?? 0
     var sum = 0.0

@@ -3,16 +3,22 @@ import Foundation
 public import HearthCore
 import Synchronization
 
-/// An inference context on a model: a context window whose cached state (the KV cache) carries over from
-/// one generation to the next, so a prompt that extends the previous one only evaluates what is new.
+/// An inference context on a model with one or more sequence *slots*: each generation reads its prompt and
+/// generates in a slot of its own, and every step evaluates one batch holding a token (or a chunk of prompt)
+/// of every running generation, as llama-server's slots do. A slot's cached state (its part of the KV cache)
+/// carries over from one generation to the next, so a prompt that extends an earlier one only evaluates what
+/// is new.
 ///
-/// All llama.cpp work of a session runs on the shared ``DecodeExecutor``; the session's mutable decode
-/// state is touched only there. One generation runs at a time per session.
+/// All llama.cpp work of a session runs on the shared ``DecodeExecutor``; the session's decode state is
+/// touched only there. Generations beyond the slots wait for one, requests people wait on before background
+/// work (``HearthCore/GenerationOptions/isBackground``).
 public final class LlamaSession: @unchecked Sendable {
   /// The model this session runs.
   public let model: LlamaModel
-  /// Size of the context window in tokens.
+  /// Size of each slot's context window in tokens: the most one generation can hold.
   public let contextSize: Int
+  /// Generations that run at once, each in a sequence of its own.
+  public let slotCount: Int
   /// CPU threads used for evaluation.
   public let threads: Int
   /// Most tokens evaluated per decode call.
@@ -22,16 +28,26 @@ public final class LlamaSession: @unchecked Sendable {
   /// Where this session keeps evaluated prompt prefixes, if anywhere.
   let prefixCache: PrefixCache?
   private let threadpool: OpaquePointer?
-  private let executor: DecodeExecutor
+  let executor: DecodeExecutor
   // Decode-thread state.
   var batch: llama_batch
-  /// Tokens whose state is in the KV cache, in order from position 0.
-  var cachedTokens: [Int32] = []
+  /// Each slot's tokens whose state is in the KV cache, in order from position 0.
+  var slots: [ContextSlot]
+  /// Runs holding a slot.
+  var running: [GenerationRun] = []
+  /// Counts batch steps, so the slot used longest ago is the one given away first.
+  var stepCount: UInt64 = 0
 
-  private let status = Mutex(Status())
+  let status = Mutex(Status())
 
-  private struct Status {
-    var isGenerating = false
+  struct Status {
+    /// Runs waiting for a slot, in the order they asked.
+    var waiting: [GenerationRun] = []
+    /// Runs waiting or running.
+    var unfinished = 0
+    /// Whether the session's batch step is queued on the executor.
+    var stepping = false
+    var arrivals: UInt64 = 0
     var lastRecord: GenerationRecord?
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
   }
@@ -56,27 +72,34 @@ public final class LlamaSession: @unchecked Sendable {
     guard options.batchSize > 0 else {
       throw .invalidParameter(.init(name: "batch size", value: "\(options.batchSize)", expected: "a positive count"))
     }
+    guard (1...ContextOptions.maxSlots).contains(options.slots) else {
+      throw .invalidParameter(
+        .init(name: "parallel slots", value: "\(options.slots)", expected: "1 to \(ContextOptions.maxSlots)"))
+    }
     let executor = DecodeExecutor.shared
     return try await executor.perform { () throws(LlamaError) -> LlamaSession in
       try LlamaSession(
-        model: model, contextSize: size, threads: threads, batchSize: min(options.batchSize, size),
-        warmUp: options.warmUp,
+        model: model, contextSize: size, slots: options.slots, threads: threads,
+        batchSize: max(min(options.batchSize, size * options.slots), options.slots), warmUp: options.warmUp,
         prefixCache: options.prefixCacheDirectory.map { PrefixCache(directory: $0, model: model) },
         executor: executor)
     }
   }
 
   private init(
-    model: LlamaModel, contextSize: Int, threads: Int, batchSize: Int, warmUp: Bool, prefixCache: PrefixCache?,
+    model: LlamaModel, contextSize: Int, slots: Int, threads: Int, batchSize: Int, warmUp: Bool,
+    prefixCache: PrefixCache?,
     executor: DecodeExecutor
   )
     throws(LlamaError)
   {
     var params = llama_context_default_params()
-    params.n_ctx = UInt32(contextSize)
+    // Each slot gets a window of its own (no unified cache): a long answer in one never squeezes another.
+    params.n_ctx = UInt32(contextSize * slots)
     params.n_batch = UInt32(batchSize)
     params.n_ubatch = UInt32(min(batchSize, 512))
-    params.n_seq_max = 1
+    params.n_seq_max = UInt32(slots)
+    params.kv_unified = false
     params.n_threads = Int32(threads)
     params.n_threads_batch = Int32(threads)
     params.no_perf = true
@@ -85,7 +108,9 @@ public final class LlamaSession: @unchecked Sendable {
       throw .contextCreationFailed(reason: errors.last ?? "llama.cpp gave no reason")
     }
     self.model = model
-    self.contextSize = contextSize
+    self.contextSize = min(contextSize, Int(llama_n_ctx_seq(created)))
+    self.slotCount = slots
+    self.slots = Array(repeating: ContextSlot(), count: slots)
     self.threads = threads
     self.batchSize = batchSize
     self.context = created
@@ -121,14 +146,18 @@ public final class LlamaSession: @unchecked Sendable {
 
   /// Streams a continuation of `prompt` (already tokenized, including any special tokens).
   ///
-  /// The prompt's longest prefix still in the KV cache is reused; only the rest is evaluated. Stopping the
-  /// iteration or cancelling the consuming task stops generation before the next token.
-  public func generate(prompt: [Int32], options: GenerationOptions) -> AsyncThrowingStream<GenerationEvent, any Error> {
-    generate(prompt: prompt, options: options, prefix: nil)
+  /// The longest prefix of the prompt a free slot still holds is reused; only the rest is evaluated. Stopping
+  /// the iteration or cancelling the consuming task stops generation before the next token. `onEnd` hears how
+  /// the generation ended once it has (on the decode thread), including one whose consumer left early.
+  public func generate(
+    prompt: [Int32], options: GenerationOptions, onEnd: (@Sendable (GenerationRecord) -> Void)? = nil
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    generate(prompt: prompt, options: options, prefix: nil, onEnd: onEnd)
   }
 
   private func generate(
-    prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?
+    prompt: [Int32], options: GenerationOptions, prefix: PrefixPlan?,
+    onEnd: (@Sendable (GenerationRecord) -> Void)?
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, throwing: (any Error).self)
     do {
@@ -137,21 +166,17 @@ public final class LlamaSession: @unchecked Sendable {
       continuation.finish(throwing: LlamaError.invalidParameter(error))
       return stream
     }
-    let acquired = status.withLock { state in
-      guard !state.isGenerating else { return false }
-      state.isGenerating = true
-      return true
-    }
-    guard acquired else {
-      continuation.finish(throwing: LlamaError.sessionBusy)
-      return stream
+    let arrival = status.withLock { state in
+      defer { state.arrivals += 1 }
+      return state.arrivals
     }
     let run = GenerationRun(
-      session: self, prompt: prompt, options: options, prefix: prefix, continuation: continuation)
+      session: self, prompt: prompt, options: options, prefix: prefix, arrival: arrival,
+      continuation: continuation, onEnd: onEnd)
     continuation.onTermination = { termination in
       if case .cancelled = termination { run.cancel() }
     }
-    executor.enqueue { run.step() }
+    admit(run)
     return stream
   }
 
@@ -159,20 +184,19 @@ public final class LlamaSession: @unchecked Sendable {
   /// options name a reusable prefix and the session keeps prefixes, its state is read from disk (or written
   /// there once evaluated).
   public func respond(
-    to messages: [ChatMessage], options: GenerationOptions
-  ) -> AsyncThrowingStream<
-    GenerationEvent, any Error
-  > {
+    to messages: [ChatMessage], options: GenerationOptions, onEnd: (@Sendable (GenerationRecord) -> Void)? = nil
+  ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     do {
       let (text, prompt) = try chatPrompt(messages)
       return generate(
-        prompt: prompt, options: options, prefix: prefixPlan(prompt: prompt, text: text, options: options))
+        prompt: prompt, options: options, prefix: prefixPlan(prompt: prompt, text: text, options: options),
+        onEnd: onEnd)
     } catch {
       return AsyncThrowingStream { $0.finish(throwing: error) }
     }
   }
 
-  /// The tokens of `messages` as formatted for the model, ready for ``generate(prompt:options:)``.
+  /// The tokens of `messages` as formatted for the model, ready for ``generate(prompt:options:onEnd:)``.
   public func chatPromptTokens(_ messages: [ChatMessage]) throws(LlamaError) -> [Int32] {
     try chatPrompt(messages).tokens
   }
@@ -186,12 +210,15 @@ public final class LlamaSession: @unchecked Sendable {
   /// Counts and stop reason of the most recent finished generation, including one whose consumer left.
   public var lastRecord: GenerationRecord? { status.withLock { $0.lastRecord } }
 
-  /// Returns once no generation is running on this session.
+  /// Generations running or waiting for a slot.
+  public var unfinishedGenerations: Int { status.withLock { $0.unfinished } }
+
+  /// Returns once no generation is running or waiting on this session.
   public func waitUntilIdle() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = status.withLock { state in
-        if state.isGenerating { state.idleWaiters.append(continuation) }
-        return !state.isGenerating
+        if state.unfinished > 0 { state.idleWaiters.append(continuation) }
+        return state.unfinished == 0
       }
       if idle { continuation.resume() }
     }
@@ -207,23 +234,14 @@ public final class LlamaSession: @unchecked Sendable {
     }
   }
 
-  /// Forgets the cached state, so the next prompt is evaluated from scratch.
+  /// Forgets the cached state of every slot no generation holds, so their next prompts are evaluated from
+  /// scratch; running generations keep theirs.
   public func clearCache() async {
     await executor.perform { [self] in
-      llama_memory_clear(llama_get_memory(context), true)
-      cachedTokens.removeAll()
+      for slot in slots.indices where !running.contains(where: { $0.slot == slot }) {
+        forget(slot: slot)
+      }
     }
-  }
-
-  /// Called by a run on the decode thread when it ends.
-  func runFinished(_ record: GenerationRecord) {
-    let waiters = status.withLock { state in
-      state.isGenerating = false
-      state.lastRecord = record
-      defer { state.idleWaiters.removeAll() }
-      return state.idleWaiters
-    }
-    waiters.forEach { $0.resume() }
   }
 }
 

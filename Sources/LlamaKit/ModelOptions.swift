@@ -34,9 +34,11 @@ public struct ModelLoadOptions: Sendable, Hashable {
 
 /// How an inference context for a model is set up.
 public struct ContextOptions: Sendable, Hashable {
-  /// Context window in tokens; `nil` picks the smaller of 4096 and the model's trained context.
+  /// Context window of each slot in tokens; `nil` picks the smaller of 4096 and the model's trained context.
   public var contextSize: Int?
-  /// Most tokens evaluated in one decode call while reading a prompt.
+  /// Generations that run at once, each in a sequence slot of its own with ``contextSize`` tokens.
+  public var slots: Int
+  /// Most tokens evaluated in one decode call.
   public var batchSize: Int
   /// CPU threads; `nil` uses one per available core.
   public var threads: Int?
@@ -48,15 +50,19 @@ public struct ContextOptions: Sendable, Hashable {
 
   /// Creates context options.
   public init(
-    contextSize: Int? = nil, batchSize: Int = 512, threads: Int? = nil, warmUp: Bool = true,
+    contextSize: Int? = nil, slots: Int = 1, batchSize: Int = 512, threads: Int? = nil, warmUp: Bool = true,
     prefixCacheDirectory: URL? = nil
   ) {
+    self.slots = slots
     self.prefixCacheDirectory = prefixCacheDirectory
     self.contextSize = contextSize
     self.batchSize = batchSize
     self.threads = threads
     self.warmUp = warmUp
   }
+
+  /// The most slots a context may have.
+  public static let maxSlots = 64
 
   /// The default context window for a model trained on `trained` tokens.
   static func defaultContextSize(trained: Int) -> Int { min(4096, trained) }

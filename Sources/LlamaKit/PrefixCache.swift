@@ -107,49 +107,48 @@ extension LlamaSession {
     return PrefixPlan(length: length, file: prefixCache.file(for: prompt[..<length]))
   }
 
-  /// On the decode thread: replaces the cached state with the plan's saved prefix when its file is whole
+  /// On the decode thread: replaces what `slot` holds with the plan's saved prefix when its file is whole
   /// and holds exactly the prompt's first tokens. Returns whether it did; a file that does not fit is removed.
-  func restorePrefix(_ plan: PrefixPlan, of prompt: [Int32]) -> Bool {
+  func restorePrefix(_ plan: PrefixPlan, of prompt: [Int32], in slot: Int) -> Bool {
     guard let data = FileManager.default.contents(atPath: plan.file.path) else { return false }
     guard let saved = SavedPrefix(data), saved.tokens[...] == prompt[..<plan.length] else {
       try? FileManager.default.removeItem(at: plan.file)
       return false
     }
-    let memory = llama_get_memory(context)
-    llama_memory_clear(memory, true)
-    cachedTokens.removeAll()
+    forget(slot: slot)
     let read = saved.state.withUnsafeBytes { bytes in
       LlamaLogCapture.capturingErrors {
-        llama_state_seq_set_data(context, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, 0)
+        llama_state_seq_set_data(
+          context, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, llama_seq_id(slot))
       }.0
     }
     guard read == saved.state.count else {
-      llama_memory_clear(memory, true)
+      forget(slot: slot)
       try? FileManager.default.removeItem(at: plan.file)
       return false
     }
-    cachedTokens = saved.tokens
+    slots[slot].cachedTokens = saved.tokens
     // Marks the file as recently used, so pruning keeps it.
     try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: plan.file.path)
     return true
   }
 
-  /// On the decode thread, with exactly the plan's tokens in the cache: writes their state to the plan's
-  /// file. A write that fails leaves no file (the cache is an optimisation: the next run reads the prefix
-  /// again).
-  func savePrefix(_ plan: PrefixPlan) {
-    guard let prefixCache, cachedTokens.count == plan.length else { return }
-    var state = [UInt8](repeating: 0, count: llama_state_seq_get_size(context, 0))
+  /// On the decode thread, with exactly the plan's tokens in `slot`: writes their state to the plan's file.
+  /// A write that fails leaves no file (the cache is an optimisation: the next run reads the prefix again).
+  func savePrefix(_ plan: PrefixPlan, in slot: Int) {
+    guard let prefixCache, slots[slot].cachedTokens.count == plan.length else { return }
+    let sequence = llama_seq_id(slot)
+    var state = [UInt8](repeating: 0, count: llama_state_seq_get_size(context, sequence))
     let written = state.withUnsafeMutableBufferPointer {
-      llama_state_seq_get_data(context, $0.baseAddress, $0.count, 0)
+      llama_state_seq_get_data(context, $0.baseAddress, $0.count, sequence)
     }
     guard written == state.count else { return }
     let manager = FileManager.default
     let temporary = prefixCache.directory.appendingPathComponent(
-      ".\(plan.file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+      ".\(plan.file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(slot).tmp")
     do {
       try manager.createDirectory(at: prefixCache.directory, withIntermediateDirectories: true)
-      try SavedPrefix(tokens: cachedTokens, state: state).encoded().write(to: temporary)
+      try SavedPrefix(tokens: slots[slot].cachedTokens, state: state).encoded().write(to: temporary)
       // rename(2) replaces a file another process wrote meanwhile in one step.
       guard rename(temporary.path, plan.file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     } catch {

@@ -77,12 +77,12 @@ final class SamplerChain {
     llama_sampler_chain_add(pointer, llama_sampler_init_dist(parameters.seed ?? UInt32.random(in: 0...UInt32.max - 1)))
   }
 
-  /// Picks the next token from the logits of the last evaluated position and records it.
-  func sample(from context: OpaquePointer) -> Int32 {
-    if argmaxWidth > 0, let logits = llama_get_logits_ith(context, -1) {
+  /// Picks the next token from the logits of batch entry `index` (-1: the last evaluated) and records it.
+  func sample(from context: OpaquePointer, index: Int32 = -1) -> Int32 {
+    if argmaxWidth > 0, let logits = llama_get_logits_ith(context, index) {
       return Int32(Self.firstMaximum(UnsafeBufferPointer(start: logits, count: argmaxWidth)))
     }
-    return llama_sampler_sample(pointer, context, -1)
+    return llama_sampler_sample(pointer, context, index)
   }
 
   /// The index of the first largest value: the largest value by eight lanes at a time, then its first place.

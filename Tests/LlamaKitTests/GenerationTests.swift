@@ -1,6 +1,7 @@
 import HearthCore
 import HearthTestSupport
 import LlamaKit
+import Synchronization
 import Testing
 
 @Suite("Generation through the real model", .heavy)
@@ -139,17 +140,27 @@ struct GenerationTests {
     }
   }
 
-  @Test func refusesASecondGenerationOnABusySession() async throws {
+  /// A session with one slot runs one generation at a time: a second waits for the slot, then answers.
+  @Test func aSecondGenerationOnAOneSlotSessionWaitsItsTurn() async throws {
     let session = try await SharedModels.session()
-    let options = GenerationOptions(maxNewTokens: 200, sampling: .greedy, ignoresEndOfGeneration: true)
-    let first = session.respond(to: question, options: options)
-    let refusal = await #expect(throws: LlamaError.self) {
-      _ = try await Collected.from(session.respond(to: question, options: options))
+    let events = Mutex<[String]>([])
+    let long = GenerationOptions(maxNewTokens: 60, sampling: .greedy, ignoresEndOfGeneration: true)
+    var first = session.respond(to: question, options: long) { _ in events.withLock { $0.append("first ended") } }
+      .makeAsyncIterator()
+    _ = try await first.next()  // running: it holds the slot
+    let second = Task {
+      var collected = Collected()
+      for try await event in session.respond(to: question, options: .init(sampling: .greedy)) {
+        if case .token(let piece) = event {
+          if collected.pieces.isEmpty { events.withLock { $0.append("second's first token") } }
+          collected.pieces.append(piece)
+        }
+      }
+      return collected
     }
-    guard case .sessionBusy? = refusal else {
-      Issue.record("expected sessionBusy, got \(String(describing: refusal))")
-      return
-    }
-    _ = try await Collected.from(first)
+    while try await first.next() != nil {}
+    let answer = try await second.value
+    #expect(answer.text.contains("Paris"))
+    #expect(events.withLock { $0 } == ["first ended", "second's first token"])
   }
 }

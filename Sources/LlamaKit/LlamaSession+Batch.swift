@@ -1,0 +1,136 @@
+internal import CLlama
+import HearthCore
+import Synchronization
+
+/// One sequence of a session's context: the tokens whose state it holds, from position 0.
+struct ContextSlot {
+  var cachedTokens: [Int32] = []
+  /// The batch step in which the slot last took part, so the one used longest ago is given away first.
+  var lastUsed: UInt64 = 0
+}
+
+/// The batch step: every running generation advances in one `llama_decode` per step.
+extension LlamaSession {
+  /// Queues `run` for a slot and makes sure the session's step is on the executor.
+  func admit(_ run: GenerationRun) {
+    let schedule = status.withLock { state in
+      state.waiting.append(run)
+      state.unfinished += 1
+      defer { state.stepping = true }
+      return !state.stepping
+    }
+    if schedule { executor.enqueue { [self] in step() } }
+  }
+
+  /// One step on the decode thread: ends runs that were stopped, gives free slots to waiting runs, then
+  /// evaluates one batch holding each generating run's pending token and as much prompt as the batch has room
+  /// for (requests people wait on first). Returns whether there is more to do.
+  func step() -> Bool {
+    stepCount += 1
+    running.removeAll { $0.endIfStopped() }
+    // A run ending reports to `status`, so waiting runs are checked outside its lock.
+    let waiting = status.withLock { $0.waiting }
+    if !waiting.filter({ $0.endIfStopped() }).isEmpty {
+      status.withLock { $0.waiting.removeAll { $0.isOver } }
+    }
+    fillFreeSlots()
+    var inputs: [(run: GenerationRun, input: GenerationRun.Input)] = []
+    var room = batchSize
+    // Generating runs each add one token; prompts share what is left, the more urgent first.
+    for run in running where !run.isReadingPrompt {
+      guard let input = run.input(budget: 1) else { continue }
+      inputs.append((run, input))
+      room -= 1
+    }
+    for run in running.filter(\.isReadingPrompt).sorted(by: Self.goesFirst) where room > 0 {
+      guard let input = run.input(budget: room) else { continue }
+      inputs.append((run, input))
+      room -= input.tokens.count
+    }
+    if !inputs.isEmpty { evaluate(inputs) }
+    running.removeAll(where: \.isOver)
+    return status.withLock { state in
+      state.stepping = !(state.waiting.isEmpty && running.isEmpty)
+      return state.stepping
+    }
+  }
+
+  /// Requests people wait on before background work; earlier before later.
+  static func goesFirst(_ left: GenerationRun, _ right: GenerationRun) -> Bool {
+    if left.options.isBackground != right.options.isBackground { return !left.options.isBackground }
+    return left.arrival < right.arrival
+  }
+
+  /// Gives each free slot to the most urgent waiting run: the slot that already holds most of its prompt,
+  /// or else the one used longest ago (so other slots keep what they hold for their next turns).
+  private func fillFreeSlots() {
+    while running.count < slotCount {
+      let next = status.withLock { state -> GenerationRun? in
+        guard let first = state.waiting.min(by: Self.goesFirst) else { return nil }
+        state.waiting.removeAll { $0 === first }
+        return first
+      }
+      guard let run = next else { return }
+      let taken = Set(running.compactMap(\.slot))
+      let free = slots.indices.filter { !taken.contains($0) }
+      let shared = { (slot: Int) in zip(self.slots[slot].cachedTokens, run.prompt).prefix { $0 == $1 }.count }
+      let best = free.max { left, right in
+        let (a, b) = (shared(left), shared(right))
+        return a != b ? a < b : slots[left].lastUsed > slots[right].lastUsed
+      }
+      guard let slot = best else { return }
+      run.begin(on: slot)
+      if !run.isOver { running.append(run) }
+    }
+  }
+
+  /// Evaluates one batch of every run's input and lets each run read its logits.
+  private func evaluate(_ inputs: [(run: GenerationRun, input: GenerationRun.Input)]) {
+    var count = 0
+    var logitsAt: [Int32?] = []
+    for (run, input) in inputs {
+      guard let slot = run.slot else { continue }
+      slots[slot].lastUsed = stepCount
+      for (offset, token) in input.tokens.enumerated() {
+        batch.token[count] = token
+        batch.pos[count] = Int32(input.position + offset)
+        batch.n_seq_id[count] = 1
+        batch.seq_id[count]![0] = Int32(slot)
+        batch.logits[count] = 0
+        count += 1
+      }
+      if input.wantsLogits {
+        batch.logits[count - 1] = 1
+        logitsAt.append(Int32(count - 1))
+      } else {
+        logitsAt.append(nil)
+      }
+    }
+    batch.n_tokens = Int32(count)
+    let (context, batch) = (context, batch)
+    let code = LlamaBackend.unlessExiting { llama_decode(context, batch) } ?? -1
+    guard code == 0 else {
+      for (run, input) in inputs { run.fail(.decodeFailed(code: code, position: input.position)) }
+      return
+    }
+    for ((run, input), logits) in zip(inputs, logitsAt) { run.evaluated(input, logits: logits) }
+  }
+
+  /// Called by a run on the decode thread when it ends.
+  func runEnded(_ run: GenerationRun, record: GenerationRecord) {
+    let waiters = status.withLock { state in
+      state.unfinished -= 1
+      state.lastRecord = record
+      guard state.unfinished == 0 else { return [CheckedContinuation<Void, Never>]() }
+      defer { state.idleWaiters.removeAll() }
+      return state.idleWaiters
+    }
+    waiters.forEach { $0.resume() }
+  }
+
+  /// Drops what `slot` holds, on the decode thread.
+  func forget(slot: Int) {
+    llama_memory_seq_rm(llama_get_memory(context), Int32(slot), -1, -1)
+    slots[slot].cachedTokens.removeAll()
+  }
+}
