@@ -164,6 +164,7 @@ public final class LlamaSession: @unchecked Sendable {
       try options.validate()
     } catch {
       continuation.finish(throwing: LlamaError.invalidParameter(error))
+      onEnd?(.refused)
       return stream
     }
     let arrival = status.withLock { state in
@@ -192,6 +193,7 @@ public final class LlamaSession: @unchecked Sendable {
         prompt: prompt, options: options, prefix: prefixPlan(prompt: prompt, text: text, options: options),
         onEnd: onEnd)
     } catch {
+      onEnd?(.refused)
       return AsyncThrowingStream { $0.finish(throwing: error) }
     }
   }
@@ -253,4 +255,12 @@ public struct GenerationRecord: Sendable, Hashable {
   public var usage: GenerationUsage
   /// Tokens generated after cancellation was requested (`nil` when it was not); at most 1.
   public var tokensAfterCancellation: Int?
+
+  /// A generation refused before it started (bad options, a prompt that cannot be formatted).
+  static let refused = GenerationRecord(
+    stopReason: nil,
+    usage: GenerationUsage(
+      promptTokens: 0, reusedPromptTokens: 0, prefilledTokens: 0, generatedTokens: 0, prefillDuration: .zero,
+      timeToFirstToken: nil, generationDuration: .zero),
+    tokensAfterCancellation: nil)
 }

@@ -73,11 +73,21 @@ struct ModelOptionGroup: ParsableArguments {
       """)
   var rpc: String?
 
+  @Option(
+    name: .long,
+    help: "Requests answered at once, each with a context window of its own (default: the saved setting, else 1).")
+  var parallel: Int?
+
   /// The model the engine loads.
-  func modelChoice() -> ModelChoice {
-    .file(
+  func modelChoice() throws -> ModelChoice {
+    if let parallel, !(1...RuntimeSettings.maxParallel).contains(parallel) {
+      throw InvalidParameterError(
+        name: "--parallel", value: "\(parallel)", expected: "1 to \(RuntimeSettings.maxParallel)")
+    }
+    return .file(
       path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate,
-      rpcServers: rpc.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
+      rpcServers: rpc.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
+      parallel: parallel)
   }
 }
 

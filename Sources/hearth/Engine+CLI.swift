@@ -22,7 +22,7 @@ extension Engine {
     var configuration = EngineConfiguration()
     configuration.logger = logger
     configuration.provider = provider
-    configuration.model = options.modelChoice()
+    configuration.model = try options.modelChoice()
     if let generation { configuration.chat.generation = generation }
     configuration.chat.showsThinking = showsThinking
     configuration.chat.actions = actions

@@ -24,6 +24,9 @@ struct ModelSettingsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Most prompt tokens evaluated in one step.")
     var batch: Int?
 
+    @Option(name: .long, help: "Requests answered at once, each with a context window of its own (1 to 16).")
+    var parallel: Int?
+
     /// The saved settings with these over them: a preset's numbers, then any number given (which makes the
     /// settings custom).
     func settings(over saved: RuntimeSettings) -> RuntimeSettings {
@@ -34,6 +37,8 @@ struct ModelSettingsCommand: AsyncParsableCommand {
         settings.threads = threads ?? settings.threads
         settings.batchSize = batch ?? settings.batchSize
       }
+      // Answering several at once changes no preset's numbers for one answer.
+      settings.parallel = parallel ?? settings.parallel
       return settings
     }
   }
@@ -148,6 +153,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       context        \(number(settings.contextSize, "the model's recommended"))
       threads        \(number(settings.threads, "one per core"))
       batch          \(number(settings.batchSize, "512"))
+      parallel       \(number(settings.parallel, "1"))
 
       """
   }
@@ -163,6 +169,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
     return "model \(impact.model)\n" + row("", "now", "with these")
       + row("context", "\(now.contextSize)", "\(next.contextSize)")
       + row("threads", "\(now.threads)", "\(next.threads)") + row("batch", "\(now.batchSize)", "\(next.batchSize)")
+      + row("parallel", "\(now.parallel)", "\(next.parallel)")
       + row("memory (estimate)", mib(now.estimatedBytes), mib(next.estimatedBytes))
       + row("KV cache", mib(now.kvCacheBytes), mib(next.kvCacheBytes))
       + row("generation speed", "1.00×", String(format: "%.2f×", impact.generationSpeedFactor) + " (\(source))")

@@ -21,6 +21,13 @@ struct RuntimeSettingsTests {
     }
     #expect(throws: InvalidParameterError.self) { try RuntimeSettings(preset: .custom, batchSize: 8).validate() }
     try RuntimeSettings(preset: .custom, contextSize: 2048, threads: 16, batchSize: 64).validate(processors: 8)
+    for parallel in [0, 17] {
+      #expect(throws: InvalidParameterError.self) { try RuntimeSettings(parallel: parallel).validate() }
+    }
+    try RuntimeSettings(parallel: 4).validate()
+    #expect(
+      RuntimeSettings(parallel: 4).options(for: LocalModelOptions(path: "m"), recommended: nil, trained: nil).parallel
+        == 4)
     // A context is never asked beyond what the model was trained on.
     let options = RuntimeSettings.preset(.quality).options(
       for: LocalModelOptions(path: "m.gguf"), recommended: 4096, trained: 2048)

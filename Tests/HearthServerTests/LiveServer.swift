@@ -86,10 +86,15 @@ struct LiveServer {
 
   /// The model a server of the calling file answers with: a file of the test's own, the file's shared one, or
   /// none.
-  private static func model(path: String?, withModel: Bool, file: String) async throws -> LocalModel? {
-    if let path {
-      return try await LocalModel.load(
-        LocalModelOptions(path: path, contextSize: 2048, threads: TestModels.threads))
+  private static func model(
+    path: String?, withModel: Bool, parallel: Int = 1, file: String
+  ) async throws
+    -> LocalModel?
+  {
+    if path != nil || parallel > 1 {
+      var options = LocalModelOptions(path: path ?? TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads)
+      options.parallel = parallel
+      return try await LocalModel.load(options)
     }
     return withModel ? try await model(for: file).value : nil
   }
@@ -98,11 +103,11 @@ struct LiveServer {
   static func with<Value: Sendable>(
     configuration: ServerConfiguration = ServerConfiguration(port: 0), withModel: Bool = true,
     settings: ChatSettings = ChatSettings(preset: .precise, maxTokens: 48), modelPath: String? = nil,
-    file: String = #fileID, _ body: @Sendable (LiveServer) async throws -> Value
+    parallel: Int = 1, file: String = #fileID, _ body: @Sendable (LiveServer) async throws -> Value
   ) async throws -> Value {
     let folder = try TestModels.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let model = try await model(path: modelPath, withModel: withModel, file: file)
+    let model = try await model(path: modelPath, withModel: withModel, parallel: parallel, file: file)
     let (engine, database) = try openEngine(in: folder, model: model, settings: settings)
     let logger = quietLogger
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)

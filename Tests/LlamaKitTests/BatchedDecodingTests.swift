@@ -23,7 +23,9 @@ struct BatchedDecodingTests {
     let options = GenerationOptions(maxNewTokens: 24, sampling: .greedy)
     let alone = try await session(slots: 1)
     var expected: [String] = []
-    for prompt in prompts { expected.append(try await Collected.from(alone.respond(to: prompt, options: options)).text) }
+    for prompt in prompts {
+      expected.append(try await Collected.from(alone.respond(to: prompt, options: options)).text)
+    }
     let shared = try await session(slots: 3)
     let together = try await withThrowingTaskGroup(of: (Int, String).self) { group in
       for (index, prompt) in prompts.enumerated() {
@@ -43,7 +45,8 @@ struct BatchedDecodingTests {
     let shared = try await session(slots: 2, contextSize: 256)
     #expect(shared.contextSize == 256)
     #expect(shared.applied.contextSize == 512)
-    let long = Array(repeating: try shared.model.tokenize("word ", addSpecial: false, parseSpecial: false)[0], count: 300)
+    let long = Array(
+      repeating: try shared.model.tokenize("word ", addSpecial: false, parseSpecial: false)[0], count: 300)
     let error = await #expect(throws: LlamaError.self) {
       _ = try await Collected.from(shared.generate(prompt: long, options: .init(maxNewTokens: 4)))
     }

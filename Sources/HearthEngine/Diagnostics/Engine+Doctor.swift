@@ -55,7 +55,7 @@ extension Engine {
     var explicit: String?
     var context: Int?
     var template: String?
-    if case .file(let path, let contextSize, _, let chatTemplate, _) = configuration.model {
+    if case .file(let path, let contextSize, _, let chatTemplate, _, _) = configuration.model {
       (explicit, context, template) = (path, contextSize, chatTemplate)
     }
     let path: String
@@ -97,7 +97,7 @@ extension Engine {
       checks.append(.init(name: name, wanted: "\(wanted)", given: given.map { "\($0)" }, verdict: verdict))
     }
     var threads: Int?
-    if case .file(_, _, let wantedThreads, _, _) = configuration.model { threads = wantedThreads }
+    if case .file(_, _, let wantedThreads, _, _, _) = configuration.model { threads = wantedThreads }
     compare("context size", wanted: facts?.contextSize, given: model?.contextSize ?? lastLoad?.contextSize)
     compare("threads", wanted: threads, given: model?.threads ?? lastLoad?.threads)
     do {

@@ -37,12 +37,20 @@ extension Engine {
   ) async throws -> ModelReservation {
     guard let host else { return try await reserveGiven(named: name, onPosition: onPosition) }
     let named = try name.flatMap { try chatModelChoice(named: $0) }
-    let ticket = try await host.line.enter(onPosition: onPosition)
+    var ticket = try await host.line.enter(onPosition: onPosition)
     do {
-      let local = try await host.model(for: named ?? host.active)
+      // The active model is read in line: a choice made by a request ahead applies to this one.
+      var found = try await host.modelBesideOthers(for: named ?? host.active)
+      if found == nil {
+        // Another model is loaded: replacing it waits until no request uses it, and holds the line alone.
+        await host.line.leave(ticket)
+        ticket = try await host.line.enter(alone: true, onPosition: onPosition)
+        found = try await host.model(for: named ?? host.active)
+      }
+      guard let local = found else { throw ChatError.modelNotReady }
       return ModelReservation(
         line: host.line, local: local, ticket: ticket,
-        model: MeasuredChatModel(local, record: Self.recorder(database, logger: logger)))
+        model: MeasuredChatModel(LocalModelLane(local), record: Self.recorder(database, logger: logger)))
     } catch {
       await host.line.leave(ticket)
       throw error
@@ -63,7 +71,11 @@ extension Engine {
       await givenLine.leave(ticket)
       throw error
     }
-    return ModelReservation(line: givenLine, local: nil, ticket: ticket, model: measured)
+    // A local model given as it is may serve several requests at once, each in a lane of its own.
+    let model = (given as? LocalModel).map {
+      MeasuredChatModel(LocalModelLane($0), record: Self.recorder(database, logger: logger))
+    }
+    return ModelReservation(line: givenLine, local: nil, ticket: ticket, model: model ?? measured)
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this

@@ -31,7 +31,7 @@ public final class Engine: Sendable {
   /// loaded, switched or routed; `nil` for an engine on a local model or none.
   let given: (any ChatModel)?
   /// The line in front of a given model, as a local model's host has its own.
-  let givenLine = GenerationQueue()
+  let givenLine: GenerationQueue
   /// What answers turns: the local model, or the local and a remote one behind the router, or the model
   /// the engine was given.
   public var answering: (any ChatModel)? { routed ?? host ?? given }
@@ -88,6 +88,7 @@ public final class Engine: Sendable {
     self.sensors = MachineSensors(root: configuration.sensorsRoot)
     self.host = host
     self.given = given
+    self.givenLine = (given as? LocalModel)?.line ?? GenerationQueue()
     self.remoteState = Mutex(remote)
     let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
     self.routed = routed
@@ -204,7 +205,7 @@ public final class Engine: Sendable {
     switch configuration.model {
     case .none:
       return try open(configuration, model: nil)
-    case .file(let path, let contextSize, let threads, let chatTemplate, let rpcServers):
+    case .file(let path, let contextSize, let threads, let chatTemplate, let rpcServers, let parallel):
       let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
@@ -216,6 +217,7 @@ public final class Engine: Sendable {
         base: LocalModelOptions(path: resolved.path, chatTemplate: chatTemplate))
       if let contextSize { options.contextSize = contextSize }
       if let threads { options.threads = threads }
+      if let parallel { options.parallel = parallel }
       options.rpcServers = rpcServers
       let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(

@@ -8,8 +8,11 @@ public enum ModelChoice: Sendable, Hashable {
   case none
   /// The model at `path` when given, else `$HEARTH_MODEL`, else the default model installed in the profile;
   /// its layers spread over the rpc-server workers at `rpcServers` (`host:port`) when any are given.
+  /// `parallel` is how many generations run at once (each in a slot of `contextSize` tokens); `nil` keeps the
+  /// saved setting, else 1.
   case file(
-    path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil, rpcServers: [String] = [])
+    path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil, rpcServers: [String] = [],
+    parallel: Int? = nil)
 }
 
 /// How ``Engine/open(_:)`` opens a profile.

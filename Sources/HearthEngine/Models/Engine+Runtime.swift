@@ -73,13 +73,15 @@ extension Engine {
     func side(
       _ options: LocalModelOptions, applied: (contextSize: Int, batchSize: Int, threads: Int)?
     ) -> RuntimeImpact.Side {
-      let context = applied?.contextSize ?? options.contextSize ?? shape.defaultContext
-      let estimate = shape.estimate(contextSize: context)
+      let parallel = max(1, options.parallel ?? 1)
+      // llama.cpp reports the whole context: every slot's window together.
+      let context = applied.map { $0.contextSize / parallel } ?? options.contextSize ?? shape.defaultContext
+      let estimate = shape.estimate(contextSize: context * parallel)
       return RuntimeImpact.Side(
         contextSize: context,
         threads: applied?.threads ?? options.threads ?? Processors.available,
-        batchSize: applied?.batchSize ?? min(options.batchSize ?? 512, context), estimatedBytes: estimate.total,
-        kvCacheBytes: estimate.kvCache)
+        batchSize: applied?.batchSize ?? min(options.batchSize ?? 512, context * parallel), parallel: parallel,
+        estimatedBytes: estimate.total, kvCacheBytes: estimate.kvCache)
     }
     let loaded = host.loaded
     let current = side(active.options, applied: loaded?.options.path == active.options.path ? loaded?.applied : nil)
@@ -124,9 +126,9 @@ extension Engine {
   /// - Throws: ``ChatError/modelNotReady`` without a model; the loader's error when it cannot load.
   public func validateRuntime() async throws -> [DoctorReport.SettingCheck] {
     guard let host else { throw ChatError.modelNotReady }
-    let (wanted, applied) = try await host.line.run {
+    let (wanted, applied, slots) = try await host.line.run {
       let model = try await host.model(for: host.active)
-      return (model.options, model.applied)
+      return (model.options, model.applied, model.slotCount)
     }
     func check(_ name: String, _ wanted: Int?, _ given: Int) -> DoctorReport.SettingCheck {
       guard let wanted else {
@@ -135,7 +137,9 @@ extension Engine {
       return .init(name: name, wanted: "\(wanted)", given: "\(given)", verdict: wanted == given ? "ok" : "differs")
     }
     return [
-      check("context size", wanted.contextSize, applied.contextSize),
+      // llama.cpp reports the whole context: every slot's window together.
+      check("context size", wanted.contextSize, applied.contextSize / slots),
+      check("parallel", wanted.parallel, slots),
       check("threads", wanted.threads, applied.threads),
       check("batch size", wanted.batchSize.map { min($0, applied.contextSize) }, applied.batchSize),
     ]

@@ -16,6 +16,8 @@ public struct LocalModelOptions: Sendable, Hashable {
   public var chatTemplate: String?
   /// Most prompt tokens evaluated in one step; `nil` uses 512.
   public var batchSize: Int?
+  /// Generations run at once, each in a slot of its own with ``contextSize`` tokens; `nil` is 1.
+  public var parallel: Int?
   /// `host:port` of rpc-server workers the layers are spread over; empty keeps the model here. The RPC
   /// protocol has no authentication: trusted networks only.
   public var rpcServers: [String] = []
@@ -46,15 +48,18 @@ extension LocalModelOptions {
   func loadsTheSameModel(as other: LocalModelOptions) -> Bool {
     path == other.path && contextSize == other.contextSize && threads == other.threads
       && chatTemplate == other.chatTemplate && batchSize == other.batchSize && rpcServers == other.rpcServers
+      && (parallel ?? 1) == (other.parallel ?? 1)
   }
 }
 
-/// A GGUF chat model running on this machine through llama.cpp, with one context whose KV cache carries
-/// over from one generation to the next. Load it once; several engines (tests, benchmarks) may share it.
+/// A GGUF chat model running on this machine through llama.cpp, with one context of one or more slots whose
+/// KV cache carries over from one generation to the next. Load it once; several engines (tests, benchmarks)
+/// may share it.
 public final class LocalModel: ChatModel {
   let session: LlamaSession
-  /// Requests take turns on the one context; engines sharing the model share the line.
-  let line = GenerationQueue()
+  /// Requests take turns on the context, as many at once as it has slots; engines sharing the model share
+  /// the line.
+  let line: GenerationQueue
   /// Vision projectors loaded for this model.
   let projectors = ProjectorShelf()
   /// How long loading the weights and creating the context took.
@@ -64,6 +69,7 @@ public final class LocalModel: ChatModel {
 
   init(session: LlamaSession, loadTime: Duration, options: LocalModelOptions? = nil) {
     self.session = session
+    self.line = GenerationQueue(capacity: session.slotCount)
     self.loadTime = loadTime
     self.options =
       options
@@ -78,11 +84,14 @@ public final class LocalModel: ChatModel {
     // An unreadable header is left for the loader to report in its own words. Weights on RPC workers do not
     // count against this machine's memory, so the check is left to the workers then.
     if let budget = options.memoryBudget, options.rpcServers.isEmpty, let shape = try? ModelShape(path: options.path) {
-      let estimate = shape.estimate(contextSize: options.contextSize ?? shape.defaultContext)
+      // Every slot has a window of its own.
+      let slots = max(1, options.parallel ?? 1)
+      let estimate = shape.estimate(contextSize: (options.contextSize ?? shape.defaultContext) * slots)
       if estimate.total > budget.bytes {
         throw ModelTooLargeError(
           model: URL(fileURLWithPath: options.path).lastPathComponent, estimate: estimate, budget: budget,
-          largestContext: shape.largestContext(fitting: budget.bytes, upTo: shape.trainedContext ?? 4096))
+          largestContext: shape.largestContext(fitting: budget.bytes, upTo: (shape.trainedContext ?? 4096) * slots)
+            .map { $0 / slots })
       }
     }
     let clock = ContinuousClock()
@@ -93,7 +102,8 @@ public final class LocalModel: ChatModel {
     let session = try await LlamaSession.create(
       model: model,
       options: ContextOptions(
-        contextSize: options.contextSize, batchSize: options.batchSize ?? 512, threads: options.threads,
+        contextSize: options.contextSize, slots: options.parallel ?? 1, batchSize: options.batchSize ?? 512,
+        threads: options.threads,
         prefixCacheDirectory: options.prefixCacheDirectory))
     return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
@@ -113,6 +123,9 @@ public final class LocalModel: ChatModel {
   public var parameterCount: UInt64? { session.model.metadata.parameterCount }
 
   public var contextSize: Int { session.contextSize }
+
+  /// Generations the model runs at once.
+  public var slotCount: Int { session.slotCount }
 
   public var vocabulary: (any ModelVocabulary)? { session.model }
 

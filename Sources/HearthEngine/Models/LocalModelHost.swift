@@ -101,20 +101,33 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     await loaded?.settle()
   }
 
-  /// `choice` in memory, loading it (and unloading another first) when needed. Call with ``line`` held.
+  /// `choice` in memory, loading it (and unloading another first) when needed. Call with ``line`` held alone.
   /// - Throws: ``ModelTooLargeError`` when it would not fit; the loader's error for a bad file.
   func model(for choice: Choice) async throws -> LocalModel {
+    // Replacing is allowed, so there is always a model.
+    try await model(for: choice, replacing: true)!
+  }
+
+  /// `choice` in memory for a caller holding ``line`` beside others: loaded when no model is, `nil` when
+  /// another model is loaded (only a caller holding the line alone may replace it).
+  func modelBesideOthers(for choice: Choice) async throws -> LocalModel? {
+    try await model(for: choice, replacing: false)
+  }
+
+  private func model(for choice: Choice, replacing: Bool) async throws -> LocalModel? {
     try await loads.run {
       if let loaded = self.loaded, loaded.options.loadsTheSameModel(as: choice.options) {
         self.touch()
         return loaded
       }
+      guard replacing || self.loaded == nil else { return nil }
       await self.dropLoaded(reason: "switch")
       var options = choice.options
       options.memoryBudget = try MemoryBudget.current(environment: self.environment)
       options.prefixCacheDirectory =
         options.prefixCacheDirectory ?? HearthPaths.prefixCache(environment: self.environment)
       let model = try await LocalModel.load(options)
+      await self.line.setCapacity(model.slotCount)
       self.record(model.loadRecord())
       self.state.withLock {
         $0.loaded = model

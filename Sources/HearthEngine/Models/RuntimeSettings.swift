@@ -23,18 +23,27 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   public var threads: Int?
   /// Most prompt tokens evaluated in one step; `nil` is 512.
   public var batchSize: Int?
+  /// Requests answered at once, each with a context window of its own; `nil` is 1.
+  public var parallel: Int?
 
   enum CodingKeys: String, CodingKey {
-    case preset
+    case preset, parallel
     case contextSize = "context_size"
     case threads
     case batchSize = "batch_size"
   }
 
   /// The fields a request may send.
-  public static let fields: Set<String> = ["preset", "context_size", "threads", "batch_size"]
+  public static let fields: Set<String> = ["preset", "context_size", "threads", "batch_size", "parallel"]
 
-  public init(preset: Preset = .balanced, contextSize: Int? = nil, threads: Int? = nil, batchSize: Int? = nil) {
+  /// Most requests answered at once.
+  public static let maxParallel = 16
+
+  public init(
+    preset: Preset = .balanced, contextSize: Int? = nil, threads: Int? = nil, batchSize: Int? = nil,
+    parallel: Int? = nil
+  ) {
+    self.parallel = parallel
     self.preset = preset
     self.contextSize = contextSize
     self.threads = threads
@@ -67,6 +76,9 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     if let batchSize, !(32...4096).contains(batchSize) {
       throw .init(name: "batch_size", value: "\(batchSize)", expected: "32 to 4096 tokens")
     }
+    if let parallel, !(1...Self.maxParallel).contains(parallel) {
+      throw .init(name: "parallel", value: "\(parallel)", expected: "1 to \(Self.maxParallel) requests")
+    }
   }
 
   /// The options a load with these settings asks for, for a model whose recommended context is
@@ -79,6 +91,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     options.contextSize = wanted.map { min($0, trained ?? $0) }
     options.threads = threads ?? base.threads
     options.batchSize = batchSize ?? base.batchSize
+    options.parallel = parallel ?? base.parallel
     return options
   }
 }
@@ -91,11 +104,13 @@ public struct RuntimeImpact: Sendable, Hashable, Encodable {
     public var contextSize: Int
     public var threads: Int
     public var batchSize: Int
+    /// Requests answered at once, each with a window of ``contextSize``.
+    public var parallel: Int = 1
     public var estimatedBytes: UInt64
     public var kvCacheBytes: UInt64
 
     enum CodingKeys: String, CodingKey {
-      case threads
+      case threads, parallel
       case contextSize = "context_size"
       case batchSize = "batch_size"
       case estimatedBytes = "estimated_bytes"
