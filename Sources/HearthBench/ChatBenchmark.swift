@@ -23,6 +23,8 @@ public struct ChatBenchmark: Sendable {
     public var measuresChat = true
     /// Scratch folder for the databases (removed afterwards).
     public var workDirectory: URL
+    /// The `hearth` executable, to time `hearth ask`'s first and second run in a fresh profile; `nil` skips it.
+    public var hearthExecutable: String?
 
     public init(modelPath: String, threads: Int, workDirectory: URL) {
       self.modelPath = modelPath
@@ -42,26 +44,52 @@ public struct ChatBenchmark: Sendable {
     try FileManager.default.createDirectory(at: config.workDirectory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: config.workDirectory) }
 
-    var chatFigures: (Int, Samples, Samples) = (0, Samples(samples: []), Samples(samples: []))
+    var chatFigures: ChatFigures?
     if config.measuresChat { chatFigures = try await measureChat(progress: progress) }
+    var ask: (first: Samples, second: Samples, promptTokens: Int)?
+    if config.measuresChat, let executable = config.hearthExecutable {
+      ask = try await AskPrefixBenchmark(
+        executable: executable, modelPath: config.modelPath, threads: config.threads,
+        repetitions: config.repetitions
+      ).run(progress: progress)
+    }
     progress("store: loading a \(config.sessionMessages)-message session")
     let loadMs = try StoreBenchmark.sessionLoad(
       in: config.workDirectory.appendingPathComponent("load.sqlite"), messages: config.sessionMessages)
     progress("store: searching \(config.searchMessages) messages")
     let searchMs = try StoreBenchmark.search(
       in: config.workDirectory.appendingPathComponent("search.sqlite"), messages: config.searchMessages)
+    let empty = Samples(samples: [])
     return ChatBenchmarkReport(
-      turn: config.turns, historyTokens: chatFigures.0, firstTokenWithReuse: chatFigures.1,
-      firstTokenWithoutReuse: chatFigures.2, sessionMessages: config.sessionMessages,
-      sessionLoadMs: loadMs, searchMessages: config.searchMessages, searchMs: searchMs)
+      turn: config.turns, historyTokens: chatFigures?.historyTokens ?? 0,
+      firstTokenWithReuse: chatFigures?.withReuse ?? empty, firstTokenWithoutReuse: chatFigures?.withoutReuse ?? empty,
+      restartHistoryTokens: chatFigures?.restartHistoryTokens ?? 0,
+      firstTokenRestored: chatFigures?.restored ?? empty, firstTokenReread: chatFigures?.reread ?? empty,
+      askPromptTokens: ask?.promptTokens ?? 0, askFirstRun: ask?.first ?? empty, askSecondRun: ask?.second ?? empty,
+      sessionMessages: config.sessionMessages, sessionLoadMs: loadMs, searchMessages: config.searchMessages,
+      searchMs: searchMs)
   }
 
-  /// Prompt tokens of the measured turn, and its time to first token with and without reuse.
-  private func measureChat(progress: Benchmark.Progress) async throws -> (Int, Samples, Samples) {
+  /// What the conversation part measured.
+  private struct ChatFigures {
+    var historyTokens: Int
+    var withReuse: Samples
+    var withoutReuse: Samples
+    var restartHistoryTokens: Int
+    var restored: Samples
+    var reread: Samples
+  }
+
+  private var modelOptions: LocalModelOptions {
+    LocalModelOptions(path: configuration.modelPath, contextSize: 4096, threads: configuration.threads)
+  }
+
+  /// Prompt tokens of the measured turn, and its time to first token with and without reuse; then a turn
+  /// after a restart, with the chat's state restored from disk and read again.
+  private func measureChat(progress: Benchmark.Progress) async throws -> ChatFigures {
     let config = configuration
     progress("loading \(config.modelPath)")
-    let model = try await LocalModel.load(
-      LocalModelOptions(path: config.modelPath, contextSize: 4096, threads: config.threads))
+    let model = try await LocalModel.load(modelOptions)
     let engine = try Engine.open(
       EngineConfiguration(paths: HearthPaths(home: config.workDirectory.appendingPathComponent("chat"))),
       model: model)
@@ -80,7 +108,11 @@ public struct ChatBenchmark: Sendable {
     for repetition in 0..<config.repetitions {
       for reuses in repetition % 2 == 0 ? [false, true] : [true, false] {
         progress("turn \(config.turns): \(reuses ? "with" : "without") cache reuse")
-        if !reuses { await model.clearCache() }
+        if !reuses {
+          // Nothing cached, in memory or on disk.
+          await model.clearCache()
+          try? FileManager.default.removeItem(at: engine.paths.conversationStates)
+        }
         let (answer, usage) = try await Self.answer(service, model, questions.last!, chat.id, options)
         guard let usage, let ttft = usage.timeToFirstToken else {
           throw BenchmarkError.measurementFailed("turn \(config.turns) produced no token")
@@ -98,7 +130,49 @@ public struct ChatBenchmark: Sendable {
       }
     }
 
-    return (historyTokens, Samples(samples: withReuse), Samples(samples: withoutReuse))
+    let (restartTokens, restored, reread) = try await measureRestarts(
+      of: chat.id, in: engine.paths, after: questions.last!, options: options, progress: progress)
+    return ChatFigures(
+      historyTokens: historyTokens, withReuse: Samples(samples: withReuse),
+      withoutReuse: Samples(samples: withoutReuse), restartHistoryTokens: restartTokens, restored: restored,
+      reread: reread)
+  }
+
+  /// A new question to the chat after a restart (a fresh model and engine on the profile), alternately with
+  /// the chat's state restored from disk and with it gone (the whole chat read again). Each turn stays, so
+  /// the next restored turn starts from the state the last one left.
+  private func measureRestarts(
+    of chat: UUID, in paths: HearthPaths, after question: String, options: GenerationOptions,
+    progress: Benchmark.Progress
+  ) async throws -> (Int, Samples, Samples) {
+    var restored: [Double] = []
+    var reread: [Double] = []
+    var promptTokens = 0
+    for repetition in 0..<configuration.repetitions {
+      for restores in repetition % 2 == 0 ? [false, true] : [true, false] {
+        progress("after a restart: chat \(restores ? "restored from disk" : "read again")")
+        if !restores { try? FileManager.default.removeItem(at: paths.conversationStates) }
+        let model = try await LocalModel.load(modelOptions)
+        let engine = try Engine.open(EngineConfiguration(paths: paths), model: model)
+        let (_, usage) = try await Self.answer(
+          engine.chat, model, "\(question) (\(repetition)\(restores ? "a" : "b"))", chat, options)
+        // Idle: the chat's state is written, for the next restored turn.
+        await model.settle()
+        guard let usage, let ttft = usage.timeToFirstToken else {
+          throw BenchmarkError.measurementFailed("a turn after a restart produced no token")
+        }
+        if restores {
+          guard usage.reusedPromptTokens > usage.promptTokens / 2 else {
+            throw BenchmarkError.measurementFailed("the saved state was not used after a restart")
+          }
+          restored.append(ttft.milliseconds)
+        } else {
+          reread.append(ttft.milliseconds)
+        }
+        promptTokens = usage.promptTokens
+      }
+    }
+    return (promptTokens, Samples(samples: restored), Samples(samples: reread))
   }
 
   private static func answer(
@@ -124,12 +198,31 @@ public struct ChatBenchmarkReport: Sendable {
   /// Milliseconds to the first token of the measured turn.
   public var firstTokenWithReuse: Samples
   public var firstTokenWithoutReuse: Samples
+  /// Prompt tokens of the last turn measured after a restart.
+  public var restartHistoryTokens: Int
+  /// Milliseconds to the first token after a restart, with the chat's state restored from disk.
+  public var firstTokenRestored: Samples
+  /// Milliseconds to the first token after a restart, with the whole chat read again.
+  public var firstTokenReread: Samples
+  /// Prompt tokens of `hearth ask` with the default system prompt.
+  public var askPromptTokens: Int
+  /// Milliseconds to the first token of `hearth ask`, first run in a fresh profile and the run after it.
+  public var askFirstRun: Samples
+  public var askSecondRun: Samples
   public var sessionMessages: Int
   /// Milliseconds to load every message of the large session.
   public var sessionLoadMs: Samples
   public var searchMessages: Int
   /// Milliseconds per full-text search.
   public var searchMs: Samples
+
+  /// Median time to first token after a restart, restored ÷ read again.
+  public var restartRatio: Double {
+    firstTokenReread.median > 0 ? firstTokenRestored.median / firstTokenReread.median : 0
+  }
+
+  /// Median time to first token of `hearth ask`'s second run ÷ its first.
+  public var askRatio: Double { askFirstRun.median > 0 ? askSecondRun.median / askFirstRun.median : 0 }
 
   /// Median time to first token with reuse ÷ without.
   public var reuseRatio: Double {

@@ -80,24 +80,14 @@ public struct ServerBenchmark: Sendable {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-server-\(UUID())")
     defer { try? FileManager.default.removeItem(at: work) }
     // A scratch profile, opened through the same entry point `hearth serve` uses.
-    let engine = try Engine.open(EngineConfiguration(paths: HearthPaths(home: work)), model: local)
-    var logger = Logger(label: "hearth.bench")
-    logger.logLevel = .error
-    let dependencies = ServerDependencies(engine: engine, logger: logger)
-    let (ports, portReady) = AsyncStream.makeStream(of: Int.self)
-    let app = try buildApplication(configuration: ServerConfiguration(port: 0), dependencies: dependencies) {
-      portReady.yield($0)
-      portReady.finish()
-    }
-    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-    let serving = Task { try await group.run() }
-    defer { serving.cancel() }
-    guard let hearthPort = await ports.first(where: { _ in true }) else { throw CancellationError() }
+    let hearth = try await BenchHearthServer.start(model: local, home: work)
+    defer { hearth.stop() }
+    let hearthPort = hearth.port
 
     progress("starting llama-server")
     let llamaServer = try LlamaServerProcess.start(
       executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
-      contextSize: configuration.contextSize)
+      contextSize: configuration.contextSize, slots: 1)
     defer { llamaServer.stop() }
     try await llamaServer.waitUntilReady()
 
@@ -121,7 +111,7 @@ public struct ServerBenchmark: Sendable {
       }
       progress("round \(round + 1) of \(configuration.rounds)")
     }
-    await group.triggerGracefulShutdown()
+    await hearth.shutDown()
     return Report(configuration: configuration, results: results)
   }
 
@@ -225,13 +215,16 @@ struct LlamaServerProcess: Sendable {
   let process: Process
   let port: Int
 
-  static func start(executable: String, model: String, threads: Int, contextSize: Int) throws -> LlamaServerProcess {
+  /// Starts it with `slots` slots of `contextSize` tokens each (llama-server's `-c` is every slot's together).
+  static func start(
+    executable: String, model: String, threads: Int, contextSize: Int, slots: Int
+  ) throws -> LlamaServerProcess {
     let port = Int.random(in: 20_000...40_000)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = [
-      "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize)", "-np", "1", "--host", "127.0.0.1",
-      "--port", "\(port)", "--log-disable",
+      "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize * slots)", "-np", "\(slots)",
+      "--host", "127.0.0.1", "--port", "\(port)", "--log-disable",
     ]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -260,5 +253,42 @@ struct LlamaServerProcess: Sendable {
     process.terminate()
     for _ in 0..<100 where process.isRunning { usleep(50_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+}
+
+/// Hearth's HTTP server on a scratch profile, opened through the same entry point `hearth serve` uses.
+struct BenchHearthServer: Sendable {
+  let port: Int
+  private let group: ServiceGroup
+  private let serving: Task<Void, any Error>
+
+  static func start(model: LocalModel, home: URL) async throws -> BenchHearthServer {
+    let engine = try Engine.open(EngineConfiguration(paths: HearthPaths(home: home)), model: model)
+    var logger = Logger(label: "hearth.bench")
+    logger.logLevel = .error
+    let (ports, portReady) = AsyncStream.makeStream(of: Int.self)
+    let app = try buildApplication(
+      configuration: ServerConfiguration(port: 0), dependencies: ServerDependencies(engine: engine, logger: logger)
+    ) {
+      portReady.yield($0)
+      portReady.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+    let serving = Task { try await group.run() }
+    guard let port = await ports.first(where: { _ in true }) else {
+      serving.cancel()
+      throw CancellationError()
+    }
+    return BenchHearthServer(port: port, group: group, serving: serving)
+  }
+
+  /// Stops it gracefully.
+  func shutDown() async {
+    await group.triggerGracefulShutdown()
+  }
+
+  /// Stops it at once.
+  func stop() {
+    serving.cancel()
   }
 }

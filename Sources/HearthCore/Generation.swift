@@ -37,6 +37,11 @@ public struct GenerationOptions: Sendable, Hashable {
   /// saved state is shared by every profile on the machine.
   public var reusablePrefix: String?
 
+  /// Where a local model keeps this conversation's evaluated state when it goes idle, and looks for it when
+  /// the conversation's next turn starts, so that a turn after a restart does not read the whole chat again;
+  /// `nil` keeps none.
+  public var conversationState: ConversationStateKey?
+
   /// Work no person is waiting on (a summary, a scheduled task): on a model that serves several requests at
   /// once it gets a slot, and room in each batch, only after every request someone waits on.
   public var isBackground = false

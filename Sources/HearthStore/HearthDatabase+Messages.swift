@@ -49,6 +49,11 @@ extension HearthDatabase {
     if !found { throw .messageNotFound(message.id.uuidString) }
   }
 
+  /// The session a message belongs to; `nil` when there is no such message.
+  public func session(ofMessage id: UUID) throws(StoreError) -> UUID? {
+    try read { db in try MessageRow.fetchOne(db, key: id.uuidString).flatMap { UUID(uuidString: $0.sessionID) } }
+  }
+
   /// Deletes one message.
   public func deleteMessage(_ id: UUID) throws(StoreError) {
     let deleted = try write { db in try MessageRow.deleteOne(db, key: id.uuidString) }

@@ -119,6 +119,9 @@ final class GenerationRun: @unchecked Sendable {
           .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
       }
       reused = session.reusablePrefix(for: prompt, in: slot)
+      if let key = options.conversationState {
+        reused = session.restoreConversation(key, of: prompt, in: slot, over: reused)
+      }
       if let prefix, reused < prefix.length {
         if session.restorePrefix(prefix, of: prompt, in: slot) {
           reused = prefix.length
@@ -229,11 +232,13 @@ final class GenerationRun: @unchecked Sendable {
     let atCancellation = generatedAtCancellation.load(ordering: .acquiring)
     let record = GenerationRecord(
       stopReason: reason, usage: usage, tokensAfterCancellation: atCancellation < 0 ? nil : generated - atCancellation)
+    if let slot, let key = options.conversationState { session.slots[slot].unsaved = key }
     session.runEnded(self, record: record)
+    // Before the stream ends, so whoever sees its end finds the end reported too.
+    onEnd?(record)
     continuation.yield(.usage(usage))
     continuation.yield(.done(reason))
     continuation.finish()
-    onEnd?(record)
   }
 
   /// Ends the run with `error`. A failed decode may leave partial state in the run's sequence: the session
@@ -245,7 +250,7 @@ final class GenerationRun: @unchecked Sendable {
     if case .decodeFailed = error, let slot { session.forget(slot: slot) }
     let record = GenerationRecord(stopReason: nil, usage: usage, tokensAfterCancellation: nil)
     session.runEnded(self, record: record)
-    continuation.finish(throwing: error)
     onEnd?(record)
+    continuation.finish(throwing: error)
   }
 }

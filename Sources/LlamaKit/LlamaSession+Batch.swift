@@ -7,6 +7,8 @@ struct ContextSlot {
   var cachedTokens: [Int32] = []
   /// The batch step in which the slot last took part, so the one used longest ago is given away first.
   var lastUsed: UInt64 = 0
+  /// The conversation whose state the slot holds and has not written to disk yet.
+  var unsaved: ConversationStateKey?
 }
 
 /// The batch step: every running generation advances in one `llama_decode` per step.
@@ -49,10 +51,18 @@ extension LlamaSession {
     }
     if !inputs.isEmpty { evaluate(inputs) }
     running.removeAll(where: \.isOver)
-    return status.withLock { state in
+    // Gone idle: conversations are written now, not while anyone waits for a token.
+    if running.isEmpty, status.withLock({ $0.waiting.isEmpty }) { saveConversations() }
+    let (more, idleWaiters) = status.withLock { state in
       state.stepping = !(state.waiting.isEmpty && running.isEmpty)
-      return state.stepping
+      guard !state.stepping, state.unfinished == 0 else {
+        return (state.stepping, [CheckedContinuation<Void, Never>]())
+      }
+      defer { state.idleWaiters.removeAll() }
+      return (false, state.idleWaiters)
     }
+    idleWaiters.forEach { $0.resume() }
+    return more
   }
 
   /// Requests people wait on before background work; earlier before later.
@@ -79,6 +89,8 @@ extension LlamaSession {
         return a != b ? a < b : slots[left].lastUsed > slots[right].lastUsed
       }
       guard let slot = best else { return }
+      // What the slot holds of another conversation is written before it is given away.
+      if let unsaved = slots[slot].unsaved, unsaved != run.options.conversationState { saveConversation(in: slot) }
       run.begin(on: slot)
       if !run.isOver { running.append(run) }
     }
@@ -117,20 +129,18 @@ extension LlamaSession {
   }
 
   /// Called by a run on the decode thread when it ends.
+  /// Idle waiters hear of it at the end of the step, once what going idle writes is written.
   func runEnded(_ run: GenerationRun, record: GenerationRecord) {
-    let waiters = status.withLock { state in
+    status.withLock { state in
       state.unfinished -= 1
       state.lastRecord = record
-      guard state.unfinished == 0 else { return [CheckedContinuation<Void, Never>]() }
-      defer { state.idleWaiters.removeAll() }
-      return state.idleWaiters
     }
-    waiters.forEach { $0.resume() }
   }
 
   /// Drops what `slot` holds, on the decode thread.
   func forget(slot: Int) {
     llama_memory_seq_rm(llama_get_memory(context), Int32(slot), -1, -1)
     slots[slot].cachedTokens.removeAll()
+    slots[slot].unsaved = nil
   }
 }

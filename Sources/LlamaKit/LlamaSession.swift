@@ -94,12 +94,15 @@ public final class LlamaSession: @unchecked Sendable {
     throws(LlamaError)
   {
     var params = llama_context_default_params()
-    // Each slot gets a window of its own (no unified cache): a long answer in one never squeezes another.
+    // Room for every slot's whole window. The cache is one pool (unified): on a CPU, one step over a batch of
+    // several sequences then costs about a third less than with a cache per sequence (measured with SmolLM2,
+    // 4 slots, 2 threads: 137 against 94 tokens/s together). Each slot's window is kept by the generation
+    // loop, which stops a sequence at ``contextSize``, so the pool never runs short.
     params.n_ctx = UInt32(contextSize * slots)
     params.n_batch = UInt32(batchSize)
     params.n_ubatch = UInt32(min(batchSize, 512))
     params.n_seq_max = UInt32(slots)
-    params.kv_unified = false
+    params.kv_unified = true
     params.n_threads = Int32(threads)
     params.n_threads_batch = Int32(threads)
     params.no_perf = true
@@ -108,7 +111,7 @@ public final class LlamaSession: @unchecked Sendable {
       throw .contextCreationFailed(reason: errors.last ?? "llama.cpp gave no reason")
     }
     self.model = model
-    self.contextSize = min(contextSize, Int(llama_n_ctx_seq(created)))
+    self.contextSize = contextSize
     self.slotCount = slots
     self.slots = Array(repeating: ContextSlot(), count: slots)
     self.threads = threads
@@ -215,12 +218,14 @@ public final class LlamaSession: @unchecked Sendable {
   /// Generations running or waiting for a slot.
   public var unfinishedGenerations: Int { status.withLock { $0.unfinished } }
 
-  /// Returns once no generation is running or waiting on this session.
+  /// Returns once no generation is running or waiting on this session, and what going idle writes (the
+  /// conversations' states) is written.
   public func waitUntilIdle() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = status.withLock { state in
-        if state.unfinished > 0 { state.idleWaiters.append(continuation) }
-        return state.unfinished == 0
+        let idle = state.unfinished == 0 && !state.stepping
+        if !idle { state.idleWaiters.append(continuation) }
+        return idle
       }
       if idle { continuation.resume() }
     }

@@ -19,11 +19,17 @@ struct PrefixCache: Sendable {
 
   init(directory: URL, model: LlamaModel) {
     self.directory = directory
+    self.modelKey = Self.modelKey(for: model)
+  }
+
+  /// Names the model file (path, size, modification time) and the llama.cpp build: saved state from another
+  /// model or build is never offered.
+  static func modelKey(for model: LlamaModel) -> String {
     let attributes = try? FileManager.default.attributesOfItem(atPath: model.path)
     let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
     let build = String(cString: llama_print_system_info())
-    self.modelKey = "\(model.path)\n\(size)\n\(modified)\n\(build)"
+    return "\(model.path)\n\(size)\n\(modified)\n\(build)"
   }
 
   /// Where the state of `tokens` is kept.

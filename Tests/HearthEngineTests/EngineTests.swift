@@ -47,6 +47,34 @@ struct EngineTests {
     #expect(model.lastUsage?.generatedTokens == final?.generatedTokens)
   }
 
+  /// A chat's evaluated state is written to the profile once the model goes idle; after a restart the next
+  /// turn starts from it instead of reading the chat again, and deleting the chat deletes it.
+  @Test func aChatResumedAfterARestartStartsFromItsSavedState() async throws {
+    var configuration = try configuration()
+    configuration.model = .file(path: TestModels.smolLM2, contextSize: 1024, threads: TestModels.threads)
+    let options = GenerationOptions(maxNewTokens: 16, sampling: .greedy)
+    func ask(_ engine: Engine, _ text: String, in session: UUID) async throws -> GenerationUsage {
+      for await _ in try await engine.chat.send(text, to: session, options: options) {}
+      let model = try #require(engine.model)
+      await model.settle()
+      return try #require(engine.lastUsage)
+    }
+    let first = try await Engine.open(configuration)
+    let session = try await first.chat.newSession()
+    let before = try await ask(first, "What is the capital of France?", in: session.id)
+    let folder = first.paths.conversationStates
+    let saved = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(saved.count == 1 && saved[0].hasPrefix(session.id.uuidString.replacingOccurrences(of: "-", with: "_")))
+
+    let restarted = try await Engine.open(configuration)
+    let after = try await ask(restarted, "And of Spain?", in: session.id)
+    // The whole first turn came from the file, not only the instructions' prefix.
+    #expect(after.reusedPromptTokens >= before.promptTokens)
+
+    try restarted.sessions.delete(session.id)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
   @Test func aMissingDefaultModelIsReportedBeforeAnythingLoads() async throws {
     var configuration = try configuration()
     configuration.model = .file(path: nil)

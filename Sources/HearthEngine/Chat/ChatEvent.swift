@@ -71,6 +71,8 @@ public struct ChatConfiguration: Sendable, Hashable {
   /// Let answers draw on the memory (notes, documents, past chats) when the embedding model is installed;
   /// each chat can still turn it off.
   public var memory: Bool
+  /// Where a local model keeps each chat's evaluated state between turns and restarts; `nil` keeps none.
+  public var conversationStates: URL?
 
   public init(
     generation: GenerationOptions = .init(), showsThinking: Bool = true, persistInterval: Duration = .milliseconds(250),

@@ -160,6 +160,9 @@ public actor ChatService {
     guard let model else { throw ChatError.modelNotReady }
     var options = options ?? configuration.generation
     try options.validate()
+    if options.conversationState == nil, let folder = configuration.conversationStates {
+      options.conversationState = ConversationStateKey(directory: folder, name: sessionID.uuidString)
+    }
     if let actionHooks, options.grammar == nil {
       (options.grammar, options.grammarTrigger) = actionHooks.grammar()
     }

@@ -93,7 +93,7 @@ public final class Engine: Sendable {
     let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
     self.routed = routed
     self.lock = lock
-    self.sessions = SessionLibrary(database: database)
+    self.sessions = SessionLibrary(database: database, conversationStates: paths.conversationStates)
     self.openedAt = Date()
     self.chatConfiguration = chat
     let answering: (any ChatModel)? = routed ?? host ?? given
@@ -188,6 +188,8 @@ public final class Engine: Sendable {
           logger.warning("a chat could not be added to the memory", metadata: ["error": "\(ErrorKind.of(error))"])
         }
       })
+    var chat = chat
+    chat.conversationStates = chat.conversationStates ?? paths.conversationStates
     self.chat = ChatService(
       database: database, model: measured, configuration: chat, actionHooks: hooks, memoryHooks: memoryHooks,
       now: configuration.clock, logger: logger)

@@ -29,6 +29,10 @@ public struct HearthPaths: Sendable, Hashable {
   /// The profile's database.
   public var database: URL { home.appendingPathComponent("hearth.sqlite") }
 
+  /// Where the local model keeps each chat's evaluated state between turns and restarts (it holds the chat
+  /// itself, so it stays in the profile).
+  public var conversationStates: URL { home.appendingPathComponent("state", isDirectory: true) }
+
   /// Where evaluated instruction prefixes are kept for every profile on the machine (they hold Hearth's own
   /// instructions, never the user's data): `$HEARTH_PREFIX_CACHE`, else `hearth/prefixes` in
   /// `$XDG_CACHE_HOME` (default `~/.cache`); `nil` when `HEARTH_PREFIX_CACHE` is `off`.

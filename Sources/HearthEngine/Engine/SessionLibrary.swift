@@ -6,6 +6,8 @@ public import HearthStore
 /// and changes sessions through this, so what one does the others see the same way.
 public struct SessionLibrary: Sendable {
   let database: HearthDatabase
+  /// Where the local model keeps chats' evaluated state; a deleted chat's goes with it.
+  var conversationStates: URL?
 
   /// Sessions, pinned first, most recently updated first.
   public func list(includeArchived: Bool = false, limit: Int? = nil) throws(StoreError) -> [ChatSession] {
@@ -45,14 +47,19 @@ public struct SessionLibrary: Sendable {
     try database.modifySession(id, change)
   }
 
-  /// Deletes a session and its messages.
+  /// Deletes a session, its messages and the model's saved state of it.
   public func delete(_ id: UUID) throws(StoreError) {
     try database.deleteSession(id)
+    if let conversationStates { ConversationStateKey.removeFiles(of: id.uuidString, in: conversationStates) }
   }
 
-  /// Deletes one message (taking a turn back).
+  /// Deletes one message (taking a turn back), and the model's saved state of its chat, which holds it.
   public func deleteMessage(_ id: UUID) throws(StoreError) {
+    let session = try database.session(ofMessage: id)
     try database.deleteMessage(id)
+    if let conversationStates, let session {
+      ConversationStateKey.removeFiles(of: session.uuidString, in: conversationStates)
+    }
   }
 
   /// A session with all its messages, ready to be written out.
