@@ -42,6 +42,10 @@ public struct GenerationOptions: Sendable, Hashable {
   /// `nil` keeps none.
   public var conversationState: ConversationStateKey?
 
+  /// The slot of a local model serving several requests at once to generate in (llama-server's `id_slot`):
+  /// the request waits for that slot, and finds what it last held; `nil` takes any free slot.
+  public var slot: Int?
+
   /// Work no person is waiting on (a summary, a scheduled task): on a model that serves several requests at
   /// once it gets a slot, and room in each batch, only after every request someone waits on.
   public var isBackground = false
@@ -49,8 +53,9 @@ public struct GenerationOptions: Sendable, Hashable {
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
 
-  /// Whether the options name tokens by the local model's ids, so only that model can honour them.
-  public var usesTokenIDs: Bool { !logitBias.isEmpty || logprobs != nil }
+  /// Whether the options name tokens by the local model's ids (or one of its slots), so only that model can
+  /// honour them.
+  public var usesTokenIDs: Bool { !logitBias.isEmpty || logprobs != nil || slot != nil }
 
   /// Creates options.
   public init(

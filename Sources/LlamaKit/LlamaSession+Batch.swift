@@ -73,16 +73,18 @@ extension LlamaSession {
 
   /// Gives each free slot to the most urgent waiting run: the slot that already holds most of its prompt,
   /// or else the one used longest ago (so other slots keep what they hold for their next turns).
+  /// A run that asks for a slot of its own waits for that one, and lets others pass meanwhile.
   private func fillFreeSlots() {
     while running.count < slotCount {
+      let taken = Set(running.compactMap(\.slot))
       let next = status.withLock { state -> GenerationRun? in
-        guard let first = state.waiting.min(by: Self.goesFirst) else { return nil }
+        let fitting = state.waiting.filter { run in run.options.slot.map { !taken.contains($0) } ?? true }
+        guard let first = fitting.min(by: Self.goesFirst) else { return nil }
         state.waiting.removeAll { $0 === first }
         return first
       }
       guard let run = next else { return }
-      let taken = Set(running.compactMap(\.slot))
-      let free = slots.indices.filter { !taken.contains($0) }
+      let free = run.options.slot.map { [$0] } ?? slots.indices.filter { !taken.contains($0) }
       let shared = { (slot: Int) in zip(self.slots[slot].cachedTokens, run.prompt).prefix { $0 == $1 }.count }
       let best = free.max { left, right in
         let (a, b) = (shared(left), shared(right))

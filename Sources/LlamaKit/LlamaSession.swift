@@ -163,8 +163,11 @@ public final class LlamaSession: @unchecked Sendable {
     onEnd: (@Sendable (GenerationRecord) -> Void)?
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self, throwing: (any Error).self)
-    do {
+    do throws(InvalidParameterError) {
       try options.validate()
+      if let slot = options.slot, !(0..<slotCount).contains(slot) {
+        throw InvalidParameterError(name: "slot", value: "\(slot)", expected: "0 to \(slotCount - 1)")
+      }
     } catch {
       continuation.finish(throwing: LlamaError.invalidParameter(error))
       onEnd?(.refused)

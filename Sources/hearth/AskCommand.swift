@@ -80,6 +80,8 @@ struct AskCommand: AsyncParsableCommand {
         TurnRequest(
           session: target.id, kind: .message(text), systemPrompt: system, options: options, attachments: attached),
         on: engine, quiet: json)
+      // The chat's state is written before the process ends, so `--session` finds it next time.
+      await engine.settleWrites()
       if let failure = outcome.failure { throw failure }
       guard let message = outcome.message else { return }
       if json {

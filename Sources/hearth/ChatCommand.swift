@@ -122,7 +122,9 @@ struct ChatCommand: AsyncParsableCommand {
         let (command, argument) = Self.split(input)
         switch command {
         case "": break
-        case "/quit", "/exit": return
+        case "/quit", "/exit":
+          await engine.settleWrites()
+          return
         case "/help": Terminal.write(Self.configuration.discussion + "\n")
         case "/find":
           let found = ChatFind.lines(for: argument, in: try library.messages(in: current.id))

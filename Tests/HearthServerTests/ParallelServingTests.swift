@@ -40,6 +40,19 @@ struct ParallelServingTests {
     }
   }
 
+  /// `id_slot` names one of the slots: the last one is taken, one beyond is refused by name.
+  @Test func idSlotNamesOneOfTheSlots() async throws {
+    try await LiveServer.with(parallel: 2) { server in
+      let taken = try await server.request(
+        .POST, "/v1/chat/completions", body: Self.chat("Say hi.", #""max_tokens":4,"id_slot":1"#))
+      #expect(taken.status == 200, "\(taken.body)")
+      let beyond = try await server.request(
+        .POST, "/v1/completions", body: #"{"prompt":"Hello","max_tokens":2,"id_slot":2}"#)
+      #expect(beyond.status == 400)
+      #expect(beyond.json?["error"]?["param"]?.stringValue == "id_slot")
+    }
+  }
+
   /// A prompt longer than one slot's window is refused with that window as `n_ctx`, as llama-server reports
   /// the context per slot.
   @Test func theContextErrorNamesTheWindowOfOneSlot() async throws {

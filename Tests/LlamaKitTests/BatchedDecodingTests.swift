@@ -75,6 +75,41 @@ struct BatchedDecodingTests {
     #expect(shared.unfinishedGenerations == 0)
   }
 
+  /// A run that asks for a slot waits for that one even when another is free, and finds what the slot held;
+  /// a slot the session does not have is refused by name.
+  @Test func aRunAskingForASlotWaitsForThatOne() async throws {
+    let shared = try await session(slots: 2)
+    let order = Mutex<[String]>([])
+    var pinned = GenerationOptions(maxNewTokens: 30, sampling: .greedy, ignoresEndOfGeneration: true)
+    pinned.slot = 1
+    var holder = shared.respond(to: prompts[0], options: pinned) { _ in order.withLock { $0.append("first") } }
+      .makeAsyncIterator()
+    _ = try await holder.next()
+    var again = pinned
+    again.maxNewTokens = 2
+    let second = shared.respond(to: prompts[0], options: again) { _ in order.withLock { $0.append("second") } }
+    let waiting = Task { try await Collected.from(second) }
+    // The other slot is free, and an unpinned run takes it at once.
+    let free = try await Collected.from(shared.respond(to: prompts[1], options: .init(maxNewTokens: 2)))
+    #expect(free.stopReason == .maxTokens)
+    while try await holder.next() != nil {}
+    let result = try await waiting.value
+    #expect(order.withLock { $0 } == ["first", "second"])
+    // Slot 1 still held the first run's prompt.
+    #expect((result.usage?.reusedPromptTokens ?? 0) > 0)
+
+    var missing = pinned
+    missing.slot = 2
+    let refusal = await #expect(throws: LlamaError.self) {
+      _ = try await Collected.from(shared.respond(to: prompts[0], options: missing))
+    }
+    guard case .invalidParameter(let problem)? = refusal else {
+      Issue.record("expected invalidParameter, got \(String(describing: refusal))")
+      return
+    }
+    #expect(problem.name == "slot")
+  }
+
   /// With every slot taken, a request someone waits on gets the next free slot before background work that
   /// asked earlier.
   @Test func peopleGoBeforeBackgroundWork() async throws {

@@ -659,8 +659,11 @@ class WebAppTest(unittest.TestCase):
         # Reply to the answer: the quote strip, then the quote in the sent message.
         answer = self.find(".message.assistant")
         # Whatever the answer said (the walk's sampling settings vary): its start is what the reply quotes.
-        # The bubble is rendered Markdown and the quote is the text as written, so both are compared by their words.
-        said = words_of(answer.find_element(By.CSS_SELECTOR, ".bubble").text)[:30].strip()
+        # The quote is the answer as written (the bubble shows it rendered, list numbers and all gone), so the
+        # stored text is what it is compared with, word for word.
+        chat = next(s for s in api("/api/sessions")["sessions"] if s["title"].startswith("What is the capital of France"))
+        written = [m for m in api(f"/api/sessions/{chat['id']}")["messages"] if m["role"] == "assistant"][0]["content"]
+        said = words_of(written)[:30].strip()
         self.assertTrue(said)
         answer.find_element(By.CSS_SELECTOR, ".reply-message").click()
         strip = self.wait.until(EC.visibility_of_element_located((By.ID, "reply-strip")))

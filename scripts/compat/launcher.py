@@ -118,10 +118,10 @@ def run_llama(flags: list[tuple[str, str | None]]) -> None:
 #   --threads N                      --threads N
 #   --hf-repo/--hf-file/--model-url  --model <local GGUF> (chat model; see the module docstring)
 #   --model PATH                     --model PATH
-#   --ctx-size N, --parallel S       --context N/S: llama-server splits N over S slots, so N/S is the
-#                                    window one request gets (N when --kv-unified); Hearth answers one
-#                                    request at a time with the whole window. Embedding servers: dropped
-#                                    (Hearth's embedder always uses the model's own 512-token window)
+#   --ctx-size N, --parallel S       --context N/S --parallel S: llama-server splits N over S slots, so N/S
+#                                    is the window one request gets (N when --kv-unified); Hearth gives each
+#                                    of its S slots that window. Embedding servers: dropped (Hearth's
+#                                    embedder always uses the model's own 512-token window)
 #   --temp T, --n-predict N          the profile's saved chat settings, which Hearth uses for whatever a
 #                                    request leaves out: temperature T, max_tokens N (-1/none: 32768, the
 #                                    most Hearth allows, i.e. until end of generation or a full context),
@@ -201,8 +201,9 @@ def run_hearth(flags: list[tuple[str, str | None]]) -> None:
             pass  # handled below
         elif flag == "--ctx-size":
             if not embedding_server:
-                slots = 1 if "--kv-unified" in names else max(1, int(values.get("--parallel") or 1))
-                args += ["--context", str(int(value) // slots)]
+                slots = max(1, int(values.get("--parallel") or 1))
+                window = int(value) if "--kv-unified" in names else int(value) // slots
+                args += ["--context", str(window), "--parallel", str(slots)]
         elif flag == "--temp":
             temperature = float(value)
         elif flag == "--n-predict":
@@ -224,6 +225,8 @@ def run_hearth(flags: list[tuple[str, str | None]]) -> None:
             gaps.append(shown)
     if "--model" not in args:
         args += ["--model", chat_model if named is None or embedding_server else named]
+    if not embedding_server and "--parallel" in values and "--ctx-size" not in names:
+        args += ["--parallel", str(max(1, int(values["--parallel"])))]
 
     if gaps:
         note = "compat launcher (hearth): no Hearth equivalent, dropped: " + ", ".join(gaps)

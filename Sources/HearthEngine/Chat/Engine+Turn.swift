@@ -14,6 +14,9 @@ public struct TurnRequest: Sendable {
   public var options: GenerationOptions?
   /// Files attached to a new message (``Engine/attach(_:name:to:)``), whose text the model reads with it.
   public var attachments: [UUID]
+  /// Asked with no one waiting (an automation): on a model answering several at once it waits for a slot,
+  /// and for room in each batch, behind every turn someone waits on.
+  public var isBackground = false
 
   public init(
     session: UUID, kind: TurnKind, systemPrompt: String? = nil, options: GenerationOptions? = nil,
@@ -65,6 +68,7 @@ extension Engine {
       prompt = parts.text
       options = request.options ?? settings.generationOptions
       options.reusablePrefix = parts.reusablePrefix
+      options.isBackground = request.isBackground
     } catch {
       try await onEvent(.failed(error))
       return

@@ -21,6 +21,20 @@ extension Engine {
     return measured
   }
 
+  /// Requests the local model answers at once (its slots): the loaded model's, else what the chosen one will
+  /// load with.
+  public var parallelSlots: Int {
+    if let host { return host.loaded?.slotCount ?? max(1, host.active.options.parallel ?? 1) }
+    return (given as? LocalModel)?.slotCount ?? 1
+  }
+
+  /// Returns once the local model has nothing to do and has written what going idle writes (each chat's
+  /// evaluated state): a command calls it before its process ends, so the next one finds the chat's state.
+  public func settleWrites() async {
+    await host?.loaded?.settle()
+    await (given as? LocalModel)?.settle()
+  }
+
   /// Requests running on the model or waiting for it.
   public var queueDepth: Int {
     get async { await (host?.line ?? givenLine).depth }

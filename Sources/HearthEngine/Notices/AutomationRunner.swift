@@ -23,7 +23,9 @@ extension Engine {
     let session = try await chat.newSession(title: title)
     try database.markAutomationSession(session.id, automation: automation.id)
     var run = AutomationRun(session: session.id, answer: nil, actions: [], failure: nil)
-    try await runTurn(TurnRequest(session: session.id, kind: .message(automation.prompt))) { event in
+    var request = TurnRequest(session: session.id, kind: .message(automation.prompt))
+    request.isBackground = true
+    try await runTurn(request) { event in
       switch event {
       case .chat(.finished(let message)):
         run.answer = message

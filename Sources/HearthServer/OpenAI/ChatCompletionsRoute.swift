@@ -36,6 +36,7 @@ struct OpenAIRoutes<Context: ChannelRequestContext>: RouteArea {
     let messages = try body.chatMessages()
     try configuration.checkPromptSize(messages.reduce(0) { $0 + $1.content.count })
     let options = try body.generationOptions(defaults: try engine.chatSettings())
+    try options.checkSlot(of: engine)
     let choices = try body.sampling.choices()
     let toolCalls = try body.toolPlan()?.callLimit ?? 0
     let callsTools = toolCalls > 0

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthEngine
 
 /// The generation fields `/v1/chat/completions` and `/v1/completions` share: OpenAI's (`max_tokens`,
 /// `temperature`, `logit_bias`, …) and the llama.cpp server's extensions clients written for it send (`top_k`,
@@ -83,9 +84,8 @@ struct SamplingRequest: Decodable {
   /// - Throws: ``APIError`` naming the first out-of-range or unsupported value.
   func generationOptions(defaults: ChatSettings, logprobs: Int?) throws -> GenerationOptions {
     _ = try choices()
-    if let idSlot, idSlot != 0, idSlot != -1 {
-      throw APIError.invalidRequest(
-        "id_slot \(idSlot) does not exist: this server has one slot, 0", parameter: "id_slot")
+    if let idSlot, idSlot < -1 {
+      throw APIError.invalidRequest("id_slot \(idSlot) does not exist: slots count from 0", parameter: "id_slot")
     }
     if cachePrompt == false {
       throw APIError.invalidRequest(
@@ -95,6 +95,7 @@ struct SamplingRequest: Decodable {
     var options = defaults.generationOptions
     try options.apply(
       maxTokens: maxCompletionTokens ?? maxTokens, named: "max_tokens", temperature: temperature, topP: topP)
+    if let idSlot, idSlot >= 0 { options.slot = idSlot }
     if let topK { options.sampling.topK = topK }
     if let minP { options.sampling.minP = minP }
     if let repeatPenalty { options.sampling.repeatPenalty = repeatPenalty }
@@ -186,5 +187,16 @@ extension GenerationOptions {
       guard topP > 0, topP <= 1 else { throw APIError.invalidRequest("top_p must be in (0, 1]", parameter: "top_p") }
       sampling.topP = topP
     }
+  }
+}
+
+extension GenerationOptions {
+  /// Refuses a slot (`id_slot`) the model serving `engine` does not have.
+  func checkSlot(of engine: Engine) throws {
+    let slots = engine.parallelSlots
+    guard let slot, slot >= slots else { return }
+    throw APIError.invalidRequest(
+      "id_slot \(slot) does not exist: this server has \(slots) slot\(slots == 1 ? "" : "s"), 0 to \(slots - 1)",
+      parameter: "id_slot")
   }
 }

@@ -23,6 +23,7 @@ struct TextCompletionsRoute<Context: ChannelRequestContext>: RouteArea {
     _ = try engine.requireModel()
     if case .text(let text) = body.prompt { try configuration.checkPromptSize(text.count) }
     let options = try body.generationOptions(defaults: try engine.chatSettings())
+    try options.checkSlot(of: engine)
     let choices = try body.sampling.choices()
     let lease = try await chat.reserve(named: body.model, context: context)
     let model = lease.model
