@@ -299,6 +299,21 @@ class WebAppTest(unittest.TestCase):
         self.find("#runtime-form input[name='preset'][value='balanced']").click()
         self.find("#runtime-form button[type='submit']").click()
         self.wait.until(lambda d: api("/api/runtime")["settings"]["preset"] == "balanced")
+        # Answering several at once: its own number, kept when a preset is chosen, its memory shown first.
+        numbers = self.find("#runtime-advanced")
+        if numbers.get_attribute("open") is None:
+            numbers.find_element(By.TAG_NAME, "summary").click()
+        parallel = self.find("#runtime-form input[name='parallel']")
+        parallel.send_keys("2")
+        parallel.send_keys(Keys.TAB)
+        proposed = "//table[@id='runtime-impact']//tr[th='Requests at once']/td[2]"
+        self.wait.until(EC.text_to_be_present_in_element((By.XPATH, proposed), "2"))
+        self.find("#runtime-form input[name='preset'][value='efficient']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "1024 tokens"))
+        self.assertEqual(parallel.get_attribute("value"), "2")
+        self.find("#runtime-form input[name='preset'][value='balanced']").click()
+        parallel.clear()
+        parallel.send_keys(Keys.TAB)
         # A download from the page: progress, then the model is installed (checked against its SHA-256).
         folder, name = os.path.split(os.environ["HEARTH_PULL_FILE"])
         files = subprocess.Popen(

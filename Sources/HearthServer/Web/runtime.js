@@ -13,14 +13,17 @@ function formSettings() {
   return {
     preset: form.querySelector("input[name='preset']:checked")?.value ?? "balanced",
     context_size: number("context_size"), threads: number("threads"), batch_size: number("batch_size"),
+    parallel: number("parallel"),
   };
 }
 
-function fill(settings) {
+// A preset sets the numbers of one answer; how many are answered at once stays as it was.
+function fill(settings, { keepParallel = false } = {}) {
   const form = $("runtime-form");
   const radio = form.querySelector(`input[name='preset'][value='${settings.preset}']`);
   if (radio) radio.checked = true;
   for (const name of ["context_size", "threads", "batch_size"]) form.elements[name].value = settings[name] ?? "";
+  if (!keepParallel) form.elements.parallel.value = settings.parallel ?? "";
 }
 
 function showImpact(impact) {
@@ -31,6 +34,7 @@ function showImpact(impact) {
     row("Context", `${current.context_size} tokens`, `${proposed.context_size} tokens`),
     row("Threads", String(current.threads), String(proposed.threads)),
     row("Batch", String(current.batch_size), String(proposed.batch_size)),
+    row("Requests at once", String(current.parallel), String(proposed.parallel)),
     row("Memory (estimate)", mib(current.estimated_bytes), mib(proposed.estimated_bytes)),
     row("KV cache", mib(current.kv_cache_bytes), mib(proposed.kv_cache_bytes)),
     row("Generation speed", "1.00×", `${factor(impact.generation_speed_factor)} (${impact.speed_source})`),
@@ -70,7 +74,7 @@ export function wireRuntime() {
   const form = $("runtime-form");
   form.addEventListener("change", (event) => {
     if (event.target.name === "preset" && presets[event.target.value] && event.target.value !== "custom") {
-      fill(presets[event.target.value]);
+      fill(presets[event.target.value], { keepParallel: true });
     } else if (["context_size", "threads", "batch_size"].includes(event.target.name)) {
       form.querySelector("input[name='preset'][value='custom']").checked = true;
     }
