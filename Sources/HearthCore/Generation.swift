@@ -271,3 +271,56 @@ extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
     }
   }
 }
+
+extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
+  /// The same elements, read in the consumer's own task (no task in between, so each element costs no extra
+  /// hand-over between threads): `observe` hears each element and `end` how the stream ended before the
+  /// consumer does — `nil` when it finished, or when the consumer stopped listening first (which stops this
+  /// stream too).
+  public func observing(
+    _ observe: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void
+  ) -> AsyncThrowingStream<Element, any Error> {
+    let source = StreamReader(makeAsyncIterator(), end: end)
+    return AsyncThrowingStream {
+      do {
+        guard let element = try await source.next() else {
+          source.ended(nil)
+          return nil
+        }
+        observe(element)
+        return element
+      } catch {
+        source.ended(error)
+        throw error
+      }
+    }
+  }
+}
+
+/// An iterator read by one consumer at a time: ``AsyncThrowingStream/observing(_:end:)`` reads it only from the
+/// stream's own `next`, which its single consumer awaits in turn.
+private final class StreamReader<Element: Sendable>: @unchecked Sendable {
+  private var iterator: AsyncThrowingStream<Element, any Error>.Iterator
+  private let end: @Sendable ((any Error)?) -> Void
+  private var hasEnded = false
+
+  init(_ iterator: AsyncThrowingStream<Element, any Error>.Iterator, end: @escaping @Sendable ((any Error)?) -> Void) {
+    self.iterator = iterator
+    self.end = end
+  }
+
+  func next() async throws -> Element? {
+    try await iterator.next()
+  }
+
+  func ended(_ error: (any Error)?) {
+    guard !hasEnded else { return }
+    hasEnded = true
+    end(error)
+  }
+
+  deinit {
+    // The consumer left before the end: dropping the iterator stops the source, and the end is told.
+    if !hasEnded { end(nil) }
+  }
+}

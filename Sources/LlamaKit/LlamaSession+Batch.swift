@@ -49,6 +49,9 @@ extension LlamaSession {
       inputs.append((run, input))
       room -= input.tokens.count
     }
+    // In ascending sequence order: llama.cpp then evaluates the batch as one micro-batch instead of
+    // splitting it wherever the sequence ids step back.
+    inputs.sort { ($0.run.slot ?? 0) < ($1.run.slot ?? 0) }
     if !inputs.isEmpty { evaluate(inputs) }
     running.removeAll(where: \.isOver)
     // Gone idle: conversations are written now, not while anyone waits for a token.

@@ -94,15 +94,14 @@ public final class LlamaSession: @unchecked Sendable {
     throws(LlamaError)
   {
     var params = llama_context_default_params()
-    // Room for every slot's whole window. The cache is one pool (unified): on a CPU, one step over a batch of
-    // several sequences then costs about a third less than with a cache per sequence (measured with SmolLM2,
-    // 4 slots, 2 threads: 137 against 94 tokens/s together). Each slot's window is kept by the generation
-    // loop, which stops a sequence at ``contextSize``, so the pool never runs short.
+    // Each slot has a window of its own (a cache per sequence, as llama-server's slots have): a slot's
+    // attention never reads the cells other slots keep for their next turns, which with one shared pool made a
+    // lone request about a tenth slower.
     params.n_ctx = UInt32(contextSize * slots)
     params.n_batch = UInt32(batchSize)
     params.n_ubatch = UInt32(min(batchSize, 512))
     params.n_seq_max = UInt32(slots)
-    params.kv_unified = true
+    params.kv_unified = false
     params.n_threads = Int32(threads)
     params.n_threads_batch = Int32(threads)
     params.no_perf = true
@@ -111,7 +110,7 @@ public final class LlamaSession: @unchecked Sendable {
       throw .contextCreationFailed(reason: errors.last ?? "llama.cpp gave no reason")
     }
     self.model = model
-    self.contextSize = contextSize
+    self.contextSize = min(contextSize, Int(llama_n_ctx_seq(created)))
     self.slotCount = slots
     self.slots = Array(repeating: ContextSlot(), count: slots)
     self.threads = threads

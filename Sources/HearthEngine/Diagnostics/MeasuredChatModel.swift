@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import Synchronization
 
 /// A model whose every generation leaves a figures-only record: speed, time to first token, token counts,
 /// the stop reason or the kind of error, and the process's peak memory. What was said is never recorded.
@@ -46,28 +47,26 @@ final class MeasuredChatModel: ChatModel {
     _ inner: AsyncThrowingStream<GenerationEvent, any Error>
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     let (name, record) = (base.name, record)
-    return .producing { continuation in
-      var usage: GenerationUsage?
-      var reason: StopReason?
-      do {
-        for try await event in inner {
-          switch event {
-          case .usage(let figures): usage = figures
-          case .done(let stop): reason = stop
-          case .token, .logprob, .promptProgress: break
-          }
-          continuation.yield(event)
-        }
+    let figures = Mutex<(usage: GenerationUsage?, reason: StopReason?)>((nil, nil))
+    // Read in the consumer's task: a token costs no hand-over to a task in between.
+    return inner.observing { event in
+      switch event {
+      case .usage(let usage): figures.withLock { $0.usage = usage }
+      case .done(let stop): figures.withLock { $0.reason = stop }
+      case .token, .logprob, .promptProgress: break
+      }
+    } end: { error in
+      let (usage, reason) = figures.withLock { $0 }
+      guard let error else {
         // Recorded before the stream ends, so whoever waits for the end finds the figures in place.
         record(Self.generationRecord(model: name, usage: usage, reason: reason ?? .cancelled))
-      } catch {
-        if !(error is CancellationError) {
-          record(
-            TelemetryRecord(
-              kind: .failure, provider: usage?.provider, model: name,
-              peakResidentBytes: SystemMemory.peakResidentBytes(), detail: ErrorKind.of(error)))
-        }
-        throw error
+        return
+      }
+      if !(error is CancellationError) {
+        record(
+          TelemetryRecord(
+            kind: .failure, provider: usage?.provider, model: name,
+            peakResidentBytes: SystemMemory.peakResidentBytes(), detail: ErrorKind.of(error)))
       }
     }
   }
