@@ -540,8 +540,23 @@ class WebAppTest(unittest.TestCase):
         check = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//article[contains(., 'Read 20 pages')]//button[.='Check in']")))
         check.click()
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".habit-card"), "Done today"))
-        self.assertIn("1 days streak", self.find(".habit-card").text)
+        self.assertIn("1 day streak", self.find(".habit-card").text)
+        self.assertIn("Every day", self.find(".habit-card").text)
+        # Days are ticked, not typed; none ticked is said beside the form.
+        form = self.find("#habit-form")
+        form.find_element(By.NAME, "name").send_keys("Swim")
+        Select(form.find_element(By.NAME, "often")).select_by_value("days")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "habit-error"), "Tick at least one day."))
+        for day in ["Mon", "Thu"]:
+            form.find_element(By.XPATH, f".//label[contains(@class, 'weekday')][normalize-space()='{day}']").click()
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        card = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//article[contains(., 'Swim')]")))
+        self.assertIn("Mon, Thu", card.text)
+        swim = next(h for h in api("/api/habits")["habits"] if h["habit"]["name"] == "Swim")["habit"]
+        self.assertEqual(swim["schedule"], "MO,TH")
         self.shoot("habits")
+        api(f"/api/habits/{swim['id']}", "DELETE")
 
     def test_9d_the_assistant_acts_with_cards(self):
         self.driver.get(BASE_URL + "/")
@@ -1032,6 +1047,8 @@ class WebAppTest(unittest.TestCase):
         picker.send_keys(document)
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "1 document indexed"))
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-sources"), "boat.md"))
+        # Named by its file, not by where the server keeps it.
+        self.assertNotIn("/documents/", self.find("#memory-sources").text)
         search = self.find("#memory-search")
         search.send_keys("where is the boat kept")
         search.send_keys(Keys.ENTER)

@@ -84,21 +84,64 @@ function importReminders() {
   });
 }
 
+const WEEKDAYS = [["MO", "Mon"], ["TU", "Tue"], ["WE", "Wed"], ["TH", "Thu"], ["FR", "Fri"], ["SA", "Sat"], ["SU", "Sun"]];
+
+/// A schedule as people say it: "Every day", "Mon, Wed, Fri", "3 times a week".
+export function scheduleWords(schedule) {
+  if (schedule === "daily") return "Every day";
+  const weekly = /^(\d)\/week$/.exec(schedule);
+  if (weekly) return weekly[1] === "1" ? "Once a week" : `${weekly[1]} times a week`;
+  const names = new Map(WEEKDAYS);
+  return schedule.split(",").map((day) => names.get(day) ?? day).join(", ");
+}
+
+/// The new-habit form: how often as a choice, the days as boxes to tick, a weekly count as a number; what is
+/// missing is said beside the field it concerns.
+function habitForm() {
+  const often = el("select", { name: "often", "aria-label": "How often" },
+    el("option", { value: "daily" }, "Every day"),
+    el("option", { value: "days" }, "On certain days"),
+    el("option", { value: "weekly" }, "Times a week"));
+  const days = el("fieldset", { class: "weekdays", hidden: true },
+    el("legend", { class: "visually-hidden" }, "Days"),
+    WEEKDAYS.map(([code, name]) => el("label", { class: "weekday" }, el("input", { type: "checkbox", name: "day", value: code }), name)));
+  const times = el("label", { class: "times", hidden: true }, "Times ",
+    el("input", { name: "times", type: "number", min: 1, max: 7, value: 3, "aria-label": "Times a week" }));
+  const problem = el("p", { id: "habit-error", class: "field-error", role: "alert", hidden: true });
+  const form = el("form", { id: "habit-form", class: "inline-form" },
+    el("input", { name: "name", placeholder: "New habit", "aria-label": "New habit", required: true }),
+    often, days, times, el("button", { class: "button primary", type: "submit" }, "Add"), problem);
+  const say = (text) => { problem.textContent = text; problem.hidden = !text; };
+  often.addEventListener("change", () => {
+    days.hidden = often.value !== "days";
+    times.hidden = often.value !== "weekly";
+    say("");
+  });
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    let schedule = "daily";
+    if (often.value === "days") {
+      const ticked = [...form.querySelectorAll("input[name='day']:checked")].map((box) => box.value);
+      if (!ticked.length) return say("Tick at least one day.");
+      schedule = ticked.join(",");
+    } else if (often.value === "weekly") {
+      const count = Number(form.elements.times.value);
+      if (!(count >= 1 && count <= 7)) return say("A week has room for 1 to 7 times.");
+      schedule = `${count}/week`;
+    }
+    say("");
+    await sendJSON("/api/habits", "POST", { name: form.elements.name.value, schedule });
+    await showHabits();
+  }));
+  return form;
+}
+
 export async function showHabits() {
   const view = $("view-habits");
   const { habits } = await getJSON("/api/habits");
-  const form = el("form", { id: "habit-form", class: "inline-form" },
-    el("input", { name: "name", placeholder: "New habit", "aria-label": "New habit", required: true }),
-    el("input", { name: "schedule", value: "daily", "aria-label": "Schedule", title: "daily, days such as MO,WE,FR, or 3/week" }),
-    el("button", { class: "button primary", type: "submit" }, "Add"));
-  form.addEventListener("submit", attempt(async (event) => {
-    event.preventDefault();
-    await sendJSON("/api/habits", "POST", { name: form.elements.name.value, schedule: form.elements.schedule.value });
-    await showHabits();
-  }));
   view.replaceChildren(
-    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Habits"), el("span", { class: "muted small" }, "Schedules: daily · MO,WE,FR · 3/week")),
-    form,
+    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Habits")),
+    habitForm(),
     habits.length ? el("div", { class: "habit-grid" }, habits.map(habitCard)) : el("p", { class: "muted" }, "No habits yet."));
 }
 
@@ -128,9 +171,10 @@ function habitCard({ habit, stats }) {
   const today = clock.today();
   const days = [...Array(stats.windowDays).keys()].reverse().map((back) => clock.format(clock.addDays(today, -back), false));
   return el("article", { class: "habit-card", "data-id": habit.id },
-    el("header", {}, el("h3", {}, habit.name), el("span", { class: "tag" }, habit.schedule)),
+    el("header", {}, el("h3", {}, habit.name), el("span", { class: "tag" }, scheduleWords(habit.schedule))),
     el("p", { class: "habit-figures" },
-      el("strong", {}, String(stats.currentStreak)), ` ${stats.streakUnit} streak · best ${stats.longestStreak} · `,
+      el("strong", {}, String(stats.currentStreak)),
+      ` ${stats.currentStreak === 1 ? stats.streakUnit.replace(/s$/, "") : stats.streakUnit} streak · best ${stats.longestStreak} · `,
       el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ` of ${stats.windowDays} days`),
     el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.windowDays} days done` },
       days.map((day) => el("span", { class: done.has(day) ? "on" : "", title: day }))),

@@ -54,15 +54,20 @@ async function refreshResults() {
     : el("p", { class: "muted" }, "Nothing found."));
 }
 
+/// A document by its file name (where it is kept on the server is in the tooltip); anything else by title.
+function sourceName(source) {
+  return source.collection === "documents" ? source.location.split("/").pop() || source.location : source.title;
+}
+
 function label(source, heading) {
-  const name = source.collection === "documents" ? source.location : source.title;
+  const name = sourceName(source);
   return heading && heading !== source.title ? `${name} › ${heading}` : name;
 }
 
 function sourceList(sources) {
   if (!sources.length) return el("p", { class: "muted" }, "Nothing indexed yet. Add documents, write notes, or chat.");
   return el("ul", { class: "memory-sources", id: "memory-sources" }, sources.map((source) => el("li", { "data-id": source.id },
-    el("span", { class: "title" }, source.collection === "documents" ? source.location : source.title),
+    el("span", { class: "title", title: source.collection === "documents" ? source.location : null }, sourceName(source)),
     el("span", { class: "meta" }, ` ${source.collection} · ${source.chunkCount} chunks `),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${source.title}`, onclick: attempt(async () => {
       if (!window.confirm(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`)) return;
