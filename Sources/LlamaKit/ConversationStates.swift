@@ -72,6 +72,7 @@ extension LlamaSession {
       return 0
     }
     slots[slot].cachedTokens = Array(saved.tokens[..<shared])
+    slots[slot].holds = key
     try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
     return shared
   }

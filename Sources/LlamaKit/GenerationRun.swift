@@ -119,7 +119,8 @@ final class GenerationRun: @unchecked Sendable {
           .init(name: "logit bias token", value: "\(token)", expected: "a token id below \(vocabularySize)"))
       }
       reused = session.reusablePrefix(for: prompt, in: slot)
-      if let key = options.conversationState {
+      // A slot that holds the conversation already has all its file could give.
+      if let key = options.conversationState, session.slots[slot].holds != key {
         reused = session.restoreConversation(key, of: prompt, in: slot, over: reused)
       }
       if let prefix, reused < prefix.length {
@@ -232,7 +233,10 @@ final class GenerationRun: @unchecked Sendable {
     let atCancellation = generatedAtCancellation.load(ordering: .acquiring)
     let record = GenerationRecord(
       stopReason: reason, usage: usage, tokensAfterCancellation: atCancellation < 0 ? nil : generated - atCancellation)
-    if let slot, let key = options.conversationState { session.slots[slot].unsaved = key }
+    if let slot, let key = options.conversationState {
+      session.slots[slot].unsaved = key
+      session.slots[slot].holds = key
+    }
     session.runEnded(self, record: record)
     // Before the stream ends, so whoever sees its end finds the end reported too.
     onEnd?(record)

@@ -9,6 +9,8 @@ struct ContextSlot {
   var lastUsed: UInt64 = 0
   /// The conversation whose state the slot holds and has not written to disk yet.
   var unsaved: ConversationStateKey?
+  /// The conversation the slot holds (written or not): its file can give it nothing the slot does not have.
+  var holds: ConversationStateKey?
 }
 
 /// The batch step: every running generation advances in one `llama_decode` per step.
@@ -147,5 +149,6 @@ extension LlamaSession {
     llama_memory_seq_rm(llama_get_memory(context), Int32(slot), -1, -1)
     slots[slot].cachedTokens.removeAll()
     slots[slot].unsaved = nil
+    slots[slot].holds = nil
   }
 }

@@ -481,6 +481,14 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
         self.assertIn(self.find("#event-form input[name='title']").get_attribute("value"), ("Dentist visit", "Call with Bao"))
         self.find("#event-cancel").click()
+        # A 15-minute event shows its title, on one line, inside its block.
+        self.hearth("calendar", "add", "Quick standup", "--start", f"{day}T15:00", "--duration", "15")
+        self.find(".page-bar .button:not(.primary)").click()
+        short = self.wait.until(EC.visibility_of_element_located(
+            (By.XPATH, "//button[contains(@class, 'event-block') and contains(@class, 'short')][contains(., 'Quick standup')]")))
+        title = short.find_element(By.CSS_SELECTOR, ".event-title")
+        self.assertEqual(title.text, "Quick standup")
+        self.assertLessEqual(title.location["y"] + title.size["height"], short.location["y"] + short.size["height"] + 1)
         self.shoot("calendar-week")
         self.find(".segmented button:last-child").click()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".month")))
@@ -702,7 +710,11 @@ class WebAppTest(unittest.TestCase):
         quote = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".message.user:nth-last-of-type(2) .reply-quote")))
         self.assertIn(said, words_of(quote.text))
         self.assertTrue(self.find("#reply-strip").get_attribute("hidden") is not None)
-        self.wait.until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 2)
+        # What the answer says does not matter here (the walk samples freely by now): it is stopped, not waited for.
+        self.wait.until(lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".message.assistant")) == 2)
+        self.wait.until(EC.visibility_of_element_located((By.ID, "stop")))
+        stop_answer(self.driver)
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "stop")))
         self.shoot("pinned-and-reply")
         # Left as found: the prompts unpinned on the Settings page, the chat deleted.
         self.driver.get(BASE_URL + "/")

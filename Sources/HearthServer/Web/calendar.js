@@ -133,12 +133,19 @@ function block(item, { lane, count } = { lane: 0, count: 1 }) {
   const top = (minutes(item.start) / 60) * HOUR;
   const sameDay = item.end.slice(0, 10) === item.start.slice(0, 10);
   const bottom = sameDay ? (minutes(item.end) / 60) * HOUR : 24 * HOUR;
+  const height = Math.max(bottom - top, 18);
+  // Too short for two lines (under about 40 minutes): the title first, on one line, then the start.
+  const short = height < 2 * 16 + 4;
+  const range = `${clock.time(item.start)}–${clock.time(item.end)}`;
+  const words = short
+    ? [el("span", { class: "event-title" }, item.event.title), " ", el("span", { class: "event-time" }, clock.time(item.start))]
+    : [el("span", { class: "event-time" }, range), " ", el("span", { class: "event-title" }, item.event.title)];
   return el("button", {
-    type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}`,
-    style: `top:${top}px;height:${Math.max(bottom - top, 18)}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px)`, title: item.conflict ? "Overlaps another event" : item.event.title,
+    type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}${short ? " short" : ""}`,
+    style: `top:${top}px;height:${height}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px)`,
+    title: item.conflict ? `${item.event.title}, ${range}: overlaps another event` : `${item.event.title}, ${range}`,
     onclick: () => openEditor(item.event),
-  }, el("span", { class: "event-time" }, `${clock.time(item.start)}–${clock.time(item.end)}`), " ", item.event.title,
-  item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null);
+  }, ...words, item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null);
 }
 
 function chip(item) {
