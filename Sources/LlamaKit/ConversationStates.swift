@@ -56,14 +56,7 @@ extension LlamaSession {
     let shared = min(zip(saved.tokens, prompt).prefix { $0 == $1 }.count, prompt.count - 1)
     // Restoring costs a read of the file: worth it only for more than a few tokens beyond what is cached.
     guard shared > reused + 16 else { return reused }
-    forget(slot: slot)
-    let read = saved.state.withUnsafeBytes { bytes in
-      LlamaLogCapture.capturingErrors {
-        llama_state_seq_set_data(
-          context, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, llama_seq_id(slot))
-      }.0
-    }
-    guard read == saved.state.count,
+    guard load(saved, into: slot),
       shared == saved.tokens.count
         || llama_memory_seq_rm(llama_get_memory(context), llama_seq_id(slot), Int32(shared), -1)
     else {
@@ -82,30 +75,12 @@ extension LlamaSession {
     for slot in slots.indices where slots[slot].unsaved != nil { saveConversation(in: slot) }
   }
 
-  /// On the decode thread: writes what `slot` holds to its conversation's file. A write that fails leaves no
-  /// file (the next turn reads the conversation again).
+  /// On the decode thread: writes what `slot` holds to its conversation's file.
   func saveConversation(in slot: Int) {
     guard let key = slots[slot].unsaved else { return }
     slots[slot].unsaved = nil
-    let tokens = slots[slot].cachedTokens
-    guard !tokens.isEmpty else { return }
-    let sequence = llama_seq_id(slot)
-    var state = [UInt8](repeating: 0, count: llama_state_seq_get_size(context, sequence))
-    let written = state.withUnsafeMutableBufferPointer {
-      llama_state_seq_get_data(context, $0.baseAddress, $0.count, sequence)
-    }
-    guard written == state.count else { return }
-    let file = ConversationStates.file(for: key, identity: stateIdentity)
-    let temporary = key.directory.appendingPathComponent(
-      ".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-    let manager = FileManager.default
-    do {
-      try manager.createDirectory(at: key.directory, withIntermediateDirectories: true)
-      try SavedPrefix(tokens: tokens, state: state).encoded().write(to: temporary)
-      guard rename(temporary.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-    } catch {
-      try? manager.removeItem(at: temporary)
-    }
+    guard !slots[slot].cachedTokens.isEmpty else { return }
+    write(slot: slot, to: ConversationStates.file(for: key, identity: stateIdentity))
     ConversationStates.prune(key.directory, budget: key.budgetBytes)
   }
 }

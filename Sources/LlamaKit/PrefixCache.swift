@@ -121,15 +121,7 @@ extension LlamaSession {
       try? FileManager.default.removeItem(at: plan.file)
       return false
     }
-    forget(slot: slot)
-    let read = saved.state.withUnsafeBytes { bytes in
-      LlamaLogCapture.capturingErrors {
-        llama_state_seq_set_data(
-          context, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, llama_seq_id(slot))
-      }.0
-    }
-    guard read == saved.state.count else {
-      forget(slot: slot)
+    guard load(saved, into: slot) else {
       try? FileManager.default.removeItem(at: plan.file)
       return false
     }
@@ -143,6 +135,30 @@ extension LlamaSession {
   /// A write that fails leaves no file (the cache is an optimisation: the next run reads the prefix again).
   func savePrefix(_ plan: PrefixPlan, in slot: Int) {
     guard let prefixCache, slots[slot].cachedTokens.count == plan.length else { return }
+    write(slot: slot, to: plan.file)
+    prefixCache.prune()
+  }
+
+  /// On the decode thread: replaces what `slot` holds with `saved`'s state. Returns whether llama.cpp took it
+  /// whole; when it did not, the slot is left empty. The slot's tokens are the caller's to set.
+  func load(_ saved: SavedPrefix, into slot: Int) -> Bool {
+    forget(slot: slot)
+    let read = saved.state.withUnsafeBytes { bytes in
+      LlamaLogCapture.capturingErrors {
+        llama_state_seq_set_data(
+          context, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, llama_seq_id(slot))
+      }.0
+    }
+    guard read == saved.state.count else {
+      forget(slot: slot)
+      return false
+    }
+    return true
+  }
+
+  /// On the decode thread: writes what `slot` holds — its tokens and llama.cpp's state of them — to `file`,
+  /// whole or not at all (a write that fails leaves no file: the next run reads the prompt again).
+  func write(slot: Int, to file: URL) {
     let sequence = llama_seq_id(slot)
     var state = [UInt8](repeating: 0, count: llama_state_seq_get_size(context, sequence))
     let written = state.withUnsafeMutableBufferPointer {
@@ -150,17 +166,17 @@ extension LlamaSession {
     }
     guard written == state.count else { return }
     let manager = FileManager.default
-    let temporary = prefixCache.directory.appendingPathComponent(
-      ".\(plan.file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(slot).tmp")
+    let folder = file.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      ".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(slot).tmp")
     do {
-      try manager.createDirectory(at: prefixCache.directory, withIntermediateDirectories: true)
+      try manager.createDirectory(at: folder, withIntermediateDirectories: true)
       try SavedPrefix(tokens: slots[slot].cachedTokens, state: state).encoded().write(to: temporary)
       // rename(2) replaces a file another process wrote meanwhile in one step.
-      guard rename(temporary.path, plan.file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+      guard rename(temporary.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     } catch {
       try? manager.removeItem(at: temporary)
     }
-    prefixCache.prune()
   }
 }
 
