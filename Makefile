@@ -5,9 +5,10 @@ SHELL := /bin/bash
 HEARTH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hearth
 HEARTH_LLAMA_PREFIX ?= $(HEARTH_CACHE)/llama.cpp-0.3.36
 HEARTH_WHISPER_PREFIX ?= $(HEARTH_CACHE)/whisper.cpp-1.8.5
+HEARTH_SHERPA_PREFIX ?= $(HEARTH_CACHE)/sherpa-onnx-2.0.1
 HEARTH_MODELS_CACHE ?= $(HEARTH_CACHE)/models
-export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_WHISPER_PREFIX HEARTH_MODELS_CACHE
-export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig:$(HEARTH_WHISPER_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+export HEARTH_CACHE HEARTH_LLAMA_PREFIX HEARTH_WHISPER_PREFIX HEARTH_SHERPA_PREFIX HEARTH_MODELS_CACHE
+export PKG_CONFIG_PATH := $(HEARTH_LLAMA_PREFIX)/lib/pkgconfig:$(HEARTH_WHISPER_PREFIX)/lib/pkgconfig:$(HEARTH_SHERPA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # Tests find the models here.
 export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
@@ -17,13 +18,14 @@ SWIFT_FORMAT_PATHS := Package.swift Sources Tests Fuzz
 
 all: build
 
-## setup: llama.cpp and whisper.cpp (libraries and tools, built for this CPU's instruction sets) and the models,
-## cached outside the clone; Debian's poppler-utils, nginx and espeak-ng. Both builds are then proven on this
+## setup: llama.cpp and whisper.cpp (libraries and tools, built for this CPU's instruction sets), sherpa-onnx and
+## the Piper voice, and the models, cached outside the clone; Debian's poppler-utils, nginx and espeak-ng. Both builds are then proven on this
 ## CPU with a real generation and a real transcription (rebuilt with fewer instruction sets if they crash).
 setup:
 	@scripts/setup-system.sh
 	@scripts/setup-llama.sh
 	@scripts/setup-whisper.sh
+	@scripts/setup-voice.sh
 	@scripts/setup-models.sh
 	@scripts/prove-native.sh
 

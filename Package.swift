@@ -17,7 +17,13 @@ let whisperPrefix =
 let whisperRpath: [LinkerSetting] = [
   .unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(whisperPrefix)/lib"])
 ]
-let nativeRpaths = llamaRpath + whisperRpath
+// sherpa-onnx (text to speech) and its ONNX Runtime are unpacked by `scripts/setup-voice.sh` into a prefix of their own.
+let sherpaPrefix =
+  ProcessInfo.processInfo.environment["HEARTH_SHERPA_PREFIX"]
+  ?? "\(FileManager.default.homeDirectoryForCurrentUser.path)/.cache/hearth/sherpa-onnx-2.0.1"
+let speechRpaths: [LinkerSetting] =
+  whisperRpath + [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "\(sherpaPrefix)/lib"])]
+let nativeRpaths = llamaRpath + speechRpaths
 
 let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
@@ -89,16 +95,21 @@ let package = Package(
       swiftSettings: strictSettings,
       linkerSettings: llamaRpath
     ),
-    // Speech recognition: the only importer of whisper.cpp's C API, in LlamaKit's manner.
+    // Speech: the only importer of whisper.cpp's C API (recognition), sherpa-onnx's and espeak-ng's (the voice),
+    // in LlamaKit's manner.
     .systemLibrary(name: "CWhisper", pkgConfig: "hearth-whisper"),
+    .systemLibrary(name: "CSherpa", pkgConfig: "hearth-sherpa"),
+    .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng"),
     .target(
       name: "HearthSpeech",
       dependencies: [
         "CWhisper",
+        "CSherpa",
+        "CEspeak",
         "HearthCore",
       ],
       swiftSettings: strictSettings,
-      linkerSettings: whisperRpath
+      linkerSettings: speechRpaths
     ),
     // Text in images: the only importer of Tesseract's C API (Debian's libtesseract-dev and tesseract-ocr-eng).
     .systemLibrary(name: "CTesseract", pkgConfig: "tesseract"),
@@ -288,7 +299,7 @@ let package = Package(
       name: "HearthSpeechTests",
       dependencies: ["HearthSpeech", "HearthCore", "HearthTestSupport"],
       swiftSettings: strictSettings,
-      linkerSettings: whisperRpath
+      linkerSettings: speechRpaths
     ),
     .testTarget(
       name: "HearthMemoryTests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the default chat model and the memory's embedding model available in Hearth's data directory
+# Makes the default chat model, the memory's embedding model and the speech models available in Hearth's data directory
 # ($HEARTH_HOME/models), pointing at the verified copies in the cache rather than duplicating them.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,3 +18,6 @@ link() { # file name in the cache
 link "$SMOLLM2_FILE"
 link "$MINILM_FILE"
 link "$WHISPER_MODEL_FILE"
+link "$PIPER_VOICE_FILE"
+link "$PIPER_TOKENS_FILE"
+link "$VAD_MODEL_FILE"

@@ -22,7 +22,7 @@ tests="$(swift build --show-bin-path)/HearthPackageTests.xctest"
 
 # The suites (and single tests) of the first lane: about half of the Swift tests' time, the other half going
 # with the web tests.
-heavy='\.(RedTeamTests/smolLM2|MemoryServiceTests|ChatActsTests|ModelSwitchTests|RetrievalQualityTests|TranscriptionAPITests|ChatServiceTests|AskCommandTests|BenchSpeechCommandTests|SpeechRecognizerTests|AppAPITests|GenerationTests|OpenAIAPITests)/?'
+heavy='\.(RedTeamTests/smolLM2|MemoryServiceTests|ChatActsTests|ModelSwitchTests|RetrievalQualityTests|TranscriptionAPITests|ChatServiceTests|AskCommandTests|BenchSpeechCommandTests|SpeechRecognizerTests|SpeechSynthesizerTests|SpeechAPITests|SayCommandTests|AppAPITests|GenerationTests|OpenAIAPITests)/?'
 
 # swift_tests LOG [filter flags…]: the Swift tests the flags select, one at a time; its exit status.
 swift_tests() {

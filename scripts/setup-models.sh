@@ -186,7 +186,41 @@ PY
   finish "$target.partial" "$target" "$WHISPER_MODEL_SHA256"
 }
 
+# Silero VAD for voice activity detection: its 16 kHz ONNX model in a wheel, converted to whisper.cpp's VAD format.
+fetch_vad() {
+  local target="$dest/$VAD_MODEL_FILE"
+  if verified "$target" "$VAD_MODEL_SHA256"; then return; fi
+  local venv="$HEARTH_CACHE/venv-convert"
+  convert_env "$venv"
+  local tmp
+  tmp="$(mktemp -d)"
+  # shellcheck disable=SC2064
+  trap "rm -rf $(printf %q "$tmp")" EXIT
+  local wheel got
+  wheel="$(fetch_wheel "$SILERO_VAD_PACKAGE" "$SILERO_VAD_WHEEL_SHA256" "$tmp")"
+  # The ONNX file rather than silero_vad_16k.safetensors: only the ONNX file holds the weights of the model the
+  # silero_vad package runs (see scripts/convert-silero-vad.py).
+  python3 - "$wheel" "$tmp/silero_vad_16k_op15.onnx" <<'PY'
+import shutil, sys, zipfile
+wheel, out = sys.argv[1:]
+with zipfile.ZipFile(wheel) as z, z.open("silero_vad/data/silero_vad_16k_op15.onnx") as src, open(out, "wb") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+PY
+  got="$(sha256sum "$tmp/silero_vad_16k_op15.onnx" | cut -d' ' -f1)"
+  if [[ "$got" != "$SILERO_VAD_ONNX_SHA256" ]]; then
+    echo "models: checksum mismatch for silero_vad_16k_op15.onnx (got $got, want $SILERO_VAD_ONNX_SHA256)" >&2
+    exit 1
+  fi
+  echo "models: converting Silero VAD to whisper.cpp's format"
+  rm -f "$target.partial"
+  "$venv/bin/python" "$here/convert-silero-vad.py" "$tmp/silero_vad_16k_op15.onnx" "$target.partial" >/dev/null
+  rm -rf "$tmp"
+  trap - EXIT
+  finish "$target.partial" "$target" "$VAD_MODEL_SHA256"
+}
+
 fetch_smollm2
 fetch_gemma3
 fetch_minilm
 fetch_whisper
+fetch_vad

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages Hearth uses: poppler-utils (`pdftotext`) reads the text of PDF documents added to the
 # memory; nginx is the real HTTP server (with byte ranges) that the model-download tests fetch from; espeak-ng
-# speaks the sentences the speech-recognition tests and benchmark transcribe; unzip opens the .zip exports of other
-# assistants' chat histories (zip makes them in the tests); Tesseract (its C library and English data) reads the
-# text of images attached to messages.
+# speaks the sentences the speech-recognition tests and benchmark transcribe, and its library (libespeak-ng-dev)
+# turns text into the phonemes Hearth's voice speaks, or speaks it when that voice is missing; unzip opens the
+# .zip exports of other assistants' chat histories (zip makes them in the tests); Tesseract (its C library and
+# English data) reads the text of images attached to messages.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,6 +17,7 @@ missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 [[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+pkg-config --exists espeak-ng 2>/dev/null || missing+=(libespeak-ng-dev)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v zip >/dev/null 2>&1 || missing+=(zip)
 pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev)

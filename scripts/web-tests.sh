@@ -33,7 +33,8 @@ start_server() {
   local profile="$1" out="$2"
   shift 2
   HEARTH_HOME="$profile" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
-    HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" ${pin[@]+"${pin[@]}"} "$hearth" serve --port 0 \
+    HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" HEARTH_VAD_MODEL="$HEARTH_MODELS_CACHE/$VAD_MODEL_FILE" \
+    HEARTH_VOICE_MODEL="$HEARTH_MODELS_CACHE/$PIPER_VOICE_FILE" ${pin[@]+"${pin[@]}"} "$hearth" serve --port 0 \
     --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$@" >"$out" 2>&1 &
   local pid=$!
   servers+=("$pid")

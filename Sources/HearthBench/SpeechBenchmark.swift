@@ -130,7 +130,8 @@ public struct SpeechBenchmark: Sendable {
     let started = ContinuousClock.now
     let output = try await ChildProcess(
       executable: hearth,
-      arguments: ["transcribe", path, "--json", "--threads", String(threads), "--model", model]
+      // The whole clip, as whisper-cli hears it: the same work on both sides.
+      arguments: ["transcribe", path, "--json", "--keep-silence", "--threads", String(threads), "--model", model]
     ).run()
     let wall = (ContinuousClock.now - started).seconds
     guard output.status == 0 else { throw .toolFailed(tool: "hearth transcribe", reason: output.standardError) }

@@ -36,6 +36,8 @@ public func buildApplication(
   router.mount(MessagesRoute(chat: openAI))
   router.mount(EmbeddingsRoute(dependencies: dependencies, configuration: configuration))
   router.mount(TranscriptionsRoute(dependencies: dependencies, configuration: configuration))
+  router.mount(SpeechRoute(dependencies: dependencies, configuration: configuration))
+  router.mount(VoiceRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(TokenizerRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(SessionRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics))

@@ -16,6 +16,18 @@ public struct AudioClip: Sendable, Hashable {
     self.sampleRate = sampleRate
   }
 
+  /// A clip of 16-bit little-endian PCM samples.
+  public init(pcm16 data: Data, sampleRate: Int) {
+    var samples = [Float](repeating: 0, count: data.count / 2)
+    data.withUnsafeBytes { raw in
+      for index in samples.indices {
+        samples[index] =
+          Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: index * 2, as: Int16.self))) / 32_768
+      }
+    }
+    self.init(samples: samples, sampleRate: sampleRate)
+  }
+
   /// The length in seconds.
   public var duration: Double {
     sampleRate > 0 ? Double(samples.count) / Double(sampleRate) : 0
@@ -39,7 +51,7 @@ extension AudioClip {
   /// The clip as a 16-bit PCM mono WAV file.
   public func wavData() -> Data {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(44 + samples.count * 2)
+    bytes.reserveCapacity(44)
     func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
     let dataSize = UInt32(samples.count * 2)
     bytes += Array("RIFF".utf8)
@@ -54,7 +66,18 @@ extension AudioClip {
     append(UInt16(16))
     bytes += Array("data".utf8)
     append(dataSize)
-    for sample in samples { append(Int16((max(-1, min(1, sample)) * 32_767).rounded())) }
-    return Data(bytes)
+    return Data(bytes) + pcm16Data()
+  }
+
+  /// The samples as 16-bit little-endian PCM, without a header.
+  public func pcm16Data() -> Data {
+    var data = Data(count: samples.count * 2)
+    data.withUnsafeMutableBytes { raw in
+      for (index, sample) in samples.enumerated() {
+        let value = Int16((max(-1, min(1, sample)) * 32_767).rounded()).littleEndian
+        raw.storeBytes(of: value, toByteOffset: index * 2, as: Int16.self)
+      }
+    }
+    return data
   }
 }

@@ -8,9 +8,12 @@ public final class OwnThreadLine: HeavyWorkLine, @unchecked Sendable {
   // Guarded by `condition`.
   private var jobs: [@Sendable () -> Void] = []
   private var started = false
+  private let name: String
 
-  /// A line whose thread starts with its first job.
-  public init() {}
+  /// A line whose thread, named `name`, starts with its first job.
+  public init(name: String = "hearth.speech") {
+    self.name = name
+  }
 
   public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
@@ -19,7 +22,7 @@ public final class OwnThreadLine: HeavyWorkLine, @unchecked Sendable {
       if !started {
         started = true
         let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "hearth.speech"
+        thread.name = name
         thread.stackSize = 8 << 20
         thread.start()
       }

@@ -4,6 +4,8 @@ import CWhisper
 public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The speech model file is not there.
   case modelMissing(path: String)
+  /// The voice-activity model (Silero VAD in whisper.cpp's format) is not there.
+  case detectorMissing(path: String)
   /// The file is not a whisper.cpp model, or it is damaged.
   case modelInvalid(path: String, reason: String)
   /// whisper.cpp could not load a file that looked right.
@@ -31,6 +33,8 @@ public enum SpeechError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .modelMissing(let path):
       "The speech model \(path) is not installed (`make build` installs it; or point HEARTH_SPEECH_MODEL at a whisper.cpp model)."
+    case .detectorMissing(let path):
+      "The voice-activity model \(path) is not installed (`make build` installs it; or point HEARTH_VAD_MODEL at Silero VAD converted for whisper.cpp)."
     case .modelInvalid(let path, let reason):
       "\(path) is not a usable whisper.cpp model: \(reason)."
     case .modelLoadFailed(let path):

@@ -8,13 +8,19 @@ public import HearthCore
 public actor SpeechRecognizer {
   /// The model file.
   public nonisolated let path: String
+  /// Silero VAD in whisper.cpp's format: when it is there, silence is cut before Whisper hears the clip (no words
+  /// invented for it, less to transcribe).
+  public nonisolated let detectorPath: String?
   private let line: any HeavyWorkLine
   private var loading: Task<WhisperModel, any Error>?
+  private var detectorLoading: Task<SileroModel?, Never>?
 
-  /// A recognizer for the model at `path`, working on `line`; nothing is loaded yet.
-  public init(path: String, line: any HeavyWorkLine) {
+  /// A recognizer for the model at `path`, working on `line`, cutting silence with the voice-activity model at
+  /// `detectorPath`; nothing is loaded yet.
+  public init(path: String, line: any HeavyWorkLine, detectorPath: String? = nil) {
     self.path = path
     self.line = line
+    self.detectorPath = detectorPath
   }
 
   /// Whether the model file exists.
@@ -54,6 +60,7 @@ public actor SpeechRecognizer {
     }
     let signal = AbortSignal(timeLimit: options.timeLimit)
     let line = line
+    let detector = options.cutsSilence ? await detector() : nil
     let result: Result<Transcript, SpeechError> = await withTaskCancellationHandler {
       do {
         return .success(
@@ -62,7 +69,9 @@ public actor SpeechRecognizer {
             if signal.isCancelled { throw SpeechError.cancelled }
             signal.start()
             let started = ContinuousClock.now
-            let segments = try model.transcribe(audio.samples, options: options, signal: signal)
+            let segments = try Self.speechOnly(audio, detector: detector) { samples in
+              try model.transcribe(samples, options: options, signal: signal)
+            }
             let elapsed = ContinuousClock.now - started
             return Transcript(
               segments: segments, language: model.lastLanguage, duration: audio.duration,
@@ -85,6 +94,40 @@ public actor SpeechRecognizer {
   ) async throws(SpeechError) -> Transcript {
     let clip = try await Self.decode { () throws(SpeechError) in try loader.load(data) }
     return try await transcribe(clip, options: options)
+  }
+
+  /// How much sound is kept on each side of the speech the detector found, so no word loses its edges.
+  static let speechPadding = 0.2
+
+  /// Transcribes only the stretch from the first speech to the last when a detector is there (none found: no
+  /// words at all), with the segments' times counted from the clip's own start.
+  private static func speechOnly(
+    _ audio: AudioClip, detector: SileroModel?, transcribe: ([Float]) throws -> [Transcript.Segment]
+  ) throws -> [Transcript.Segment] {
+    guard let detector else { return try transcribe(audio.samples) }
+    let speech = try detector.activity(in: audio.samples).speech
+    guard let first = speech.first, let last = speech.last else { return [] }
+    let rate = Double(audio.sampleRate)
+    let start = max(0, Int(((first.lowerBound - speechPadding) * rate).rounded(.down)))
+    let end = min(audio.samples.count, Int(((last.upperBound + speechPadding) * rate).rounded(.up)))
+    guard end > start else { return [] }
+    let offset = Double(start) / rate
+    return try transcribe(Array(audio.samples[start..<end])).map { segment in
+      Transcript.Segment(start: segment.start + offset, end: segment.end + offset, text: segment.text)
+    }
+  }
+
+  /// The voice-activity model, loaded once; without one (none configured, missing or unusable), the whole clip is
+  /// transcribed, as before there was one.
+  private func detector() async -> SileroModel? {
+    guard let detectorPath else { return nil }
+    if let detectorLoading { return await detectorLoading.value }
+    let line = line
+    let task = Task { () -> SileroModel? in
+      try? await line.run { try SileroModel(path: detectorPath) }
+    }
+    detectorLoading = task
+    return await task.value
   }
 
   private func loaded() async throws(SpeechError) -> WhisperModel {

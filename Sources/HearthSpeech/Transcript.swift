@@ -105,16 +105,20 @@ public struct TranscriptionOptions: Sendable, Hashable {
   public var timeLimit: Double
   /// CPU threads for whisper.cpp; `nil` uses every core.
   public var threads: Int?
+  /// Whether silence before the first speech and after the last is cut when the recognizer has a voice-activity
+  /// model (the whole clip is heard otherwise).
+  public var cutsSilence: Bool
 
-  /// Options; by default greedy decoding with a five-minute limit.
+  /// Options; by default greedy decoding with a five-minute limit, silence cut.
   public init(
     language: String? = nil, prompt: String? = nil, temperature: Double = 0, timeLimit: Double = 300,
-    threads: Int? = nil
+    threads: Int? = nil, cutsSilence: Bool = true
   ) {
     self.language = language
     self.prompt = prompt
     self.temperature = temperature
     self.timeLimit = timeLimit
     self.threads = threads
+    self.cutsSilence = cutsSilence
   }
 }

@@ -12,7 +12,8 @@ struct TranscribeCommand: AsyncParsableCommand {
     discussion: """
       Prints the text, or with --json one object: text, segments (start and end in seconds), language,
       duration, timings and the real-time factor (processing time over audio length). FILE may be - for
-      standard input. Audio longer than an hour is refused.
+      standard input. Audio longer than an hour is refused. With the voice-activity model installed (or
+      $HEARTH_VAD_MODEL), the silence before the first speech and after the last is cut first.
       """)
 
   @Argument(help: "The audio file, or - for standard input.") var file: String
@@ -25,6 +26,8 @@ struct TranscribeCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Text that sets the spelling and style to follow (names, terms).") var prompt: String?
   @Option(name: .long, help: "CPU threads (default: one per core).") var threads: Int?
   @Option(name: .long, help: "Give up after this many seconds (default 300).") var timeLimit: Double = 300
+  @Flag(name: .long, help: "Hear the whole clip: do not cut the silence around the speech (Silero VAD).")
+  var keepSilence = false
 
   func validate() throws {
     if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be between 1 and 256") }
@@ -45,7 +48,8 @@ struct TranscribeCommand: AsyncParsableCommand {
       let loaded = ContinuousClock.now
       let clip = try AudioLoader().load(data)
       let decoded = ContinuousClock.now
-      let options = TranscriptionOptions(language: language, prompt: prompt, timeLimit: timeLimit, threads: threads)
+      let options = TranscriptionOptions(
+        language: language, prompt: prompt, timeLimit: timeLimit, threads: threads, cutsSilence: !keepSilence)
       let transcript = try await speech.transcribe(clip, options: options)
       let timings = Timings(
         loadSeconds: (loaded - started).seconds, decodeSeconds: (decoded - loaded).seconds,

@@ -78,15 +78,19 @@ struct TranscribeCommandTests {
   }
 }
 
-@Suite("hearth bench speech, against whisper.cpp's whisper-cli", .heavy)
+@Suite("hearth bench speech, against whisper.cpp's whisper-cli, and the voice", .heavy)
 struct BenchSpeechCommandTests {
   @Test("both programs transcribe both clips, and the figures are read from each")
   func measuresBoth() async throws {
     let hearth = CommandRunner(environment: ["HEARTH_HOME": try TestModels.temporaryDirectory().path])
-    let result = try await hearth.run(["bench", "speech", "--runs", "1", "--json", "--model", TestModels.whisperTinyEn])
+    let result = try await hearth.run([
+      "bench", "speech", "--runs", "1", "--json", "--only", "recognition", "--model", TestModels.whisperTinyEn,
+    ])
     #expect(result.status == 0, "\(result.standardError)")
-    let rows = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    let output = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(output["voice"] == nil)
+    let rows = try #require(output["recognition"] as? [[String: Any]])
     #expect(rows.compactMap { $0["clip"] as? String } == ["jfk.wav", "60 s clip"])
     for row in rows {
       let ours = try #require((row["hearth_recognition"] as? [String: Any])?["samples"] as? [Double])
@@ -99,5 +103,25 @@ struct BenchSpeechCommandTests {
     }
     #expect(rows.first?["audio_seconds"] as? Double == 11)
     #expect(rows.last?["audio_seconds"] as? Double == 60)
+  }
+
+  @Test("the voice's first audio, real-time factors and round trip are measured")
+  func measuresTheVoice() async throws {
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": try TestModels.temporaryDirectory().path])
+    let result = try await hearth.run([
+      "bench", "speech", "--runs", "1", "--json", "--only", "voice", "--model", TestModels.whisperTinyEn,
+      "--voice-model", TestModels.piperVoice,
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(output["recognition"] == nil)
+    let voice = try #require(output["voice"] as? [String: Any])
+    #expect(voice["voice"] as? String == "joe")
+    let first = try #require((voice["first_audio"] as? [String: Any])?["samples"] as? [Double])
+    #expect(first.count == 1 && first[0] > 0 && first[0] < 5)
+    let factor = try #require((voice["passage_real_time_factor"] as? [String: Any])?["samples"] as? [Double])
+    #expect(factor.count == 1 && factor[0] > 0 && factor[0] < 2)
+    #expect((voice["round_trip_word_error_rate"] as? Double ?? 1) <= 0.10, "\(voice)")
   }
 }

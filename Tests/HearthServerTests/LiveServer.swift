@@ -64,7 +64,11 @@ struct LiveServer {
     // registry there, never into the shared cache.
     let models = folder.appendingPathComponent("models", isDirectory: true)
     try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
-    for path in [TestModels.smolLM2, TestModels.gemma3, TestModels.miniLM, TestModels.whisperTinyEn] {
+    let files = [
+      TestModels.smolLM2, TestModels.gemma3, TestModels.miniLM, TestModels.whisperTinyEn, TestModels.piperVoice,
+      TestModels.piperTokens, TestModels.sileroVAD,
+    ]
+    for path in files {
       try FileManager.default.createSymbolicLink(
         at: models.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent),
         withDestinationURL: URL(fileURLWithPath: path))
@@ -187,6 +191,8 @@ struct LiveServer {
     var status: Int
     var headers: [(String, String)]
     var body: String
+    /// The body's bytes, for bodies that are not text (audio).
+    var data = Data()
     func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
     var json: JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8)) }
   }
@@ -219,7 +225,7 @@ struct LiveServer {
         body: body.map { ByteBuffer(bytes: $0) })
       return Reply(
         status: Int(response.status.code), headers: response.headers.map { ($0.name.canonicalName, $0.value) },
-        body: String(buffer: response.body))
+        body: String(buffer: response.body), data: Data(response.body.readableBytesView))
     }
     var request = HTTPClientRequest(url: base + path)
     request.method = method
@@ -230,7 +236,7 @@ struct LiveServer {
     let bytes = try await response.body.collect(upTo: 16 << 20)
     return Reply(
       status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-      body: String(buffer: bytes))
+      body: String(buffer: bytes), data: Data(bytes.readableBytesView))
   }
 
   /// The body of a streamed response as it arrives: each element is one network read, with when it came (in

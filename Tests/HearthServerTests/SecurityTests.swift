@@ -229,6 +229,8 @@ struct SecurityTests {
 
   /// Speech routes, under each name, with a body they accept: a short WAV of silence as multipart data.
   static let speechRoutes: [String] = ["/v1/audio/transcriptions", "/audio/transcriptions"]
+  /// Text-to-speech routes, under each name, with a body they accept.
+  static let voiceRoutes: [String] = ["/v1/audio/speech", "/audio/speech"]
 
   @Test func everySpeechRouteNeedsTheKeyAListedOriginAndThisHost() async throws {
     var configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
@@ -246,6 +248,13 @@ struct SecurityTests {
           server, .POST, path, bytes: body, contentType: "multipart/form-data; boundary=\(boundary)",
           accepted: 200...200)
       }
+      for path in Self.voiceRoutes {
+        try await Self.expectGuarded(
+          server, .POST, path, body: #"{"model":"tts-1","input":"Hi.","voice":"espeak"}"#, accepted: 200...200)
+      }
+      // Where speech is, for the hands-free mode: 0.1 s of 16 kHz PCM.
+      try await Self.expectGuarded(
+        server, .POST, "/api/voice/activity", bytes: Data(count: 3_200), contentType: "audio/pcm", accepted: 200...200)
     }
   }
 

@@ -24,6 +24,15 @@ public enum TestModels {
   /// Whisper tiny.en in whisper.cpp's format, converted by the set-up: the speech model.
   public static var whisperTinyEn: String { "\(directory)/ggml-tiny.en.bin" }
 
+  /// Piper's "joe" voice prepared for sherpa-onnx by the set-up (its tokens file beside it): the voice.
+  public static var piperVoice: String { "\(directory)/en_US-joe-medium.onnx" }
+
+  /// The voice's tokens file.
+  public static var piperTokens: String { "\(directory)/en_US-joe-medium.tokens.txt" }
+
+  /// Silero VAD converted to whisper.cpp's format by the set-up: the voice-activity model.
+  public static var sileroVAD: String { "\(directory)/ggml-silero-v6.2.3.bin" }
+
   /// whisper.cpp's prefix as the set-up built it.
   public static var whisperPrefix: String {
     let environment = ProcessInfo.processInfo.environment

@@ -48,6 +48,113 @@ def word_error_rate(heard, reference):
     return row[len(b)] / len(a)
 
 
+def spoken_timeline(path, parts):
+    """A WAV file of sentences spoken by espeak-ng at given seconds from its start, silence between: what
+    Chromium's fake microphone plays from the moment the page opens it."""
+    import wave
+
+    rate, frames = 22050, bytearray()
+    with tempfile.TemporaryDirectory() as folder:
+        for at, sentence in parts:
+            clip = os.path.join(folder, "s.wav")
+            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", clip, sentence], check=True)
+            with wave.open(clip) as spoken:
+                assert spoken.getframerate() == rate and spoken.getsampwidth() == 2
+                frames += bytes(max(0, int(at * rate) * 2 - len(frames)))
+                frames += spoken.readframes(spoken.getnframes())
+    frames += bytes(rate * 2 * 8)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(bytes(frames))
+
+
+class HandsFreeTest(unittest.TestCase):
+    """A hands-free conversation through Chromium's fake microphone: two questions spoken, each heard where it
+    ends (Silero VAD on the server), transcribed, answered and read aloud by Hearth's voice; the second question
+    comes while the first answer is still being read, and interrupts it."""
+
+    # A long answer first, so that it is still being read when the second question comes; a short one second,
+    # read to its end. The first reading starts 6 s (idle machine) to 11 s (the whole suite running) after the
+    # microphone opens, while the system prompt is read, and lasts about 13 s: 15 s falls inside it either way.
+    FIRST = "Please tell me a short story."
+    SECOND = "What is the capital of France?"
+    SECOND_AT = 15.0
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        clip = os.path.join(cls.folder, "conversation.wav")
+        spoken_timeline(clip, [(1.0, cls.FIRST), (cls.SECOND_AT, cls.SECOND)])
+        cls.driver = chromium(
+            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
+        )
+        cls.wait = WebDriverWait(cls.driver, 90, poll_frequency=0.05)
+        cls.settings = api("/api/settings")
+        # Answers long enough to still be read aloud when the second question comes, greedy so they do not vary.
+        api("/api/settings", "PUT", {**cls.settings, "preset": "precise", "temperature": 0, "max_tokens": 64})
+
+    @classmethod
+    def tearDownClass(cls):
+        api("/api/settings", "PUT", cls.settings)
+        cls.driver.quit()
+
+    def test_two_spoken_turns_and_an_interruption(self):
+        driver = self.driver
+        driver.get(BASE_URL + "/")
+        talk = self.wait.until(EC.element_to_be_clickable((By.ID, "talk")))
+        # Every state the status line passes through, in order, with the page's clock.
+        driver.execute_script(
+            """
+            window.phases = [];
+            const status = document.getElementById("voice-status");
+            new MutationObserver(() => {
+              const phase = status.dataset.phase;
+              if (phase && phase !== window.phases.at(-1)?.phase) window.phases.push({ phase, at: performance.now() });
+            }).observe(status, { attributes: true, attributeFilter: ["data-phase"] });
+            """
+        )
+        talk.click()
+        self.assertEqual(talk.get_attribute("aria-pressed"), "true")
+        self.wait.until(lambda d: "Listening" in d.find_element(By.ID, "voice-status").text)
+        # Both questions are sent, the second after interrupting the first answer, and its answer is read out.
+        self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.user")) == 2)
+        self.wait.until(lambda d: self.phases().count("thinking") == 2 and self.phases()[-2:] == ["speaking", "listening"])
+        phases = self.phases()
+        print("hands-free phases:", driver.execute_script("return window.phases"), file=sys.stderr)
+        address = driver.execute_script("return location.hash")
+        session = address.rsplit("/", 1)[-1] if address.startswith("#/s/") else None
+        try:
+            questions = [q.text for q in driver.find_elements(By.CSS_SELECTOR, ".message.user .bubble")]
+            answers = [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")]
+            self.assertLessEqual(word_error_rate(questions[0], self.FIRST), 0.35, questions)
+            self.assertLessEqual(word_error_rate(questions[1], self.SECOND), 0.35, questions)
+            self.assertEqual(len(answers), 2, answers)
+            self.assertTrue(all(answer.strip() for answer in answers), answers)
+            # Heard, transcribed, thought, spoken; then the second question cut the first answer's reading short
+            # (speaking → hearing, no listening between), and the second answer was read to its end.
+            expected = ["starting", "listening", "hearing", "transcribing", "thinking", "speaking", "hearing", "transcribing",
+                        "thinking", "speaking", "listening"]
+            self.assertEqual(phases, expected, phases)
+            spoken = driver.execute_script(
+                "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/audio/speech')).length")
+            self.assertGreaterEqual(spoken, 3, "speech was asked for sentence by sentence")
+            talk.click()
+            self.assertEqual(talk.get_attribute("aria-pressed"), "false")
+            self.assertTrue(driver.find_element(By.ID, "voice-status").get_attribute("hidden"))
+        finally:
+            if session:
+                try:
+                    api(f"/api/sessions/{session}", "DELETE")
+                except urllib.error.HTTPError:
+                    pass
+
+    def phases(self):
+        return [p["phase"] for p in self.driver.execute_script("return window.phases")]
+
+
 class VoiceTest(unittest.TestCase):
     """Dictation through Chromium's fake microphone, fed jfk.wav, transcribed by the server's Whisper."""
 
@@ -151,8 +258,15 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".message.assistant .stats")))
         self.assertIn("Paris", self.last_answer_text())
         self.assertIn("tokens/s", self.find(".message.assistant .stats").text)
-        # Read aloud by the browser's own speech synthesis.
-        self.assertEqual(self.find(".message.assistant .answer-actions .read-aloud").text, "Read aloud")
+        # Read aloud by Hearth's own voice, asked for sentence by sentence; a second click stops it.
+        reader = self.find(".message.assistant .answer-actions .read-aloud")
+        self.assertEqual(reader.text, "Read aloud")
+        reader.click()
+        self.wait.until(lambda d: reader.text == "Stop reading")
+        self.wait.until(lambda d: d.execute_script(
+            "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/v1/audio/speech'))"))
+        reader.click()
+        self.wait.until(lambda d: reader.text == "Read aloud")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "capital of France"))
         self.shoot("chat")
 

@@ -60,6 +60,11 @@ public final class Engine: Sendable {
   /// Speech to text, with a whisper.cpp model loaded the first time it is needed; its work takes turns with
   /// the language models' decodes.
   public let speech: SpeechRecognizer
+  /// Text to speech with the Piper voice (espeak-ng's when it is missing), on a thread of its own so that an
+  /// answer is read aloud while it is still being written.
+  public let voice: SpeechSynthesizer
+  /// Where speech is in audio (Silero VAD): for the hands-free mode, which hears when a person stops talking.
+  public let voiceActivity: VoiceActivityDetector
 
   let database: HearthDatabase
   let sensors: MachineSensors
@@ -82,7 +87,11 @@ public final class Engine: Sendable {
     self.configuration = configuration
     let logger = configuration.logger
     self.logger = logger
-    self.speech = SpeechRecognizer(path: configuration.speechModelPath, line: DecodeExecutor.shared)
+    self.speech = SpeechRecognizer(
+      path: configuration.speechModelPath, line: DecodeExecutor.shared,
+      detectorPath: configuration.voiceActivityModelPath)
+    self.voiceActivity = VoiceActivityDetector(path: configuration.voiceActivityModelPath)
+    self.voice = SpeechSynthesizer(modelPath: configuration.voiceModelPath)
     self.paths = paths
     self.database = database
     self.sensors = MachineSensors(root: configuration.sensorsRoot)

@@ -50,6 +50,12 @@ public struct EngineConfiguration: Sendable {
   /// The whisper.cpp model speech is transcribed with: `$HEARTH_SPEECH_MODEL`, else the default one installed
   /// in the profile's models folder.
   public var speechModel: String?
+  /// The Piper voice Hearth speaks with (an ONNX file prepared for sherpa-onnx, its `.tokens.txt` beside it):
+  /// `$HEARTH_VOICE_MODEL`, else the default one installed in the profile's models folder.
+  public var voiceModel: String?
+  /// Silero VAD in whisper.cpp's format, which finds speech for the hands-free mode and cuts silence before
+  /// transcribing: `$HEARTH_VAD_MODEL`, else the default one installed in the profile's models folder.
+  public var voiceActivityModel: String?
   /// A vision model's projector (`mmproj` GGUF) for the chat model: `$HEARTH_MMPROJ`. With one, images attached
   /// to messages are read by the model through llama.cpp's `mtmd`; without one (or when it cannot be used), by
   /// OCR.
@@ -74,6 +80,22 @@ public struct EngineConfiguration: Sendable {
   /// The file name of the default speech model (Whisper tiny.en, English only).
   public static let defaultSpeechModelFileName = "ggml-tiny.en.bin"
 
+  /// The file name of the default voice (Piper's "joe", American English).
+  public static let defaultVoiceModelFileName = "en_US-joe-medium.onnx"
+
+  /// The file name of the default voice-activity model.
+  public static let defaultVoiceActivityModelFileName = "ggml-silero-v6.2.3.bin"
+
+  /// The voice-activity model speech is found with.
+  public var voiceActivityModelPath: String {
+    voiceActivityModel ?? paths.models.appendingPathComponent(Self.defaultVoiceActivityModelFileName).path
+  }
+
+  /// The voice Hearth speaks with.
+  public var voiceModelPath: String {
+    voiceModel ?? paths.models.appendingPathComponent(Self.defaultVoiceModelFileName).path
+  }
+
   /// The speech model transcriptions use.
   public var speechModelPath: String {
     speechModel ?? paths.models.appendingPathComponent(Self.defaultSpeechModelFileName).path
@@ -96,6 +118,8 @@ public struct EngineConfiguration: Sendable {
     self.environment = environment
     self.embeddingModel = environment["HEARTH_EMBEDDING_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.speechModel = environment["HEARTH_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    self.voiceModel = environment["HEARTH_VOICE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+    self.voiceActivityModel = environment["HEARTH_VAD_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
     self.visionProjector = environment["HEARTH_MMPROJ"].flatMap { $0.isEmpty ? nil : $0 }
     self.sensorsRoot = URL(
       fileURLWithPath: environment["HEARTH_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/sys")

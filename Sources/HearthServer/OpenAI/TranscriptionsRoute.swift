@@ -72,7 +72,7 @@ enum TranscriptionFormat: String, CaseIterable {
 enum TranscriptionReply {
   static func apiError(_ error: SpeechError) -> APIError {
     switch error {
-    case .modelMissing, .modelInvalid, .modelLoadFailed:
+    case .modelMissing, .detectorMissing, .modelInvalid, .modelLoadFailed:
       APIError(.serviceUnavailable, error.description, code: "speech_model_unavailable")
     case .unsupportedLanguage:
       APIError.invalidRequest(error.description, parameter: "language")

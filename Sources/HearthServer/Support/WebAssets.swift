@@ -36,6 +36,8 @@ struct WebAssets: Sendable {
     ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),
     ("/assets/remote.js", "remote.js", "text/javascript; charset=utf-8"),
     ("/assets/voice.js", "voice.js", "text/javascript; charset=utf-8"),
+    ("/assets/speaker.js", "speaker.js", "text/javascript; charset=utf-8"),
+    ("/assets/handsfree.js", "handsfree.js", "text/javascript; charset=utf-8"),
     ("/assets/drawer.js", "drawer.js", "text/javascript; charset=utf-8"),
     ("/assets/highlight.js", "highlight.js", "text/javascript; charset=utf-8"),
     ("/assets/search.js", "search.js", "text/javascript; charset=utf-8"),

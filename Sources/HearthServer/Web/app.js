@@ -14,6 +14,7 @@ import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
 import { setUpVoice } from "/assets/voice.js";
+import { setUpHandsFree } from "/assets/handsfree.js";
 import { closeDrawer, wireDrawer } from "/assets/drawer.js";
 import { showHit, snippetNode, wireResultKeys } from "/assets/search.js";
 import { currentTurn, state } from "/assets/state.js";
@@ -367,6 +368,7 @@ function wire() {
   wirePulls(() => loadModels());
   wireRemote();
   setUpVoice();
+  setUpHandsFree();
   // The skip link goes to the message box without changing the address (which would open a new chat).
   document.querySelector(".skip-link").addEventListener("click", (event) => {
     event.preventDefault();

@@ -11,6 +11,21 @@ import { currentTurn, state } from "/assets/state.js";
 // a message that was not sent back into the box, open a chat again, show a chat's detail, hear a turn end.
 let page = { ensureSession: null, putBack: null, reopen: null, show: null, turnEnded: null };
 
+// Who hears each answer as it is written (the hands-free mode reads it aloud): `text(session, shown)` as it
+// grows, `end(session, answer)` once, however the turn ends.
+const answerListeners = new Set();
+
+export function listenToAnswers(listener) {
+  answerListeners.add(listener);
+  return () => answerListeners.delete(listener);
+}
+
+function tellListeners(kind, session, value) {
+  for (const listener of answerListeners) {
+    try { listener[kind]?.(session, value); } catch (error) { console.error(error); }
+  }
+}
+
 export function wireTurns(given) {
   page = given;
   setMessageHandlers({ regenerate, edit, continueAnswer, showVersion });
@@ -233,6 +248,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           queued.hidden = true;
           answer.content += event.data.text;
           answer.shown += event.data.shown;
+          tellListeners("text", session.id, answer.shown);
           redrawSoon();
           break;
         case "actions":
@@ -266,6 +282,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         { unreachable: lost });
     }
   } finally {
+    tellListeners("end", session.id, answer);
     queued.remove();
     state.turns.delete(session.id);
     setGenerating();

@@ -1,9 +1,9 @@
 // Speaking instead of typing: the microphone button records in the browser, the server transcribes with
 // its local Whisper model (POST /v1/audio/transcriptions), and the text lands in the message box to be
 // checked and sent. Click to start and click to finish, or hold while speaking; Esc cancels. The browser
-// asks for the microphone only when the button is first used. Answers can be read aloud by the browser's
-// own speech synthesis.
+// asks for the microphone only when the button is first used. Answers are read aloud by Hearth's own voice.
 import { $, api, el, showError } from "/assets/api.js";
+import { Speaker } from "/assets/speaker.js";
 
 const recorder = { stream: null, context: null, source: null, processor: null, analyser: null, chunks: [], rate: 16000, startedAt: 0, meterFrame: 0 };
 let recording = false;
@@ -184,21 +184,32 @@ function wav(chunks, total, rate) {
   return buffer;
 }
 
-/// A button that reads an answer aloud with the browser's own voices (nothing leaves the machine that the
-/// browser's speech synthesis does not already use); absent where the browser has none.
+/// A button that reads an answer aloud with Hearth's own voice, made on this machine sentence by sentence; one
+/// answer is read at a time.
 export function readAloudButton(text) {
-  if (!("speechSynthesis" in window) || !text.trim()) return null;
+  if (!text.trim() || !("AudioContext" in window)) return null;
   const button = el("button", { class: "link-button read-aloud", type: "button", "aria-label": "Read aloud" }, "Read aloud");
   button.addEventListener("click", () => {
-    if (speechSynthesis.speaking) {
-      speechSynthesis.cancel();
-      button.textContent = "Read aloud";
+    if (reading.button === button) {
+      reader.stop();
       return;
     }
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.onend = utterance.onerror = () => { button.textContent = "Read aloud"; };
+    reader.stop();
+    reading.button = button;
     button.textContent = "Stop reading";
-    speechSynthesis.speak(utterance);
+    button.setAttribute("aria-label", "Stop reading");
+    reader.say(text);
   });
   return button;
 }
+
+const reading = { button: null };
+const reader = new Speaker({
+  onState(state, error) {
+    if (state === "error") showError(`The answer could not be read aloud: ${error.message}`);
+    if (state === "speaking" || !reading.button) return;
+    reading.button.textContent = "Read aloud";
+    reading.button.setAttribute("aria-label", "Read aloud");
+    reading.button = null;
+  },
+});
