@@ -604,7 +604,7 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(title.text, "Quick standup")
         self.assertLessEqual(title.location["y"] + title.size["height"], short.location["y"] + short.size["height"] + 1)
         self.shoot("calendar-week")
-        self.find(".segmented button:last-child").click()
+        self.find(".segmented button[data-mode='month']").click()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".month")))
         self.assertIn("Dentist visit", self.find(".month").text)
         self.shoot("calendar-month")
@@ -696,7 +696,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn(f"{tomorrow}T10:00", [item["start"] for item in listed if "sam" in item["title"].lower()])
         # The calendar page shows it too (the month grid always holds tomorrow).
         self.driver.get(BASE_URL + "/#/calendar")
-        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented button:last-child"))).click()
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented button[data-mode='month']"))).click()
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, f".month-cell[data-date='{tomorrow}']"), "Sam"))
         self.driver.back()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))

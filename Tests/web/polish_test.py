@@ -5,10 +5,12 @@ regenerate / edit / continue with every version kept, shortcuts, and automated c
 Usage: polish_test.py BASE_URL [--screenshots DIR]
 """
 
+import datetime
 import json
 import os
 import time
 import unittest
+import urllib.error
 import urllib.request
 import uuid
 
@@ -521,6 +523,155 @@ class PolishTest(unittest.TestCase):
         self.assert_accessible("desktop, shortcuts")
         self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
         self.wait.until(EC.invisibility_of_element_located((By.ID, "shortcuts-dialog")))
+
+    def set_value(self, element, value):
+        self.driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
+            element, value,
+        )
+
+    @staticmethod
+    def block(day, title):
+        """The week view's block of the event titled exactly `title` on `day`."""
+        return (f"//div[@data-date='{day}']//button[contains(@class,'event-block')]"
+                f"[.//span[@class='event-title' and normalize-space()='{title}']]")
+
+    def test_10_the_calendar_on_a_phone_a_line_at_now_and_one_event_of_a_series(self):
+        today = datetime.date.today()
+        tomorrow, next_week = today + datetime.timedelta(days=1), today + datetime.timedelta(days=8)
+        series = api("/api/calendar/events", "POST", {
+            "title": "Team sync", "start": f"{tomorrow}T10:00", "end": f"{tomorrow}T10:30",
+            "recurrence": {"frequency": "WEEKLY"}})["event"]
+        review = api("/api/calendar/events", "POST", {
+            "title": "Team sync review", "start": f"{tomorrow}T14:00", "end": f"{tomorrow}T15:00", "calendar": "Work"})["event"]
+        try:
+            # A phone opens on the agenda: the next two weeks as a list, both meetings in it.
+            self.open(PHONE, path="/#/calendar")
+            agenda = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".agenda")))
+            self.assertEqual(self.find(".segmented [aria-pressed='true']").text, "Agenda")
+            for day in (tomorrow, next_week):
+                self.assertIn("10:00–10:30\nTeam sync", agenda.find_element(By.CSS_SELECTOR, f".agenda-day[data-date='{day}']").text)
+            self.assert_accessible("phone, calendar agenda")
+            self.shoot("calendar-agenda-phone")
+            # Each calendar has its colour, named in a key above the days.
+            self.assertEqual(self.find(".calendar-legend").text.split(), ["Personal", "Work"])
+            colors = {button.text.split("\n")[1]: button.value_of_css_property("border-left-color")
+                      for button in agenda.find_elements(By.CSS_SELECTOR, f".agenda-day[data-date='{tomorrow}'] .agenda-event")}
+            self.assertNotEqual(colors["Team sync"], colors["Team sync review"], colors)
+            # The day view: one column, with a line at this minute.
+            self.find(".segmented [data-mode='day']").click()
+            line = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f".day-column[data-date='{today}'] .now-line")))
+            now = datetime.datetime.now()
+            self.assertLessEqual(abs(int(line.get_attribute("data-minute")) - (now.hour * 60 + now.minute)), 2)
+            self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, ".day-column")), 1)
+            # The month on a phone shows titles, not cut-off times.
+            self.find(".segmented [data-mode='month']").click()
+            chip = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//button[contains(@class,'event-chip')][contains(., 'Team sync')]")))
+            self.assertEqual(chip.text, "Team sync")
+
+            # On a desktop, next week's meeting alone moves to 11:00 and is renamed; the series keeps the rest.
+            self.open(DESKTOP, path="/#/calendar")
+            self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".week")))
+            if not self.driver.find_elements(By.CSS_SELECTOR, f".day-column[data-date='{next_week}']"):
+                self.find(".page-bar .icon-button[title='Later']").click()
+            block = self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(next_week, "Team sync"))))
+            block.click()
+            form = self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+            self.assertTrue(self.find("#event-scope").is_displayed())
+            self.assertTrue(form.find_element(By.CSS_SELECTOR, "input[name='scope'][value='one']").is_selected())
+            self.assertEqual(form.find_element(By.NAME, "date").get_attribute("value"), str(next_week))
+            self.assertFalse(form.find_element(By.NAME, "repeat").is_enabled())
+            title = form.find_element(By.NAME, "title")
+            title.clear()
+            title.send_keys("Team sync, moved")
+            self.set_value(form.find_element(By.NAME, "startTime"), "11:00")
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            self.wait.until(EC.invisibility_of_element_located((By.ID, "event-dialog")))
+            column = f"//div[@data-date='{next_week}']"
+            self.wait.until(EC.visibility_of_element_located((By.XPATH, f"{column}//button[contains(., 'Team sync, moved')]")))
+            # Half an hour: a short block, its title then its start.
+            self.assertEqual(self.find(f".day-column[data-date='{next_week}']").text, "Team sync, moved 11:00")
+            window = f"from={today}&to={today + datetime.timedelta(days=15)}"
+            stored = list({o["event"]["id"]: o["event"] for o in api(f"/api/calendar/occurrences?{window}")["occurrences"]
+                           if o["event"]["title"].startswith("Team sync")}.values())
+            self.assertEqual(sorted(e["title"] for e in stored), ["Team sync", "Team sync review", "Team sync, moved"])
+            self.assertEqual(next(e for e in stored if e["id"] == series["id"])["exceptions"], [f"{next_week}T10:00"])
+
+            # Tomorrow's alone is deleted, and Undo brings it back.
+            self.find(".page-bar .icon-button[title='Earlier']").click()
+            if not self.driver.find_elements(By.CSS_SELECTOR, f".day-column[data-date='{tomorrow}']"):
+                self.find(".page-bar .button:not(.primary)").click()
+            self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(tomorrow, "Team sync")))).click()
+            self.wait.until(EC.visibility_of_element_located((By.ID, "event-delete"))).click()
+            self.wait.until(EC.invisibility_of_element_located((By.ID, "event-dialog")))
+            self.wait.until(lambda d: not d.find_elements(By.XPATH, self.block(tomorrow, "Team sync")))
+            self.assertTrue(self.driver.find_elements(By.XPATH, self.block(tomorrow, "Team sync review")))
+            self.assertIn("rest of the series stays", self.find("#toast").text)
+            self.find("#toast .toast-undo").click()
+            self.wait.until(lambda d: d.find_elements(By.XPATH, self.block(tomorrow, "Team sync")))
+        finally:
+            window = f"from={today}&to={today + datetime.timedelta(days=15)}"
+            left = {o["event"]["id"] for o in api(f"/api/calendar/occurrences?{window}")["occurrences"]
+                    if o["event"]["title"].startswith("Team sync")}
+            for event_id in left | {series["id"], review["id"]}:
+                try:
+                    api(f"/api/calendar/events/{event_id}", "DELETE")
+                except urllib.error.HTTPError:
+                    pass
+
+    def test_11_a_reminder_is_edited_where_it_is_listed(self):
+        tomorrow = str(datetime.date.today() + datetime.timedelta(days=1))
+        item = api("/api/reminders", "POST", {"title": "Call the plumber", "due": tomorrow})
+        try:
+            self.open(DESKTOP, path="/#/reminders")
+            row = f"//li[@data-id='{item['id']}']"
+            self.wait.until(EC.element_to_be_clickable((By.XPATH, f"{row}//button[contains(@class,'edit-reminder')]"))).click()
+            form = self.wait.until(EC.visibility_of_element_located((By.XPATH, f"{row}//form")))
+            # A time without a day is said beside the day, and nothing is saved.
+            self.set_value(form.find_element(By.NAME, "due"), "")
+            self.set_value(form.find_element(By.NAME, "time"), "09:30")
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            self.assertEqual(form.find_element(By.NAME, "due").get_attribute("aria-invalid"), "true")
+            self.assertIn("A time needs a day", form.find_element(By.CSS_SELECTOR, ".field-error").text)
+            stored = next(r for r in api("/api/reminders")["reminders"] if r["id"] == item["id"])
+            self.assertEqual(stored["title"], "Call the plumber")
+            self.set_value(form.find_element(By.NAME, "due"), tomorrow)
+            title = form.find_element(By.NAME, "title")
+            title.clear()
+            title.send_keys("Call the plumber about the sink")
+            form.find_element(By.NAME, "priority").send_keys("high")
+            title.send_keys(Keys.ENTER)
+            self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), "Call the plumber about the sink"))
+            self.assertIn(f"{tomorrow} 09:30", self.find(f"li[data-id='{item['id']}']").text)
+            stored = next(r for r in api("/api/reminders")["reminders"] if r["id"] == item["id"])
+            self.assertEqual((stored["title"], stored["priority"], stored["due"]["time"][:16]),
+                             ("Call the plumber about the sink", "high", f"{tomorrow}T09:30"))
+            # Esc puts the row back as it was.
+            self.find(f"li[data-id='{item['id']}'] .edit-reminder").click()
+            form = self.wait.until(EC.visibility_of_element_located((By.XPATH, f"{row}//form")))
+            form.find_element(By.NAME, "title").send_keys(" and the roof", Keys.ESCAPE)
+            self.wait.until(EC.invisibility_of_element_located((By.XPATH, f"{row}//form")))
+            self.assertNotIn("roof", self.find(f"li[data-id='{item['id']}']").text)
+        finally:
+            api(f"/api/reminders/{item['id']}", "DELETE")
+
+    def test_12_a_task_in_a_notes_preview_is_ticked_and_saved(self):
+        note = api("/api/notes", "POST", {"title": "Groceries", "body": "- [ ] milk\n- [ ] eggs\n\n```\n- [ ] not a task\n```"})
+        try:
+            self.open(DESKTOP, path="/#/notes")
+            self.wait.until(EC.element_to_be_clickable((By.XPATH, "//*[contains(@class,'note-item')][contains(., 'Groceries')]"))).click()
+            boxes = self.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#note-preview li.task input[type=checkbox]"))
+            self.assertEqual(len(boxes), 2)
+            self.assertTrue(all(box.is_enabled() for box in boxes))
+            self.assertEqual(boxes[1].get_attribute("aria-label"), "eggs: not done")
+            boxes[1].click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "note-status"), "Saved"))
+            stored = next(n for n in api("/api/notes")["notes"] if n["id"] == note["id"])
+            self.assertEqual(stored["body"], "- [ ] milk\n- [x] eggs\n\n```\n- [ ] not a task\n```")
+            self.assertIn("- [x] eggs", self.find("#note-form textarea[name='body']").get_attribute("value"))
+            self.assertTrue(self.find("#note-preview li.task:nth-child(2) input").is_selected())
+        finally:
+            api(f"/api/notes/{note['id']}", "DELETE")
 
 
 if __name__ == "__main__":

@@ -20,11 +20,14 @@ struct CalendarRoutes<Context: RequestContext>: RouteArea {
     /// Start and end on the profile's clock.
     var start: String
     var end: String
+    /// The start on the event's own clock: what its `exceptions` name to leave this occurrence out of the series.
+    var seriesStart: String
     var startsAt: Date
     var endsAt: Date
 
     init(_ occurrence: Occurrence, zone: TimeZone) {
       event = occurrence.event
+      seriesStart = occurrence.start.shortDescription
       let local =
         occurrence.event.isAllDay
         ? (occurrence.start, occurrence.end)

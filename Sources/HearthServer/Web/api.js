@@ -32,6 +32,8 @@ export async function api(path, { method = "GET", json, body, type, signal, retr
     const answer = await response.json().catch(() => null);
     const error = new APIError(answer?.error?.message ?? `${response.status} ${response.statusText}`);
     error.status = response.status;
+    // The field the server found wrong, so a form can say so beside it.
+    error.parameter = answer?.error?.param ?? null;
     throw error;
   }
   return response;

@@ -1,11 +1,17 @@
-// The calendar page: a week (hours down, days across) or a month, events added and edited in a dialog,
-// overlaps of busy events marked, iCalendar import and export.
+// The calendar page: a day or a week (hours down, days across, a line at the current time), a month, or an agenda
+// (the next two weeks as a list: a phone's first view), events added and edited in a dialog, overlaps of busy
+// events marked, iCalendar import and export.
 import { $, api, attempt, clock, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
 
 const HOUR = 44;
-const state = { mode: "week", anchor: clock.today(), occurrences: [] };
+const narrow = window.matchMedia("(max-width: 640px)");
+// A phone opens on the agenda: seven columns of hours do not fit its width.
+const state = { mode: narrow.matches ? "agenda" : "week", anchor: clock.today(), occurrences: [], nowTimer: null };
+const modes = [["day", "Day"], ["week", "Week"], ["month", "Month"], ["agenda", "Agenda"]];
+const agendaDays = 14;
 
 function rangeStart() {
+  if (state.mode === "day" || state.mode === "agenda") return state.anchor;
   if (state.mode === "week") {
     const shift = (state.anchor.getUTCDay() + 6) % 7;
     return clock.addDays(state.anchor, -shift);
@@ -14,7 +20,41 @@ function rangeStart() {
   return clock.addDays(first, -((first.getUTCDay() + 6) % 7));
 }
 
-function rangeDays() { return state.mode === "week" ? 7 : 42; }
+// Each calendar keeps one colour: Personal the app's own, the others one of these, chosen by their name.
+const palette = ["#2563eb", "#15803d", "#7c3aed", "#be185d", "#0e7490"];
+
+function colorOf(calendar) {
+  if (!calendar || calendar === "Personal") return "var(--accent)";
+  let hash = 0;
+  for (const character of calendar) hash = (hash * 31 + character.codePointAt(0)) >>> 0;
+  return palette[hash % palette.length];
+}
+
+/// The calendars in view, each with its colour, when there is more than one.
+function legend() {
+  const names = [...new Set(state.occurrences.map((item) => item.event.calendar || "Personal"))].sort();
+  if (names.length < 2) return null;
+  return el("p", { class: "calendar-legend small", "aria-label": "Calendars" }, names.map((name) =>
+    el("span", { class: "calendar-key" }, el("span", { class: "swatch", style: `background:${colorOf(name)}`, "aria-hidden": "true" }), name)));
+}
+
+function rangeDays() { return { day: 1, week: 7, month: 42, agenda: agendaDays }[state.mode]; }
+
+function rangeTitle(start, end) {
+  if (state.mode === "month") {
+    return state.anchor.toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "UTC" });
+  }
+  if (state.mode === "day") {
+    return start.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  }
+  return `${clock.format(start, false)} – ${clock.format(clock.addDays(end, -1), false)}`;
+}
+
+function body(start) {
+  if (state.mode === "month") return monthView(start);
+  if (state.mode === "agenda") return agendaView(start);
+  return weekView(start, rangeDays());
+}
 
 export async function show() {
   const view = $("view-calendar");
@@ -23,34 +63,48 @@ export async function show() {
   const data = await getJSON(`/api/calendar/occurrences?from=${clock.format(start, false)}&to=${clock.format(end, false)}`);
   state.occurrences = data.occurrences;
   markConflicts(state.occurrences);
-  const title = state.mode === "week"
-    ? `${clock.format(start, false)} – ${clock.format(clock.addDays(end, -1), false)}`
-    : state.anchor.toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "UTC" });
+  const title = rangeTitle(start, end);
   view.replaceChildren(
     el("div", { class: "page-bar" },
       el("button", { class: "icon-button", type: "button", title: "Earlier", onclick: () => move(-1) }, "‹"),
       el("button", { class: "button", type: "button", onclick: () => { state.anchor = clock.today(); show(); } }, "Today"),
       el("button", { class: "icon-button", type: "button", title: "Later", onclick: () => move(1) }, "›"),
       el("strong", { class: "page-title", id: "calendar-range" }, title),
-      el("div", { class: "segmented" },
-        el("button", { type: "button", class: state.mode === "week" ? "on" : "", onclick: () => setMode("week") }, "Week"),
-        el("button", { type: "button", class: state.mode === "month" ? "on" : "", onclick: () => setMode("month") }, "Month")),
+      el("div", { class: "segmented", role: "group", "aria-label": "View" },
+        modes.map(([mode, label]) => el("button", {
+          type: "button", class: state.mode === mode ? "on" : "", "aria-pressed": String(state.mode === mode),
+          "data-mode": mode, onclick: () => setMode(mode),
+        }, label))),
       el("button", { class: "button primary", id: "add-event", type: "button", onclick: () => openEditor(newEvent(clock.format(clock.today(), false) + "T09:00")) }, "New event"),
       el("button", { class: "button", type: "button", onclick: importCalendar }, "Import"),
       el("button", { class: "button", type: "button", onclick: exportCalendar }, "Export")),
     el("p", { class: "muted small" }, `Times are ${zoneName(data.timeZone)}.`),
-    state.mode === "week" ? weekView(start) : monthView(start));
-  if (state.mode === "week") {
-    const grid = view.querySelector(".week-scroll");
-    grid.scrollTop = 7.5 * HOUR;
-  }
+    legend() ?? "",
+    body(start));
+  const grid = view.querySelector(".week-scroll");
+  if (grid) grid.scrollTop = 7.5 * HOUR;
+  clearInterval(state.nowTimer);
+  if (grid) state.nowTimer = setInterval(placeNowLine, 60000);
 }
 
 function move(step) {
-  state.anchor = state.mode === "week"
-    ? clock.addDays(state.anchor, 7 * step)
+  const days = { day: 1, week: 7, agenda: agendaDays }[state.mode];
+  state.anchor = days
+    ? clock.addDays(state.anchor, days * step)
     : new Date(Date.UTC(state.anchor.getUTCFullYear(), state.anchor.getUTCMonth() + step, 1));
   show().catch(() => {});
+}
+
+/// The line across today's column at the current minute (on this device's clock, as "today" is).
+function placeNowLine() {
+  const column = document.querySelector(`#view-calendar .day-column[data-date="${clock.format(clock.today(), false)}"]`);
+  document.querySelectorAll("#view-calendar .now-line").forEach((line) => { if (line.parentElement !== column) line.remove(); });
+  if (!column) return;
+  const now = new Date();
+  const line = column.querySelector(".now-line") ?? el("div", { class: "now-line", "aria-hidden": "true" });
+  line.style.top = `${((now.getHours() * 60 + now.getMinutes()) / 60) * HOUR}px`;
+  line.dataset.minute = String(now.getHours() * 60 + now.getMinutes());
+  if (!line.isConnected) column.append(line);
 }
 
 function setMode(mode) {
@@ -74,8 +128,8 @@ function occurrencesOn(day) {
   });
 }
 
-function weekView(start) {
-  const days = [...Array(7).keys()].map((offset) => clock.addDays(start, offset));
+function weekView(start, count) {
+  const days = [...Array(count).keys()].map((offset) => clock.addDays(start, offset));
   const today = clock.format(clock.today(), false);
   const header = el("div", { class: "week-head" }, el("div"),
     days.map((day) => el("div", { class: clock.format(day, false) === today ? "today" : "" },
@@ -96,8 +150,31 @@ function weekView(start) {
     for (const item of timed) column.append(block(item, placement.get(item)));
     return column;
   });
-  return el("div", { class: "week" }, header, allDay,
+  const week = el("div", { class: `week${count === 1 ? " one-day" : ""}`, style: `--days:${count}` }, header, allDay,
     el("div", { class: "week-scroll" }, el("div", { class: "week-grid" }, hours, columns)));
+  queueMicrotask(placeNowLine);
+  return week;
+}
+
+/// The coming days as a list: each day with events, its events in order, all-day ones first.
+function agendaView(start) {
+  const today = clock.format(clock.today(), false);
+  const days = [...Array(agendaDays).keys()].map((offset) => clock.addDays(start, offset)).map((day) => {
+    const items = occurrencesOn(day).sort((a, b) => (b.event.isAllDay - a.event.isAllDay) || (a.startsAt - b.startsAt));
+    if (!items.length) return null;
+    const date = clock.format(day, false);
+    const name = day.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+    return el("section", { class: "agenda-day", "data-date": date },
+      el("h3", { class: date === today ? "today" : "" }, date === today ? `Today · ${name}` : name),
+      el("ul", {}, items.map((item) => el("li", {},
+        el("button", { type: "button", class: `agenda-event${item.conflict ? " conflict" : ""}`, style: `--event-color:${colorOf(item.event.calendar)}`, onclick: () => openEditor(item.event, item) },
+          el("span", { class: "agenda-time" }, item.event.isAllDay ? "All day" : `${clock.time(item.start)}–${clock.time(item.end)}`),
+          el("span", { class: "agenda-title" }, item.event.title),
+          item.event.location ? el("span", { class: "agenda-place muted" }, item.event.location) : null,
+          item.conflict ? el("span", { class: "conflict-mark" }, "⚠ overlaps") : null)))));
+  }).filter(Boolean);
+  return el("div", { class: "agenda" },
+    days.length ? days : el("p", { class: "empty-state muted" }, "Nothing in these two weeks. Add an event with New event."));
 }
 
 /// Side-by-side lanes for overlapping events: each cluster of overlaps shares its width.
@@ -142,16 +219,19 @@ function block(item, { lane, count } = { lane: 0, count: 1 }) {
     : [el("span", { class: "event-time" }, range), " ", el("span", { class: "event-title" }, item.event.title)];
   return el("button", {
     type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}${short ? " short" : ""}`,
-    style: `top:${top}px;height:${height}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px)`,
+    style: `top:${top}px;height:${height}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px);--event-color:${colorOf(item.event.calendar)}`,
     title: item.conflict ? `${item.event.title}, ${range}: overlaps another event` : `${item.event.title}, ${range}`,
-    onclick: () => openEditor(item.event),
+    onclick: () => openEditor(item.event, item),
   }, ...words, item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null);
 }
 
 function chip(item) {
+  const time = item.event.isAllDay ? null : clock.time(item.start);
   return el("button", {
-    type: "button", class: `event-chip${item.conflict ? " conflict" : ""}`, onclick: (event) => { event.stopPropagation(); openEditor(item.event); },
-  }, item.event.isAllDay ? item.event.title : `${clock.time(item.start)} ${item.event.title}`);
+    type: "button", class: `event-chip${item.conflict ? " conflict" : ""}`, style: `--event-color:${colorOf(item.event.calendar)}`,
+    title: time ? `${time} ${item.event.title}` : item.event.title,
+    onclick: (event) => { event.stopPropagation(); openEditor(item.event, item); },
+  }, time ? el("span", { class: "chip-time" }, `${time} `) : null, item.event.title);
 }
 
 function monthView(start) {
@@ -175,16 +255,43 @@ function newEvent(start) {
   return { title: "", start, end, isAllDay: false, isBusy: true, calendar: "Personal", location: "", notes: "" };
 }
 
-function openEditor(event) {
+// The event being edited, and the occurrence it was opened from (a repeating event's one day).
+const editing = { event: null, occurrence: null };
+
+/// Whether the form changes one occurrence of a repeating event rather than the whole series.
+function changesOneOccurrence() {
+  return Boolean(editing.event?.recurrence && editing.occurrence) && $("event-form").elements.scope.value === "one";
+}
+
+function fillTimes(start, end, allDay) {
+  const form = $("event-form");
+  form.elements.date.value = start.slice(0, 10);
+  form.elements.startTime.value = allDay ? "09:00" : start.slice(11, 16);
+  form.elements.endDate.value = allDay ? clock.format(clock.addDays(clock.parse(end), -1), false) : end.slice(0, 10);
+  form.elements.endTime.value = allDay ? "10:00" : end.slice(11, 16);
+}
+
+/// The scope chosen: this occurrence shows its own day and cannot repeat; the series shows its first one.
+function syncScope() {
+  const form = $("event-form");
+  const one = changesOneOccurrence();
+  const { event, occurrence } = editing;
+  if (one) fillTimes(occurrence.start, occurrence.end, event.isAllDay);
+  else fillTimes(event.start, event.end, event.isAllDay);
+  form.elements.repeat.value = one ? "" : event.recurrence?.frequency ?? "";
+  form.elements.repeat.disabled = one;
+  form.dataset.span = String(minutesBetween(form));
+}
+
+function openEditor(event, occurrence = null) {
   const dialog = $("event-dialog");
   const form = $("event-form");
   form.reset();
+  editing.event = event;
+  editing.occurrence = occurrence;
   form.dataset.id = event.id ?? "";
   form.elements.title.value = event.title;
-  form.elements.date.value = event.start.slice(0, 10);
-  form.elements.startTime.value = event.isAllDay ? "09:00" : event.start.slice(11, 16);
-  form.elements.endDate.value = event.isAllDay ? clock.format(clock.addDays(clock.parse(event.end), -1), false) : event.end.slice(0, 10);
-  form.elements.endTime.value = event.isAllDay ? "10:00" : event.end.slice(11, 16);
+  fillTimes(event.start, event.end, event.isAllDay);
   form.elements.allDay.checked = event.isAllDay;
   form.elements.location.value = event.location ?? "";
   form.elements.notes.value = event.notes ?? "";
@@ -194,6 +301,9 @@ function openEditor(event) {
   form.dataset.recurrence = event.recurrence ? JSON.stringify(event.recurrence) : "";
   form.dataset.zone = event.zone ?? "floating";
   form.dataset.span = String(minutesBetween(form));
+  form.elements.repeat.disabled = false;
+  $("event-scope").hidden = !(event.id && event.recurrence && occurrence);
+  if (!$("event-scope").hidden) syncScope();
   showEventError("");
   $("event-delete").hidden = !event.id;
   $("event-conflicts").replaceChildren();
@@ -223,6 +333,8 @@ function eventFromForm() {
   if (form.elements.repeat.value) {
     const previous = form.dataset.recurrence ? JSON.parse(form.dataset.recurrence) : null;
     body.recurrence = previous && previous.frequency === form.elements.repeat.value ? previous : { frequency: form.elements.repeat.value };
+    // A series keeps the days it leaves out (moved or deleted occurrences): the API replaces the whole event.
+    if (form.dataset.id && editing.event?.exceptions?.length) body.exceptions = editing.event.exceptions;
   }
   return body;
 }
@@ -276,9 +388,13 @@ async function saveEvent(submitEvent) {
   }
   let saved;
   try {
-    saved = id
-      ? await sendJSON(`/api/calendar/events/${encodeURIComponent(id)}`, "PUT", eventFromForm())
-      : await sendJSON("/api/calendar/events", "POST", eventFromForm());
+    if (id && changesOneOccurrence()) {
+      saved = await saveOneOccurrence();
+    } else {
+      saved = id
+        ? await sendJSON(`/api/calendar/events/${encodeURIComponent(id)}`, "PUT", eventFromForm())
+        : await sendJSON("/api/calendar/events", "POST", eventFromForm());
+    }
   } catch (error) {
     showEventError(`Not saved: ${error.message}`);
     return;
@@ -297,9 +413,47 @@ async function saveEvent(submitEvent) {
   }
 }
 
+/// The series as the API takes it, with `exceptions` for the occurrences it leaves out.
+function seriesBody(event, exceptions) {
+  const { title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence } = event;
+  return { title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence, exceptions };
+}
+
+/// One occurrence changed: it becomes an event of its own, and the series leaves that day out. Made in that
+/// order, and the new event removed again if the series cannot be changed, so nothing is doubled or lost.
+async function saveOneOccurrence() {
+  const { event, occurrence } = editing;
+  const single = eventFromForm();
+  delete single.recurrence;
+  const saved = await sendJSON("/api/calendar/events", "POST", single);
+  try {
+    await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT",
+      seriesBody(event, [...(event.exceptions ?? []), occurrence.seriesStart]));
+  } catch (error) {
+    await api(`/api/calendar/events/${encodeURIComponent(saved.event.id)}`, { method: "DELETE" }).catch(() => {});
+    throw error;
+  }
+  return saved;
+}
+
 async function deleteEvent() {
   const form = $("event-form");
-  if (!window.confirm("Delete this event (every occurrence)?")) return;
+  if (changesOneOccurrence()) {
+    const { event, occurrence } = editing;
+    const before = event.exceptions ?? [];
+    await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT",
+      seriesBody(event, [...before, occurrence.seriesStart]));
+    $("event-dialog").close();
+    await show();
+    toast(`Deleted “${event.title}” on ${occurrence.start.slice(0, 10)}; the rest of the series stays.`, {
+      undo: async () => {
+        await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, before));
+        await show();
+      },
+    });
+    return;
+  }
+  if (!window.confirm(editing.event?.recurrence ? "Delete every event in this series?" : "Delete this event?")) return;
   const deleted = await (await api(`/api/calendar/events/${encodeURIComponent(form.dataset.id)}`, { method: "DELETE" })).json();
   $("event-dialog").close();
   await show();
@@ -340,6 +494,7 @@ export function wire() {
     });
   }
   $("event-delete").addEventListener("click", attempt(deleteEvent));
+  for (const radio of $("event-form").elements.scope) radio.addEventListener("change", syncScope);
   $("event-cancel").addEventListener("click", () => $("event-dialog").close());
 }
 

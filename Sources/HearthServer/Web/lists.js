@@ -65,6 +65,8 @@ function reminderRow(reminder) {
     due ? el("span", { class: `tag${overdue ? " overdue" : ""}` }, due) : null,
     reminder.priority && reminder.priority !== "none" ? el("span", { class: `tag priority-${reminder.priority}` }, reminder.priority) : null,
     el("span", { class: "tag" }, reminder.list),
+    el("button", { class: "icon-button edit-reminder", type: "button", title: `Edit “${reminder.title}”`,
+      onclick: (event) => editReminder(event.currentTarget.closest("li"), reminder) }, "Edit"),
     el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
       await api(`/api/reminders/${encodeURIComponent(reminder.id)}`, { method: "DELETE" });
       await showReminders();
@@ -75,6 +77,63 @@ function reminderRow(reminder) {
         toast(`“${reminder.title}” is back.`);
       } });
     }) }, "Delete"));
+}
+
+/// The row becomes a form for the reminder's every field; Save (or Enter) keeps the changes, Cancel (or Esc) puts
+/// the row back. What the server finds wrong is said beside the field it concerns.
+function editReminder(row, reminder) {
+  const date = reminder.due ? reminder.due.time.slice(0, 10) : "";
+  const time = reminder.due && !reminder.due.isDateOnly ? reminder.due.time.slice(11, 16) : "";
+  const problem = el("p", { class: "field-error", role: "alert", hidden: true });
+  const form = el("form", { class: "inline-form reminder-edit", "aria-label": `Edit “${reminder.title}”` },
+    el("input", { name: "title", value: reminder.title, "aria-label": "Title", required: true }),
+    el("input", { name: "due", type: "date", value: date, "aria-label": "Due date" }),
+    el("input", { name: "time", type: "time", value: time, "aria-label": "Due time" }),
+    el("select", { name: "priority", "aria-label": "Priority" },
+      ["none", "low", "medium", "high"].map((value) => el("option", { value, selected: value === (reminder.priority ?? "none") },
+        value === "none" ? "No priority" : value))),
+    el("input", { name: "list", list: "reminder-lists", value: reminder.list, "aria-label": "List" }),
+    el("textarea", { name: "notes", rows: 2, placeholder: "Notes", "aria-label": "Notes" }, reminder.notes ?? ""),
+    el("button", { class: "button primary", type: "submit" }, "Save"),
+    el("button", { class: "button", type: "button", onclick: () => showReminders().catch(() => {}) }, "Cancel"),
+    problem);
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); showReminders().catch(() => {}); }
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = form.elements;
+    for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+    problem.hidden = true;
+    if (fields.time.value && !fields.due.value) {
+      return fieldProblem(form, problem, "due", "A time needs a day: choose the date too, or clear the time.");
+    }
+    const due = fields.due.value ? (fields.time.value ? `${fields.due.value}T${fields.time.value}` : fields.due.value) : undefined;
+    try {
+      await sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}`, "PUT", {
+        title: fields.title.value, due, priority: fields.priority.value, list: fields.list.value,
+        notes: fields.notes.value, completed: Boolean(reminder.completedAt),
+      });
+    } catch (error) {
+      return fieldProblem(form, problem, error.parameter ?? "title", error.message);
+    }
+    await showReminders();
+    toast(`Saved “${fields.title.value.trim()}”.`);
+  });
+  row.replaceChildren(form);
+  row.classList.add("editing");
+  form.elements.title.focus();
+}
+
+function fieldProblem(form, problem, name, message) {
+  const field = form.elements[name] ?? form.elements.title;
+  field.setAttribute("aria-invalid", "true");
+  problem.id = `reminder-problem-${name}`;
+  field.setAttribute("aria-describedby", problem.id);
+  problem.textContent = message;
+  problem.hidden = false;
+  field.after(problem);
+  field.focus();
 }
 
 function importReminders() {

@@ -44,11 +44,47 @@ async function refreshNotes() {
     noteState.selected ? editor(noteState.selected) : el("p", { class: "muted" }, notes.length ? "Pick a note, or start a new one." : "No notes yet."));
 }
 
+/// `markdown` with its `index`th task item (in reading order, code blocks skipped) ticked or not.
+export function withTask(markdown, index, done) {
+  const lines = markdown.split("\n");
+  let fence = null;
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const opening = lines[i].match(/^\s*(```|~~~)/);
+    if (opening) {
+      if (!fence) fence = opening[1];
+      else if (opening[1] === fence) fence = null;
+      continue;
+    }
+    if (fence) continue;
+    const task = lines[i].match(/^((?:\s*>)*\s*(?:[-*+]|\d+[.)])\s+\[)([ xX])(\]\s)/);
+    if (!task) continue;
+    if (seen === index) {
+      lines[i] = task[1] + (done ? "x" : " ") + lines[i].slice(task[1].length + 1);
+      return lines.join("\n");
+    }
+    seen += 1;
+  }
+  return markdown;
+}
+
 function editor(note) {
   const preview = el("div", { class: "bubble note-preview", id: "note-preview" });
   const body = el("textarea", { name: "body", rows: 16, "aria-label": "Body (Markdown)" });
   body.value = note.body;
-  const refresh = () => preview.replaceChildren(renderMarkdown(body.value));
+  // The preview's task boxes can be ticked: the tick is written into the Markdown (`- [x]`) and saved with it.
+  const refresh = () => {
+    preview.replaceChildren(renderMarkdown(body.value));
+    preview.querySelectorAll("li.task > input[type=checkbox]").forEach((box, index) => {
+      box.disabled = false;
+      const words = box.parentElement.textContent.trim();
+      box.setAttribute("aria-label", `${words}: ${box.checked ? "done" : "not done"}`);
+      box.addEventListener("change", () => {
+        body.value = withTask(body.value, index, box.checked);
+        body.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+  };
   body.addEventListener("input", refresh);
   refresh();
   const suggestions = el("div", { class: "note-suggestions", id: "note-suggestions", hidden: true });
