@@ -355,7 +355,9 @@ struct PreparingTests {
   }
 
   @Test func aStopWhileTheRequestIsReadLeavesAStoppedEmptyAnswer() async throws {
-    let engine = try engine(ScriptedChatModel(pieces: ["Fine."]))
+    // The model takes a while to be ready (as one being loaded does), so the stop lands before any answer
+    // however fast the rest of the turn is.
+    let engine = try engine(ScriptedChatModel(pieces: ["Fine."], preparation: .seconds(5)))
     let session = try await engine.chat.newSession()
     // Esc at once: the turn is stopped while it reads the request, before any answer.
     let events = try await engine.chat.send("Add a note called Boiler: it needs a service in March", to: session.id)

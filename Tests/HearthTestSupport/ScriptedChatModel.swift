@@ -13,13 +13,16 @@ public final class ScriptedChatModel: ChatModel {
   private let ending: StopReason
   private let pause: Duration?
   private let asked = Mutex<[[ChatMessage]]>([])
+  /// How long ``prepare()`` takes, as a model loading would (a stop can then arrive before any answer).
+  public let preparation: Duration?
 
   /// Answers every conversation with `reply`'s pieces.
   public init(
     name: String = "scripted", contextSize: Int = 4096, parameterCount: UInt64? = nil,
-    ending: StopReason = .endOfGeneration, pause: Duration? = nil,
+    ending: StopReason = .endOfGeneration, pause: Duration? = nil, preparation: Duration? = nil,
     reply: @escaping @Sendable ([ChatMessage]) -> [String]
   ) {
+    self.preparation = preparation
     self.name = name
     self.contextSize = contextSize
     self.parameterCount = parameterCount
@@ -31,11 +34,17 @@ public final class ScriptedChatModel: ChatModel {
   /// Answers every conversation with the same pieces.
   public convenience init(
     name: String = "scripted", contextSize: Int = 4096, parameterCount: UInt64? = nil, pieces: [String],
-    ending: StopReason = .endOfGeneration, pause: Duration? = nil
+    ending: StopReason = .endOfGeneration, pause: Duration? = nil, preparation: Duration? = nil
   ) {
     self.init(
-      name: name, contextSize: contextSize, parameterCount: parameterCount, ending: ending, pause: pause
+      name: name, contextSize: contextSize, parameterCount: parameterCount, ending: ending, pause: pause,
+      preparation: preparation
     ) { _ in pieces }
+  }
+
+  /// Waits ``preparation``, or not at all; a cancelled wait ends early, as a cancelled load would.
+  public func prepare() async throws {
+    if let preparation { try? await Task.sleep(for: preparation) }
   }
 
   /// Every conversation the model was asked to answer, oldest first.

@@ -1046,6 +1046,10 @@ class WebAppTest(unittest.TestCase):
         save.click()
         error = self.wait.until(EC.visibility_of_element_located((By.ID, "event-error")))
         self.assertIn("ends before it starts", error.text)
+        # The fields it concerns are marked, and point at the words.
+        end = form.find_element(By.NAME, "endTime")
+        self.assertEqual((end.get_attribute("aria-invalid"), end.get_attribute("aria-describedby")), ("true", "event-error"))
+        self.assertIsNone(form.find_element(By.NAME, "title").get_attribute("aria-invalid"))
         self.assertTrue(self.find("#event-dialog").get_attribute("open") is not None)
         self.set_value(form.find_element(By.NAME, "endTime"), "16:00")
         save.click()

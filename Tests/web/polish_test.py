@@ -95,6 +95,29 @@ for (const element of document.querySelectorAll(controls)) {
 return failures;
 """
 
+# Every control has a name a screen reader can say (its text, a label, aria-label or aria-labelledby, a title);
+# nothing is put in the tab order out of place (tabindex above 0), and nothing focusable hides from assistive
+# technology (aria-hidden around it).
+NAME_CHECK = r"""
+const failures = [];
+const describe = (e) => `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""}.${e.className} "${(e.textContent || e.value || "").trim().slice(0, 20)}"`;
+const controls = "button, a[href], input:not([type=hidden]), select, textarea, [role=button], [tabindex]";
+for (const element of document.querySelectorAll(controls)) {
+  if (!element.checkVisibility?.({ opacityProperty: true, visibilityProperty: true })) continue;
+  if (element.closest("[inert], dialog:not([open])")) continue;
+  const labelled = (element.getAttribute("aria-labelledby") || "").split(/\s+/).filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent || "").join(" ");
+  const labels = element.labels ? [...element.labels].map((label) => label.textContent).join(" ") : "";
+  const own = element.matches("button, a, [role=button]") ? element.textContent : "";
+  const name = [element.getAttribute("aria-label"), labelled, labels, own, element.getAttribute("title"),
+    element.matches("input[type=submit], input[type=button]") ? element.value : ""].map((text) => (text || "").trim()).find(Boolean);
+  if (!name && !element.matches("[tabindex='-1']:not(button, a, input, select, textarea)")) failures.push(`no name: ${describe(element)}`);
+  if (Number(element.getAttribute("tabindex")) > 0) failures.push(`tabindex above 0: ${describe(element)}`);
+  if (element.closest("[aria-hidden=true]") && element.tabIndex >= 0) failures.push(`focusable inside aria-hidden: ${describe(element)}`);
+}
+return failures;
+"""
+
 MARKDOWN_SAMPLE = """Here is the plan:
 
 1. Pack the bags
@@ -184,6 +207,7 @@ class PolishTest(unittest.TestCase):
         contrast = self.driver.execute_script(CONTRAST_CHECK)
         self.maxDiff = None
         self.assertEqual(contrast, [], f"contrast below WCAG AA ({where})")
+        self.assertEqual(self.driver.execute_script(NAME_CHECK), [], f"controls without names, or out of order ({where})")
         if self.driver.get_window_size()["width"] <= 800:
             targets = self.driver.execute_script(TARGET_CHECK)
             self.assertEqual(targets, [], f"touch targets under 44 px ({where})")
@@ -672,6 +696,70 @@ class PolishTest(unittest.TestCase):
             self.assertTrue(self.find("#note-preview li.task:nth-child(2) input").is_selected())
         finally:
             api(f"/api/notes/{note['id']}", "DELETE")
+
+    def test_13_every_page_is_accessible_on_a_desktop_and_a_phone_in_both_themes(self):
+        pages = ["calendar", "reminders", "notes", "habits", "contacts", "memory", "settings", "models", "diagnostics"]
+        for size, themes in ((DESKTOP, ("light", "dark")), (PHONE, ("light", "dark"))):
+            for theme in themes:
+                self.open(size, theme, f"/#/s/{self.sample_id}")
+                self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "Formatting sample"))
+                self.assert_accessible(f"{size[0]} px, {theme}, chat")
+                for page in pages:
+                    self.driver.get(f"{BASE_URL}/#/{page}")
+                    self.wait.until(EC.visibility_of_element_located((By.ID, f"view-{page}")))
+                    # The page's data arrives after its frame: wait for it to settle.
+                    time.sleep(0.4)
+                    with self.subTest(page=page, size=size[0], theme=theme):
+                        self.assert_accessible(f"{size[0]} px, {theme}, {page}")
+
+    def test_14_an_event_is_dragged_to_another_hour_and_its_end_stretched(self):
+        tomorrow = datetime.date.today() + datetime.timedelta(days=1)
+        event = api("/api/calendar/events", "POST", {
+            "title": "Piano practice", "start": f"{tomorrow}T09:00", "end": f"{tomorrow}T10:00"})["event"]
+        stored = lambda: api(f"/api/calendar/events/{event['id']}")
+        try:
+            self.open(DESKTOP, path="/#/calendar")
+            self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='week']"))).click()
+            self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".week")))
+            if not self.driver.find_elements(By.CSS_SELECTOR, f".day-column[data-date='{tomorrow}']"):
+                self.find(".page-bar .icon-button[title='Later']").click()
+            block = self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(tomorrow, "Piano practice"))))
+            # An hour down (44 px an hour): the event moves, the editor does not open.
+            ActionChains(self.driver).drag_and_drop_by_offset(block, 0, 44).perform()
+            self.wait.until(lambda d: stored()["start"] == f"{tomorrow}T10:00")
+            self.assertEqual(stored()["end"], f"{tomorrow}T11:00")
+            self.assertFalse(self.find("#event-dialog").is_displayed())
+            self.assertIn("now", self.find("#toast").text)
+            # Its lower edge half an hour down: it ends at 11:30.
+            block = self.wait.until(EC.presence_of_element_located((By.XPATH, self.block(tomorrow, "Piano practice"))))
+            self.wait.until(lambda d: "10:00" in block.text)
+            handle = block.find_element(By.CSS_SELECTOR, ".resize-handle")
+            ActionChains(self.driver).drag_and_drop_by_offset(handle, 0, 22).perform()
+            self.wait.until(lambda d: stored()["end"] == f"{tomorrow}T11:30")
+            self.assertEqual(stored()["start"], f"{tomorrow}T10:00")
+            # Undo takes the last step back.
+            self.find("#toast .toast-undo").click()
+            self.wait.until(lambda d: stored()["end"] == f"{tomorrow}T11:00")
+            # A plain click still opens the editor.
+            self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(tomorrow, "Piano practice")))).click()
+            self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+            self.find("#event-cancel").click()
+            # A repeating event's occurrence dragged moves alone: a new event that day, the series skips it.
+            series = api("/api/calendar/events", "POST", {
+                "title": "Choir", "start": f"{tomorrow}T18:00", "end": f"{tomorrow}T19:00", "recurrence": {"frequency": "WEEKLY"}})["event"]
+            self.find(".page-bar .button:not(.primary)").click()
+            if not self.driver.find_elements(By.CSS_SELECTOR, f".day-column[data-date='{tomorrow}']"):
+                self.find(".page-bar .icon-button[title='Later']").click()
+            choir = self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(tomorrow, "Choir"))))
+            ActionChains(self.driver).drag_and_drop_by_offset(choir, 0, -44).perform()
+            self.wait.until(lambda d: api(f"/api/calendar/events/{series['id']}")["exceptions"] == [f"{tomorrow}T18:00"])
+            day = api(f"/api/calendar/occurrences?from={tomorrow}&to={tomorrow + datetime.timedelta(days=1)}")["occurrences"]
+            choirs = [o for o in day if o["event"]["title"] == "Choir"]
+            self.assertEqual([(o["start"], o["event"].get("recurrence")) for o in choirs], [(f"{tomorrow}T17:00", None)])
+            for event_id in {series["id"], choirs[0]["event"]["id"]}:
+                api(f"/api/calendar/events/{event_id}", "DELETE")
+        finally:
+            api(f"/api/calendar/events/{event['id']}", "DELETE")
 
 
 if __name__ == "__main__":

@@ -217,12 +217,109 @@ function block(item, { lane, count } = { lane: 0, count: 1 }) {
   const words = short
     ? [el("span", { class: "event-title" }, item.event.title), " ", el("span", { class: "event-time" }, clock.time(item.start))]
     : [el("span", { class: "event-time" }, range), " ", el("span", { class: "event-title" }, item.event.title)];
-  return el("button", {
+  const button = el("button", {
     type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}${short ? " short" : ""}`,
     style: `top:${top}px;height:${height}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px);--event-color:${colorOf(item.event.calendar)}`,
     title: item.conflict ? `${item.event.title}, ${range}: overlaps another event` : `${item.event.title}, ${range}`,
-    onclick: () => openEditor(item.event, item),
-  }, ...words, item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null);
+    onclick: () => { if (!button.dataset.dragged) openEditor(item.event, item); },
+  }, ...words, item.conflict ? el("span", { class: "conflict-mark", "aria-label": "overlaps" }, " ⚠") : null,
+  sameDay ? el("span", { class: "resize-handle", "aria-hidden": "true" }) : null);
+  draggable(button, item);
+  return button;
+}
+
+/// Minutes added to a "YYYY-MM-DDTHH:MM" time.
+function shifted(text, minutes) {
+  return clock.format(new Date(clock.parse(text).getTime() + minutes * 60000));
+}
+
+/// A block dragged to another time or day moves the event there; its lower edge dragged changes its end. Steps of
+/// 15 minutes; a repeating event's occurrence moves alone ("this event only"). Undo puts it back. The editor
+/// (click, or Enter on the focused block) does the same from the keyboard.
+function draggable(button, item) {
+  button.addEventListener("pointerdown", (down) => {
+    // A finger on a block scrolls the day as usual (and a tap opens the editor): dragging is for mouse and pen.
+    if (down.button !== 0 || down.pointerType === "touch") return;
+    const resizing = down.target.classList.contains("resize-handle");
+    const home = button.parentElement;
+    const top = parseFloat(button.style.top);
+    const height = parseFloat(button.style.height);
+    let moved = false;
+    let minutes = 0;
+    let column = home;
+    button.setPointerCapture(down.pointerId);
+    const move = (event) => {
+      const dy = event.clientY - down.clientY;
+      if (!moved && Math.hypot(dy, event.clientX - down.clientX) < 5) return;
+      moved = true;
+      button.classList.add("dragging");
+      minutes = Math.round((dy / HOUR) * 4) * 15;
+      if (resizing) {
+        minutes = Math.max(minutes, 15 - Math.round((height / HOUR) * 60));
+        button.style.height = `${height + (minutes / 60) * HOUR}px`;
+        return;
+      }
+      button.style.top = `${top + (minutes / 60) * HOUR}px`;
+      const under = document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("day-column"));
+      if (under && under !== column) { column = under; column.append(button); }
+    };
+    const up = () => {
+      button.removeEventListener("pointermove", move);
+      button.removeEventListener("pointerup", up);
+      button.removeEventListener("pointercancel", up);
+      if (!moved) return;
+      // The click that ends a drag does not open the editor.
+      button.dataset.dragged = "true";
+      setTimeout(() => delete button.dataset.dragged, 0);
+      const days = Math.round((clock.parse(column.dataset.date) - clock.parse(home.dataset.date)) / 86400000);
+      const startShift = resizing ? 0 : days * 1440 + minutes;
+      const endShift = resizing ? minutes : startShift;
+      if (!startShift && !endShift) { show().catch(() => {}); return; }
+      attempt(() => reschedule(item, startShift, endShift))();
+    };
+    button.addEventListener("pointermove", move);
+    button.addEventListener("pointerup", up);
+    button.addEventListener("pointercancel", up);
+  });
+}
+
+async function reschedule(item, startShift, endShift) {
+  const { event } = item;
+  const exceptions = event.exceptions ?? [];
+  let undo;
+  if (event.recurrence) {
+    const end = shifted(item.seriesStart, durationOf(event));
+    const single = { ...seriesBody(event, []), start: shifted(item.seriesStart, startShift), end: shifted(end, endShift) };
+    delete single.recurrence;
+    const created = await sendJSON("/api/calendar/events", "POST", single);
+    try {
+      await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, [...exceptions, item.seriesStart]));
+    } catch (error) {
+      await api(`/api/calendar/events/${encodeURIComponent(created.event.id)}`, { method: "DELETE" }).catch(() => {});
+      await show();
+      throw error;
+    }
+    undo = async () => {
+      await api(`/api/calendar/events/${encodeURIComponent(created.event.id)}`, { method: "DELETE" });
+      await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, exceptions));
+    };
+  } else {
+    await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", {
+      ...seriesBody(event, exceptions), start: shifted(event.start, startShift), end: shifted(event.end, endShift),
+    });
+    undo = () => sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, exceptions));
+  }
+  await show();
+  const start = shifted(item.start, startShift);
+  const end = shifted(item.end, endShift);
+  toast(`“${event.title}” now ${start.slice(0, 10)} ${clock.time(start)}–${clock.time(end)}.`, {
+    undo: async () => { await undo(); await show(); },
+  });
+}
+
+/// An event's length in minutes.
+function durationOf(event) {
+  return Math.round((clock.parse(event.end) - clock.parse(event.start)) / 60000);
 }
 
 function chip(item) {
@@ -361,11 +458,29 @@ function followStart() {
   endTime.value = `${pad(end.getHours())}:${pad(end.getMinutes())}`;
 }
 
-/// Says what is wrong in the form itself, by the fields and the Save button; "" clears it.
-function showEventError(message) {
+// The form's fields for each field the API names in an error.
+const fieldsOfParameter = {
+  title: ["title"], start: ["date", "startTime"], end: ["endDate", "endTime"], location: ["location"],
+  calendar: ["calendar"], notes: ["notes"], recurrence: ["repeat"], isAllDay: ["allDay"], isBusy: ["busy"],
+};
+
+/// Says what is wrong in the form itself, by the fields and the Save button, marking the fields it concerns
+/// (`parameter` as the API names it); "" clears it.
+function showEventError(message, parameter = null) {
+  const form = $("event-form");
   const line = $("event-error");
   line.textContent = message;
   line.hidden = !message;
+  for (const field of form.querySelectorAll("[aria-invalid]")) {
+    field.removeAttribute("aria-invalid");
+    field.removeAttribute("aria-describedby");
+  }
+  const names = parameter ? fieldsOfParameter[parameter.split(".")[0]] ?? [] : [];
+  for (const name of names) {
+    form.elements[name]?.setAttribute("aria-invalid", "true");
+    form.elements[name]?.setAttribute("aria-describedby", "event-error");
+  }
+  if (names.length) form.elements[names[0]]?.focus();
 }
 
 async function saveEvent(submitEvent) {
@@ -375,13 +490,14 @@ async function saveEvent(submitEvent) {
   if (!form.elements.allDay.checked) {
     for (const field of [form.elements.startTime, form.elements.endTime]) {
       if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(field.value)) {
-        showEventError(`Write the ${field.name === "startTime" ? "start" : "end"} time as hours and minutes, such as 14:30.`);
+        showEventError(`Write the ${field.name === "startTime" ? "start" : "end"} time as hours and minutes, such as 14:30.`,
+          field.name === "startTime" ? "start" : "end");
         field.focus();
         return;
       }
     }
     if (!(minutesBetween(form) > 0)) {
-      showEventError("The event ends before it starts: set the end after the start.");
+      showEventError("The event ends before it starts: set the end after the start.", "end");
       form.elements.endTime.focus();
       return;
     }
@@ -396,7 +512,7 @@ async function saveEvent(submitEvent) {
         : await sendJSON("/api/calendar/events", "POST", eventFromForm());
     }
   } catch (error) {
-    showEventError(`Not saved: ${error.message}`);
+    showEventError(`Not saved: ${error.message}`, error.parameter);
     return;
   }
   showEventError("");
