@@ -145,6 +145,12 @@ public actor SpeechSynthesizer {
     }
   }
 
+  /// Returns once the speech being made now is done: a process that ends on an error waits for it, so that
+  /// ONNX Runtime is not torn down under a running synthesis.
+  public func settle() async {
+    _ = try? await line.run {}
+  }
+
   /// Any failure met while speaking, as the ``VoiceError`` it is.
   public static func voiceError(_ error: any Error) -> VoiceError {
     if let error = error as? VoiceError { return error }

@@ -36,7 +36,11 @@ final class AudioSink {
       let samples =
         clip.sampleRate == Self.playerRate
         ? clip.samples : Resampler(from: clip.sampleRate, to: Self.playerRate).resample(clip.samples)
-      input.write(AudioClip(samples: samples, sampleRate: Self.playerRate).pcm16Data())
+      do {
+        try input.write(contentsOf: AudioClip(samples: samples, sampleRate: Self.playerRate).pcm16Data())
+      } catch {
+        throw ValidationError("the audio player stopped (\(error.localizedDescription))")
+      }
     }
   }
 
@@ -66,6 +70,9 @@ final class AudioSink {
       for folder in path.split(separator: ":") {
         let program = "\(folder)/\(name)"
         guard FileManager.default.isExecutableFile(atPath: program) else { continue }
+        // A player that quits (Ctrl+C in it, no sound device) must end the speech with an error, not end Hearth
+        // by SIGPIPE on the next write.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments

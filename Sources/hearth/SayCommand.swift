@@ -51,7 +51,12 @@ struct SayCommand: AsyncParsableCommand {
           samples += clip.samples.count
           rate = clip.sampleRate
         }
+      } catch let error as ValidationError {
+        // The player went away: what is being made now finishes before the process ends.
+        await synthesizer.settle()
+        throw error
       } catch {
+        await synthesizer.settle()
         throw SpeechSynthesizer.voiceError(error)
       }
       let made = ContinuousClock.now - loaded

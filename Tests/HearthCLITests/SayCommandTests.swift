@@ -51,4 +51,37 @@ struct SayCommandTests {
     #expect(empty.status != 0)
     #expect(empty.standardError.contains("nothing to say"), "\(empty.standardError)")
   }
+
+  @Test(
+    "on a terminal the speech goes to the player sentence by sentence; a player that quits is an error, not a crash")
+  func playsThroughAPlayer() async throws {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Stand-ins for aplay, found first on PATH: one keeps what it is sent, one quits at once.
+    let keeping = folder.appendingPathComponent("keeping")
+    let quitting = folder.appendingPathComponent("quitting")
+    let played = folder.appendingPathComponent("played.raw")
+    for (bin, body) in [(keeping, "cat > '\(played.path)'"), (quitting, "exit 0")] {
+      try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+      let player = bin.appendingPathComponent("aplay")
+      try "#!/bin/sh\n\(body)\n".write(to: player, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: player.path)
+    }
+    let hearth = CommandRunner().executable.path
+    // `script` gives hearth a terminal for its standard output, as a person running it has.
+    func onTerminal(_ bin: URL) async throws -> CommandRunner.Result {
+      var runner = try runner()
+      runner.executable = URL(fileURLWithPath: "/usr/bin/script")
+      runner.environment["PATH"] = "\(bin.path):/usr/bin:/bin"
+      return try await runner.run(["-qec", "'\(hearth)' say 'One. Two. Three.'", "/dev/null"])
+    }
+    let kept = try await onTerminal(keeping)
+    #expect(kept.status == 0, "\(kept)")
+    // 16-bit samples at 22,050 Hz, for about a second and a half of speech.
+    let bytes = try Data(contentsOf: played).count
+    #expect(bytes.isMultiple(of: 2) && bytes > 22_050, "\(bytes) bytes")
+    let quit = try await onTerminal(quitting)
+    #expect(quit.status != 0)
+    #expect(quit.standardOutput.contains("the audio player stopped"), "\(quit)")
+  }
 }

@@ -554,6 +554,9 @@ class PolishTest(unittest.TestCase):
             element, value,
         )
 
+    def find_xpath(self, path):
+        return self.driver.find_element(By.XPATH, path)
+
     @staticmethod
     def block(day, title):
         """The week view's block of the event titled exactly `title` on `day`."""
@@ -729,16 +732,18 @@ class PolishTest(unittest.TestCase):
             self.wait.until(lambda d: stored()["start"] == f"{tomorrow}T10:00")
             self.assertEqual(stored()["end"], f"{tomorrow}T11:00")
             self.assertFalse(self.find("#event-dialog").is_displayed())
-            self.assertIn("now", self.find("#toast").text)
+            # The page says so once it has drawn the week again (the server has it a moment before).
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "now "))
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "10:00–11:00"))
             # Its lower edge half an hour down: it ends at 11:30.
-            block = self.wait.until(EC.presence_of_element_located((By.XPATH, self.block(tomorrow, "Piano practice"))))
-            self.wait.until(lambda d: "10:00" in block.text)
-            handle = block.find_element(By.CSS_SELECTOR, ".resize-handle")
+            self.wait.until(lambda d: "10:00" in d.find_element(By.XPATH, self.block(tomorrow, "Piano practice")).text)
+            handle = self.find_xpath(self.block(tomorrow, "Piano practice")).find_element(By.CSS_SELECTOR, ".resize-handle")
             ActionChains(self.driver).drag_and_drop_by_offset(handle, 0, 22).perform()
             self.wait.until(lambda d: stored()["end"] == f"{tomorrow}T11:30")
             self.assertEqual(stored()["start"], f"{tomorrow}T10:00")
             # Undo takes the last step back.
-            self.find("#toast .toast-undo").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "10:00–11:30"))
+            self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#toast .toast-undo"))).click()
             self.wait.until(lambda d: stored()["end"] == f"{tomorrow}T11:00")
             # A plain click still opens the editor.
             self.wait.until(EC.element_to_be_clickable((By.XPATH, self.block(tomorrow, "Piano practice")))).click()
