@@ -26,6 +26,20 @@ public enum DecodingFailure {
     }
   }
 
+  /// The field at fault, as `describe` names it (`events[2].start`; a missing field by its own path), or `nil`
+  /// when the document as a whole is wrong.
+  public static func field(_ error: any Error) -> String? {
+    guard let error = error as? DecodingError else { return nil }
+    let keys: [any CodingKey]
+    switch error {
+    case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+      keys = context.codingPath
+    case .keyNotFound(let key, let context): keys = context.codingPath + [key]
+    @unknown default: return nil
+    }
+    return keys.isEmpty ? nil : path(keys)
+  }
+
   /// `events[2].start`.
   static func path(_ keys: [any CodingKey], root: String = "") -> String {
     let joined = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

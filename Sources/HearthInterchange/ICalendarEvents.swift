@@ -83,6 +83,8 @@ enum ICalendarEvents {
   {
     var reminder = Reminder(id: "", title: "", createdAt: InterchangeLimits.wholeSecondNow())
     var completed = false
+    var due: TimeValue?
+    var rule: ContentLine?
     for property in body {
       switch property.name {
       case "UID": reminder.id = property.text
@@ -90,8 +92,12 @@ enum ICalendarEvents {
       case "DESCRIPTION": reminder.notes = property.text
       case "DUE":
         let value = try TimeValue.parse(property)
+        due = value
         reminder.due =
           value.isDate ? ReminderDue(date: value.local.date) : ReminderDue(time: value.local, zone: value.zone)
+      case "RRULE":
+        guard rule == nil else { throw ItemProblem(property.line, "more than one RRULE is not supported") }
+        rule = property
       case "PRIORITY":
         guard let value = Int(property.value), (0...9).contains(value) else {
           throw ItemProblem(property.line, "PRIORITY \(property.value) is not 0…9")
@@ -117,6 +123,11 @@ enum ICalendarEvents {
     }
     if reminder.title.isEmpty { reminder.title = "Untitled reminder" }
     if completed, reminder.completedAt == nil { reminder.completedAt = reminder.updatedAt }
+    // A to-do repeats from its due time, the one Hearth keeps; the rule is read once that is known.
+    if let rule {
+      guard let due else { throw ItemProblem(rule.line, "a repeating to-do needs DUE to repeat from") }
+      reminder.recurrence = try RecurrenceRule.parse(rule, start: due, local: local)
+    }
     return reminder
   }
 
@@ -157,6 +168,9 @@ enum ICalendarEvents {
     if let notes = reminder.notes { lines.append(ContentLine(name: "DESCRIPTION", value: ContentLine.escape(notes))) }
     if let due = reminder.due {
       lines.append(ICalendarFormat.property("DUE", due.time, zone: due.zone, isDate: due.isDateOnly))
+    }
+    if let rule = reminder.recurrence, let due = reminder.due {
+      lines.append(RecurrenceRule.write(rule, zone: due.zone, isAllDay: due.isDateOnly))
     }
     if reminder.priority != .none {
       lines.append(ContentLine(name: "PRIORITY", value: "\(reminder.priority.iCalendarValue)"))

@@ -101,6 +101,7 @@ struct ReminderRow: ItemRow {
   var priority: String
   var list: String
   var completedAt: Double?
+  var recurrence: String?
   var createdAt: Double
   var updatedAt: Double
 
@@ -113,6 +114,7 @@ struct ReminderRow: ItemRow {
     priority = reminder.priority.rawValue
     list = reminder.list
     completedAt = reminder.completedAt.map(seconds)
+    recurrence = reminder.recurrence.map(JSONColumn.encode)
     createdAt = seconds(reminder.createdAt)
     updatedAt = seconds(reminder.updatedAt)
   }
@@ -122,6 +124,7 @@ struct ReminderRow: ItemRow {
       id: id, title: title, notes: notes, due: try due.map { try JSONColumn.decode(ReminderDue.self, $0) },
       priority: ReminderPriority(rawValue: priority) ?? .none, list: list,
       completedAt: completedAt.map(Date.init(timeIntervalSince1970:)),
+      recurrence: try recurrence.map { try JSONColumn.decode(Recurrence.self, $0) },
       createdAt: Date(timeIntervalSince1970: createdAt),
       updatedAt: Date(timeIntervalSince1970: updatedAt))
   }

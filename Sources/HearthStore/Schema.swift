@@ -115,6 +115,9 @@ enum Schema {
       // The text read from files attached to messages, given to the model as data with them.
       try AttachmentSchema.create(db)
     }
+    migrator.registerMigration("v15-repeating-reminders") { db in
+      try db.alter(table: "reminder") { t in t.add(column: "recurrence", .text) }
+    }
     return migrator
   }
 }

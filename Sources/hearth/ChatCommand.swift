@@ -167,7 +167,7 @@ struct ChatCommand: AsyncParsableCommand {
           let confirming = input.lowercased().hasPrefix("y")
           for record in pending {
             let settled =
-              confirming ? try await engine.actions.confirm(record.id) : try engine.actions.cancel(record.id)
+              confirming ? try await engine.confirmAction(record.id) : try await engine.cancelAction(record.id)
             Terminal.write(TurnPrinter.card(settled) + "\n")
           }
           pending = []
@@ -180,7 +180,7 @@ struct ChatCommand: AsyncParsableCommand {
               Terminal.writeError("hearth: nothing to undo in this session\n")
               break
             }
-            Terminal.write(TurnPrinter.card(try engine.actions.undo(target.id)) + "\n")
+            Terminal.write(TurnPrinter.card(try await engine.undoAction(target.id)) + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }

@@ -137,6 +137,26 @@ struct DataCommandsTests {
     #expect(try await ok(hearth, ["reminders", "list"]).isEmpty)
     #expect(try await ok(hearth, ["reminders", "list", "--all"]).contains("Call mum"))
 
+    // A repeating reminder done is due again at its next time, through an export and import too.
+    let plants = try #require(
+      try json(
+        try await ok(
+          hearth, ["reminders", "add", "Water the plants", "--due", "2026-12-01T08:00", "--repeat", "weekly", "--json"])
+      )
+        as? [String: Any])
+    let plantsID = try #require(plants["id"] as? String)
+    #expect(
+      try await ok(hearth, ["reminders", "done", plantsID]).hasPrefix("[ ] Water the plants  due 2026-12-08T08:00"))
+    #expect(try await ok(hearth, ["reminders", "list"]).contains("↻ every week"))
+    let ics = try await ok(hearth, ["reminders", "export"])
+    #expect(ics.contains("RRULE:FREQ=WEEKLY"))
+    let noStart = try await hearth.run(["reminders", "add", "Stretch", "--repeat", "daily"])
+    #expect(noStart.status != 0 && noStart.standardError.contains("--repeat needs --due"))
+    let noDue = try await hearth.run(["reminders", "edit", plantsID, "--no-due"])
+    #expect(noDue.status != 0 && noDue.standardError.contains("recurrence: needs a due date"))
+    #expect(try await ok(hearth, ["reminders", "edit", plantsID, "--no-repeat"]).contains("Water the plants"))
+    #expect(try await ok(hearth, ["reminders", "done", plantsID]).hasPrefix("[x] Water the plants"))
+
     _ = try await ok(hearth, ["notes", "add", "Trip ideas", "--body", "Lisbon in spring", "--tag", "travel", "--pin"])
     let hits = try #require(try json(try await ok(hearth, ["notes", "search", "lisb", "--json"])) as? [[String: Any]])
     #expect(hits.count == 1)

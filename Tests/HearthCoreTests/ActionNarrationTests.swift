@@ -33,6 +33,15 @@ struct ActionNarrationTests {
         == "Undone: Reminder “Buy stamps”")
   }
 
+  @Test func aChangeThatRanIsToldAsDoneNotAsItsProposal() {
+    let delete = "Delete “Dentist” (Fri 2026-11-27 15:00–16:00)"
+    #expect(Self.record(Self.delete, .deleted, delete).narration == "Deleted “Dentist” (Fri 2026-11-27 15:00–16:00)")
+    #expect(
+      Self.record(Self.delete, .restored, delete).narration == "Undone: Deleted “Dentist” (Fri 2026-11-27 15:00–16:00)")
+    #expect(Self.record(Self.delete, .updated, "Mark “Pay rent” done").narration == "Marked “Pay rent” done")
+    #expect(Self.record(Self.delete, .cancelled, delete).narration == "Cancelled: \(delete)")
+  }
+
   @Test func blocksNoRecordTellsOfAndMalformedOnesAreLeftOut() {
     let text = "Noted. \(Self.create) [NOTE_ACTION:{\"action\":\"create\",\"title\":"
     #expect(ActionNarration.narrate(text, records: []) == "Noted.")

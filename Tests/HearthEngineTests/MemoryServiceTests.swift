@@ -14,9 +14,9 @@ struct MemoryServiceTests {
   }
   private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
 
-  private func engine() async throws -> Engine {
+  private func engine(home: URL? = nil) async throws -> Engine {
     var configuration = EngineConfiguration(
-      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+      paths: HearthPaths(home: try home ?? TestModels.temporaryDirectory()), environment: [:])
     configuration.sharedEmbedder = Self.embedder
     configuration.chat = ChatConfiguration(
       generation: GenerationOptions(maxNewTokens: 48, sampling: .greedy), summarizesWithModel: false, actions: false)
@@ -150,6 +150,38 @@ struct MemoryServiceTests {
     let text = try #require(hits.first { $0.source.id == "chat:\(imported.id.uuidString)" }?.chunk.text)
     #expect(text.contains("Done: Reminder “Buy stamps for the Zanzibar letters”"), "\(text)")
     #expect(!text.contains("REMINDER_ACTION"))
+
+    // Taken back on its card: the memory tells that, not what the turn left.
+    let record = try #require(try engine.actions.log(session: imported.id, state: nil, limit: 10).first)
+    _ = try await engine.undoAction(record.id)
+    let after = try await engine.memory.recall("stamps for the Zanzibar letters")
+    let now = try #require(after.first { $0.source.id == "chat:\(imported.id.uuidString)" }?.chunk.text)
+    #expect(now.contains("Undone: Reminder “Buy stamps for the Zanzibar letters”"), "\(now)")
+    #expect(!now.contains("Done: Reminder"))
+  }
+
+  @Test("a card settled where the memory did not hear of it is told as settled after the next start")
+  func aChatIsRememberedAgainOnceAProcessSearches() async throws {
+    let home = try TestModels.temporaryDirectory()
+    var engine: Engine? = try await self.engine(home: home)
+    let chat = ChatSession(title: "Errands")
+    let block = #"[REMINDER_ACTION:{"action":"create","title":"Collect the Quillon parcel"}]"#
+    let messages = [
+      StoredMessage(sessionID: chat.id, index: 0, role: .user, content: "Remind me to collect the Quillon parcel."),
+      StoredMessage(sessionID: chat.id, index: 1, role: .assistant, content: block),
+    ]
+    let imported = try #require(engine).sessions.importSession(SessionExport(session: chat, messages: messages))
+    let answer = try #require(try engine?.sessions.messages(in: imported.id).last)
+    let record = try #require(
+      try await engine?.actions.process(answer: answer.content, session: imported.id, message: answer.id).first)
+    try await engine?.memory.remember(session: imported)
+    // Taken back through the action service alone, as another process would: this memory does not hear of it.
+    _ = try engine?.actions.undo(record.id)
+    engine = nil
+    let later = try await self.engine(home: home)
+    let hits = try await later.memory.recall("collect the Quillon parcel")
+    let text = try #require(hits.first { $0.source.id == "chat:\(imported.id.uuidString)" }?.chunk.text)
+    #expect(text.contains("Undone: Reminder “Collect the Quillon parcel”"), "\(text)")
   }
 
   @Test("past chats are remembered in later ones, and forgotten with the chat")

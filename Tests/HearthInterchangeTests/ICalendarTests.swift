@@ -97,6 +97,36 @@ import Testing
     #expect(contents.events.skipped.map(\.line) == [2])
   }
 
+  @Test func aRepeatingToDoRepeatsFromItsDueTimeBothWays() throws {
+    let text = """
+      BEGIN:VCALENDAR
+      BEGIN:VTODO
+      UID:bins
+      RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601
+      SUMMARY:Put the bins out
+      DUE;VALUE=DATE:20261201
+      END:VTODO
+      BEGIN:VTODO
+      UID:loose
+      SUMMARY:No due date
+      RRULE:FREQ=DAILY
+      END:VTODO
+      END:VCALENDAR
+      """
+    let contents = try ICalendar.read(Data(text.utf8), local: paris)
+    let bins = try #require(contents.reminders.items.first?.item)
+    #expect(bins.recurrence?.byWeekday == [.init(.tuesday)])
+    #expect(
+      bins.recurrence?.until == LocalDateTime(startOf: LocalDate(year: 2027, month: 6, day: 1)!).adding(seconds: 86_399)
+    )
+    #expect(bins.completing(at: Date()).due == ReminderDue(date: LocalDate(year: 2026, month: 12, day: 8)!))
+    #expect(contents.reminders.skipped.map(\.reason) == ["a repeating to-do needs DUE to repeat from"])
+    let written = ICalendar.write(events: [], reminders: [bins])
+    #expect(written.contains("RRULE:FREQ=WEEKLY;UNTIL=20270601;BYDAY=TU"))
+    let again = try ICalendar.read(Data(written.utf8), local: paris)
+    #expect(again.reminders.items.first?.item.recurrence == bins.recurrence)
+  }
+
   @Test func exportedFilesFoldLongLinesWithoutSplittingCharacters() throws {
     let event = CalendarEvent(
       id: "x", title: String(repeating: "é", count: 100), start: LocalDateTime(parsing: "2026-12-01T09:00")!,

@@ -70,6 +70,12 @@ struct PersonalDataAPITests {
       let badEmail = try await server.request(
         .POST, "/api/contacts", body: #"{"fullName":"X","emails":[{"value":"nope"}]}"#)
       #expect(badEmail.status == 400 && badEmail.json?["error"]?["param"]?.stringValue == "emails")
+      // A value that does not decode names its field too, so a form can say so beside it.
+      let badBirthday = try await server.request(
+        .POST, "/api/contacts", body: #"{"fullName":"X","phones":[],"emails":[],"birthday":"yesterday"}"#)
+      #expect(badBirthday.status == 400 && badBirthday.json?["error"]?["param"]?.stringValue == "birthday")
+      let missing = try await server.request(.POST, "/api/habits", body: #"{"schedule":"daily"}"#)
+      #expect(missing.status == 400 && missing.json?["error"]?["param"]?.stringValue == "name", "\(missing.body)")
       let notCalendar = try await server.request(.POST, "/api/calendar/import", body: "BEGIN:VCARD\r\nEND:VCARD\r\n")
       #expect(notCalendar.status == 400 && notCalendar.json?["error"]?["code"]?.stringValue == "invalid_file")
       let list = try await server.request(.GET, "/api/calendar/occurrences?from=2026-01-01&to=2027-01-01")
@@ -114,6 +120,30 @@ struct PersonalDataAPITests {
       #expect(done.json?["completedAt"] != nil && done.json?["completedAt"] != .null)
       let open = try await server.request(.GET, "/api/reminders?completed=false")
       #expect(open.json?["reminders"]?.arrayValue?.isEmpty == true)
+
+      // Repeating: done moves it to its next time and it stays open; a rule needs a due date, and each
+      // refusal names its field.
+      let plants = try await server.request(
+        .POST, "/api/reminders",
+        body: #"{"title":"Plants","due":"2026-12-01T08:00","zone":"Europe/Paris","recurrence":{"frequency":"WEEKLY"}}"#)
+      let plantsID = try #require(plants.json?["id"]?.stringValue, "\(plants.body)")
+      #expect(plants.json?["due"]?["zone"]?.stringValue == "Europe/Paris")
+      let next = try await server.request(.POST, "/api/reminders/\(plantsID)/complete", body: #"{"done":true}"#)
+      #expect(next.json?["due"]?["time"]?.stringValue == "2026-12-08T08:00", "\(next.body)")
+      #expect(next.json?["completedAt"] == nil || next.json?["completedAt"] == .null)
+      #expect(next.json?["recurrence"]?["frequency"]?.stringValue == "WEEKLY")
+      let export = try await server.request(.GET, "/api/reminders/export")
+      #expect(
+        export.body.contains("RRULE:FREQ=WEEKLY") && export.body.contains("DUE;TZID=Europe/Paris:20261208T080000"))
+      for (body, field) in [
+        (#"{"title":"X","recurrence":{"frequency":"DAILY"}}"#, "recurrence"),
+        (#"{"title":"X","due":"2026-12-01","recurrence":{"frequency":"DAILY","every":2}}"#, "recurrence.every"),
+        (#"{"title":"X","due":"2026-12-01","recurrence":{"frequency":"DAILY","interval":0}}"#, "recurrence.interval"),
+        (#"{"title":"X","due":"2026-12-01","zone":"Europe/Paris"}"#, "zone"),
+      ] {
+        let refused = try await server.request(.POST, "/api/reminders", body: body)
+        #expect(refused.status == 400 && refused.json?["error"]?["param"]?.stringValue == field, "\(refused.body)")
+      }
 
       let habit = try await server.request(.POST, "/api/habits", body: #"{"name":"Run","schedule":"MO,WE,FR"}"#)
       let habitID = try #require(habit.json?["id"]?.stringValue)

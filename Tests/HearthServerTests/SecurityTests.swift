@@ -81,7 +81,8 @@ struct SecurityTests {
     return [
       (.GET, "/api/calendar/events/\(id)", nil), (.PUT, "/api/calendar/events/\(id)", event),
       (.DELETE, "/api/calendar/events/\(id)", nil),
-      (.PUT, "/api/reminders/\(id)", #"{"title":"T"}"#), (.DELETE, "/api/reminders/\(id)", nil),
+      (.GET, "/api/reminders/\(id)", nil), (.PUT, "/api/reminders/\(id)", #"{"title":"T"}"#),
+      (.DELETE, "/api/reminders/\(id)", nil),
       (.POST, "/api/reminders/\(id)/complete", #"{"done":true}"#),
       (.GET, "/api/notes/\(id)", nil), (.PUT, "/api/notes/\(id)", #"{"title":"T"}"#),
       (.DELETE, "/api/notes/\(id)", nil),

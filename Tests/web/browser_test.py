@@ -25,7 +25,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, SCREENSHOTS, api, chromium, stop_answer
+from web_support import BASE_URL, api, chromium, shoot, stop_answer
 
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
@@ -141,6 +141,7 @@ class HandsFreeTest(unittest.TestCase):
             spoken = driver.execute_script(
                 "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/audio/speech')).length")
             self.assertGreaterEqual(spoken, 3, "speech was asked for sentence by sentence")
+            shoot(driver, "hands-free")
             talk.click()
             self.assertEqual(talk.get_attribute("aria-pressed"), "false")
             self.assertTrue(driver.find_element(By.ID, "voice-status").get_attribute("hidden"))
@@ -238,9 +239,7 @@ class WebAppTest(unittest.TestCase):
         return self.driver.find_element(By.XPATH, path)
 
     def shoot(self, name):
-        if SCREENSHOTS:
-            os.makedirs(SCREENSHOTS, exist_ok=True)
-            self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+        shoot(self.driver, name)
 
     def send(self, text):
         prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
@@ -458,6 +457,10 @@ class WebAppTest(unittest.TestCase):
         text = self.find("#diagnostics").text + self.find("#diagnostics-text").get_attribute("textContent")
         self.assertNotIn("Paris", text)
         self.assertNotIn("Geography", text)
+        # The model is named by its file, as in the chat's header, not by the title written inside the file.
+        model = self.find_xpath("//section[h3='Model']/dl/dt[.='Model']/following-sibling::dd[1]").text
+        self.assertEqual(model, self.find("#model-chip").text)
+        self.assertNotIn("Smollm2 135M 8k", self.find("#diagnostics").text.split("Name in the file")[0])
         self.shoot("diagnostics")
 
     def test_7_model_output_cannot_inject_markup(self):
@@ -625,6 +628,16 @@ class WebAppTest(unittest.TestCase):
         card = self.wait.until(EC.visibility_of_element_located((By.ID, "contact-card")))
         self.assertIn("+33 6 12 34 56 78", card.text)
         self.assertIn("Acme, Inc.", card.text)
+        # A birthday the server cannot read is said beside the birthday field, and nothing is saved.
+        card.find_element(By.XPATH, ".//button[.='Edit']").click()
+        editor = self.wait.until(EC.visibility_of_element_located((By.ID, "contact-form")))
+        self.set_value(editor.find_element(By.NAME, "birthday"), "next spring")
+        editor.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "contact-problem")))
+        self.assertEqual(editor.find_element(By.NAME, "birthday").get_attribute("aria-invalid"), "true")
+        self.assertIn("birthday", self.find("#contact-problem").text)
+        self.assertFalse(self.find("#banner").is_displayed())
+        editor.find_element(By.XPATH, ".//button[.='Cancel']").click()
         search = self.find("#contact-search")
         search.send_keys("chlo")
         self.wait.until(lambda _: [e.text.split("\n")[0] for e in self.driver.find_elements(By.CSS_SELECTOR, "#contact-list .note-item")] == ["Chloé Dubois"])
@@ -996,6 +1009,17 @@ class WebAppTest(unittest.TestCase):
         notes = [n for n in api("/api/notes")["notes"] if n["title"] == "Autosaved thoughts"]
         self.assertEqual([n["body"] for n in notes], ["Typed and never saved by hand."])
         api(f"/api/notes/{notes[0]['id']}", "DELETE")
+        # A note begun without a title is named by its first line; leaving for another page at once saves it then.
+        self.driver.get(BASE_URL + "/#/notes")
+        self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='New note']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "note-form")))
+        form.find_element(By.NAME, "body").send_keys("# Gift ideas for Sam\n\n- a kite")
+        # Within the second the page waits before saving, as a link in the app would.
+        self.driver.execute_script("location.hash = '#/calendar'")
+        self.wait.until(lambda _: [n for n in api("/api/notes")["notes"] if n["title"] == "Gift ideas for Sam"])
+        untitled = next(n for n in api("/api/notes")["notes"] if n["title"] == "Gift ideas for Sam")
+        self.assertEqual(untitled["body"], "# Gift ideas for Sam\n\n- a kite")
+        api(f"/api/notes/{untitled['id']}", "DELETE")
         # A reminder deleted by mistake comes back with Undo.
         api("/api/reminders", "POST", {"title": "Feed the cat"})
         self.driver.get(BASE_URL + "/#/reminders")
@@ -1023,6 +1047,17 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"for {yesterday}"))
         logs = api(f"/api/habits/{habit['id']}/logs")["logs"]
         self.assertEqual(len(logs), 1)
+        # Today's check-in can be taken back at any time, long after its toast: "Done today ✓" does it.
+        self.driver.execute_script("document.getElementById('toast').hidden = true")
+        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".habit-card[data-id='{habit['id']}']")))
+        card.find_element(By.XPATH, ".//button[.='Check in']").click()
+        self.wait.until(lambda _: len(api(f"/api/habits/{habit['id']}/logs")["logs"]) == 2)
+        done = self.wait.until(EC.element_to_be_clickable((By.XPATH, f"//article[@data-id='{habit['id']}']//button[.='Done today ✓']")))
+        self.assertEqual(done.get_attribute("aria-pressed"), "true")
+        self.driver.execute_script("document.getElementById('toast').hidden = true")
+        done.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Check-in taken back: Stretching."))
+        self.assertEqual([log["id"] for log in api(f"/api/habits/{habit['id']}/logs")["logs"]], [logs[0]["id"]])
         api(f"/api/habits/{habit['id']}", "DELETE")
         # The chat's Export is reached by Tab like every control.
         self.driver.get(BASE_URL + "/")
@@ -1064,6 +1099,8 @@ class WebAppTest(unittest.TestCase):
     def test_9d35_reminder_titles_keep_their_words_on_a_phone(self):
         item = api("/api/reminders", "POST", {"title": "Renew the car insurance before the end of the month",
                                                "due": time.strftime("%Y-%m-%d"), "priority": "high", "list": "Household admin"})
+        late = api("/api/reminders", "POST", {"title": "Return the library books",
+                                               "due": time.strftime("%Y-%m-%d", time.localtime(time.time() - 2 * 86400))})
         self.driver.set_window_size(390, 844)
         try:
             self.driver.get(BASE_URL + "/#/reminders")
@@ -1077,6 +1114,63 @@ class WebAppTest(unittest.TestCase):
         finally:
             self.driver.set_window_size(1280, 860)
             api(f"/api/reminders/{item['id']}", "DELETE")
+            api(f"/api/reminders/{late['id']}", "DELETE")
+
+    def test_9d36_an_action_says_what_it_is_doing_stops_at_once_and_its_cards_stay_in_reach(self):
+        self.driver.set_window_size(1280, 860)
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        # Every word the answer shows while it is prepared, however briefly it is there.
+        self.driver.execute_script("""
+            window.progressWords = [];
+            new MutationObserver(() => {
+              for (const element of document.querySelectorAll('.message.assistant .queued')) {
+                if (!element.hidden && element.textContent && !window.progressWords.includes(element.textContent))
+                  window.progressWords.push(element.textContent);
+              }
+            }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });""")
+        tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time() + 86400))
+
+        def remove_dentist():
+            for item in json.loads(self.hearth("calendar", "list", "--from", tomorrow, "--to", tomorrow, "--json")):
+                if "dentist" in item["title"].lower():
+                    api(f"/api/calendar/events/{item['id']}", "DELETE")
+        self.addCleanup(remove_dentist)
+        self.send("Add a dentist appointment tomorrow at 15:00")
+        self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))
+        self.assertIn("Checking your calendar…", self.driver.execute_script("return window.progressWords"))
+        self.assertNotIn("Here is what I will do", self.last_answer_text())
+
+        # Stopped in its first moment, before a word of the answer (the system prompt is still being read):
+        # stopped it is, here and on the server.
+        self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
+        prompt = self.find("#prompt")
+        prompt.send_keys("Tell me a long story about a lighthouse keeper and a storm.")
+        prompt.send_keys(Keys.ENTER)
+        prompt.send_keys(Keys.ESCAPE)
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".message.assistant:last-child .notice"), "Stopped"))
+        session = self.driver.execute_script("return location.hash").rsplit("/", 1)[-1]
+        stored = self.wait.until(lambda _: (lambda m: m if m["state"] != "generating" else None)(
+            api(f"/api/sessions/{session}")["messages"][-1]))
+        self.assertEqual((stored["role"], stored["state"]), ("assistant", "cancelled"))
+        self.assertLess(len(stored["content"]), 200)
+
+        # A change waiting for the user is scrolled into view above the composer; after Confirm and Undo the
+        # focus stays on its card.
+        self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
+        self.send("Delete the dentist appointment")
+        pending = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='pending']")))
+        confirm = pending.find_element(By.XPATH, ".//button[.='Confirm']")
+        self.wait.until(lambda d: d.execute_script(
+            "const b = arguments[0].getBoundingClientRect(); return b.top >= 0 && b.bottom <= document.getElementById('composer').getBoundingClientRect().top",
+            confirm))
+        confirm.click()
+        done = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+        in_card = "return arguments[0].contains(document.activeElement)"
+        self.assertTrue(self.driver.execute_script(in_card, done))
+        done.find_element(By.XPATH, ".//button[.='Undo']").click()
+        back = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='restored']")))
+        self.assertTrue(self.driver.execute_script(in_card, back))
 
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")

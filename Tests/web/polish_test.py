@@ -19,9 +19,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, SCREENSHOTS, api, chromium, stop_answer
+from web_support import BASE_URL, api, chromium, shoot, stop_answer
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -189,10 +189,8 @@ class PolishTest(unittest.TestCase):
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
-    def shoot(self, name):
-        if SCREENSHOTS:
-            os.makedirs(SCREENSHOTS, exist_ok=True)
-            self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+    def shoot(self, name, toast=False):
+        shoot(self.driver, name, toast=toast)
 
     def open(self, size, theme="light", path="/"):
         self.driver.set_window_size(*size)
@@ -765,6 +763,109 @@ class PolishTest(unittest.TestCase):
                 api(f"/api/calendar/events/{event_id}", "DELETE")
         finally:
             api(f"/api/calendar/events/{event['id']}", "DELETE")
+
+    def test_15_a_repeating_reminder_comes_back_and_every_step_is_undone(self):
+        today = datetime.date.today()
+        created = []
+        try:
+            self.open(PHONE, path="/#/reminders")
+            form = self.wait.until(EC.visibility_of_element_located((By.ID, "reminder-form")))
+            form.find_element(By.NAME, "title").send_keys("Water the plants")
+            self.set_value(form.find_element(By.NAME, "due"), str(today))
+            # Times are written on the 24-hour clock; one that is not a time is said beside its field.
+            form.find_element(By.NAME, "time").send_keys("25:10")
+            Select(form.find_element(By.NAME, "repeat")).select_by_visible_text("Every week")
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            self.assertEqual(form.find_element(By.NAME, "time").get_attribute("aria-invalid"), "true")
+            self.assertIn("such as 14:30", form.find_element(By.CSS_SELECTOR, ".field-error").text)
+            self.assertFalse([r for r in api("/api/reminders")["reminders"] if r["title"] == "Water the plants"])
+            self.set_value(form.find_element(By.NAME, "time"), "8:05")
+            form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            row = "//li[contains(., 'Water the plants')]"
+            self.wait.until(EC.visibility_of_element_located((By.XPATH, row)))
+            stored = next(r for r in api("/api/reminders")["reminders"] if r["title"] == "Water the plants")
+            created.append(stored["id"])
+            self.assertEqual((stored["due"]["time"][:16], stored["recurrence"]["frequency"]), (f"{today}T08:05", "WEEKLY"))
+            self.assertIn("↻ Every week", self.find_xpath(row).text)
+            api(f"/api/reminders/{stored['id']}", "PUT", {"title": "Water the plants", "due": f"{today}T08:05",
+                                                          "recurrence": stored["recurrence"], "notes": "The fern too"})
+            self.driver.refresh()
+
+            # Done: it stays open, due a week later, and says so with an Undo.
+            box = self.wait.until(EC.element_to_be_clickable((By.XPATH, f"{row}//input[@type='checkbox']")))
+            box.click()
+            next_week = today + datetime.timedelta(days=7)
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"due again {next_week} 08:05"))
+            self.assertIn(f"{next_week} 08:05", self.find_xpath(row).text)
+            self.assertIsNone(api(f"/api/reminders/{stored['id']}").get("completedAt"))
+            self.assertNotIn("Water the plants", "".join(e.get_attribute("textContent") for e in self.driver.find_elements(By.CSS_SELECTOR, ".done-list")))
+            # The toast, its Undo among them, meets the same checks as the page, and covers no part of the composer.
+            self.assert_accessible("390 px, reminders with a toast")
+            self.find("#toast .toast-undo").click()
+            self.wait.until(lambda d: api(f"/api/reminders/{stored['id']}")["due"]["time"][:16] == f"{today}T08:05")
+            self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), f"{today} 08:05"))
+
+            # Deleted, then back with its notes and its repeat.
+            self.find_xpath(f"{row}//button[@title='Delete']").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted"))
+            self.shoot("reminders-undo-phone", toast=True)
+            self.find("#toast .toast-undo").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "is back"))
+            back = next(r for r in api("/api/reminders")["reminders"] if r["title"] == "Water the plants")
+            created.append(back["id"])
+            self.assertEqual((back["notes"], back["recurrence"], back["due"]["time"][:16]),
+                             ("The fern too", stored["recurrence"], f"{today}T08:05"))
+
+            # Edited in place, the repeat is kept unless it is changed.
+            row = f"//li[@data-id='{back['id']}']"
+            self.wait.until(EC.element_to_be_clickable((By.XPATH, f"{row}//button[contains(@class,'edit-reminder')]"))).click()
+            edit = self.wait.until(EC.visibility_of_element_located((By.XPATH, f"{row}//form")))
+            self.assertEqual(Select(edit.find_element(By.NAME, "repeat")).first_selected_option.text, "Every week")
+            Select(edit.find_element(By.NAME, "repeat")).select_by_visible_text("Every month")
+            edit.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), "↻ Every month"))
+            self.assertEqual(api(f"/api/reminders/{back['id']}")["recurrence"]["frequency"], "MONTHLY")
+        finally:
+            for reminder_id in created:
+                try:
+                    api(f"/api/reminders/{reminder_id}", "DELETE")
+                except urllib.error.HTTPError:
+                    pass
+
+    def test_16_a_page_that_could_not_load_says_so_offers_retry_and_draws_itself_when_hearth_is_back(self):
+        self.open(DESKTOP, path="/#/calendar")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='week']"))).click()
+        first = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".day-column"))).get_attribute("data-date")
+        next_week = str(datetime.date.fromisoformat(first) + datetime.timedelta(days=7))
+        try:
+            self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+            self.find(".page-bar .icon-button[title='Later']").click()
+            self.wait.until(EC.visibility_of_element_located((By.ID, "banner")))
+            self.assertIn("can't be reached", self.find("#banner-text").text)
+            self.assertTrue(self.find("#banner-retry").is_displayed())
+            self.shoot("calendar-unreachable")
+        finally:
+            self.driver.delete_network_conditions()
+        # Nothing to press: once /health answers, the week asked for is drawn and the notice goes.
+        WebDriverWait(self.driver, 20).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, f".day-column[data-date='{next_week}']"))
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "banner")))
+        # A page that fails for another reason keeps its Retry until it is pressed.
+        self.driver.execute_script("""
+            window.realFetch = window.fetch;
+            window.fetch = (path, options) => String(path).startsWith('/api/reminders')
+              ? Promise.resolve(new Response('{"error":{"message":"the store is busy"}}', {status: 503}))
+              : window.realFetch(path, options);""")
+        self.find(".nav-link[data-view='reminders']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "banner-text"), "the store is busy"))
+        self.driver.execute_script("window.fetch = window.realFetch")
+        self.find("#banner-retry").click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "reminder-form")))
+        self.assertFalse(self.find("#banner").is_displayed())
+        # Each page is a step in the history: Back returns to the calendar.
+        self.driver.back()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "view-calendar")))
+        self.assertEqual(self.driver.execute_script("return location.hash"), "#/calendar")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Usage of a test file: TEST.py BASE_URL [--screenshots DIR]
 """
 
 import json
+import os
 import sys
 import urllib.request
 
@@ -45,3 +46,14 @@ def stop_answer(driver):
             stop.click()
         except WebDriverException:
             pass  # the answer ended between the two calls
+
+
+def shoot(driver, name, toast=False):
+    """Saves a screenshot of the page when screenshots were asked for; a passing toast is left out unless wanted,
+    so a picture shows the page and not the last step's message."""
+    if not SCREENSHOTS:
+        return
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    if not toast:
+        driver.execute_script("const t = document.getElementById('toast'); if (t) t.hidden = true;")
+    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))

@@ -7,15 +7,28 @@ extension ActionRecord {
     switch state {
     case .created: "Done: \(summary)"
     case .pending: "Waiting for your confirmation: \(summary)"
-    case .updated: "Changed: \(summary)"
-    case .deleted: "Deleted: \(summary)"
-    case .undone: "Undone: \(summary)"
-    case .restored: "Restored: \(summary)"
+    // A change's summary is what the card proposed ("Delete “Dentist” …"): once run, it is told as done.
+    case .updated, .deleted: Self.pastTense(summary)
+    case .undone, .restored: "Undone: \(Self.pastTense(summary))"
     case .cancelled: "Cancelled: \(summary)"
     case .answered: "Looked up: \(summary)"
     // These summaries say it already ("Could not …", "Not run: …").
     case .failed, .invalid: summary
     }
+  }
+}
+
+extension ActionRecord {
+  /// The verbs a proposed change opens with, and how they read once it ran.
+  static let doneVerbs = [
+    ("Delete ", "Deleted "), ("Move ", "Moved "), ("Change ", "Changed "), ("Mark ", "Marked "),
+    ("Add to ", "Added to "), ("Rewrite ", "Rewrote "),
+  ]
+
+  /// "Delete “Dentist” (…)" as "Deleted “Dentist” (…)"; a summary already told as done is kept.
+  static func pastTense(_ summary: String) -> String {
+    guard let (verb, done) = doneVerbs.first(where: { summary.hasPrefix($0.0) }) else { return summary }
+    return done + summary.dropFirst(verb.count)
   }
 }
 

@@ -50,14 +50,23 @@ extension CalendarEvent {
 
   /// Wall-clock starts of the series in order: the event's own start first (iCalendar counts it even when
   /// the rule would not produce it), then what the rule produces.
-  func candidateStarts() -> some Sequence<LocalDateTime> {
-    let first = start
-    guard let rule = recurrence else { return AnySequence(CollectionOfOne(first)) }
-    return AnySequence(
+  func candidateStarts() -> AnySequence<LocalDateTime> {
+    guard let rule = recurrence else { return AnySequence(CollectionOfOne(start)) }
+    return rule.starts(from: start)
+  }
+}
+
+extension Recurrence {
+  /// Wall-clock starts of a series beginning at `first`, in order: `first` itself (iCalendar counts it even
+  /// when the rule would not produce it), then what the rule produces, ignoring `count` and `until`.
+  public func starts(from first: LocalDateTime) -> AnySequence<LocalDateTime> {
+    AnySequence(
       sequence(state: (period: 0, pending: [LocalDateTime](), yielded: 0)) { state -> LocalDateTime? in
         while state.pending.isEmpty {
-          guard state.period < Self.expansionLimit, state.yielded < Self.expansionLimit else { return nil }
-          guard var dates = rule.dates(inPeriod: state.period, from: first.date)?.filter({ $0 >= first.date })
+          guard state.period < CalendarEvent.expansionLimit, state.yielded < CalendarEvent.expansionLimit else {
+            return nil
+          }
+          guard var dates = dates(inPeriod: state.period, from: first.date)?.filter({ $0 >= first.date })
           else { return nil }
           if state.period == 0, !dates.contains(first.date) { dates.insert(first.date, at: 0) }
           state.pending = dates.map { first.on($0) }.reversed()
@@ -67,9 +76,7 @@ extension CalendarEvent {
         return state.pending.popLast()
       })
   }
-}
 
-extension Recurrence {
   /// The dates the rule produces in its `period`-th period (day, week, month or year) after the one holding
   /// `start`, sorted; `nil` past the year 9999, where the calendar ends.
   func dates(inPeriod period: Int, from start: LocalDate) -> [LocalDate]? {

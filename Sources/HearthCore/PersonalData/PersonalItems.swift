@@ -110,6 +110,9 @@ public struct Reminder: Hashable, Sendable, Codable, Identifiable {
   /// The list it is on ("Reminders", "Shopping", …).
   public var list: String
   public var completedAt: Date?
+  /// How it comes back: completing a repeating reminder moves its due time to the next one (see
+  /// ``completing(at:)``). Needs a due time, which is the first of the series.
+  public var recurrence: Recurrence?
   public var createdAt: Date
   public var updatedAt: Date
 
@@ -119,7 +122,7 @@ public struct Reminder: Hashable, Sendable, Codable, Identifiable {
   public init(
     id: String = UUID().uuidString, title: String, notes: String? = nil, due: ReminderDue? = nil,
     priority: ReminderPriority = .none, list: String = Reminder.defaultList, completedAt: Date? = nil,
-    createdAt: Date = Date(), updatedAt: Date? = nil
+    recurrence: Recurrence? = nil, createdAt: Date = Date(), updatedAt: Date? = nil
   ) {
     self.id = id
     self.title = title
@@ -128,6 +131,7 @@ public struct Reminder: Hashable, Sendable, Codable, Identifiable {
     self.priority = priority
     self.list = list
     self.completedAt = completedAt
+    self.recurrence = recurrence
     self.createdAt = createdAt
     self.updatedAt = updatedAt ?? createdAt
   }
@@ -137,6 +141,10 @@ public struct Reminder: Hashable, Sendable, Codable, Identifiable {
   public func validate() throws(PersonalDataError) {
     if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .invalid(field: "title", "is empty") }
     if list.trimmingCharacters(in: .whitespaces).isEmpty { throw .invalid(field: "list", "is empty") }
+    if let recurrence {
+      guard let due else { throw .invalid(field: "recurrence", "needs a due date to repeat from") }
+      try recurrence.validate(start: due.time)
+    }
   }
 }
 

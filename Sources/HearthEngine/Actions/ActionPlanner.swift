@@ -115,9 +115,8 @@ struct ActionPlanner {
       event.end = event.start.adding(seconds: length)
       event.zone = .floating
       return .event(event)
-    case (.reminder(var reminder), "complete"):
-      reminder.completedAt = context.now()
-      return .reminder(reminder)
+    case (.reminder(let reminder), "complete"):
+      return .reminder(reminder.completing(at: context.now()))
     case (.note(var note), "append"):
       let text = action.text("text") ?? ""
       note.body = note.body.isEmpty ? text : note.body.trimmingCharacters(in: .newlines) + "\n\n" + text
@@ -202,7 +201,10 @@ struct ActionPlanner {
       return "Change “\(old.title)”" + (old.title != new.title ? " to “\(new.title)”" : "")
     case (.event(let old), nil):
       return "Delete “\(old.title)” (\(when(old))\(old.recurrence == nil ? "" : ", every occurrence"))"
-    case (.reminder(let old), .reminder?): return "Mark “\(old.title)” done"
+    case (.reminder(let old), .reminder(let new)?):
+      // A repeating reminder stays open, due again.
+      guard new.completedAt == nil, let due = new.due else { return "Mark “\(old.title)” done" }
+      return "Mark “\(old.title)” done; it comes back \(due)"
     case (.reminder(let old), nil): return "Delete the reminder “\(old.title)”"
     case (.note(let old), .note?):
       return action.action == "append" ? "Add to the note “\(old.title)”" : "Rewrite the note “\(old.title)”"

@@ -188,15 +188,7 @@ public final class Engine: Sendable {
       context: { question, session, model in
         await memory.context(for: question, session: session, for: model)
       },
-      remember: { session in
-        // A chat that cannot be indexed now is indexed with its next turn; the answer is saved either way.
-        guard memory.isAvailable else { return }
-        do {
-          try await memory.remember(session: session)
-        } catch {
-          logger.warning("a chat could not be added to the memory", metadata: ["error": "\(ErrorKind.of(error))"])
-        }
-      })
+      remember: { session in await Engine.remember(session, in: memory, logger: logger) })
     var chat = chat
     chat.conversationStates = chat.conversationStates ?? paths.conversationStates
     self.chat = ChatService(

@@ -2,6 +2,7 @@ public import Foundation
 public import HearthCore
 public import HearthMemory
 public import HearthStore
+import Synchronization
 
 /// The assistant's memory for every surface: documents the user adds, their notes (kept in step), past
 /// chats (indexed as they are saved) and the persona text, all embedded with the local embedding model and
@@ -14,6 +15,8 @@ public final class MemoryService: Sendable {
   let index: MemoryIndex
   let database: HearthDatabase
   let notes: NoteService
+  /// Whether this process has remembered again the chats that had actions (see ``refreshChatsWithActions()``).
+  private let chatsRefreshed = Mutex(false)
 
   init(database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, documentsFolder: URL) {
     self.database = database
@@ -158,6 +161,7 @@ public final class MemoryService: Sendable {
   /// The chunks that best answer `query`; notes are brought up to date first.
   public func recall(_ query: String, options: RetrievalOptions = .init()) async throws -> [MemoryHit] {
     try await syncNotes()
+    try await refreshChatsWithActions()
     return try await index.search(query, options: options)
   }
 
@@ -239,6 +243,24 @@ public final class MemoryService: Sendable {
       SourceText(
         id: "chat:\(session.id.uuidString)", collection: .conversations, title: session.title,
         location: session.id.uuidString, text: text))
+  }
+
+  /// Chats remembered before answers were told as what happened may still hold raw action blocks, and a card
+  /// settled by another process leaves its chat as the turn left it: once in each process, before the first
+  /// search, every remembered chat with actions is remembered again (a text that has not changed is not
+  /// embedded again).
+  func refreshChatsWithActions() async throws {
+    guard
+      chatsRefreshed.withLock({ done in
+        defer { done = true }; return !done
+      })
+    else { return }
+    for source in try database.memorySources(in: .conversations) where source.id.hasPrefix("chat:") {
+      guard let id = UUID(uuidString: String(source.id.dropFirst(5))),
+        !(try database.actions(session: id, limit: 1)).isEmpty, let session = try? database.session(id)
+      else { continue }
+      try await remember(session: session)
+    }
   }
 
   /// The memory section for a chat turn: what the memory holds that is close enough to the question, in

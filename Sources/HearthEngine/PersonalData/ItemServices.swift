@@ -20,10 +20,14 @@ extension ItemService where Item == Reminder {
     }
   }
 
-  /// Marks a reminder done (or open again).
+  /// Marks a reminder done (or open again). A repeating one done is due again at its next time instead.
   public func complete(_ reference: String, done: Bool = true) throws -> Reminder {
     var reminder = try item(reference)
-    reminder.completedAt = done ? (reminder.completedAt ?? context.now()) : nil
+    if done {
+      reminder = reminder.completing(at: context.now())
+    } else {
+      reminder.completedAt = nil
+    }
     return try update(reminder)
   }
 
@@ -108,14 +112,26 @@ extension ItemService where Item == Contact {
   public func list() throws -> [Contact] { try context.database.contacts() }
 
   /// Contacts whose names or organisation start with every word of `query`, or — for a query of digits — whose
-  /// phone numbers hold those digits, however they are written ("612 34" finds +33 6 12 34 56 78).
+  /// phone numbers hold those digits, however they are written ("612 34" finds +33 6 12 34 56 78), and with or
+  /// without the trunk 0 a number dialled at home starts with ("06 12 34" finds it too).
   public func search(_ query: String, limit: Int = 20) throws -> [Contact] {
     let digits = query.filter(\.isNumber)
     let dialled = digits.count >= 3 && query.allSatisfy { $0.isNumber || " +-().".contains($0) }
     guard dialled else { return try context.database.searchContacts(query, limit: limit) }
+    let wanted = Self.withoutTrunkZero(digits)
     return Array(
-      try list().filter { contact in contact.phones.contains { $0.value.filter(\.isNumber).contains(digits) } }
-        .prefix(limit))
+      try list().filter { contact in
+        contact.phones.contains { phone in
+          let number = phone.value.filter(\.isNumber)
+          return number.contains(digits) || (wanted.count >= 3 && Self.withoutTrunkZero(number).contains(wanted))
+        }
+      }
+      .prefix(limit))
+  }
+
+  /// A national number's digits without the 0 dialled before it at home (`0612…` → `612…`).
+  static func withoutTrunkZero(_ digits: String) -> String {
+    digits.hasPrefix("0") && !digits.hasPrefix("00") ? String(digits.dropFirst()) : digits
   }
 
   /// Imports a vCard file (3.0 or 4.0).

@@ -8,7 +8,8 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
 
-  private var actions: ActionService { dependencies.engine.actions }
+  private var engine: Engine { dependencies.engine }
+  private var actions: ActionService { engine.actions }
 
   var paths: [RouterPath] { ["/api/actions"] }
 
@@ -32,13 +33,13 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
       return try JSONResponse.make(["actions": try actions.log(session: session, state: state, limit: limit)])
     }
     router.post(":id/confirm") { _, context in
-      try JSONResponse.make(try await actions.confirm(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(try await engine.confirmAction(try RouteInput.id(context, of: "action")))
     }
     router.post(":id/cancel") { _, context in
-      try JSONResponse.make(try actions.cancel(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(try await engine.cancelAction(try RouteInput.id(context, of: "action")))
     }
     router.post(":id/undo") { _, context in
-      try JSONResponse.make(try actions.undo(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(try await engine.undoAction(try RouteInput.id(context, of: "action")))
     }
   }
 

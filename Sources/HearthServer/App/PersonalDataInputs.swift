@@ -79,13 +79,16 @@ struct EventInput: StrictInput {
 struct ReminderInput: StrictInput {
   var title: String
   var notes: String?
-  /// `2026-12-01` (a day) or `2026-12-01T17:00` (a time on the user's clock).
+  /// `2026-12-01` (a day) or `2026-12-01T17:00` (a time on `zone`'s clock, the user's own by default).
   var due: String?
+  var zone: EventZone?
   var priority: ReminderPriority?
   var list: String?
   var completed: Bool?
+  var recurrence: Recurrence?
 
-  static let fields: Set<String> = ["title", "notes", "due", "priority", "list", "completed"]
+  static let fields: Set<String> = ["title", "notes", "due", "zone", "priority", "list", "completed", "recurrence"]
+  static let nested: [String: Set<String>] = EventInput.nested
 
   func reminder(replacing base: Reminder? = nil) throws -> Reminder {
     var parsedDue: ReminderDue?
@@ -93,18 +96,24 @@ struct ReminderInput: StrictInput {
       if let date = LocalDate(parsing: due) {
         parsedDue = ReminderDue(date: date)
       } else if let time = LocalDateTime(parsing: due) {
-        parsedDue = ReminderDue(time: time)
+        parsedDue = ReminderDue(time: time, zone: zone ?? .floating)
       } else {
         throw APIError.invalidRequest(
           "due must be a date (2026-12-01) or a date-time (2026-12-01T17:00)", parameter: "due")
       }
+    }
+    if zone != nil, parsedDue?.isDateOnly != false {
+      throw APIError.invalidRequest("zone needs a due time (2026-12-01T17:00), not only a day", parameter: "zone")
+    }
+    if recurrence != nil, parsedDue == nil {
+      throw APIError.invalidRequest("a repeating reminder needs a due date to repeat from", parameter: "recurrence")
     }
     let completedAt = completed == true ? (base?.completedAt ?? Date()) : nil
     return Reminder(
       id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines),
       notes: notes.flatMap(EventInput.nonEmpty), due: parsedDue, priority: priority ?? .none,
       list: list.flatMap(EventInput.nonEmpty) ?? Reminder.defaultList, completedAt: completedAt,
-      createdAt: base?.createdAt ?? Date())
+      recurrence: recurrence, createdAt: base?.createdAt ?? Date())
   }
 }
 

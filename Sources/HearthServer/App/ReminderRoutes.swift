@@ -3,7 +3,7 @@ import HearthCore
 import HearthEngine
 import Hummingbird
 
-/// The web app's reminders API: list, create, change, complete, delete, and iCalendar to-do files.
+/// The web app's reminders API: list, read, create, change, complete, delete, and iCalendar to-do files.
 struct ReminderRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
@@ -22,6 +22,9 @@ struct ReminderRoutes<Context: RequestContext>: RouteArea {
       let input = try await RequestReader.decodeStrict(
         ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
       return try JSONResponse.make(try reminders.create(try input.reminder()), status: .created)
+    }
+    router.get(":id") { _, context in
+      try JSONResponse.make(try reminders.item(try context.parameters.require("id")))
     }
     router.put(":id") { request, context in
       let existing = try reminders.item(try context.parameters.require("id"))

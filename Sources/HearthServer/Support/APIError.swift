@@ -166,7 +166,8 @@ enum RequestReader {
       decoder.dateDecodingStrategy = .secondsSince1970
       return try decoder.decode(Value.self, from: data)
     } catch let error as DecodingError {
-      throw APIError.invalidRequest("\(what): \(DecodingFailure.describe(error))")
+      throw APIError.invalidRequest(
+        "\(what): \(DecodingFailure.describe(error))", parameter: DecodingFailure.field(error))
     }
   }
 }

@@ -7,10 +7,13 @@ import { api, attempt, el, getJSON, toast } from "/assets/api.js";
 export function shownText(message) {
   if (message.shown != null) return message.shown;
   let text = message.content ?? "";
-  for (const [start, end] of [...(message.action_blocks ?? [])].sort((a, b) => b[0] - a[0])) {
+  const blocks = message.action_blocks ?? [];
+  for (const [start, end] of [...blocks].sort((a, b) => b[0] - a[0])) {
     text = text.slice(0, start) + text.slice(end);
   }
-  return text.replace(/\n{3,}/g, "\n\n").trim();
+  text = text.replace(/\n{3,}/g, "\n\n").trim();
+  // Answers saved when a drafted change was introduced by these words: the card says it all.
+  return blocks.length && text === "Here is what I will do:" ? "" : text;
 }
 
 // What became of it, in words that read with the summary after them ("Done — Delete “Dentist”", "Undone —
@@ -19,6 +22,17 @@ const LABELS = {
   created: "Done", undone: "Undone", pending: "Needs your OK", updated: "Done", deleted: "Done",
   restored: "Undone", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
 };
+
+/// What a step did, in a sentence for the toast: "Deleted “Dentist” (…)", "Undone: Added “Dentist” …".
+function told(record) {
+  const done = { "Delete ": "Deleted ", "Move ": "Moved ", "Change ": "Changed ", "Mark ": "Marked ",
+    "Add to ": "Added to ", "Rewrite ": "Rewrote " };
+  const verb = Object.keys(done).find((start) => record.summary.startsWith(start));
+  const past = verb ? done[verb] + record.summary.slice(verb.length) : record.summary;
+  if (["undone", "restored"].includes(record.state)) return `Undone: ${past}`;
+  if (["updated", "deleted"].includes(record.state)) return past;
+  return `${LABELS[record.state] ?? record.state}: ${record.summary}`;
+}
 
 /// One record's card, with the buttons its state allows.
 export function card(record) {
@@ -30,7 +44,7 @@ export function card(record) {
     // The focus stays where the user was, on the card, not at the top of the page.
     next.focus({ preventScroll: true });
     next.scrollIntoView({ block: "nearest" });
-    toast(`${LABELS[updated.state]}: ${updated.summary}`);
+    toast(told(updated));
   });
   if (record.state === "pending") {
     buttons.push(el("button", { class: "button primary", type: "button", onclick: act("confirm") }, "Confirm"));

@@ -78,10 +78,25 @@ function watchForReturn() {
         $("banner").dataset.kind = "back";
         toast("Hearth is back.");
       }
+      window.dispatchEvent(new Event("hearth:back"));
     } catch {
       // Still away.
     }
   }, 3000);
+}
+
+/// Draws a page (or part of one) from the server. What goes wrong is told with a Retry that draws it again, and
+/// a page that could not be drawn because the server was away is drawn again by itself when it is back.
+export function drawPage(draw) {
+  return draw().catch((error) => {
+    showError(error.message, { retry: () => drawPage(draw), unreachable: error.unreachable });
+    if (error.unreachable) {
+      window.addEventListener("hearth:back", () => {
+        $("banner").hidden = true;
+        drawPage(draw);
+      }, { once: true });
+    }
+  });
 }
 
 export const getJSON = async (path) => (await api(path)).json();
@@ -110,8 +125,19 @@ export function toast(message, { undo } = {}) {
     }) }, "Undo"));
   }
   element.hidden = false;
+  toast.delay = undo ? 8000 : 4000;
+  if (!toast.wired) {
+    toast.wired = true;
+    // It stays while the pointer or the keyboard is on it, so Undo can be reached at any pace.
+    for (const name of ["mouseenter", "focusin"]) element.addEventListener(name, () => clearTimeout(toast.timer));
+    for (const name of ["mouseleave", "focusout"]) element.addEventListener(name, () => hideToastLater(element));
+  }
+  hideToastLater(element);
+}
+
+function hideToastLater(element) {
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { element.hidden = true; }, undo ? 8000 : 4000);
+  toast.timer = setTimeout(() => { element.hidden = true; }, toast.delay);
 }
 
 /// `el("button", { class: "x", onclick }, "text", child)`: attributes, listeners (`on…`) and children;
@@ -190,6 +216,12 @@ export const clock = {
   today() {
     const now = new Date();
     return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
+  },
+  /// The current minute on the user's clock, in the same form as `today`.
+  now() { return clock.local(new Date()); },
+  /// An instant as the user's clock reads it, in the same form as `today`.
+  local(instant) {
+    return new Date(Date.UTC(instant.getFullYear(), instant.getMonth(), instant.getDate(), instant.getHours(), instant.getMinutes()));
   },
   weekday(date) { return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.getUTCDay()]; },
   time(text) { return text.slice(11, 16); },

@@ -1,5 +1,5 @@
 // The chat page: the chats drawer and search, the chat on screen, the composer, the other views and the wiring.
-import { $, api, attempt, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { $, api, attempt, drawPage, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
@@ -325,7 +325,9 @@ const fixedViews = ["settings", "models", "diagnostics"];
 
 function showView(name) {
   if (!mayLeaveSettings(name)) return false;
-  if (fixedViews.includes(name) && location.hash !== `#/${name}`) history.replaceState(null, "", `#/${name}`);
+  // A page of its own is a step in the history, so Back returns to the page before.
+  if ((fixedViews.includes(name) || pages[name]) && location.hash !== `#/${name}`) history.pushState(null, "", `#/${name}`);
+  window.dispatchEvent(new CustomEvent("hearth:view", { detail: name }));
   for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
   if (name !== "chat") {
@@ -336,8 +338,7 @@ function showView(name) {
   if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
-    history.replaceState(null, "", `#/${name}`);
-    pages[name]().catch((error) => showError(error.message));
+    drawPage(pages[name]);
   }
   closeDrawer();
   return true;

@@ -1,7 +1,7 @@
 // The calendar page: a day or a week (hours down, days across, a line at the current time), a month, or an agenda
 // (the next two weeks as a list: a phone's first view), events added and edited in a dialog, overlaps of busy
 // events marked, iCalendar import and export.
-import { $, api, attempt, clock, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import { $, api, attempt, clock, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
 
 const HOUR = 44;
 const narrow = window.matchMedia("(max-width: 640px)");
@@ -92,7 +92,7 @@ function move(step) {
   state.anchor = days
     ? clock.addDays(state.anchor, days * step)
     : new Date(Date.UTC(state.anchor.getUTCFullYear(), state.anchor.getUTCMonth() + step, 1));
-  show().catch(() => {});
+  drawPage(show);
 }
 
 /// The line across today's column at the current minute (on this device's clock, as "today" is).
@@ -109,7 +109,7 @@ function placeNowLine() {
 
 function setMode(mode) {
   state.mode = mode;
-  show().catch(() => {});
+  drawPage(show);
 }
 
 /// Busy, timed occurrences that overlap another one get `conflict`.
@@ -214,8 +214,9 @@ function block(item, { lane, count } = { lane: 0, count: 1 }) {
   // Too short for two lines (under about 40 minutes): the title first, on one line, then the start.
   const short = height < 2 * 16 + 4;
   const range = `${clock.time(item.start)}–${clock.time(item.end)}`;
-  const words = short
-    ? [el("span", { class: "event-title" }, item.event.title), " ", el("span", { class: "event-time" }, clock.time(item.start))]
+  // Beside another event the block is narrow: the title comes first there too, so it is what shows.
+  const words = short || count > 1
+    ? [el("span", { class: "event-title" }, item.event.title), " ", el("span", { class: "event-time" }, short ? clock.time(item.start) : range)]
     : [el("span", { class: "event-time" }, range), " ", el("span", { class: "event-title" }, item.event.title)];
   const button = el("button", {
     type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}${short ? " short" : ""}`,
@@ -274,7 +275,7 @@ function draggable(button, item) {
       const days = Math.round((clock.parse(column.dataset.date) - clock.parse(home.dataset.date)) / 86400000);
       const startShift = resizing ? 0 : days * 1440 + minutes;
       const endShift = resizing ? minutes : startShift;
-      if (!startShift && !endShift) { show().catch(() => {}); return; }
+      if (!startShift && !endShift) { drawPage(show); return; }
       attempt(() => reschedule(item, startShift, endShift))();
     };
     button.addEventListener("pointermove", move);

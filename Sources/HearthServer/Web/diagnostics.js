@@ -74,7 +74,10 @@ export async function loadDiagnostics() {
         chart("Generation speed", p.recent.map((g) => g.tokens_per_second), rate),
         chart("Time to first token", p.recent.map((g) => g.first_token_ms), ms)),
       section("Model", m ? [
-        ["Model", m.display_name ?? m.file], ["File", m.file], ["Size", size(m.size_bytes)], ["Status", m.status],
+        // Named as the chat header and the Models page name it; the name written inside the file is shown
+        // only when it says something else.
+        ["Model", m.file.replace(/\.gguf$/i, "")], ["File", m.file],
+        ["Name in the file", m.display_name && m.display_name !== m.file.replace(/\.gguf$/i, "") ? m.display_name : undefined], ["Size", size(m.size_bytes)], ["Status", m.status],
         ["Loaded", m.loaded ? "yes" : "no"], ["Context", m.context_size ? `${m.context_size} tokens` : null],
         ["Chat template", m.chat_template ?? "the model's own"], ["Estimated memory", size(m.estimated_bytes)],
       ] : [["Model", "none installed"]]),

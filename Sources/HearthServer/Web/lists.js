@@ -1,147 +1,5 @@
-// The reminders and habits pages: what is due and what to check in today.
-import { $, api, attempt, clock, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
-import { download } from "/assets/calendar.js";
-
-const reminderState = { list: "" };
-
-export async function showReminders() {
-  const view = $("view-reminders");
-  const { reminders } = await getJSON("/api/reminders");
-  const lists = [...new Set(["Reminders", ...reminders.map((item) => item.list)])].sort();
-  const today = clock.format(clock.today(), false);
-  const open = reminders.filter((item) => !item.completedAt && (!reminderState.list || item.list === reminderState.list));
-  const overdue = open.filter((item) => item.due && item.due.time.slice(0, 10) < today);
-  const dueToday = open.filter((item) => item.due && item.due.time.slice(0, 10) === today);
-  const later = open.filter((item) => !dueToday.includes(item) && !overdue.includes(item));
-  const done = reminders.filter((item) => item.completedAt && (!reminderState.list || item.list === reminderState.list));
-  const listFilter = el("select", { id: "reminder-list-filter", "aria-label": "List" },
-    el("option", { value: "" }, "All lists"), lists.map((name) => el("option", { value: name, selected: name === reminderState.list }, name)));
-  listFilter.addEventListener("change", () => { reminderState.list = listFilter.value; showReminders().catch(() => {}); });
-  const form = el("form", { id: "reminder-form", class: "inline-form" },
-    el("input", { name: "title", placeholder: "New reminder", "aria-label": "New reminder", required: true }),
-    el("input", { name: "due", type: "date", "aria-label": "Due date" }),
-    el("input", { name: "time", type: "time", "aria-label": "Due time" }),
-    el("select", { name: "priority", "aria-label": "Priority" },
-      ["none", "low", "medium", "high"].map((value) => el("option", { value }, value === "none" ? "No priority" : value))),
-    el("input", { name: "list", list: "reminder-lists", placeholder: "List", "aria-label": "List", value: reminderState.list || "Reminders" }),
-    el("datalist", { id: "reminder-lists" }, lists.map((name) => el("option", { value: name }))),
-    el("button", { class: "button primary", type: "submit" }, "Add"));
-  form.addEventListener("submit", attempt(async (event) => {
-    event.preventDefault();
-    const fields = form.elements;
-    const due = fields.due.value ? (fields.time.value ? `${fields.due.value}T${fields.time.value}` : fields.due.value) : undefined;
-    await sendJSON("/api/reminders", "POST", { title: fields.title.value, due, priority: fields.priority.value, list: fields.list.value });
-    await showReminders();
-    $("reminder-form").elements.title.focus();
-  }));
-  // Sections that are not there are left out (replaceChildren would write "null" for them).
-  view.replaceChildren(...[
-    el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Reminders"), listFilter,
-      el("button", { class: "button", type: "button", onclick: importReminders }, "Import"),
-      el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/reminders/export")).blob(), "hearth-reminders.ics")) }, "Export")),
-    form,
-    overdue.length ? section("Overdue", overdue, "") : null,
-    section("Due today", dueToday, "Nothing due today."),
-    section("Later", later, "Nothing else to do."),
-    done.length ? el("details", { class: "done-list" }, el("summary", {}, `Completed (${done.length})`), done.map(reminderRow)) : null,
-  ].filter(Boolean));
-}
-
-function section(title, reminders, empty) {
-  return el("section", { class: "list-section" }, el("h3", {}, title),
-    reminders.length ? el("ul", { class: "item-list" }, reminders.map(reminderRow)) : el("p", { class: "muted" }, empty));
-}
-
-function reminderRow(reminder) {
-  const box = el("input", { type: "checkbox", checked: Boolean(reminder.completedAt), "aria-label": `Done: ${reminder.title}` });
-  box.addEventListener("change", attempt(async () => {
-    await sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}/complete`, "POST", { done: box.checked });
-    await showReminders();
-  }));
-  const due = reminder.due ? (reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.replace("T", " ").slice(0, 16)) : "";
-  const overdue = reminder.due && !reminder.completedAt && reminder.due.time.slice(0, 10) < clock.format(clock.today(), false);
-  return el("li", { class: `item-row${reminder.completedAt ? " completed" : ""}`, "data-id": reminder.id },
-    el("label", { class: "check" }, box, el("span", {}, reminder.title)),
-    due ? el("span", { class: `tag${overdue ? " overdue" : ""}` }, due) : null,
-    reminder.priority && reminder.priority !== "none" ? el("span", { class: `tag priority-${reminder.priority}` }, reminder.priority) : null,
-    el("span", { class: "tag" }, reminder.list),
-    el("button", { class: "icon-button edit-reminder", type: "button", title: `Edit “${reminder.title}”`,
-      onclick: (event) => editReminder(event.currentTarget.closest("li"), reminder) }, "Edit"),
-    el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
-      await api(`/api/reminders/${encodeURIComponent(reminder.id)}`, { method: "DELETE" });
-      await showReminders();
-      toast(`Deleted “${reminder.title}”.`, { undo: async () => {
-        const due = reminder.due ? (reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16)) : undefined;
-        await sendJSON("/api/reminders", "POST", { title: reminder.title, due, priority: reminder.priority ?? "none", list: reminder.list });
-        await showReminders();
-        toast(`“${reminder.title}” is back.`);
-      } });
-    }) }, "Delete"));
-}
-
-/// The row becomes a form for the reminder's every field; Save (or Enter) keeps the changes, Cancel (or Esc) puts
-/// the row back. What the server finds wrong is said beside the field it concerns.
-function editReminder(row, reminder) {
-  const date = reminder.due ? reminder.due.time.slice(0, 10) : "";
-  const time = reminder.due && !reminder.due.isDateOnly ? reminder.due.time.slice(11, 16) : "";
-  const problem = el("p", { class: "field-error", role: "alert", hidden: true });
-  const form = el("form", { class: "inline-form reminder-edit", "aria-label": `Edit “${reminder.title}”` },
-    el("input", { name: "title", value: reminder.title, "aria-label": "Title", required: true }),
-    el("input", { name: "due", type: "date", value: date, "aria-label": "Due date" }),
-    el("input", { name: "time", type: "time", value: time, "aria-label": "Due time" }),
-    el("select", { name: "priority", "aria-label": "Priority" },
-      ["none", "low", "medium", "high"].map((value) => el("option", { value, selected: value === (reminder.priority ?? "none") },
-        value === "none" ? "No priority" : value))),
-    el("input", { name: "list", list: "reminder-lists", value: reminder.list, "aria-label": "List" }),
-    el("textarea", { name: "notes", rows: 2, placeholder: "Notes", "aria-label": "Notes" }, reminder.notes ?? ""),
-    el("button", { class: "button primary", type: "submit" }, "Save"),
-    el("button", { class: "button", type: "button", onclick: () => showReminders().catch(() => {}) }, "Cancel"),
-    problem);
-  form.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); showReminders().catch(() => {}); }
-  });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const fields = form.elements;
-    for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
-    problem.hidden = true;
-    if (fields.time.value && !fields.due.value) {
-      return fieldProblem(form, problem, "due", "A time needs a day: choose the date too, or clear the time.");
-    }
-    const due = fields.due.value ? (fields.time.value ? `${fields.due.value}T${fields.time.value}` : fields.due.value) : undefined;
-    try {
-      await sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}`, "PUT", {
-        title: fields.title.value, due, priority: fields.priority.value, list: fields.list.value,
-        notes: fields.notes.value, completed: Boolean(reminder.completedAt),
-      });
-    } catch (error) {
-      return fieldProblem(form, problem, error.parameter ?? "title", error.message);
-    }
-    await showReminders();
-    toast(`Saved “${fields.title.value.trim()}”.`);
-  });
-  row.replaceChildren(form);
-  row.classList.add("editing");
-  form.elements.title.focus();
-}
-
-function fieldProblem(form, problem, name, message) {
-  const field = form.elements[name] ?? form.elements.title;
-  field.setAttribute("aria-invalid", "true");
-  problem.id = `reminder-problem-${name}`;
-  field.setAttribute("aria-describedby", problem.id);
-  problem.textContent = message;
-  problem.hidden = false;
-  field.after(problem);
-  field.focus();
-}
-
-function importReminders() {
-  pickFiles({
-    accept: ".ics,text/calendar", path: "/api/reminders/import", type: "text/calendar",
-    done: async ([summary]) => { await showReminders(); toast(importSummary(summary)); },
-  });
-}
+// The habits page: what to check in today.
+import { $, api, attempt, clock, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 const WEEKDAYS = [["MO", "Mon"], ["TU", "Tue"], ["WE", "Wed"], ["TH", "Thu"], ["FR", "Fri"], ["SA", "Sat"], ["SU", "Sun"]];
 
@@ -216,6 +74,18 @@ async function checkIn(habit, body) {
   } });
 }
 
+/// Today's last check-in taken back, at any time of the day (not only while the toast offers Undo).
+async function takeBackToday(habit) {
+  const { logs } = await getJSON(`/api/habits/${encodeURIComponent(habit.id)}/logs`);
+  const today = clock.format(clock.today(), false);
+  const todays = logs.filter((log) => clock.format(clock.local(new Date(log.at * 1000)), false) === today);
+  const last = todays.sort((a, b) => b.at - a.at)[0];
+  if (!last) return showHabits();
+  await api(`/api/habits/logs/${encodeURIComponent(last.id)}`, { method: "DELETE" });
+  await showHabits();
+  toast(`Check-in taken back: ${habit.name}.`, { undo: () => checkIn(habit, { at: clock.format(clock.local(new Date(last.at * 1000))) }) });
+}
+
 /// A check-in for a day gone by: the day, then the button.
 function backdate(habit) {
   const today = clock.format(clock.today(), false);
@@ -234,13 +104,14 @@ function habitCard({ habit, stats }) {
     el("p", { class: "habit-figures" },
       el("strong", {}, String(stats.currentStreak)),
       ` ${stats.currentStreak === 1 ? stats.streakUnit.replace(/s$/, "") : stats.streakUnit} streak · best ${stats.longestStreak} · `,
-      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ` of ${stats.windowDays} days`),
+      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ` of ${stats.windowDays === 1 ? "1 day" : `${stats.windowDays} days`}`),
     el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.windowDays} days done` },
       days.map((day) => el("span", { class: done.has(day) ? "on" : "", title: day }))),
     el("div", { class: "row" },
       el("button", {
-        class: `button${stats.doneToday ? "" : " primary"}`, type: "button", disabled: stats.doneToday,
-        onclick: attempt(() => checkIn(habit, {})),
+        class: `button${stats.doneToday ? "" : " primary"}`, type: "button", "aria-pressed": String(stats.doneToday),
+        title: stats.doneToday ? "Take back today's check-in" : `Check in ${habit.name} today`,
+        onclick: attempt(() => stats.doneToday ? takeBackToday(habit) : checkIn(habit, {})),
       }, stats.doneToday ? "Done today ✓" : "Check in"),
       backdate(habit),
       el("button", { class: "icon-button danger", type: "button", onclick: attempt(async () => {

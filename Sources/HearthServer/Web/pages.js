@@ -1,6 +1,7 @@
 // The pages beside the chat, by the name the navigation uses.
 import { show as showCalendar, wire as wireCalendar } from "/assets/calendar.js";
-import { showHabits, showReminders } from "/assets/lists.js";
+import { showHabits } from "/assets/lists.js";
+import { showReminders } from "/assets/reminders.js";
 import { showMemory } from "/assets/memory.js";
 import { showContacts, showNotes } from "/assets/records.js";
 

@@ -1,10 +1,12 @@
 // The notes page (list, search, a Markdown editor with preview) and the contacts page (search, a card
 // per person, an editor).
-import { $, api, attempt, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import { $, api, attempt, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 import { renderMarkdown } from "/assets/markdown.js";
 
 const noteState = { selected: null, query: "", timer: null, dirty: false, flush: null };
+// Going to another page of the app saves the note being written at once, not a second later.
+for (const name of ["hashchange", "hearth:view"]) window.addEventListener(name, () => { if (noteState.dirty) noteState.flush?.(); });
 // Edits not yet saved (within the second before the autosave) keep the page from closing unasked.
 window.addEventListener("beforeunload", (event) => { if (noteState.dirty) event.preventDefault(); });
 
@@ -13,11 +15,11 @@ export async function showNotes() {
   search.addEventListener("input", () => {
     noteState.query = search.value;
     clearTimeout(noteState.timer);
-    noteState.timer = setTimeout(() => refreshNotes().catch(() => {}), 200);
+    noteState.timer = setTimeout(() => drawPage(refreshNotes), 200);
   });
   $("view-notes").replaceChildren(
     el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Notes"), search,
-      el("button", { class: "button primary", type: "button", id: "new-note", onclick: () => { noteState.selected = { title: "", body: "", tags: [], isPinned: false }; refreshNotes().catch(() => {}); } }, "New note"),
+      el("button", { class: "button primary", type: "button", id: "new-note", onclick: () => { noteState.selected = { title: "", body: "", tags: [], isPinned: false }; drawPage(refreshNotes); } }, "New note"),
       el("button", { class: "button", type: "button", onclick: importNotes }, "Import")),
     el("div", { class: "split", id: "notes-body" }));
   await refreshNotes();
@@ -26,9 +28,12 @@ export async function showNotes() {
 /// The list and the editor, below the page's bar (which keeps the search field as it is typed in).
 async function refreshNotes() {
   const query = noteState.query.trim();
+  // Only the latest search's answer is shown, whatever order the answers arrive in.
+  const ticket = noteState.ticket = (noteState.ticket ?? 0) + 1;
   const notes = query
     ? (await getJSON(`/api/notes?q=${encodeURIComponent(query)}`)).hits.map((hit) => ({ ...hit.note, excerpt: hit.excerpt }))
     : (await getJSON("/api/notes")).notes;
+  if (ticket !== noteState.ticket) return;
   const list = el("nav", { class: "note-list", "aria-label": "Notes" }, notes.map((note) =>
     el("button", {
       type: "button", class: `note-item${noteState.selected?.id === note.id ? " active" : ""}`, "data-id": note.id,
@@ -36,7 +41,7 @@ async function refreshNotes() {
         // The note being written is saved before another is opened.
         if (noteState.dirty) await noteState.flush?.();
         noteState.selected = note;
-        refreshNotes().catch(() => {});
+        drawPage(refreshNotes);
       },
     }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
     el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")))));
@@ -114,13 +119,20 @@ function editor(note) {
       tags: fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean),
     };
   };
-  // Written as it is typed: a pause of a second saves it (a new note once it has a title), so leaving the page
-  // loses nothing.
+  // Written as it is typed: a pause of a second saves it, so leaving the page loses nothing. A note without a
+  // title is named by its first line, as people start a note by writing in it.
   let saving = Promise.resolve();
   const save = () => {
     saving = saving.then(async () => {
       const wanted = input();
-      if (!wanted.title.trim()) return;
+      if (!wanted.title.trim()) {
+        wanted.title = firstLine(wanted.body);
+        if (!wanted.title) {
+          status.textContent = "Not saved yet: write a title or some text.";
+          return;
+        }
+        if (document.activeElement !== form.elements.title) form.elements.title.value = wanted.title;
+      }
       status.textContent = "Saving…";
       const saved = note.id
         ? await sendJSON(`/api/notes/${encodeURIComponent(note.id)}`, "PUT", wanted)
@@ -193,15 +205,15 @@ function importNotes() {
 const contactState = { selected: null, query: "", timer: null, editing: false };
 
 export async function showContacts() {
-  const search = el("input", { type: "search", id: "contact-search", placeholder: "Search by name or organisation", "aria-label": "Search contacts", value: contactState.query });
+  const search = el("input", { type: "search", id: "contact-search", placeholder: "Search by name, organisation or phone", "aria-label": "Search contacts", value: contactState.query });
   search.addEventListener("input", () => {
     contactState.query = search.value;
     clearTimeout(contactState.timer);
-    contactState.timer = setTimeout(() => refreshContacts().catch(() => {}), 200);
+    contactState.timer = setTimeout(() => drawPage(refreshContacts), 200);
   });
   $("view-contacts").replaceChildren(
     el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Contacts"), search,
-      el("button", { class: "button primary", type: "button", onclick: () => { contactState.selected = { fullName: "", phones: [], emails: [] }; contactState.editing = true; refreshContacts().catch(() => {}); } }, "New contact"),
+      el("button", { class: "button primary", type: "button", onclick: () => { contactState.selected = { fullName: "", phones: [], emails: [] }; contactState.editing = true; drawPage(refreshContacts); } }, "New contact"),
       el("button", { class: "button", type: "button", id: "import-contacts", onclick: importContacts }, "Import"),
       el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/contacts/export")).blob(), "hearth-contacts.vcf")) }, "Export")),
     el("div", { class: "split", id: "contacts-body" }));
@@ -210,16 +222,21 @@ export async function showContacts() {
 
 async function refreshContacts() {
   const query = contactState.query.trim();
+  // Answers to searches typed quickly may come back out of order: only the latest one is shown.
+  const ticket = contactState.ticket = (contactState.ticket ?? 0) + 1;
   const { contacts } = await getJSON(query ? `/api/contacts?q=${encodeURIComponent(query)}` : "/api/contacts");
-  const list = el("nav", { class: "note-list", id: "contact-list", "aria-label": "Contacts" }, contacts.map((contact) =>
+  if (ticket !== contactState.ticket) return;
+  const none = contacts.length ? null
+    : el("p", { class: "muted" }, query ? `No contact matches “${query}”.` : "No contacts yet. Import a .vcf file or add one.");
+  const list = el("nav", { class: "note-list", id: "contact-list", "aria-label": "Contacts" }, none, contacts.map((contact) =>
     el("button", {
       type: "button", class: `note-item${contactState.selected?.id === contact.id ? " active" : ""}`, "data-id": contact.id,
-      onclick: () => { contactState.selected = contact; contactState.editing = false; refreshContacts().catch(() => {}); },
+      onclick: () => { contactState.selected = contact; contactState.editing = false; drawPage(refreshContacts); },
     }, el("span", { class: "title" }, contact.fullName), el("span", { class: "meta" }, contact.organization ?? contact.emails[0]?.value ?? ""))));
+  // The contact open stays open while the list is searched.
   const detail = contactState.selected
     ? (contactState.editing ? contactEditor(contactState.selected) : card(contactState.selected))
-    : el("p", { class: "muted" }, contacts.length ? "Pick a contact."
-      : query ? `No contact matches “${query}”.` : "No contacts yet. Import a .vcf file or add one.");
+    : el("p", { class: "muted" }, contacts.length ? "Pick a contact." : "");
   $("contacts-body").replaceChildren(list, detail);
 }
 
@@ -233,7 +250,7 @@ function card(contact) {
       contact.emails.map((email) => line(email.label ?? "e-mail", el("a", { href: `mailto:${email.value}` }, email.value))),
       line("birthday", contact.birthday), line("notes", contact.notes)),
     el("div", { class: "row" },
-      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; refreshContacts().catch(() => {}); } }, "Edit"),
+      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; drawPage(refreshContacts); } }, "Edit"),
       el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
         if (!window.confirm(`Delete ${contact.fullName}?`)) return;
         await api(`/api/contacts/${encodeURIComponent(contact.id)}`, { method: "DELETE" });
@@ -260,7 +277,7 @@ function contactEditor(contact) {
     el("label", {}, "Birthday (1990-04-12, or --04-12)", el("input", { name: "birthday", value: contact.birthday ?? "" })),
     el("label", {}, "Notes", el("textarea", { name: "notes", rows: 3 })),
     el("div", { class: "row" }, el("button", { class: "button primary", type: "submit" }, "Save"),
-      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = false; if (!contact.id) contactState.selected = null; refreshContacts().catch(() => {}); } }, "Cancel")));
+      el("button", { class: "button", type: "button", onclick: () => { contactState.editing = false; if (!contact.id) contactState.selected = null; drawPage(refreshContacts); } }, "Cancel")));
   form.elements.phones.value = labeled.write(contact.phones);
   form.elements.emails.value = labeled.write(contact.emails);
   form.elements.notes.value = contact.notes ?? "";
@@ -273,12 +290,28 @@ function contactEditor(contact) {
       givenName: contact.givenName ?? undefined, familyName: contact.familyName ?? undefined,
     };
     if (fields.birthday.value.trim()) input.birthday = fields.birthday.value.trim();
-    contactState.selected = contact.id
-      ? await sendJSON(`/api/contacts/${encodeURIComponent(contact.id)}`, "PUT", input)
-      : await sendJSON("/api/contacts", "POST", input);
+    for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+    problem.hidden = true;
+    try {
+      contactState.selected = contact.id
+        ? await sendJSON(`/api/contacts/${encodeURIComponent(contact.id)}`, "PUT", input)
+        : await sendJSON("/api/contacts", "POST", input);
+    } catch (error) {
+      // Said beside the field the server names ("emails[1].value" is the e-mails box); others go to the banner.
+      const field = error.parameter && form.elements[error.parameter.split(/[.[]/)[0]];
+      if (!field) throw error;
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", problem.id);
+      problem.textContent = error.message;
+      problem.hidden = false;
+      field.closest("label").after(problem);
+      field.focus();
+      return;
+    }
     contactState.editing = false;
     await refreshContacts();
   }));
+  const problem = el("p", { class: "field-error", id: "contact-problem", role: "alert", hidden: true });
   return form;
 }
 
@@ -287,4 +320,10 @@ function importContacts() {
     accept: ".vcf,text/vcard", path: "/api/contacts/import", type: "text/vcard",
     done: async ([summary]) => { await refreshContacts(); toast(importSummary(summary)); },
   });
+}
+
+/// The first line of a note's text with its Markdown marks ("# ", "- [ ] ") left out, at most 60 characters.
+function firstLine(body) {
+  const line = body.split("\n").map((text) => text.replace(/^\s*(#+|[-*+]\s+\[[ xX]\]|[-*+>]|\d+[.)])\s*/, "").trim()).find(Boolean) ?? "";
+  return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
 }

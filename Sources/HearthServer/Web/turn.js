@@ -210,6 +210,9 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           break;
         case "started": {
           turn.started = true;
+          // Stop was asked for before the server had the turn: it is asked of the server now, so that a change
+          // being prepared is not made.
+          if (turn.stopWanted) stop();
           if (!queued.dataset.loading) queued.remove();
           // The chat may have been opened again since this was sent, showing the saved copies of these two
           // messages beside the live ones: the live ones stay.
@@ -245,9 +248,16 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           redrawSoon();
           break;
         case "answer":
-          queued.hidden = true;
           answer.content += event.data.text;
           answer.shown += event.data.shown;
+          if (event.data.shown) {
+            queued.hidden = true;
+          } else if (!answer.shown.trim() && /\[[A-Z]+_ACTION:/.test(answer.content)) {
+            // A change the model is writing out shows nothing until it is complete: say so in words.
+            if (!queued.isConnected) answerElement.append(queued);
+            if (queued.hidden) queued.textContent = "Preparing the change…";
+            queued.hidden = false;
+          }
           tellListeners("text", session.id, answer.shown);
           redrawSoon();
           break;
@@ -301,7 +311,13 @@ export async function refreshForks(sessionID) {
 export async function stop() {
   const turn = currentTurn();
   if (!turn) return;
-  if (!turn.started) { turn.controller.abort(); return; }
+  if (!turn.started) {
+    // The request may be on its way: the server stops the turn as soon as it has it (above). Only a server
+    // that does not answer at all is given up on here.
+    turn.stopWanted = true;
+    setTimeout(() => { if (!turn.started) turn.controller.abort(); }, 3000);
+    return;
+  }
   try {
     await api(`/api/sessions/${turn.session}/stop`, { method: "POST" });
   } catch (error) {

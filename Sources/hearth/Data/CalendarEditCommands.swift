@@ -3,6 +3,31 @@ import Foundation
 import HearthCore
 import HearthEngine
 
+/// How an event or a reminder repeats, as `add` and `edit` take it.
+struct RepeatFields: ParsableArguments {
+  @Option(name: .long, help: "Repeat: daily, weekly, monthly or yearly.") var `repeat`: Recurrence.Frequency?
+  @Option(name: .long, help: "Repeat every N days/weeks/months/years.") var interval: Int?
+  @Option(name: .long, help: "Repeat this many times in all.") var count: Int?
+  @Option(name: .long, help: "Repeat until this date or time (a date includes its day).") var until: DateTimeArgument?
+  @Option(name: .long, help: "Weekdays of a weekly series: MO,WE,FR.") var on: WeekdaysArgument?
+
+  func validate() throws {
+    if `repeat` == nil, interval != nil || count != nil || until != nil || on != nil {
+      throw ValidationError("--interval, --count, --until and --on need --repeat")
+    }
+  }
+
+  /// The rule the options describe, or `nil` without `--repeat`.
+  var rule: Recurrence? {
+    `repeat`.map { frequency in
+      Recurrence(
+        frequency: frequency, interval: interval ?? 1, count: count,
+        until: until.map { $0.isDateOnly ? LocalDateTime(startOf: $0.value.date).adding(seconds: 86_399) : $0.value },
+        byWeekday: on?.days.map { Recurrence.WeekdayRule($0) } ?? [])
+    }
+  }
+}
+
 /// The fields of an event that `add` and `edit` share; every one given is applied.
 struct EventFields: ParsableArguments {
   @Option(name: .long, help: "Start, local time: 2026-12-01T09:00 (a date alone with --all-day).")
@@ -19,11 +44,7 @@ struct EventFields: ParsableArguments {
   @Option(name: .long, help: "The calendar it belongs to (default: Personal).") var calendar: String?
   @Flag(name: .long, help: "Does not block time (free-time searches ignore it).") var free = false
   @Flag(name: .long, help: "Blocks time (the default).") var busy = false
-  @Option(name: .long, help: "Repeat: daily, weekly, monthly or yearly.") var `repeat`: Recurrence.Frequency?
-  @Option(name: .long, help: "Repeat every N days/weeks/months/years.") var interval: Int?
-  @Option(name: .long, help: "Repeat this many times in all.") var count: Int?
-  @Option(name: .long, help: "Repeat until this date or time (a date includes its day).") var until: DateTimeArgument?
-  @Option(name: .long, help: "Weekdays of a weekly series: MO,WE,FR.") var on: WeekdaysArgument?
+  @OptionGroup var repeats: RepeatFields
   @Option(name: .long, help: "Leave out the occurrence starting at this time (repeatable).") var skip:
     [DateTimeArgument] = []
 
@@ -33,9 +54,6 @@ struct EventFields: ParsableArguments {
     }
     if duration != nil, end != nil { throw ValidationError("give --end or --duration, not both") }
     if free, busy { throw ValidationError("give --free or --busy, not both") }
-    if `repeat` == nil, interval != nil || count != nil || until != nil || on != nil {
-      throw ValidationError("--interval, --count, --until and --on need --repeat")
-    }
     if let zone, EventZone(parsing: zone) == nil { throw ValidationError("--zone \(zone) is not a known time zone") }
   }
 
@@ -62,12 +80,7 @@ struct EventFields: ParsableArguments {
     if let calendar { event.calendar = calendar }
     if free { event.isBusy = false }
     if busy { event.isBusy = true }
-    if let frequency = `repeat` {
-      event.recurrence = Recurrence(
-        frequency: frequency, interval: interval ?? 1, count: count,
-        until: until.map { $0.isDateOnly ? LocalDateTime(startOf: $0.value.date).adding(seconds: 86_399) : $0.value },
-        byWeekday: on?.days.map { Recurrence.WeekdayRule($0) } ?? [])
-    }
+    if let rule = repeats.rule { event.recurrence = rule }
     event.exceptions += skip.map { event.isAllDay ? LocalDateTime(startOf: $0.value.date) : $0.value }
   }
 }
@@ -105,7 +118,7 @@ extension CalendarCommand {
     @Flag(name: .long, help: "Print JSON (the event and its conflicts).") var json = false
 
     func validate() throws {
-      if noRepeat, fields.repeat != nil { throw ValidationError("give --repeat or --no-repeat, not both") }
+      if noRepeat, fields.repeats.repeat != nil { throw ValidationError("give --repeat or --no-repeat, not both") }
     }
 
     func run() async throws {

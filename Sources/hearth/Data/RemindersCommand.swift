@@ -21,6 +21,7 @@ struct RemindersCommand: AsyncParsableCommand {
     }
     if reminder.priority != .none { text += "  !\(reminder.priority.rawValue)" }
     if reminder.list != Reminder.defaultList { text += "  [\(reminder.list)]" }
+    if let repeats = reminder.repeatSummary { text += "  ↻ \(repeats)" }
     return text + "  " + Terminal.dim(DataText.shortID(reminder.id))
   }
 
@@ -61,13 +62,18 @@ struct RemindersCommand: AsyncParsableCommand {
     @Option(name: .long, help: "none, low, medium or high.") var priority: ReminderPriority = .none
     @Option(name: .long, help: "The list (default: Reminders).") var list: String?
     @Option(name: .long, help: "Notes.") var notes: String?
+    @OptionGroup(title: "Repeating (done moves it to the next due time)") var repeats: RepeatFields
     @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func validate() throws {
+      if repeats.repeat != nil, due == nil { throw ValidationError("--repeat needs --due to repeat from") }
+    }
 
     func run() async throws {
       try await reportingFailures {
         let reminder = Reminder(
           title: title, notes: notes, due: due.map(RemindersCommand.due), priority: priority,
-          list: list ?? Reminder.defaultList)
+          list: list ?? Reminder.defaultList, recurrence: repeats.rule)
         try RemindersCommand.report(
           try await Engine.openProfile().reminders.create(reminder), json: json, verb: "added")
       }
@@ -83,10 +89,14 @@ struct RemindersCommand: AsyncParsableCommand {
     @Option(name: .long, help: "none, low, medium or high.") var priority: ReminderPriority?
     @Option(name: .long, help: "Move to this list.") var list: String?
     @Option(name: .long, help: "Notes (empty to clear).") var notes: String?
+    @OptionGroup(title: "Repeating") var repeats: RepeatFields
+    @Flag(name: .long, help: "Stop repeating.") var noRepeat = false
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func validate() throws {
       if noDue, due != nil { throw ValidationError("give --due or --no-due, not both") }
+      if noRepeat, repeats.repeat != nil { throw ValidationError("give --repeat or --no-repeat, not both") }
+      if noDue, repeats.repeat != nil { throw ValidationError("--repeat needs a due date; --no-due removes it") }
     }
 
     func run() async throws {
@@ -99,6 +109,8 @@ struct RemindersCommand: AsyncParsableCommand {
         if let priority { reminder.priority = priority }
         if let list { reminder.list = list }
         if let notes { reminder.notes = notes.isEmpty ? nil : notes }
+        if let rule = repeats.rule { reminder.recurrence = rule }
+        if noRepeat { reminder.recurrence = nil }
         try RemindersCommand.report(try service.update(reminder), json: json, verb: "updated")
       }
     }
