@@ -958,21 +958,36 @@ class WebAppTest(unittest.TestCase):
         stamp = self.find(".message time.message-time")
         self.assertTrue(stamp.get_attribute("datetime").startswith("2026-11-20T10:00"))
         api("/api/sessions/7c1d2e3f-5555-4a6b-8c7d-9e0f1a2b3c4d", "DELETE")
-        # The first Tab reaches the skip link, which goes to the message box without leaving the page.
-        self.driver.get(BASE_URL + "/#/notes")
-        self.wait.until(EC.visibility_of_element_located((By.ID, "view-notes")))
-        first = self.driver.execute_script(
-            "return document.querySelector('a[href], button:not([hidden]), input:not([type=hidden]), select, textarea')")
-        self.assertEqual(first.get_attribute("class"), "skip-link")
-        self.driver.execute_script("arguments[0].focus()", first)
-        # Shown once it has the focus.
-        self.assertGreaterEqual(first.rect["y"], 0)
-        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
-        self.wait.until(lambda driver: driver.execute_script("return document.activeElement.id") == "prompt")
+        # The first Tab reaches the skip link, which goes past the navigation to what the page is for without
+        # leaving it: a page's own content, or a chat's message box.
+        for address, label, target in (("/#/notes", "Skip to the page", "view-notes"), ("/", "Skip to the message box", "prompt")):
+            self.driver.get(BASE_URL + address)
+            self.driver.refresh()
+            self.wait.until(EC.visibility_of_element_located((By.ID, target)))
+            first = self.driver.execute_script(
+                "return document.querySelector('a[href], button:not([hidden]), input:not([type=hidden]), select, textarea')")
+            self.assertEqual((first.get_attribute("class"), first.get_attribute("textContent")), ("skip-link", label))
+            self.driver.execute_script("arguments[0].focus()", first)
+            # Shown once it has the focus.
+            self.assertGreaterEqual(first.rect["y"], 0)
+            before = self.driver.execute_script("return location.hash")
+            ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+            self.wait.until(lambda driver: driver.execute_script("return document.activeElement.id") == target)
+            self.assertEqual(self.driver.execute_script("return location.hash"), before)
         # It installs on a phone's home screen: a web-app manifest.
         manifest = json.loads(urllib.request.urlopen(BASE_URL + "/manifest.webmanifest").read())
         self.assertEqual((manifest["name"], manifest["display"], manifest["start_url"]), ("Hearth", "standalone", "/"))
         self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "link[rel='manifest']"))
+        # Its icons are there in the sizes it names (PNG for the home screen, as phones want them).
+        for icon in manifest["icons"]:
+            data = urllib.request.urlopen(BASE_URL + icon["src"]).read()
+            if icon["type"] == "image/png":
+                self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+                width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+                self.assertEqual(f"{width}x{height}", icon["sizes"])
+        self.assertEqual({"192x192", "512x512"} - {icon["sizes"] for icon in manifest["icons"]}, set())
+        touch = self.driver.find_element(By.CSS_SELECTOR, "link[rel='apple-touch-icon']").get_attribute("href")
+        self.assertEqual(urllib.request.urlopen(touch).read()[:4], b"\x89PNG")
 
     def test_9d32_overdue_reminders_and_contacts_by_phone(self):
         yesterday = time.strftime("%Y-%m-%d", time.localtime(time.time() - 86400))
@@ -1059,10 +1074,33 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Check-in taken back: Stretching."))
         self.assertEqual([log["id"] for log in api(f"/api/habits/{habit['id']}/logs")["logs"]], [logs[0]["id"]])
         api(f"/api/habits/{habit['id']}", "DELETE")
-        # The chat's Export is reached by Tab like every control.
-        self.driver.get(BASE_URL + "/")
-        export = self.find("#export-md")
-        self.assertEqual(export.tag_name, "button")
+        # The chat's Export is reached by Tab like every control: the control before it hands the focus on to it.
+        session = api("/api/sessions")["sessions"][0]["id"]
+        self.driver.get(BASE_URL + f"/#/s/{session}")
+        self.driver.refresh()
+        toggle = self.wait.until(EC.element_to_be_clickable((By.ID, "memory-toggle")))
+        self.driver.execute_script("arguments[0].focus()", toggle)
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(self.driver.execute_script("return document.activeElement.id"), "export-md")
+        # Every chat at once, from Settings: one Markdown file holding each chat by its title, and no raw block.
+        # The file as the page hands it to the browser (the page's policy lets it fetch nothing, blobs included).
+        self.driver.execute_script("""
+            window.downloaded = null;
+            const made = new Map();
+            const createObjectURL = URL.createObjectURL;
+            URL.createObjectURL = (blob) => { const url = createObjectURL(blob); made.set(url, blob); return url; };
+            HTMLAnchorElement.prototype.click = function () {
+              const blob = made.get(this.href);
+              if (this.download && blob) blob.text().then((text) => { window.downloaded = { name: this.download, text }; });
+            };""")
+        self.driver.execute_script("location.hash = '#/settings'")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "export-all-md"))).click()
+        got = WebDriverWait(self.driver, 30).until(lambda d: d.execute_script("return window.downloaded"))
+        self.assertEqual(got["name"], "hearth-chats.md")
+        for title in [s["title"] for s in api("/api/sessions")["sessions"]][:5]:
+            self.assertIn(title, got["text"])
+        self.assertNotIn("_ACTION:", got["text"])
+        self.driver.refresh()
 
     def test_9d34_the_event_form_keeps_the_length_says_what_is_wrong_by_the_fields_and_keeps_save_in_reach(self):
         self.driver.get(BASE_URL + "/#/calendar")
@@ -1171,6 +1209,23 @@ class WebAppTest(unittest.TestCase):
         done.find_element(By.XPATH, ".//button[.='Undo']").click()
         back = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='restored']")))
         self.assertTrue(self.driver.execute_script(in_card, back))
+        # On a phone too, the waiting card comes into reach above the composer, and Cancel keeps the focus on it.
+        self.driver.set_window_size(390, 844)
+        try:
+            self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
+            self.send("Delete the dentist appointment")
+            self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".action-card[data-state='pending']")) == 1)
+            pending = self.find(".action-card[data-state='pending']")
+            cancel = pending.find_element(By.XPATH, ".//button[.='Cancel']")
+            self.wait.until(lambda d: d.execute_script(
+                "const b = arguments[0].getBoundingClientRect(); return b.top >= 0 && b.bottom <= document.getElementById('composer').getBoundingClientRect().top",
+                cancel))
+            cancel.click()
+            declined = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='cancelled']")))
+            self.assertTrue(self.driver.execute_script(in_card, declined))
+            self.shoot("action-card-phone")
+        finally:
+            self.driver.set_window_size(1280, 860)
 
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")

@@ -835,7 +835,8 @@ class PolishTest(unittest.TestCase):
     def test_16_a_page_that_could_not_load_says_so_offers_retry_and_draws_itself_when_hearth_is_back(self):
         self.open(DESKTOP, path="/#/calendar")
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='week']"))).click()
-        first = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".day-column"))).get_attribute("data-date")
+        # Read from the week once it is drawn (the view before it has day columns too).
+        first = self.wait.until(lambda d: d.execute_script("return document.querySelector('.week:not(.one-day) .day-column')?.dataset.date"))
         next_week = str(datetime.date.fromisoformat(first) + datetime.timedelta(days=7))
         try:
             self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
@@ -866,6 +867,27 @@ class PolishTest(unittest.TestCase):
         self.driver.back()
         self.wait.until(EC.visibility_of_element_located((By.ID, "view-calendar")))
         self.assertEqual(self.driver.execute_script("return location.hash"), "#/calendar")
+
+    def test_17_open_forms_and_dialogs_pass_the_same_accessibility_check(self):
+        item = api("/api/reminders", "POST", {"title": "Book the boiler service", "due": str(datetime.date.today())})
+        try:
+            for size, theme in ((DESKTOP, "light"), (PHONE, "dark")):
+                self.open(size, theme, "/#/calendar")
+                self.wait.until(EC.element_to_be_clickable((By.ID, "add-event"))).click()
+                self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+                self.assert_accessible(f"{size[0]} px, {theme}, the event form")
+                self.find("#event-cancel").click()
+                self.driver.get(f"{BASE_URL}/#/reminders")
+                row = f"//li[@data-id='{item['id']}']"
+                self.wait.until(EC.element_to_be_clickable((By.XPATH, f"{row}//button[contains(@class,'edit-reminder')]"))).click()
+                form = self.wait.until(EC.visibility_of_element_located((By.XPATH, f"{row}//form")))
+                # With a problem said beside its field, too.
+                self.set_value(form.find_element(By.NAME, "time"), "7 pm")
+                form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+                self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"li[data-id='{item['id']}'] .field-error")))
+                self.assert_accessible(f"{size[0]} px, {theme}, a reminder edited in place")
+        finally:
+            api(f"/api/reminders/{item['id']}", "DELETE")
 
 
 if __name__ == "__main__":

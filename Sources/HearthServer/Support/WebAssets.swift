@@ -19,6 +19,7 @@ struct WebAssets: Sendable {
     ("/assets/pages.js", "pages.js", "text/javascript; charset=utf-8"),
     ("/assets/calendar.js", "calendar.js", "text/javascript; charset=utf-8"),
     ("/assets/lists.js", "lists.js", "text/javascript; charset=utf-8"),
+    ("/assets/reminders.js", "reminders.js", "text/javascript; charset=utf-8"),
     ("/assets/records.js", "records.js", "text/javascript; charset=utf-8"),
     ("/assets/memory.js", "memory.js", "text/javascript; charset=utf-8"),
     ("/assets/actions.js", "actions.js", "text/javascript; charset=utf-8"),
@@ -48,6 +49,10 @@ struct WebAssets: Sendable {
     ("/assets/models.js", "models.js", "text/javascript; charset=utf-8"),
     ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
     ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
+    // Home-screen icons: Chromium installs from the PNG sizes, iOS takes its own square one.
+    ("/assets/icon-192.png", "icon-192.png", "image/png"),
+    ("/assets/icon-512.png", "icon-512.png", "image/png"),
+    ("/apple-touch-icon.png", "apple-touch-icon.png", "image/png"),
     ("/manifest.webmanifest", "manifest.webmanifest", "application/manifest+json"),
   ]
 

@@ -328,6 +328,7 @@ function showView(name) {
   // A page of its own is a step in the history, so Back returns to the page before.
   if ((fixedViews.includes(name) || pages[name]) && location.hash !== `#/${name}`) history.pushState(null, "", `#/${name}`);
   window.dispatchEvent(new CustomEvent("hearth:view", { detail: name }));
+  document.querySelector(".skip-link").textContent = name === "chat" ? "Skip to the message box" : "Skip to the page";
   for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
   document.querySelectorAll(".nav-link[data-view]").forEach((link) => link.classList.toggle("active", link.dataset.view === name));
   if (name !== "chat") {
@@ -370,11 +371,14 @@ function wire() {
   wireRemote();
   setUpVoice();
   setUpHandsFree();
-  // The skip link goes to the message box without changing the address (which would open a new chat).
+  // The skip link goes past the navigation to what the page is for: the message box in a chat, the page's
+  // own content elsewhere; the address stays (a new one would open another page).
   document.querySelector(".skip-link").addEventListener("click", (event) => {
     event.preventDefault();
-    if ($("view-chat").hidden) showView("chat");
-    $("prompt").focus();
+    const page = document.querySelector(".main > .view:not([hidden]):not(#view-chat)");
+    if (!page) { $("prompt").focus(); return; }
+    page.tabIndex = -1;
+    page.focus();
   });
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
