@@ -246,6 +246,12 @@ class WebAppTest(unittest.TestCase):
         prompt.send_keys(text)
         prompt.send_keys(Keys.ENTER)
 
+    def above_the_composer(self, element):
+        """Whether `element` is on screen, wholly above the composer (not hidden under it)."""
+        return self.driver.execute_script(
+            "const b = arguments[0].getBoundingClientRect();"
+            "return b.top >= 0 && b.bottom <= document.getElementById('composer').getBoundingClientRect().top", element)
+
     def last_answer_text(self):
         answers = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")
         return answers[-1].text if answers else ""
@@ -1199,9 +1205,7 @@ class WebAppTest(unittest.TestCase):
         self.send("Delete the dentist appointment")
         pending = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='pending']")))
         confirm = pending.find_element(By.XPATH, ".//button[.='Confirm']")
-        self.wait.until(lambda d: d.execute_script(
-            "const b = arguments[0].getBoundingClientRect(); return b.top >= 0 && b.bottom <= document.getElementById('composer').getBoundingClientRect().top",
-            confirm))
+        self.wait.until(lambda _: self.above_the_composer(confirm))
         confirm.click()
         done = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
         in_card = "return arguments[0].contains(document.activeElement)"
@@ -1217,9 +1221,7 @@ class WebAppTest(unittest.TestCase):
             self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".action-card[data-state='pending']")) == 1)
             pending = self.find(".action-card[data-state='pending']")
             cancel = pending.find_element(By.XPATH, ".//button[.='Cancel']")
-            self.wait.until(lambda d: d.execute_script(
-                "const b = arguments[0].getBoundingClientRect(); return b.top >= 0 && b.bottom <= document.getElementById('composer').getBoundingClientRect().top",
-                cancel))
+            self.wait.until(lambda _: self.above_the_composer(cancel))
             cancel.click()
             declined = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='cancelled']")))
             self.assertTrue(self.driver.execute_script(in_card, declined))
@@ -1284,6 +1286,13 @@ class WebAppTest(unittest.TestCase):
             self.assertIn("Feed the cat", notice.text)
             self.assertIn("Feed the cat", self.driver.execute_script("return window.__notified"))
             self.shoot("notice")
+            # Above the composer, on a phone too, where the composer's buttons take more room: never over it.
+            self.assertTrue(self.above_the_composer(notice))
+            self.driver.set_window_size(390, 844)
+            try:
+                self.wait.until(lambda _: self.above_the_composer(notice))
+            finally:
+                self.driver.set_window_size(1280, 860)
             # The chat prints it between turns, within its next look.
             deadline = time.time() + 40
             while time.time() < deadline and not any("Feed the cat" in line for line in printed):

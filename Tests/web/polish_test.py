@@ -889,6 +889,49 @@ class PolishTest(unittest.TestCase):
         finally:
             api(f"/api/reminders/{item['id']}", "DELETE")
 
+    def touch(self, kind, x, y):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}]
+        self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def finger(self, element, dy, hold):
+        """A finger on `element`'s middle, held for `hold` seconds, then moved `dy` pixels down in small steps and lifted."""
+        box = self.driver.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]", element)
+        x, y = box
+        self.touch("touchStart", x, y)
+        time.sleep(hold)
+        for step in range(1, 9):
+            self.touch("touchMove", x, y + dy * step / 8)
+            time.sleep(0.03)
+        self.touch("touchEnd", x, y + dy)
+
+    def test_18_on_a_phone_a_finger_held_on_an_event_moves_it_and_a_swipe_still_scrolls(self):
+        tomorrow = datetime.date.today() + datetime.timedelta(days=1)
+        event = api("/api/calendar/events", "POST", {
+            "title": "Violin lesson", "start": f"{tomorrow}T12:00", "end": f"{tomorrow}T13:00"})["event"]
+        stored = lambda: api(f"/api/calendar/events/{event['id']}")
+        try:
+            self.open(PHONE, path="/#/calendar")
+            self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='day']"))).click()
+            self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".week.one-day")))
+            self.find(".page-bar .icon-button[title='Later']").click()
+            block = self.wait.until(EC.presence_of_element_located((By.XPATH, self.block(tomorrow, "Violin lesson"))))
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
+            scroller = self.driver.execute_script("return arguments[0].closest('.week-scroll')", block)
+            # A quick swipe over it scrolls the day and leaves the event where it was.
+            before = self.driver.execute_script("return arguments[0].scrollTop", scroller)
+            self.finger(block, -88, hold=0)
+            self.wait.until(lambda d: d.execute_script("return arguments[0].scrollTop", scroller) != before)
+            self.assertEqual(stored()["start"], f"{tomorrow}T12:00")
+            # Held still first, it is picked up: an hour down (44 px an hour) it moves there.
+            block = self.wait.until(EC.presence_of_element_located((By.XPATH, self.block(tomorrow, "Violin lesson"))))
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
+            self.finger(block, 44, hold=0.7)
+            self.wait.until(lambda d: stored()["start"] == f"{tomorrow}T13:00")
+            self.assertEqual(stored()["end"], f"{tomorrow}T14:00")
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "13:00–14:00"))
+        finally:
+            api(f"/api/calendar/events/{event['id']}", "DELETE")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -361,7 +361,22 @@ function cycleTheme() {
   applyTheme(next);
 }
 
+/// The room the composer and its hints take at the bottom of the window, as `--composer-space`: it grows with
+/// what is typed and wraps on a phone, and is none on a page without it.
+function keepNoticesAboveComposer() {
+  const measure = () => {
+    const composer = $("composer");
+    const space = $("view-chat").hidden ? 0 : Math.max(0, window.innerHeight - composer.getBoundingClientRect().top);
+    document.documentElement.style.setProperty("--composer-space", `${Math.ceil(space)}px`);
+  };
+  new ResizeObserver(measure).observe($("composer"));
+  new ResizeObserver(measure).observe($("view-chat"));
+  window.addEventListener("resize", measure);
+  measure();
+}
+
 function wire() {
+  keepNoticesAboveComposer();
   wireTurns({ ensureSession, putBack, reopen, show: showDetail, turnEnded });
   wireAttachments(ensureSession);
   wirePages();

@@ -236,52 +236,83 @@ function shifted(text, minutes) {
 
 /// A block dragged to another time or day moves the event there; its lower edge dragged changes its end. Steps of
 /// 15 minutes; a repeating event's occurrence moves alone ("this event only"). Undo puts it back. The editor
-/// (click, or Enter on the focused block) does the same from the keyboard.
+/// (click, or Enter on the focused block) does the same from the keyboard. Mouse and pen drag at once; a finger
+/// holds first.
 function draggable(button, item) {
   button.addEventListener("pointerdown", (down) => {
-    // A finger on a block scrolls the day as usual (and a tap opens the editor): dragging is for mouse and pen.
-    if (down.button !== 0 || down.pointerType === "touch") return;
-    const resizing = down.target.classList.contains("resize-handle");
-    const home = button.parentElement;
-    const top = parseFloat(button.style.top);
-    const height = parseFloat(button.style.height);
-    let moved = false;
-    let minutes = 0;
-    let column = home;
-    button.setPointerCapture(down.pointerId);
-    const move = (event) => {
-      const dy = event.clientY - down.clientY;
-      if (!moved && Math.hypot(dy, event.clientX - down.clientX) < 5) return;
-      moved = true;
-      button.classList.add("dragging");
-      minutes = Math.round((dy / HOUR) * 4) * 15;
-      if (resizing) {
-        minutes = Math.max(minutes, 15 - Math.round((height / HOUR) * 60));
-        button.style.height = `${height + (minutes / 60) * HOUR}px`;
-        return;
-      }
-      button.style.top = `${top + (minutes / 60) * HOUR}px`;
-      const under = document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("day-column"));
-      if (under && under !== column) { column = under; column.append(button); }
-    };
-    const up = () => {
-      button.removeEventListener("pointermove", move);
-      button.removeEventListener("pointerup", up);
-      button.removeEventListener("pointercancel", up);
-      if (!moved) return;
-      // The click that ends a drag does not open the editor.
-      button.dataset.dragged = "true";
-      setTimeout(() => delete button.dataset.dragged, 0);
-      const days = Math.round((clock.parse(column.dataset.date) - clock.parse(home.dataset.date)) / 86400000);
-      const startShift = resizing ? 0 : days * 1440 + minutes;
-      const endShift = resizing ? minutes : startShift;
-      if (!startShift && !endShift) { drawPage(show); return; }
-      attempt(() => reschedule(item, startShift, endShift))();
-    };
-    button.addEventListener("pointermove", move);
-    button.addEventListener("pointerup", up);
-    button.addEventListener("pointercancel", up);
+    if (down.button !== 0) return;
+    if (down.pointerType === "touch") holdToDrag(button, item, down);
+    else drag(button, item, down);
   });
+  // A finger held on a block moves it; the page must not scroll under it then, nor open its context menu.
+  button.addEventListener("touchmove", (event) => { if (button.dataset.held) event.preventDefault(); }, { passive: false });
+  button.addEventListener("contextmenu", (event) => { if (button.dataset.held) event.preventDefault(); });
+}
+
+/// A finger scrolls the day as usual and a tap opens the editor; held still for a moment on a block, it picks
+/// the block up, as phone calendars do, and then drags it like a mouse.
+function holdToDrag(button, item, down) {
+  const timer = setTimeout(() => {
+    forget();
+    button.dataset.held = "true";
+    navigator.vibrate?.(10);
+    drag(button, item, down, () => delete button.dataset.held);
+  }, 450);
+  const moved = (event) => { if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) > 8) forget(); };
+  const forget = () => {
+    clearTimeout(timer);
+    button.removeEventListener("pointermove", moved);
+    button.removeEventListener("pointerup", forget);
+    button.removeEventListener("pointercancel", forget);
+  };
+  button.addEventListener("pointermove", moved);
+  button.addEventListener("pointerup", forget);
+  button.addEventListener("pointercancel", forget);
+}
+
+/// Follows the pointer from `down` until it is lifted, then moves (or stretches) the event; `ended` hears the end.
+function drag(button, item, down, ended = () => {}) {
+  const resizing = down.target.classList.contains("resize-handle");
+  const home = button.parentElement;
+  const top = parseFloat(button.style.top);
+  const height = parseFloat(button.style.height);
+  let moved = false;
+  let minutes = 0;
+  let column = home;
+  button.setPointerCapture(down.pointerId);
+  const move = (event) => {
+    const dy = event.clientY - down.clientY;
+    if (!moved && Math.hypot(dy, event.clientX - down.clientX) < 5) return;
+    moved = true;
+    button.classList.add("dragging");
+    minutes = Math.round((dy / HOUR) * 4) * 15;
+    if (resizing) {
+      minutes = Math.max(minutes, 15 - Math.round((height / HOUR) * 60));
+      button.style.height = `${height + (minutes / 60) * HOUR}px`;
+      return;
+    }
+    button.style.top = `${top + (minutes / 60) * HOUR}px`;
+    const under = document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("day-column"));
+    if (under && under !== column) { column = under; column.append(button); }
+  };
+  const up = () => {
+    button.removeEventListener("pointermove", move);
+    button.removeEventListener("pointerup", up);
+    button.removeEventListener("pointercancel", up);
+    ended();
+    if (!moved) return;
+    // The click that ends a drag does not open the editor.
+    button.dataset.dragged = "true";
+    setTimeout(() => delete button.dataset.dragged, 0);
+    const days = Math.round((clock.parse(column.dataset.date) - clock.parse(home.dataset.date)) / 86400000);
+    const startShift = resizing ? 0 : days * 1440 + minutes;
+    const endShift = resizing ? minutes : startShift;
+    if (!startShift && !endShift) { drawPage(show); return; }
+    attempt(() => reschedule(item, startShift, endShift))();
+  };
+  button.addEventListener("pointermove", move);
+  button.addEventListener("pointerup", up);
+  button.addEventListener("pointercancel", up);
 }
 
 async function reschedule(item, startShift, endShift) {

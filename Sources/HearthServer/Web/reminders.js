@@ -110,18 +110,9 @@ export async function showReminders() {
     el("datalist", { id: "reminder-lists" }, lists.map((name) => el("option", { value: name }))),
     el("button", { class: "button primary", type: "submit" }, "Add"),
     problem);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const fields = form.elements;
-    clearProblems(form, problem);
-    const when = readWhen(fields);
-    if (when.problem) return fieldProblem(form, problem, ...when.problem);
-    try {
-      await sendJSON("/api/reminders", "POST", { title: fields.title.value, due: when.due, recurrence: when.recurrence,
-        priority: fields.priority.value, list: fields.list.value });
-    } catch (error) {
-      return fieldProblem(form, problem, error.parameter ?? "title", error.message);
-    }
+  onSubmit(form, problem, (fields, when) => sendJSON("/api/reminders", "POST", {
+    title: fields.title.value, due: when.due, recurrence: when.recurrence, priority: fields.priority.value, list: fields.list.value,
+  }), async () => {
     await showReminders();
     $("reminder-form").elements.title.focus();
   });
@@ -204,27 +195,36 @@ function editReminder(row, reminder) {
   form.addEventListener("keydown", (event) => {
     if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); drawPage(showReminders); }
   });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const fields = form.elements;
-    clearProblems(form, problem);
-    const when = readWhen(fields);
-    if (when.problem) return fieldProblem(form, problem, ...when.problem);
-    const zone = fieldsOf(reminder).zone && when.due?.includes("T") ? reminder.due.zone : undefined;
-    try {
-      await sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}`, "PUT", {
-        title: fields.title.value, due: when.due, zone, recurrence: when.recurrence, priority: fields.priority.value,
-        list: fields.list.value, notes: fields.notes.value, completed: Boolean(reminder.completedAt),
-      });
-    } catch (error) {
-      return fieldProblem(form, problem, error.parameter ?? "title", error.message);
-    }
+  onSubmit(form, problem, (fields, when) => sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}`, "PUT", {
+    title: fields.title.value, due: when.due, recurrence: when.recurrence, priority: fields.priority.value,
+    zone: fieldsOf(reminder).zone && when.due?.includes("T") ? reminder.due.zone : undefined,
+    list: fields.list.value, notes: fields.notes.value, completed: Boolean(reminder.completedAt),
+  }), async (saved) => {
     await showReminders();
-    toast(`Saved “${fields.title.value.trim()}”.`);
+    toast(`Saved “${saved.title}”.`);
   });
   row.replaceChildren(form);
   row.classList.add("editing");
   form.elements.title.focus();
+}
+
+/// Saves a reminder form with `send(fields, when)` once its day, time and repeat read, then hands what was saved to
+/// `saved`. What is wrong, found here or by the server (which names the field), is said beside the field it
+/// concerns, and nothing is saved.
+function onSubmit(form, problem, send, saved) {
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    clearProblems(form, problem);
+    const when = readWhen(form.elements);
+    if (when.problem) return fieldProblem(form, problem, ...when.problem);
+    let reminder;
+    try {
+      reminder = await send(form.elements, when);
+    } catch (error) {
+      return fieldProblem(form, problem, error.parameter ?? "title", error.message);
+    }
+    await saved(reminder);
+  }));
 }
 
 function clearProblems(form, problem) {
