@@ -713,11 +713,16 @@ class PolishTest(unittest.TestCase):
                     with self.subTest(page=page, size=size[0], theme=theme):
                         self.assert_accessible(f"{size[0]} px, {theme}, {page}")
 
-    def test_14_an_event_is_dragged_to_another_hour_and_its_end_stretched(self):
+    @staticmethod
+    def tomorrows_event(title, start, end):
+        """An event tomorrow from `start` to `end` (HH:MM): the day, the event, and a way to read it back as stored."""
         tomorrow = datetime.date.today() + datetime.timedelta(days=1)
         event = api("/api/calendar/events", "POST", {
-            "title": "Piano practice", "start": f"{tomorrow}T09:00", "end": f"{tomorrow}T10:00"})["event"]
-        stored = lambda: api(f"/api/calendar/events/{event['id']}")
+            "title": title, "start": f"{tomorrow}T{start}", "end": f"{tomorrow}T{end}"})["event"]
+        return tomorrow, event, lambda: api(f"/api/calendar/events/{event['id']}")
+
+    def test_14_an_event_is_dragged_to_another_hour_and_its_end_stretched(self):
+        tomorrow, event, stored = self.tomorrows_event("Piano practice", "09:00", "10:00")
         try:
             self.open(DESKTOP, path="/#/calendar")
             self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='week']"))).click()
@@ -905,10 +910,7 @@ class PolishTest(unittest.TestCase):
         self.touch("touchEnd", x, y + dy)
 
     def test_18_on_a_phone_a_finger_held_on_an_event_moves_it_and_a_swipe_still_scrolls(self):
-        tomorrow = datetime.date.today() + datetime.timedelta(days=1)
-        event = api("/api/calendar/events", "POST", {
-            "title": "Violin lesson", "start": f"{tomorrow}T12:00", "end": f"{tomorrow}T13:00"})["event"]
-        stored = lambda: api(f"/api/calendar/events/{event['id']}")
+        tomorrow, event, stored = self.tomorrows_event("Violin lesson", "12:00", "13:00")
         try:
             self.open(PHONE, path="/#/calendar")
             self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='day']"))).click()
