@@ -85,6 +85,26 @@ function watchForReturn() {
   }, 3000);
 }
 
+/// Takes back every field's problem mark in `form` and hides `problem`, the line that said it.
+export function clearFieldProblems(form, problem) {
+  for (const field of form.querySelectorAll("[aria-invalid]")) {
+    field.removeAttribute("aria-invalid");
+    field.removeAttribute("aria-describedby");
+  }
+  problem.hidden = true;
+}
+
+/// Says `message` beside the field it concerns: `field` marked invalid and described by `problem` (which has an
+/// id), `problem` put after `place` (the field, or the label around it), and the focus on the field.
+export function sayFieldProblem(field, problem, message, place = field) {
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", problem.id);
+  problem.textContent = message;
+  problem.hidden = false;
+  place.after(problem);
+  field.focus();
+}
+
 /// Draws a page (or part of one) from the server. What goes wrong is told with a Retry that draws it again, and
 /// a page that could not be drawn because the server was away is drawn again by itself when it is back.
 export function drawPage(draw) {

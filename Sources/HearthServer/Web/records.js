@@ -1,6 +1,8 @@
 // The notes page (list, search, a Markdown editor with preview) and the contacts page (search, a card
 // per person, an editor).
-import { $, api, attempt, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import {
+  $, api, attempt, clearFieldProblems, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
+} from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 import { renderMarkdown } from "/assets/markdown.js";
 
@@ -290,8 +292,7 @@ function contactEditor(contact) {
       givenName: contact.givenName ?? undefined, familyName: contact.familyName ?? undefined,
     };
     if (fields.birthday.value.trim()) input.birthday = fields.birthday.value.trim();
-    for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
-    problem.hidden = true;
+    clearFieldProblems(form, problem);
     try {
       contactState.selected = contact.id
         ? await sendJSON(`/api/contacts/${encodeURIComponent(contact.id)}`, "PUT", input)
@@ -300,12 +301,7 @@ function contactEditor(contact) {
       // Said beside the field the server names ("emails[1].value" is the e-mails box); others go to the banner.
       const field = error.parameter && form.elements[error.parameter.split(/[.[]/)[0]];
       if (!field) throw error;
-      field.setAttribute("aria-invalid", "true");
-      field.setAttribute("aria-describedby", problem.id);
-      problem.textContent = error.message;
-      problem.hidden = false;
-      field.closest("label").after(problem);
-      field.focus();
+      sayFieldProblem(field, problem, error.message, field.closest("label"));
       return;
     }
     contactState.editing = false;

@@ -1,5 +1,7 @@
 // The reminders page: what is overdue, due today and later; repeating reminders come back when done.
-import { $, api, attempt, clock, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import {
+  $, api, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
+} from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 
 const reminderState = { list: "" };
@@ -214,7 +216,7 @@ function editReminder(row, reminder) {
 function onSubmit(form, problem, send, saved) {
   form.addEventListener("submit", attempt(async (event) => {
     event.preventDefault();
-    clearProblems(form, problem);
+    clearFieldProblems(form, problem);
     const when = readWhen(form.elements);
     if (when.problem) return fieldProblem(form, problem, ...when.problem);
     let reminder;
@@ -227,21 +229,11 @@ function onSubmit(form, problem, send, saved) {
   }));
 }
 
-function clearProblems(form, problem) {
-  for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
-  problem.hidden = true;
-}
-
 /// Marks the field a problem concerns ("recurrence.interval" is the repeat choice) and says why beside it.
 function fieldProblem(form, problem, name, message) {
   const field = form.elements[name.split(".")[0] === "recurrence" ? "repeat" : name] ?? form.elements.title;
-  field.setAttribute("aria-invalid", "true");
   problem.id = `${form.id || "reminder-edit"}-problem-${field.name}`;
-  field.setAttribute("aria-describedby", problem.id);
-  problem.textContent = message;
-  problem.hidden = false;
-  field.after(problem);
-  field.focus();
+  sayFieldProblem(field, problem, message);
 }
 
 function importReminders() {
