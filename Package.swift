@@ -333,6 +333,7 @@ let package = Package(
       dependencies: [
         "HearthEngine", "HearthActions", "HearthBench", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore",
         "HearthTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -10,7 +10,8 @@
 # one at a time within its lane, so a time limit sees the same speed in every run; the models use one thread
 # per lane (Hearth's threads follow the CPUs a process may use), so the lanes never wait on each other's
 # spinning threads. Every test runs in exactly one lane: the second lane skips what the first one filters.
-# HEARTH_TEST_LANES=1 runs everything in one lane, one test at a time.
+# HEARTH_TEST_LANES=1 runs everything in one lane, one test at a time. The first lane ends with the date-sensitive
+# tests run again under a shifted clock, on each day of a week (scripts/shifted-clock-tests.sh).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -50,17 +51,22 @@ if ((lanes == 1)); then
   swift_tests "$logs/swift-test.log"
   swift_status=$?
   cat "$logs/swift-test.log"
+  "$here/shifted-clock-tests.sh"
+  shifted_status=$?
   "$here/web-tests.sh"
   web_status=$?
 else
   # The lanes' CPUs: the first two this process may run on.
   read -r first second < <(taskset -cp $$ | sed -E 's/.*: //' | tr ',' '\n' |
     awk -F- '{ if (NF == 2) { for (c = $1; c <= $2; c++) print c } else print $1 }' | head -n2 | tr '\n' ' ')
-  rm -f "$logs"/swift-test-[12].status "$logs/web-tests.status"
+  rm -f "$logs"/swift-test-[12].status "$logs/web-tests.status" "$logs/shifted-clock.status"
   echo "tests: two lanes, on CPUs $first and $second (logs in $logs)"
   (
     taskset -c "$first" bash -c "$(declare -f swift_tests); tests='$tests'; swift_tests '$logs/swift-test-1.log' --filter '$heavy'"
     echo $? >"$logs/swift-test-1.status"
+    # The date-sensitive tests again on each day of a week, near midnight (scripts/shifted-clock-tests.sh).
+    HEARTH_SERVER_CPUS="$first" "$here/shifted-clock-tests.sh" >"$logs/shifted-clock.log" 2>&1
+    echo $? >"$logs/shifted-clock.status"
   ) &
   first_lane=$!
   (
@@ -79,7 +85,7 @@ else
   wait "$first_lane" "$second_lane"
   kill "$ticker" 2>/dev/null
   wait "$ticker" 2>/dev/null
-  for part in swift-test-1 swift-test-2 web-tests; do
+  for part in swift-test-1 swift-test-2 shifted-clock web-tests; do
     echo "━━ $part"
     cat "$logs/$part.log"
   done
@@ -87,10 +93,11 @@ else
   lane_status() { cat "$logs/$1.status" 2>/dev/null || echo 1; }
   swift_status=$(($(lane_status swift-test-1) || $(lane_status swift-test-2)))
   web_status=$(lane_status web-tests)
+  shifted_status=$(lane_status shifted-clock)
 fi
 
-if ((swift_status != 0 || web_status != 0)); then
-  echo "make test: FAILED (swift tests: exit $swift_status, web tests: exit $web_status)"
+if ((swift_status != 0 || web_status != 0 || shifted_status != 0)); then
+  echo "make test: FAILED (swift tests: exit $swift_status, web tests: exit $web_status, shifted clock: exit $shifted_status)"
   exit 1
 fi
-echo "make test: swift tests and web tests passed"
+echo "make test: swift tests, web tests and the shifted-clock runs passed"

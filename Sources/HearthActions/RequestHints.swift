@@ -55,6 +55,9 @@ public struct RequestHints: Sendable, Hashable {
     {
       return .habit
     }
+    // "Add birthday party for Lea on Saturday at 3pm": an event to add, at a time, whoever it is for.
+    let adds = [" add ", " schedule ", " put ", " book ", " plan ", " create "].contains { text.hasPrefix($0) }
+    if adds, namesATime { return .calendar }
     if has(text, ["phone", "e-mail", "email", "birthday", "contact", "'s number", "'s address"]) {
       return .contactsSearch
     }
@@ -81,8 +84,14 @@ public struct RequestHints: Sendable, Hashable {
     switch kind {
     case .calendar:
       if has(text, ["free", "available"]) { return "free" }
-      if has(text, ["cancel", "delete", "remove"]) { return "delete" }
-      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone"]) { return "update" }
+      if has(text, ["cancel", "delete", "remove", "call off"]) { return "delete" }
+      // "Bring the review forward" moves it; "what should I bring to dinner?" does not.
+      let shifts =
+        has(text, ["bring ", "shift "]) && has(text, [" forward", " back", " earlier", " later", " to "])
+        && !has(text, ["what ", "which ", "should i bring"])
+      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts {
+        return "update"
+      }
       if has(text, ["what ", "when ", "when's", "show", "what's", "list", "where ", "anything", "any "])
         || has(text, scheduleQuestions)
       {

@@ -29,6 +29,46 @@ extension RequestHints {
     return rest.prefix(1).uppercased() + rest.dropFirst()
   }
 
+  /// A new note's title and text when the request names both in one sentence: "Make a note called Packing list
+  /// saying passport and charger", "New note, gift ideas: a scarf for mum". `nil` when it names no title of its
+  /// own; the title is then made from the text (``noteTitle(_:)``).
+  public var namedNote: (title: String, body: String?)? {
+    let lowered = request.lowercased().replacingOccurrences(of: "’", with: "'")
+    // Words that begin the text for certain; " with " and " - " only when none of them is there ("a note called
+    // Dinner with Marco saying bring wine").
+    func firstMarker(after index: String.Index) -> Range<String.Index>? {
+      let found = { (markers: [String]) in
+        markers.compactMap { lowered.range(of: $0, range: index..<lowered.endIndex) }.min {
+          $0.lowerBound < $1.lowerBound
+        }
+      }
+      return found([":", " saying ", " that says ", " which says ", " with the text ", " containing "])
+        ?? found([" with ", " - "])
+    }
+    func text(_ range: Range<String.Index>) -> String {
+      let offset = lowered.distance(from: lowered.startIndex, to: range.lowerBound)
+      let length = lowered.distance(from: range.lowerBound, to: range.upperBound)
+      return String(request.dropFirst(offset).prefix(length)).trimmingCharacters(
+        in: .whitespaces.union(CharacterSet(charactersIn: ",.\"'“”")))
+    }
+    let titleMarkers = [" called ", " titled ", " named ", " with the title ", " title "]
+    var titleStart = titleMarkers.compactMap { lowered.range(of: $0)?.upperBound }.min()
+    if titleStart == nil, let colon = lowered.range(of: ":"),
+      let note = lowered.range(of: "note", range: lowered.startIndex..<colon.lowerBound),
+      note.upperBound == colon.lowerBound || !lowered[note.upperBound].isLetter
+    {
+      // "New note, gift ideas: …": the words between "note" and the colon, when they are few.
+      let between = text(note.upperBound..<colon.lowerBound)
+      if !between.isEmpty, between.split(separator: " ").count <= 6 { titleStart = note.upperBound }
+    }
+    guard let titleStart else { return nil }
+    let marker = firstMarker(after: titleStart)
+    let title = text(titleStart..<(marker?.lowerBound ?? lowered.endIndex))
+    guard !title.isEmpty else { return nil }
+    let body = marker.map { text($0.upperBound..<lowered.endIndex) }.flatMap { $0.isEmpty ? nil : $0 }
+    return (title.prefix(1).uppercased() + title.dropFirst(), body.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+  }
+
   /// A short title for a note's text: its first words up to a verb of being ("The gate code is 4512" →
   /// "Gate code"), at most five.
   public static func noteTitle(_ body: String) -> String {

@@ -32,7 +32,7 @@ public struct AssistantCase: Sendable {
   /// One of the requests a report of the assistant's misreadings named.
   public var isReported: Bool
 
-  init(
+  public init(
     _ request: String, _ category: Category, _ expected: Expected, today: LocalDate = AssistantProfile.thursday,
     reported: Bool = false
   ) {

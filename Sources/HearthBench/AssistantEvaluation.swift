@@ -18,6 +18,8 @@ public struct AssistantEvaluation: Sendable {
     /// What the turn wrote and the blocks it ran.
     public var answer: String
     public var blocks: [String]
+    /// What the answer states about the user's data that no record of the profile holds (empty when nothing).
+    public var invented: [String] = []
 
     public var fullyRight: Bool { rightAction && rightFields && rightFacts }
   }
@@ -26,15 +28,20 @@ public struct AssistantEvaluation: Sendable {
   /// The most tokens a free answer may take (plain questions): enough for the facts they must state.
   public var answerTokens = 48
 
-  public init(model: LocalModel) {
+  /// Asks on the large profile (``AssistantProfile/seedLarge(_:)``) rather than the small one.
+  public var large = false
+
+  public init(model: LocalModel, large: Bool = false) {
     self.model = model
+    self.large = large
   }
 
   /// Asks `testCase` on a new profile under `home` and scores it.
   public func ask(_ testCase: AssistantCase, home: URL) async throws -> Outcome {
     let configuration = AssistantProfile.configuration(home: home, day: testCase.today)
     let engine = try Engine.open(configuration, model: model)
-    try AssistantProfile.seed(engine)
+    try large ? AssistantProfile.seedLarge(engine) : AssistantProfile.seed(engine)
+    let profile = try AssistantProfile.records(engine)
     let session = try await engine.chat.newSession()
     var answer = ""
     var records: [ActionRecord] = []
@@ -48,7 +55,24 @@ public struct AssistantEvaluation: Sendable {
       default: break
       }
     }
-    return Self.score(testCase, answer: answer, records: records)
+    var outcome = Self.score(testCase, answer: answer, records: records)
+    outcome.invented = Self.invented(testCase, answer: answer, records: records, profile: profile)
+    return outcome
+  }
+
+  /// The claims of `answer` about the user's data that no record of the whole profile holds, nor the turn's own
+  /// actions: the second score, measured on every case whatever else it got right.
+  public static func invented(
+    _ testCase: AssistantCase, answer: String, records: [ActionRecord], profile: [String]
+  ) -> [String] {
+    let ran: Set<ActionRecord.State> = [.created, .pending, .updated, .deleted]
+    let check = AnswerCheck(
+      .init(
+        request: testCase.request, records: profile + records.flatMap { [$0.summary, $0.result ?? "", $0.block] },
+        itemNames: profile.compactMap { $0.split(separator: "|").first.map(String.init) },
+        actionRan: records.contains { ran.contains($0.state) }, requestIsAboutData: testCase.category != .plain,
+        today: testCase.today))
+    return check.findings(in: shown(answer)).map(\.description)
   }
 
   /// Scores a turn's answer and action records against what the case expects.

@@ -14,6 +14,9 @@ public struct TelemetryRecord: Sendable, Hashable, Codable {
     case failure
     /// A model was unloaded.
     case unload
+    /// An answer was replaced before it was shown: it stated something about the user's data that no record
+    /// read in its turn holds, or held a broken block (`detail` says which kinds of claim, never the words).
+    case answerReplaced = "answer_replaced"
   }
 
   public var at: Date

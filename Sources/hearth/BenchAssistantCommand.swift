@@ -25,11 +25,25 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Skip the memory no-harm table.") var noMemoryTable = false
   @Option(name: .long, help: "Which cases: tuned, held-out, all, or none (the memory table only).") var cases: CaseSet =
     .all
+  @Option(
+    name: .long,
+    help:
+      "A JSON file of cases written apart from the readers (bench/assistant-unseen.json), scored as a set of its own; repeatable."
+  )
+  var casesFile: [String] = []
+  @Option(name: .long, help: "The profile asked on: small, large (a real life's size) or both.") var profile:
+    ProfileSize = .small
   @Flag(name: .long, help: "Print every case as it is scored.") var verbose = false
   @Flag(name: .long, help: "Print JSON.") var json = false
 
   enum CaseSet: String, ExpressibleByArgument, CaseIterable {
     case tuned, heldOut = "held-out", all, none
+  }
+
+  enum ProfileSize: String, ExpressibleByArgument, CaseIterable {
+    case small, large, both
+
+    var sizes: [Bool] { self == .both ? [false, true] : [self == .large] }
   }
 
   /// One model's figures for one set and category.
@@ -42,6 +56,8 @@ struct BenchAssistantCommand: AsyncParsableCommand {
     var rightFields: Int
     var rightFacts: Int
     var fullyRight: Int
+    /// Answers that stated something about the user's data that no record holds.
+    var invented: Int
   }
 
   /// Everything measured, for `--json`.
@@ -51,7 +67,9 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
-    if noMemoryTable, cases == .none { throw ValidationError("--cases none with --no-memory-table measures nothing") }
+    if noMemoryTable, cases == .none, casesFile.isEmpty {
+      throw ValidationError("--cases none with --no-memory-table measures nothing")
+    }
     if noMemoryTable, embeddingModel != nil {
       throw ValidationError("--embedding-model is for the memory table, which --no-memory-table skips")
     }
@@ -60,8 +78,14 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   func run() async throws {
     try await reportingFailures {
       let paths = try models.isEmpty ? [ModelResolver(paths: HearthPaths()).resolve(explicit: nil)] : models
-      let sets: [(String, [AssistantCase])] = [("tuned", AssistantCase.tuned), ("held out", AssistantCase.heldOut)]
+      let builtIn: [(String, [AssistantCase])] = [("tuned", AssistantCase.tuned), ("held out", AssistantCase.heldOut)]
         .filter { cases == .all || (cases != .none && (cases == .tuned) == ($0.0 == "tuned")) }
+      let files = try casesFile.map { path in
+        (URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, try AssistantCaseFile.load(path))
+      }
+      let sets = (builtIn + files).flatMap { label, cases in
+        profile.sizes.map { large in (label + (large ? " · large" : ""), cases, large) }
+      }
       var rows: [Row] = []
       var memoryRows: [MemoryNoHarm.Row] = []
       let embedding = embeddingModel ?? EngineConfiguration().embeddingModelPath
@@ -73,9 +97,9 @@ struct BenchAssistantCommand: AsyncParsableCommand {
       for path in paths {
         let model = try await LocalModel.load(
           LocalModelOptions(path: path, contextSize: 4096, threads: threads))
-        let evaluation = AssistantEvaluation(model: model)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        for (label, cases) in sets {
+        for (label, cases, large) in sets {
+          let evaluation = AssistantEvaluation(model: model, large: large)
           var outcomes: [AssistantEvaluation.Outcome] = []
           for testCase in cases {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-assistant-\(UUID())")
@@ -85,7 +109,9 @@ struct BenchAssistantCommand: AsyncParsableCommand {
             if verbose {
               let mark = outcome.fullyRight ? "✓" : outcome.rightAction ? "~" : "✗"
               let said = outcome.answer.replacingOccurrences(of: "\n", with: " ").prefix(200)
-              Terminal.writeError(Terminal.dim("\(name) \(label): \(mark) \(testCase.request) → \(said)") + "\n")
+              let invented = outcome.invented.isEmpty ? "" : " [invented: \(outcome.invented.joined(separator: ", "))]"
+              Terminal.writeError(
+                Terminal.dim("\(name) \(label): \(mark) \(testCase.request) → \(said)\(invented)") + "\n")
             }
           }
           rows += Self.rows(outcomes, model: name, set: label)
@@ -125,19 +151,20 @@ struct BenchAssistantCommand: AsyncParsableCommand {
       Row(
         model: model, set: set, category: category, cases: outcomes.count,
         rightAction: outcomes.count(where: \.rightAction), rightFields: outcomes.count(where: \.rightFields),
-        rightFacts: outcomes.count(where: \.rightFacts), fullyRight: outcomes.count(where: \.fullyRight))
+        rightFacts: outcomes.count(where: \.rightFacts), fullyRight: outcomes.count(where: \.fullyRight),
+        invented: outcomes.count { !$0.invented.isEmpty })
     }
   }
 
   static func table(_ rows: [Row]) -> String {
     var lines = [
-      "| model | cases | category | right action (none when none asked) | right fields | right answer facts | fully right |",
-      "|---|---|---|---|---|---|---|",
+      "| model | cases | category | right action (none when none asked) | right fields | right answer facts | fully right | invented facts |",
+      "|---|---|---|---|---|---|---|---|",
     ]
     for row in rows {
       lines.append(
         "| \(row.model) | \(row.set) | \(row.category) | \(Terminal.share(row.rightAction, row.cases)) | "
-          + "\(Terminal.share(row.rightFields, row.cases)) | \(Terminal.share(row.rightFacts, row.cases)) | \(Terminal.share(row.fullyRight, row.cases)) |"
+          + "\(Terminal.share(row.rightFields, row.cases)) | \(Terminal.share(row.rightFacts, row.cases)) | \(Terminal.share(row.fullyRight, row.cases)) | \(row.invented) |"
       )
     }
     return lines.joined(separator: "\n") + "\n"

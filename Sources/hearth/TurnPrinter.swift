@@ -58,6 +58,13 @@ struct TurnPrinter {
         thinking = false
       }
       Terminal.write(blocks.feed(text))
+    case .replaced(let text):
+      guard !quiet else { return }
+      blocks = ActionBlockFilter()
+      var shown = ActionBlockFilter()
+      Terminal.write(
+        "\n" + Terminal.dim("(that answer stated what your data does not hold; instead:)") + "\n"
+          + shown.feed(text) + shown.finish())
     case .actions(let records):
       actions = records
       if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(Self.card).joined(separator: "\n")) }

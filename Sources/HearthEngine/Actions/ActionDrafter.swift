@@ -112,8 +112,14 @@ public struct ActionDrafter: Sendable {
       hints.action = action
       return hints
     }
-    let verbs = ["cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone"]
-    if verbs.contains(where: { lowered.contains($0) }) {
+    let verbs = [
+      "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
+      "call off",
+    ]
+    let shifts =
+      ["bring ", "shift "].contains(where: lowered.contains)
+      && [" forward", " back", " earlier", " later"].contains(where: lowered.contains)
+    if verbs.contains(where: { lowered.contains($0) }) || shifts {
       for kind in [ActionKind.calendar, .reminder, .note] where fits(kind) {
         return reading(kind, as: RequestHints.action(lowered, kind: kind))
       }

@@ -20,8 +20,10 @@ extension ActionPlanner {
           title: occurrence.event.title, start: local,
           end: occurrence.event.isAllDay ? occurrence.end : LocalDateTime(occurrence.endsAt, in: zone),
           isAllDay: occurrence.event.isAllDay)
+        let calendarName =
+          occurrence.event.calendar == CalendarEvent.defaultCalendar ? "" : " (\(occurrence.event.calendar) calendar)"
         return "- \(Self.when(shown)): \(occurrence.event.title)"
-          + (occurrence.event.location.map { " at \($0)" } ?? "")
+          + (occurrence.event.location.map { " at \($0)" } ?? "") + calendarName
       }
       return (
         "Looked up the calendar (\(found.count) found)",
@@ -41,7 +43,17 @@ extension ActionPlanner {
       )
     case (.reminder, "list"):
       let open = try reminders.list(list: action.text("list"), includeCompleted: false)
-      let lines = open.prefix(30).map { "- \($0.title)" + ($0.due.map { " (due \($0))" } ?? "") }
+      // Overdue first, each with what the user may ask of it: when it is due, its priority and its list.
+      let today = self.today
+      let overdue = { (reminder: Reminder) in reminder.due.map { $0.time.date < today } ?? false }
+      let ordered = open.filter(overdue) + open.filter { !overdue($0) }
+      let lines = ordered.prefix(30).map { reminder -> String in
+        var details: [String] = []
+        if let due = reminder.due { details.append((overdue(reminder) ? "overdue, was due " : "due ") + "\(due)") }
+        if reminder.priority != .none { details.append("\(reminder.priority.rawValue) priority") }
+        if reminder.list != Reminder.defaultList { details.append("list \(reminder.list)") }
+        return "- \(reminder.title)" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+      }
       return (
         "Looked up the reminders (\(open.count) open)",
         lines.isEmpty ? "No open reminders." : lines.joined(separator: "\n")
@@ -78,6 +90,8 @@ extension ActionPlanner {
         parts += contact.phones.map { "\($0.label ?? "phone") \($0.value)" }
         parts += contact.emails.map { "\($0.label ?? "e-mail") \($0.value)" }
         if let birthday = contact.birthday { parts.append("birthday \(birthday)") }
+        if let organization = contact.organization { parts.append("organisation \(organization)") }
+        if let notes = contact.notes { parts.append("notes: \(notes)") }
         return "- " + parts.joined(separator: ", ")
       }
       return (

@@ -8,6 +8,7 @@ extension ActionDrafter {
   static func pinned(
     _ spec: ActionSpec, hints: RequestHints, request: String, target: KnownItem?, today: LocalDate
   ) -> (fixed: [String: String], omit: Set<String>) {
+    var hints = hints
     var fixed: [String: String] = [:]
     var omit: Set<String> = ["id", "location", "priority", "list", "tags"]
     let day = hints.dates.first
@@ -33,6 +34,13 @@ extension ActionDrafter {
       } else if hints.time.clocks.isEmpty, let day = hints.dates.last, let old = target?.next {
         // "Move the dentist to Friday": the same time on the new day.
         newStart = LocalDateTime(date: day, hour: old.hour, minute: old.minute)
+      }
+      // "Push the review back an hour", "bring the dentist forward 30 minutes": a shift from where it is.
+      let shift = ["later", "earlier", "forward", "back", " by "].contains(where: lowered.contains)
+      if shift, hints.time.clocks.isEmpty, !hints.time.namesDay, let minutes = hints.minutes, let old = target?.next {
+        let earlier = ["earlier", "forward", "sooner", "ahead"].contains { lowered.contains($0) }
+        newStart = old.adding(seconds: (earlier ? -minutes : minutes) * 60)
+        hints.minutes = nil
       }
       if let newStart { fixed["newStart"] = json(newStart.shortDescription) } else { omit.insert("newStart") }
       if let minutes = hints.minutes, let newStart {
@@ -68,7 +76,10 @@ extension ActionDrafter {
     case (.reminder, "list"):
       omit.insert("list")
     case (.note, "create"):
-      if let body = hints.noteBody {
+      if let named = hints.namedNote {
+        fixed["title"] = json(named.title)
+        if let body = named.body { fixed["body"] = json(body) }
+      } else if let body = hints.noteBody {
         fixed["body"] = json(body)
         fixed["title"] = json(RequestHints.noteTitle(body))
       }

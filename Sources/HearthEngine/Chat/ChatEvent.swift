@@ -20,6 +20,9 @@ public enum ChatEvent: Sendable, Hashable {
   /// The answer's action blocks and what became of them (created, pending confirmation, answered, …);
   /// sent before `finished`, only when the answer had blocks.
   case actions([ActionRecord])
+  /// The answer written so far is replaced by this text: it stated something about the user's data that no
+  /// record read in the turn holds, so what was found (or "I couldn't find …") stands in for it.
+  case replaced(String)
   /// The turn ended; the final stored message (state, stop reason, figures).
   case finished(StoredMessage)
 }

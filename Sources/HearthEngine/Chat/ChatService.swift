@@ -48,14 +48,19 @@ public actor ChatService {
     /// under a pinned grammar), or `nil` for one that does not; the turn then answers with it instead of free
     /// text.
     public var draft: (@Sendable (String, any ChatModel, UUID) async -> String?)?
+    /// Checks a finished answer against the records its turn read (``AnswerCheck``): `nil` when it may be shown
+    /// as written, else what is shown instead — what was found, or an honest "I couldn't find …".
+    public var check: (@Sendable (AnswerToCheck, any ChatModel) async -> CheckedAnswer?)?
 
     public init(
       grammar: @escaping @Sendable () -> (grammar: String, trigger: String),
       tools: @escaping @Sendable () -> String? = { nil },
       process: @escaping @Sendable (StoredMessage, TurnTexts) async -> [ActionRecord],
       draft: (@Sendable (String, any ChatModel, UUID) async -> String?)? = nil,
+      check: (@Sendable (AnswerToCheck, any ChatModel) async -> CheckedAnswer?)? = nil,
       preparing: (@Sendable (String) -> String?)? = nil
     ) {
+      self.check = check
       self.preparing = preparing
       self.grammar = grammar
       self.tools = tools
@@ -237,14 +242,27 @@ public actor ChatService {
       }
       // What the model read that Hearth did not write: the memory's pieces, the part of the answer it went on
       // from, or — in a session imported from a file — the whole conversation before.
-      let earlier = (try? database.messages(in: sessionID))?.filter {
+      // Every input of the decision whether proposals wait fails closed: a read that fails makes them wait.
+      var unreadable = false
+      func read<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+          unreadable = true
+          logger.error(
+            "a turn's \(what) could not be read; its proposals wait for confirmation",
+            metadata: ["error": "\(ErrorKind.of(error))"])
+          return nil
+        }
+      }
+      let earlier = read("conversation") { try database.messages(in: sessionID) }?.filter {
         $0.role != .system && $0.id != start.user.id && $0.id != start.assistant.id
       }.map(\.content).joined(separator: "\n")
-      let imported = (try? database.isImported(sessionID)) ?? true
+      let imported = read("origin") { try database.isImported(sessionID) } ?? true
       // An automation's turn runs with no one there: whatever it proposes waits for the user.
-      let unattended = (try? database.isAutomationSession(sessionID)) ?? true
+      let unattended = read("origin") { try database.isAutomationSession(sessionID) } ?? true
       // Attached files are read as data too.
-      let attached = ((try? database.attachments(in: sessionID)) ?? []).filter { $0.messageID != nil }.map(\.text)
+      let attached = (read("attachments") { try database.attachments(in: sessionID) } ?? []).filter {
+        $0.messageID != nil
+      }.map(\.text)
       let read = [
         start.continuing ? start.assistant.content : nil, memory?.text,
         imported && drafted == nil ? earlier ?? "" : nil,
@@ -253,7 +271,7 @@ public actor ChatService {
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
       let texts = TurnTexts(
         request: text, read: read.isEmpty ? nil : read.joined(separator: "\n"),
-        earlier: drafted == nil ? earlier ?? "" : "", unattended: unattended)
+        earlier: drafted == nil ? earlier ?? "" : "", unattended: unattended || unreadable)
       var records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
@@ -275,6 +293,24 @@ public actor ChatService {
         let more: [ActionRecord]
         (final, more) = await pass.answer(text, facts: facts, into: final)
         records += more
+      }
+      // Nothing reaches the user that states what the records read for this turn do not hold.
+      if let check = hooks?.check, final.state == .complete, !Task.isCancelled {
+        let checked = await check(
+          AnswerToCheck(
+            request: text, answer: final.content,
+            records: records, memory: memory?.text, earlier: earlier ?? "", message: final), model)
+        if let checked {
+          final.content = checked.text
+          final.updatedAt = now()
+          records += checked.records
+          do {
+            try database.updateMessage(final)
+          } catch {
+            logger.error("a checked answer could not be saved", metadata: ["error": "\(ErrorKind.of(error))"])
+          }
+          continuation.yield(.replaced(checked.text))
+        }
       }
       if let memoryHooks, let current = try? database.session(sessionID) { await memoryHooks.remember(current) }
       // The session is free again before anyone hears that the turn ended.

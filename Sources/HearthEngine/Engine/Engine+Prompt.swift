@@ -45,9 +45,12 @@ extension Engine {
         name: "days",
         text: ActionInstructions.calendarDays(today: today) + " Time zone \(calendar.timeZone.identifier).",
         tokenBudget: 120, isVolatile: true))
-    builder.add(PromptSection(name: "calendar", text: upcomingEvents(today: today), tokenBudget: 250, isVolatile: true))
-    builder.add(PromptSection(name: "reminders", text: dueReminders(today: today), tokenBudget: 150, isVolatile: true))
-    builder.add(PromptSection(name: "habits", text: todaysHabits(now: now), tokenBudget: 100, isVolatile: true))
+    let digest = digest
+    builder.add(
+      PromptSection(name: "calendar", text: digest.upcomingEvents(today: today), tokenBudget: 250, isVolatile: true))
+    builder.add(
+      PromptSection(name: "reminders", text: digest.dueReminders(today: today), tokenBudget: 150, isVolatile: true))
+    builder.add(PromptSection(name: "habits", text: digest.todaysHabits(now: now), tokenBudget: 100, isVolatile: true))
     return builder
   }
 
@@ -66,30 +69,8 @@ extension Engine {
   /// Whether answers may act on the user's data.
   public var actsOnAnswers: Bool { chatConfiguration.actions }
 
-  private func upcomingEvents(today: LocalDate) -> String {
-    let zone = calendar.timeZone
-    let week = DateInterval(
-      start: LocalDateTime(startOf: today).instant(in: zone),
-      end: LocalDateTime(startOf: today.adding(days: 7)).instant(in: zone))
-    guard let found = try? calendar.occurrences(in: week), !found.isEmpty else { return "" }
-    let lines = found.prefix(12).map { occurrence -> String in
-      let start = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
-      let time =
-        occurrence.event.isAllDay ? "all day" : start.clock
-      return "- \(start.date) \(time) \(occurrence.event.title)"
-    }
-    return "The user's next events:\n" + lines.joined(separator: "\n")
-  }
-
-  private func dueReminders(today: LocalDate) -> String {
-    guard let due = try? reminders.due(by: today.adding(days: 1)), !due.isEmpty else { return "" }
-    return "Reminders due by tomorrow:\n"
-      + due.prefix(8).map { "- \($0.title) (\($0.due?.description ?? ""))" }.joined(separator: "\n")
-  }
-
-  private func todaysHabits(now: Date) -> String {
-    guard let overview = try? habits.overview(now: now), !overview.isEmpty else { return "" }
-    let lines = overview.map { "- \($0.habit.name): \($0.stats.doneToday ? "done today" : "not yet today")" }
-    return "Habits:\n" + lines.joined(separator: "\n")
+  /// The user's data as the prompt and the answer check read it for one turn.
+  var digest: DataDigest {
+    DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger)
   }
 }

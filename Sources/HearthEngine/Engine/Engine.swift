@@ -134,6 +134,11 @@ public final class Engine: Sendable {
     let known = KnownItems(
       calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
       clock: configuration.clock)
+    let answerGuard = AnswerGuard(
+      actions: actions, known: known,
+      digest: DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger),
+      clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
+      record: Self.recorder(database, logger: logger), logger: logger)
     let hooks = ChatService.ActionHooks(
       grammar: {
         let tools = actions.tools.callable()
@@ -171,14 +176,23 @@ public final class Engine: Sendable {
             return call
           }
           let today = LocalDate(configuration.clock(), in: timeZone)
-          return try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
+          if let block = try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
             .draft(request, today: today)
+          {
+            return block
+          }
+          // A question about the user's data that no reader took for an action gets the view that answers it
+          // (the days it names, the list, the contact), never the model's own idea of the user's week.
+          let names = DataQuestion.Names(
+            contacts: known.items(.contactsSearch).map(\.name), habits: known.items(.habit).map(\.name))
+          return DataQuestion(request, today: today, names: names, dayFirst: configuration.dayFirst)?.block
         } catch {
           // The model writes the answer itself, as it does when no draft fits.
           logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
           return nil
         }
       },
+      check: { answer, model in await answerGuard.check(answer, model: model) },
       preparing: { request in
         Self.preparingWords(
           request, tools: actions.tools.callable(), today: LocalDate(configuration.clock(), in: timeZone),

@@ -98,6 +98,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
           try await writer.sendEvent(
             JSONResponse.encodedLine(["text": text, "shown": blocks.feed(text)]), event: "answer")
         case .chat(let chatEvent):
+          // What stands in for a replaced answer is sent whole: nothing held back from the old one follows it.
+          if case .replaced = chatEvent { blocks = ActionBlockFilter() }
           if case .finished = chatEvent {
             // Text held back because it might have begun a block is shown after all.
             let held = blocks.finish()
@@ -128,6 +130,12 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       tokensPerSecond: message.generationTokensPerSecond ?? 0)
   }
 
+  /// A whole answer's text as the page shows it: its blocks are cards.
+  static func shown(_ text: String) -> String {
+    var blocks = ActionBlockFilter()
+    return blocks.feed(text) + blocks.finish()
+  }
+
   static func encode(_ event: ChatEvent) -> (String, String) {
     switch event {
     case .started(let user, let assistant):
@@ -137,6 +145,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
+    case .replaced(let text): ("replaced", JSONResponse.encodedLine(["text": text, "shown": shown(text)]))
     case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }

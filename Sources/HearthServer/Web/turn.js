@@ -261,6 +261,13 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           tellListeners("text", session.id, answer.shown);
           redrawSoon();
           break;
+        case "replaced":
+          // The answer stated what the data does not hold: what was found stands in its place.
+          answer.content = event.data.text;
+          answer.shown = event.data.shown;
+          tellListeners("text", session.id, answer.shown);
+          redrawSoon();
+          break;
         case "actions":
           showCards(answerElement, event.data.actions);
           break;

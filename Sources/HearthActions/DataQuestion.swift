@@ -1,0 +1,162 @@
+import Foundation
+public import HearthCore
+
+/// A request that asks about the user's own data in words no reader took for an action: which view of the data
+/// answers it (the days it names, the reminders, a contact, the notes, the habits), written as the look-up block
+/// that shows it. The answer is then made of records, never of the model's own idea of the user's week.
+public struct DataQuestion: Sendable, Hashable {
+  /// The view that answers the request.
+  public enum View: Sendable, Hashable {
+    case calendar(from: LocalDate, to: LocalDate)
+    case reminders
+    case contact(query: String)
+    case notes(query: String)
+    case habits(name: String?)
+  }
+
+  public var view: View
+
+  /// The names the reader may recognise in a request: the user's contacts and habits.
+  public struct Names: Sendable, Hashable {
+    public var contacts: [String]
+    public var habits: [String]
+
+    public init(contacts: [String] = [], habits: [String] = []) {
+      self.contacts = contacts
+      self.habits = habits
+    }
+  }
+
+  /// The view for `request` said on `today`, or `nil` when it does not ask about the user's data: a request that
+  /// asks nothing ("Write a haiku"), asks for advice ("How do I plan my week better?") or names none of the
+  /// user's things.
+  public init?(_ request: String, today: LocalDate, names: Names = .init(), dayFirst: Bool = true) {
+    let text = " " + Self.plain(request) + " "
+    let words = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" }).map(String.init)
+    func has(_ any: [String]) -> Bool { any.contains { text.contains($0) } }
+    let wordSet = Set(words)
+    func hasWord(_ any: [String]) -> Bool { any.contains(where: wordSet.contains) }
+    // A contact is named by a part of their name: as written (capitalised, not merely opening the request) or
+    // with a possessive in any case ("priya's"), so "Will it rain?" does not name Will Smith.
+    let contact = Self.namedContact(in: request, names: names)
+    // Asked about the user's own things: "my", a person they know, or words only their data answers.
+    let theirs =
+      Self.speaksOfThemselves(words) || contact != nil
+      || has([" the calendar", " the schedule", " the agenda", "overdue", "to-do list", "todo list", "to do list"])
+    guard Self.asks(text, words: words), theirs else { return nil }
+    let wroteDown = wordSet.contains("write") && wordSet.contains("down") || has([" did i write", "i wrote"])
+    if has([" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]) {
+      view = .reminders
+    } else if has([" habit", "streak", "check-in", "check in"]) {
+      let habit = names.habits.first { words.contains(Self.plain($0)) }
+      view = .habits(name: habit)
+    } else if hasWord(["note", "notes", "wrote", "jotted"]) || wroteDown {
+      view = .notes(query: Self.topic(words))
+    } else if let contact,
+      hasWord([
+        "phone", "number", "e-mail", "email", "mail", "address", "birthday", "born", "organisation", "organization",
+        "company", "work", "works", "job", "employer", "contact", "reach", "call", "details", "info", "firm",
+      ])
+    {
+      view = .contact(query: contact)
+    } else {
+      let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
+      let calendarWords = hasWord([
+        "calendar", "schedule", "diary", "agenda", "busy", "free", "plans", "planned", "appointment", "appointments",
+        "meeting", "meetings", "event", "events", "happening", "booked",
+      ])
+      // A day named is a look at the calendar only when the words ask what is on it: "What should I cook today?"
+      // names a day and asks nothing of it.
+      let asksWhatIsOn = has([
+        "what's on", "what is on", "whats on", "anything on", "do i have", "have i got", "what have i", "look like",
+        "looks like", " look?", " look ", "how does", "up to", "going on", "my day", "my week", "my weekend",
+        "my month", "am i doing", "what am i",
+      ])
+      guard calendarWords || (time.namesDay && asksWhatIsOn) || has(["my week", "my weekend"]) else {
+        // "Tell me about Priya": the person, as the contacts have them.
+        guard let contact else { return nil }
+        view = .contact(query: contact)
+        return
+      }
+      let span = time.span.map { ($0.start.date, $0.isWholeDays ? $0.end.date.adding(days: -1) : $0.end.date) }
+      let days = time.days.isEmpty ? nil : (time.days.min()!, time.days.max()!)
+      var (from, to) = span ?? days ?? (today, today.adding(days: 6))
+      if to < from { to = from }
+      view = .calendar(from: from, to: to)
+    }
+  }
+
+  /// The view itself, for a caller that has chosen it.
+  public init(view: View) { self.view = view }
+
+  /// The contact a request names: a part of their name as written (capitalised, not merely opening the request)
+  /// or with a possessive in any case ("priya's"), so "Will it rain?" does not name Will Smith.
+  public static func namedContact(in request: String, names: Names) -> String? {
+    let written = request.replacingOccurrences(of: "’", with: "'").split(whereSeparator: {
+      !$0.isLetter && !$0.isNumber && $0 != "'"
+    }).map(String.init)
+    let lowered = written.map(plain)
+    return names.contacts.first { name in
+      name.split(separator: " ").map(String.init).contains { part in
+        guard part.count >= 3 else { return false }
+        let possessive = lowered.contains(plain(part) + "'s")
+        let capitalised = written.dropFirst().contains(part) || written.first == part + "'s"
+        return possessive || capitalised
+      }
+    }
+  }
+
+  /// The look-up block that shows the view.
+  public var block: String {
+    func json(_ text: String) -> String {
+      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    switch view {
+    case .calendar(let from, let to):
+      return #"[CALENDAR_ACTION:{"action":"query","from":"\#(from)","to":"\#(to)"}]"#
+    case .reminders: return #"[REMINDER_ACTION:{"action":"list"}]"#
+    case .contact(let query): return "[CONTACTS_SEARCH:{\"query\":\(json(query))}]"
+    case .notes(let query): return "[NOTE_ACTION:{\"action\":\"search\",\"query\":\(json(query))}]"
+    case .habits(let name):
+      return "[HABIT_ACTION:{\"action\":\"stats\"" + (name.map { ",\"name\":\(json($0))" } ?? "") + "}]"
+    }
+  }
+
+  /// Whether the words ask something of the user's own things: a question or a request to see, about "my" or "I".
+  static func asks(_ text: String, words: [String]) -> Bool {
+    // Advice about the user's life is not a look-up: "How do I plan my week better?"
+    let advice = [" how do i ", " how can i ", " how should i ", " how to ", " why "]
+    if advice.contains(where: text.hasPrefix) || [" tips ", " ideas for ", " advice "].contains(where: text.contains) {
+      return false
+    }
+    let openers: Set<String> = [
+      "what", "what's", "whats", "when", "when's", "whens", "where", "where's", "who", "who's", "which", "do", "does",
+      "did", "am", "is", "are", "have", "has", "any", "anything", "show", "list", "tell", "give", "check", "find",
+      "look", "read", "how", "got", "remind", "can", "could", "whos", "wheres",
+    ]
+    let first = words.first ?? ""
+    return text.trimmingCharacters(in: .whitespaces).hasSuffix("?") || openers.contains(first)
+  }
+
+  /// "my", "I", "me": the request speaks of the user.
+  static func speaksOfThemselves(_ words: [String]) -> Bool {
+    let personal: Set<String> = ["i", "me", "my", "mine", "i'm", "im", "i've", "ive", "myself", "i'd"]
+    return words.contains(where: personal.contains)
+  }
+
+  /// The words of a question about notes that say what it is about.
+  static func topic(_ words: [String]) -> String {
+    let ignored: Set<String> = [
+      "what", "what's", "whats", "did", "do", "i", "my", "me", "note", "notes", "about", "the", "a", "an", "on",
+      "in", "say", "says", "wrote", "write", "written", "down", "jotted", "have", "any", "is", "was", "there",
+      "show", "find", "read", "of", "for", "regarding", "tell", "remind", "anything", "something", "stuff",
+    ]
+    let kept = words.filter { !ignored.contains($0) }
+    return kept.isEmpty ? words.joined(separator: " ") : kept.joined(separator: " ")
+  }
+
+  /// Lower case with straight quotes and no trailing question marks' noise.
+  static func plain(_ text: String) -> String {
+    text.lowercased().replacingOccurrences(of: "’", with: "'")
+  }
+}

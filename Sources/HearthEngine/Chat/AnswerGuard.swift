@@ -1,0 +1,140 @@
+import Foundation
+import HearthActions
+import HearthCore
+import HearthStore
+import Logging
+
+/// The check every finished answer passes before it is shown and stored (``AnswerCheck``): what it states about
+/// the user's data must be in the records read for its turn — the prompt's data sections, the look-ups its blocks
+/// answered, the changes they made, the memory's passages. An answer that fails is replaced by what the data
+/// holds for the question (the day, the week, the list, the contact), looked up again by code, or by an honest
+/// "I couldn't find …"; an answer left with a broken block is answered again plainly. Each replacement is counted
+/// in telemetry by what it caught, never with content.
+struct AnswerGuard: Sendable {
+  let actions: ActionService
+  let known: KnownItems
+  let digest: DataDigest
+  let clock: @Sendable () -> Date
+  let timeZone: TimeZone
+  let dayFirst: Bool
+  let record: @Sendable (TelemetryRecord) -> Void
+  let logger: Logger
+
+  /// `nil` when the answer may stand; else what stands in for it.
+  func check(_ turn: AnswerToCheck, model: any ChatModel) async -> CheckedAnswer? {
+    let today = LocalDate(clock(), in: timeZone)
+    let shown = Self.visible(turn.answer)
+    // A block the parser could not read, or the remains of one, is never the answer.
+    if AnswerCheck.holdsBlockRemains(shown) {
+      record(TelemetryRecord(at: clock(), kind: .answerReplaced, detail: "malformed block"))
+      if let view = await lookUp(turn, today: today) { return view }
+      let plain = await plainAnswer(turn.request, model: model)
+      return CheckedAnswer(text: plain ?? Self.notUnderstood)
+    }
+    let ranStates: Set<ActionRecord.State> = [.created, .pending, .updated, .deleted]
+    let check = AnswerCheck(
+      .init(
+        request: turn.request, records: sources(turn, today: today), itemNames: itemNames(),
+        actionRan: turn.records.contains { ranStates.contains($0.state) },
+        requestIsAboutData: isAboutData(turn.request, today: today), today: today))
+    let findings = check.findings(in: shown)
+    guard !findings.isEmpty else { return nil }
+    let kinds = Set(findings.map(\.kind.rawValue)).sorted().joined(separator: ",")
+    record(TelemetryRecord(at: clock(), kind: .answerReplaced, detail: kinds))
+    logger.info("an answer stated what the data does not hold", metadata: ["claims": "\(kinds)"])
+    // The blocks that ran stay (their cards are the answer's); only the model's words about them go.
+    let blocks = ActionBlockParser.parse(turn.answer).blocks.map(\.raw).joined(separator: "\n")
+    func keepingBlocks(_ text: String) -> String { blocks.isEmpty ? text : blocks + "\n\n" + text }
+    let answered = turn.records.filter { $0.state == .answered }.compactMap(\.result)
+    if !answered.isEmpty {
+      return CheckedAnswer(text: keepingBlocks("Here is what I found:\n" + answered.joined(separator: "\n")))
+    }
+    let done = turn.records.filter { ranStates.contains($0.state) }.map(\.summary)
+    if !done.isEmpty { return CheckedAnswer(text: keepingBlocks(done.joined(separator: "\n"))) }
+    if let view = await lookUp(turn, today: today) { return view }
+    if findings.contains(where: { $0.kind == .action }) {
+      return CheckedAnswer(text: "I haven't changed anything. " + Self.notUnderstood)
+    }
+    return CheckedAnswer(text: "I couldn't find that in your calendar, reminders, notes, habits or contacts.")
+  }
+
+  /// Said when a request could not be read: nothing was done, and nothing is guessed.
+  static let notUnderstood = "I couldn't work out what you would like me to do; could you say it another way?"
+
+  /// The view of the data the request asks about, looked up now, as the answer's block and what it found.
+  private func lookUp(_ turn: AnswerToCheck, today: LocalDate) async -> CheckedAnswer? {
+    let names = dataNames()
+    // A request the view reader does not take ("Write a short bio of Anna Martin") that names a contact shows them.
+    guard
+      let question = DataQuestion(turn.request, today: today, names: names, dayFirst: dayFirst)
+        ?? DataQuestion.namedContact(in: turn.request, names: names).map({ DataQuestion(view: .contact(query: $0)) })
+    else {
+      return nil
+    }
+    do {
+      let found = try await actions.process(
+        answer: question.block, session: turn.message.sessionID, message: turn.message.id, userText: turn.request)
+      let facts = found.filter { $0.state == .answered }.compactMap(\.result)
+      guard !facts.isEmpty else { return nil }
+      return CheckedAnswer(
+        text: question.block + "\n\nHere is what I found:\n" + facts.joined(separator: "\n"), records: found)
+    } catch {
+      logger.error("a look-up for a checked answer failed", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
+  }
+
+  /// The request answered again without blocks: for a question that was never about the user's data.
+  private func plainAnswer(_ request: String, model: any ChatModel) async -> String? {
+    let system = "You are Hearth, a helpful assistant. Answer the user's message briefly, in plain words."
+    var text = ""
+    do {
+      let options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
+      for try await event in model.generate(messages: [.system(system), .user(request)], options: options) {
+        if case .token(let piece) = event { text += piece }
+      }
+    } catch {
+      logger.warning("a plain answer could not be written", metadata: ["error": "\(ErrorKind.of(error))"])
+    }
+    await model.settle()
+    let plain = Self.visible(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    return plain.isEmpty || AnswerCheck.holdsBlockRemains(plain) ? nil : plain
+  }
+
+  /// What the turn read: the prompt's data sections, what its look-ups found, what its actions did, the memory.
+  private func sources(_ turn: AnswerToCheck, today: LocalDate) -> [String] {
+    var sources = [
+      digest.upcomingEvents(today: today), digest.dueReminders(today: today), digest.todaysHabits(now: clock()),
+    ]
+    sources += turn.records.flatMap { [$0.summary, $0.result ?? ""] }
+    if let memory = turn.memory { sources.append(memory) }
+    // What was said before in the chat was checked when it was said (or is the user's own words).
+    sources.append(turn.earlier)
+    return sources.filter { !$0.isEmpty }
+  }
+
+  /// The names of the user's things, whose mention makes a sentence one about their data.
+  private func itemNames() -> [String] {
+    let kinds: [ActionKind] = [.calendar, .reminder, .note, .habit, .contactsSearch]
+    let names = kinds.flatMap { known.items($0).map(\.name) }
+    let parts = known.items(.contactsSearch).flatMap { $0.name.split(separator: " ").map(String.init) }
+    return names + parts.filter { $0.count >= 3 }
+  }
+
+  private func dataNames() -> DataQuestion.Names {
+    DataQuestion.Names(
+      contacts: known.items(.contactsSearch).map(\.name), habits: known.items(.habit).map(\.name))
+  }
+
+  /// Whether the request asks about the user's own things (then every sentence of the answer is read as being
+  /// about them); "What is a calendar year?" does not.
+  private func isAboutData(_ request: String, today: LocalDate) -> Bool {
+    DataQuestion(request, today: today, names: dataNames(), dayFirst: dayFirst) != nil
+  }
+
+  /// The answer as the user sees it: blocks are shown as cards, not read as sentences.
+  static func visible(_ answer: String) -> String {
+    var filter = ActionBlockFilter()
+    return filter.feed(answer) + filter.finish()
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HearthCore
+import Logging
+
+/// The user's coming week, due reminders and today's habits as short lines: what the system prompt tells the
+/// model, and what the answer check lets an answer state. A section that cannot be read says so ("could not be
+/// read") rather than falling silent, so the model never takes a failed read for an empty day; the failure is
+/// logged.
+struct DataDigest: Sendable {
+  let calendar: CalendarService
+  let reminders: ReminderService
+  let habits: HabitService
+  let logger: Logger
+
+  /// What the model is told when a section could not be read.
+  static func unavailable(_ what: String) -> String {
+    "The user's \(what) could not be read just now: if asked, say that it could not be read, and state nothing"
+      + " about it."
+  }
+
+  func upcomingEvents(today: LocalDate) -> String {
+    let zone = calendar.timeZone
+    let week = DateInterval(
+      start: LocalDateTime(startOf: today).instant(in: zone),
+      end: LocalDateTime(startOf: today.adding(days: 7)).instant(in: zone))
+    let found: [Occurrence]
+    do {
+      found = try calendar.occurrences(in: week)
+    } catch {
+      logger.error("the calendar could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+      return Self.unavailable("calendar")
+    }
+    guard !found.isEmpty else { return "" }
+    let lines = found.prefix(12).map { occurrence -> String in
+      let start = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
+      let time = occurrence.event.isAllDay ? "all day" : start.clock
+      return "- \(start.date) \(time) \(occurrence.event.title)"
+    }
+    return "The user's next events:\n" + lines.joined(separator: "\n")
+  }
+
+  func dueReminders(today: LocalDate) -> String {
+    let due: [Reminder]
+    do {
+      due = try reminders.due(by: today.adding(days: 1))
+    } catch {
+      logger.error("the reminders could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+      return Self.unavailable("reminders")
+    }
+    guard !due.isEmpty else { return "" }
+    return "Reminders due by tomorrow:\n"
+      + due.prefix(8).map { "- \($0.title) (\($0.due?.description ?? ""))" }.joined(separator: "\n")
+  }
+
+  func todaysHabits(now: Date) -> String {
+    let overview: [HabitProgress]
+    do {
+      overview = try habits.overview(now: now)
+    } catch {
+      logger.error("the habits could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+      return Self.unavailable("habits")
+    }
+    guard !overview.isEmpty else { return "" }
+    let lines = overview.map { "- \($0.habit.name): \($0.stats.doneToday ? "done today" : "not yet today")" }
+    return "Habits:\n" + lines.joined(separator: "\n")
+  }
+}
