@@ -129,4 +129,19 @@ struct GroundedAnswerTests {
     #expect(counted.count == 1)
     #expect(counted.first?.detail?.contains("detail") == true, "\(counted)")
   }
+
+  @Test("an answer that is not kept (hearth ask --no-save) passes the same check")
+  func anUnsavedAnswerIsCheckedToo() async throws {
+    let engine = try Engine.open(
+      AssistantProfile.configuration(home: try TestModels.temporaryDirectory()), model: try await Self.model.value)
+    try AssistantProfile.seed(engine)
+    var heard = ""
+    let answer = try await engine.runUnsavedTurn(
+      "Write a short bio of Anna Martin", options: GenerationOptions(maxNewTokens: 60, sampling: .greedy),
+      usesMemory: false
+    ) { heard += $0 }
+    #expect(heard.contains("Anna"), "\(heard)")
+    #expect(answer.replaced, "\(answer.text)")
+    #expect(answer.text.contains("+33 6 12 34 56 78"), "\(answer.text)")
+  }
 }

@@ -73,7 +73,7 @@ struct AnswerGuard: Sendable {
     }
     do {
       let found = try await actions.process(
-        answer: question.block, session: turn.message.sessionID, message: turn.message.id, userText: turn.request)
+        answer: question.block, session: turn.message?.sessionID, message: turn.message?.id, userText: turn.request)
       let facts = found.filter { $0.state == .answered }.compactMap(\.result)
       guard !facts.isEmpty else { return nil }
       return CheckedAnswer(

@@ -12,8 +12,8 @@ public struct AnswerToCheck: Sendable {
   public var memory: String?
   /// The conversation before this turn.
   public var earlier: String
-  /// The answer's stored message.
-  public var message: StoredMessage
+  /// The answer's stored message; `nil` for an answer that is not kept (`hearth ask --no-save`).
+  public var message: StoredMessage?
 }
 
 /// What is shown instead of an answer that failed the check.

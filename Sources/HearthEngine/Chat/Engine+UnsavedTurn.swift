@@ -11,6 +11,9 @@ public struct UnsavedAnswer: Sendable {
   public var sources: [Citation]?
   /// What its action blocks did; logged without a session.
   public var actions: [ActionRecord]
+  /// The answer as generated stated what the data does not hold, and `text` is what stands instead (see
+  /// ``ChatEvent/replaced(_:)``): the caller shows it in place of what it heard.
+  public var replaced = false
 }
 
 extension Engine {
@@ -46,6 +49,17 @@ extension Engine {
       // Unsaved answers act too (their actions are logged without a session), but only whole ones.
       if actsOnAnswers, answer.stopReason == .endOfGeneration {
         answer.actions = try await actions.process(answer: answer.text, userText: text, read: memory?.text)
+      }
+      // The same check as every kept answer's: nothing about the user's data that no record read holds. A
+      // stopped answer is left as it stopped, as a kept one is.
+      if actsOnAnswers, [.endOfGeneration, .maxTokens, .contextFull].contains(answer.stopReason) {
+        let turn = AnswerToCheck(
+          request: text, answer: answer.text, records: answer.actions, memory: memory?.text, earlier: "", message: nil)
+        if let checked = await self.answerGuard.check(turn, model: answering) {
+          answer.text = checked.text
+          answer.actions += checked.records
+          answer.replaced = true
+        }
       }
       return answer
     }

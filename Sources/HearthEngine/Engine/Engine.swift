@@ -55,6 +55,8 @@ public final class Engine: Sendable {
   public let actions: ActionService
   /// What the assistant remembers: documents, notes, past chats, the persona.
   public let memory: MemoryService
+  /// Checks every answer against the records its turn read before it is shown (``AnswerGuard``).
+  let answerGuard: AnswerGuard
   /// Model downloads running in the background (the web app's Models page).
   public let pulls = ModelPulls()
   /// Speech to text, with a whisper.cpp model loaded the first time it is needed; its work takes turns with
@@ -139,6 +141,7 @@ public final class Engine: Sendable {
       digest: DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger),
       clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
       record: Self.recorder(database, logger: logger), logger: logger)
+    self.answerGuard = answerGuard
     let hooks = ChatService.ActionHooks(
       grammar: {
         let tools = actions.tools.callable()
