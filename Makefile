@@ -68,8 +68,10 @@ compat: setup
 	@scripts/logged.sh "hearth: building (debug)" swift-build-debug swift build --product hearth
 	scripts/compat.sh
 
+## lint: the committed format, and no new `try?` in the engine (scripts/check-try.sh)
 lint:
 	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
+	scripts/check-try.sh
 
 format:
 	swift format --in-place --recursive $(SWIFT_FORMAT_PATHS)

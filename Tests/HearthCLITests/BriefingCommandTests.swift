@@ -48,7 +48,7 @@ struct BriefingCommandTests {
     _ = try await ok(hearth, ["habits", "log", stretch, "--at", "2025-11-25T18:00"])
 
     _ = try await ok(hearth, ["contacts", "add", "Priya Shah", "--birthday", "1985-11-30"])
-    _ = try await ok(hearth, ["contacts", "add", "Tom Berg", "--birthday=--12-25"])
+    _ = try await ok(hearth, ["contacts", "add", "Tom Berg", "--birthday", "12-25"])
     _ = try await ok(hearth, ["contacts", "add", "Ana Lima", "--birthday", "1990-11-27"])
 
     let briefing = try json(try await ok(hearth, ["briefing", "--date", "2025-11-28", "--json"]))

@@ -177,7 +177,7 @@ struct ContactsCommand: AsyncParsableCommand {
     var phone: [String] = []
     @Option(name: .long, help: "An e-mail address, optionally labelled: 'work:anna@example.org' (repeatable).")
     var email: [String] = []
-    @Option(name: .long, help: "Birthday: 1990-04-12, or --04-12 without the year.") var birthday: String?
+    @Option(name: .long, help: "Birthday: 1990-04-12, or 04-12 without the year.") var birthday: String?
     @Option(name: .long, help: "Organisation.") var organization: String?
     @Option(name: .long, help: "Notes.") var notes: String?
 
@@ -193,8 +193,10 @@ struct ContactsCommand: AsyncParsableCommand {
       if !phone.isEmpty { contact.phones = phone.map(Self.labeled) }
       if !email.isEmpty { contact.emails = email.map(Self.labeled) }
       if let birthday {
-        guard let parsed = Birthday(parsing: birthday) else {
-          throw ValidationError("--birthday is 1990-04-12 or --04-12, not \(birthday)")
+        // "04-12" is a day without a year (vCard writes it "--04-12", which a command line would take for an option).
+        let monthDay = birthday.count == 5 && birthday.dropFirst(2).first == "-"
+        guard let parsed = Birthday(parsing: monthDay ? "--" + birthday : birthday) else {
+          throw ValidationError("--birthday is 1990-04-12 or 04-12, not \(birthday)")
         }
         contact.birthday = parsed
       }
