@@ -72,6 +72,18 @@ struct AnswerGuardTests {
     #expect(stored.content == "Your haircut is today at 15:00.")
   }
 
+  @Test("what the user wrote about themselves may be said back to them")
+  func thePersonaIsARecord() async throws {
+    let model = ScriptedChatModel(pieces: ["Your meetings are at Quarry Lane Studio."])
+    let engine = try Self.engine(model)
+    let (first, _) = try await Self.turn("Tell me something nice", on: engine)
+    #expect(first.contains { if case .replaced = $0 { true } else { false } })
+    try await engine.memory.setPersona("I work at Quarry Lane Studio as a potter.")
+    let (events, stored) = try await Self.turn("Tell me something nice", on: engine)
+    #expect(!events.contains { if case .replaced = $0 { true } else { false } })
+    #expect(stored.content == "Your meetings are at Quarry Lane Studio.")
+  }
+
   @Test("a question about the data the readers did not take is answered with the view, not the model's words")
   func aQuestionAboutTheDataGetsTheView() async throws {
     let model = ScriptedChatModel(pieces: ["Every day this week is 2026-11-30."])

@@ -14,6 +14,8 @@ struct AnswerGuard: Sendable {
   let actions: ActionService
   let known: KnownItems
   let digest: DataDigest
+  /// What the user wrote about themselves, which the prompt gives the model too.
+  let persona: @Sendable () throws -> String
   let clock: @Sendable () -> Date
   let timeZone: TimeZone
   let dayFirst: Bool
@@ -108,6 +110,12 @@ struct AnswerGuard: Sendable {
     ]
     sources += turn.records.flatMap { [$0.summary, $0.result ?? ""] }
     if let memory = turn.memory { sources.append(memory) }
+    do {
+      sources.append(try persona())
+    } catch {
+      logger.warning(
+        "what the user wrote about themselves could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+    }
     // What was said before in the chat was checked when it was said (or is the user's own words).
     sources.append(turn.earlier)
     return sources.filter { !$0.isEmpty }

@@ -139,6 +139,7 @@ public final class Engine: Sendable {
     let answerGuard = AnswerGuard(
       actions: actions, known: known,
       digest: DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger),
+      persona: { try memory.persona() },
       clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
       record: Self.recorder(database, logger: logger), logger: logger)
     self.answerGuard = answerGuard
