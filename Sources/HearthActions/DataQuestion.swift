@@ -108,18 +108,15 @@ public struct DataQuestion: Sendable, Hashable {
 
   /// The look-up block that shows the view.
   public var block: String {
-    func json(_ text: String) -> String {
-      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-    switch view {
-    case .calendar(let from, let to):
-      return #"[CALENDAR_ACTION:{"action":"query","from":"\#(from)","to":"\#(to)"}]"#
-    case .reminders: return #"[REMINDER_ACTION:{"action":"list"}]"#
-    case .contact(let query): return "[CONTACTS_SEARCH:{\"query\":\(json(query))}]"
-    case .notes(let query): return "[NOTE_ACTION:{\"action\":\"search\",\"query\":\(json(query))}]"
-    case .habits(let name):
-      return "[HABIT_ACTION:{\"action\":\"stats\"" + (name.map { ",\"name\":\(json($0))" } ?? "") + "}]"
-    }
+    let (kind, fields): (ActionKind, [(String, String)]) =
+      switch view {
+      case .calendar(let from, let to): (.calendar, [("action", "query"), ("from", "\(from)"), ("to", "\(to)")])
+      case .reminders: (.reminder, [("action", "list")])
+      case .contact(let query): (.contactsSearch, [("query", query)])
+      case .notes(let query): (.note, [("action", "search"), ("query", query)])
+      case .habits(let name): (.habit, [("action", "stats")] + (name.map { [("name", $0)] } ?? []))
+      }
+    return "[\(kind.rawValue):" + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText + "]"
   }
 
   /// Whether the words ask something of the user's own things: a question or a request to see, about "my" or "I".

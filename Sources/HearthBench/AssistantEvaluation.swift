@@ -72,7 +72,7 @@ public struct AssistantEvaluation: Sendable {
         itemNames: profile.compactMap { $0.split(separator: "|").first.map(String.init) },
         actionRan: records.contains { ran.contains($0.state) }, requestIsAboutData: testCase.category != .plain,
         today: testCase.today))
-    return check.findings(in: shown(answer)).map(\.description)
+    return check.findings(in: ActionBlockFilter.shown(answer)).map(\.description)
   }
 
   /// Scores a turn's answer and action records against what the case expects.
@@ -81,7 +81,7 @@ public struct AssistantEvaluation: Sendable {
     var outcome = Outcome(
       request: testCase.request, category: testCase.category, rightAction: false, rightFields: true, rightFacts: true,
       answer: answer, blocks: records.map(\.block))
-    let shown = Self.shown(answer).lowercased()
+    let shown = ActionBlockFilter.shown(answer).lowercased()
     switch testCase.expected {
     case .action(let kind, let action, let fields):
       let matching = ran.filter { $0.kind == kind.rawValue && $0.action == action }
@@ -97,12 +97,6 @@ public struct AssistantEvaluation: Sendable {
       outcome.rightFacts = saying.allSatisfy { shown.contains($0.lowercased()) }
     }
     return outcome
-  }
-
-  /// The answer without its blocks: facts must be said, not only sit in a block's JSON.
-  static func shown(_ answer: String) -> String {
-    var filter = ActionBlockFilter()
-    return filter.feed(answer) + filter.finish()
   }
 
   /// Whether a block's payload has every expected field: a value, `a|b` for either, `~word` for a text that

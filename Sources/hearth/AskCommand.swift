@@ -124,10 +124,9 @@ struct AskCommand: AsyncParsableCommand {
     } else {
       Terminal.write(blocks.finish())
       if answer.replaced {
-        var shown = ActionBlockFilter()
         Terminal.write(
           "\n" + Terminal.dim("(that answer stated what your data does not hold; instead:)") + "\n"
-            + shown.feed(answer.text) + shown.finish())
+            + ActionBlockFilter.shown(answer.text))
       }
       if let sources = answer.sources { Terminal.write("\n" + Terminal.dim(TurnPrinter.sourcesLine(sources))) }
       if !answer.actions.isEmpty { Terminal.write("\n" + answer.actions.map(TurnPrinter.card).joined(separator: "\n")) }

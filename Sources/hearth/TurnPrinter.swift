@@ -61,10 +61,9 @@ struct TurnPrinter {
     case .replaced(let text):
       guard !quiet else { return }
       blocks = ActionBlockFilter()
-      var shown = ActionBlockFilter()
       Terminal.write(
         "\n" + Terminal.dim("(that answer stated what your data does not hold; instead:)") + "\n"
-          + shown.feed(text) + shown.finish())
+          + ActionBlockFilter.shown(text))
     case .actions(let records):
       actions = records
       if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(Self.card).joined(separator: "\n")) }

@@ -14,6 +14,12 @@ public struct ActionBlockFilter: Sendable {
 
   public init() {}
 
+  /// A whole answer's text as it is shown, its blocks left out for their cards.
+  public static func shown(_ text: String) -> String {
+    var filter = ActionBlockFilter()
+    return filter.feed(text) + filter.finish()
+  }
+
   /// The part of `text` that is safe to show now.
   public mutating func feed(_ text: String) -> String {
     var shown = ""

@@ -42,6 +42,10 @@ public struct AnswerCheck: Sendable {
   private let reader: ClaimReader
   private let known: [AnswerClaim]
   private let recordText: String
+  /// Each line of the records, as written and folded, for the facts of the items a sentence names.
+  private let recordLines: [(text: String, folded: String)]
+  /// The request folded, and the facts it states itself.
+  private let request: (folded: String, facts: Set<String>)
   private let names: [String]
 
   public init(_ grounds: Grounds) {
@@ -52,6 +56,8 @@ public struct AnswerCheck: Sendable {
     let week = (0..<14).map { grounds.today.adding(days: $0).description }.joined(separator: " ")
     known = reader.facts(in: sources.joined(separator: "\n") + "\n" + week)
     recordText = Self.folded(sources.joined(separator: "\n"))
+    recordLines = grounds.records.flatMap { $0.split(separator: "\n").map { (String($0), Self.folded(String($0))) } }
+    request = (Self.folded(grounds.request), Set(reader.facts(in: grounds.request).map(\.value)))
     // A one-word name ("Run", "Read", "Will") is a name only as written, capitalised: in lower case it is a word.
     names = grounds.itemNames.filter { $0.count >= 3 }.map { $0.contains(" ") ? Self.folded($0) : $0 }
   }
@@ -90,13 +96,11 @@ public struct AnswerCheck: Sendable {
     findings += wrongWeekdays(in: sentence)
     // A date or time beside an item's name must be that item's: "the dentist is on Friday" when it is on Tuesday.
     if !named.isEmpty {
-      let lines = grounds.records.flatMap { $0.split(separator: "\n").map(String.init) }
-      let about = lines.filter { line in named.contains { Self.contains(Self.folded(line), word: $0) } }
+      let about = recordLines.filter { line in named.contains { Self.contains(line.folded, word: $0) } }
       if !about.isEmpty {
-        let theirs = Set(about.flatMap { reader.facts(in: $0) }.map(\.value))
-        let asked = Set(reader.facts(in: grounds.request).map(\.value))
+        let theirs = Set(about.flatMap { reader.facts(in: $0.text) }.map(\.value))
         for claim in claims where [.date, .time].contains(claim.kind) && holds(claim) {
-          if !theirs.contains(claim.value) && !asked.contains(claim.value) { findings.append(claim) }
+          if !theirs.contains(claim.value) && !request.facts.contains(claim.value) { findings.append(claim) }
         }
       }
     }
@@ -109,12 +113,12 @@ public struct AnswerCheck: Sendable {
   /// "Priya Shah is a talented yoga instructor" when her contact says nothing of yoga. One stray word ("enjoy")
   /// is let pass; two or more are a description the model made up.
   private func unsupportedDetail(in sentence: String) -> AnswerClaim? {
-    let request = Self.folded(grounds.request)
     let words = Self.folded(sentence).split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map {
       String($0).trimmingCharacters(in: CharacterSet(charactersIn: "'-"))
     }
     let unsupported = words.filter { word in
-      word.count >= 4 && !Self.commonWords.contains(word) && !recordText.contains(word) && !request.contains(word)
+      word.count >= 4 && !Self.commonWords.contains(word) && !recordText.contains(word)
+        && !request.folded.contains(word)
         && !(word.hasSuffix("s") && recordText.contains(String(word.dropLast())))
     }
     guard unsupported.count >= 2 else { return nil }

@@ -23,6 +23,11 @@ struct KnownItems: Sendable {
     }
   }
 
+  /// The names a request may call the user's contacts and habits by (``DataQuestion``).
+  func questionNames() -> DataQuestion.Names {
+    DataQuestion.Names(contacts: items(.contactsSearch).map(\.name), habits: items(.habit).map(\.name))
+  }
+
   /// Each event once, with its next occurrence from now (its latest one when none is ahead).
   private func events() -> [KnownItem] {
     let now = clock()

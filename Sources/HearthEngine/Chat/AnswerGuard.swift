@@ -25,20 +25,29 @@ struct AnswerGuard: Sendable {
   /// `nil` when the answer may stand; else what stands in for it.
   func check(_ turn: AnswerToCheck, model: any ChatModel) async -> CheckedAnswer? {
     let today = LocalDate(clock(), in: timeZone)
-    let shown = Self.visible(turn.answer)
-    // A block the parser could not read, or the remains of one, is never the answer.
-    if AnswerCheck.holdsBlockRemains(shown) {
+    let shown = ActionBlockFilter.shown(turn.answer)
+    // The user's contacts and habits, read once for the view the request asks for and the names it may use.
+    let names = known.questionNames()
+    let question = DataQuestion(turn.request, today: today, names: names, dayFirst: dayFirst)
+    // A block the parser could not read, or the remains of one, is never the answer. What the look-ups found is
+    // data and is shown defused ("(CALENDAR_ACTION:…" in a contact's notes): only the rest is the model's.
+    let written = turn.records.compactMap(\.result).map(ActionBlockParser.defused).reduce(shown) {
+      $1.isEmpty ? $0 : $0.replacingOccurrences(of: $1, with: "")
+    }
+    if AnswerCheck.holdsBlockRemains(written) {
       record(TelemetryRecord(at: clock(), kind: .answerReplaced, detail: "malformed block"))
-      if let view = await lookUp(turn, today: today) { return view }
+      if let view = await lookUp(turn, question: question, names: names) { return view }
       let plain = await plainAnswer(turn.request, model: model)
       return CheckedAnswer(text: plain ?? Self.notUnderstood)
     }
     let ranStates: Set<ActionRecord.State> = [.created, .pending, .updated, .deleted]
     let check = AnswerCheck(
       .init(
-        request: turn.request, records: sources(turn, today: today), itemNames: itemNames(),
+        request: turn.request, records: sources(turn, today: today), itemNames: itemNames(names),
         actionRan: turn.records.contains { ranStates.contains($0.state) },
-        requestIsAboutData: isAboutData(turn.request, today: today), today: today))
+        // A request that asks about the user's own things has every sentence of its answer read as being about
+        // them; "What is a calendar year?" does not.
+        requestIsAboutData: question != nil, today: today))
     let findings = check.findings(in: shown)
     guard !findings.isEmpty else { return nil }
     let kinds = Set(findings.map(\.kind.rawValue)).sorted().joined(separator: ",")
@@ -49,11 +58,11 @@ struct AnswerGuard: Sendable {
     func keepingBlocks(_ text: String) -> String { blocks.isEmpty ? text : blocks + "\n\n" + text }
     let answered = turn.records.filter { $0.state == .answered }.compactMap(\.result)
     if !answered.isEmpty {
-      return CheckedAnswer(text: keepingBlocks("Here is what I found:\n" + answered.joined(separator: "\n")))
+      return CheckedAnswer(text: keepingBlocks(SecondPass.found(answered)))
     }
     let done = turn.records.filter { ranStates.contains($0.state) }.map(\.summary)
     if !done.isEmpty { return CheckedAnswer(text: keepingBlocks(done.joined(separator: "\n"))) }
-    if let view = await lookUp(turn, today: today) { return view }
+    if let view = await lookUp(turn, question: question, names: names) { return view }
     if findings.contains(where: { $0.kind == .action }) {
       return CheckedAnswer(text: "I haven't changed anything. " + Self.notUnderstood)
     }
@@ -63,12 +72,14 @@ struct AnswerGuard: Sendable {
   /// Said when a request could not be read: nothing was done, and nothing is guessed.
   static let notUnderstood = "I couldn't work out what you would like me to do; could you say it another way?"
 
-  /// The view of the data the request asks about, looked up now, as the answer's block and what it found.
-  private func lookUp(_ turn: AnswerToCheck, today: LocalDate) async -> CheckedAnswer? {
-    let names = dataNames()
+  /// The view of the data the request asks about (`question`), looked up now, as the answer's block and what it
+  /// found.
+  private func lookUp(
+    _ turn: AnswerToCheck, question: DataQuestion?, names: DataQuestion.Names
+  ) async -> CheckedAnswer? {
     // A request the view reader does not take ("Write a short bio of Anna Martin") that names a contact shows them.
     guard
-      let question = DataQuestion(turn.request, today: today, names: names, dayFirst: dayFirst)
+      let question = question
         ?? DataQuestion.namedContact(in: turn.request, names: names).map({ DataQuestion(view: .contact(query: $0)) })
     else {
       return nil
@@ -79,7 +90,7 @@ struct AnswerGuard: Sendable {
       let facts = found.filter { $0.state == .answered }.compactMap(\.result)
       guard !facts.isEmpty else { return nil }
       return CheckedAnswer(
-        text: question.block + "\n\nHere is what I found:\n" + facts.joined(separator: "\n"), records: found)
+        text: question.block + "\n\n" + SecondPass.found(facts), records: found)
     } catch {
       logger.error("a look-up for a checked answer failed", metadata: ["error": "\(ErrorKind.of(error))"])
       return nil
@@ -99,7 +110,7 @@ struct AnswerGuard: Sendable {
       logger.warning("a plain answer could not be written", metadata: ["error": "\(ErrorKind.of(error))"])
     }
     await model.settle()
-    let plain = Self.visible(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    let plain = ActionBlockFilter.shown(text).trimmingCharacters(in: .whitespacesAndNewlines)
     return plain.isEmpty || AnswerCheck.holdsBlockRemains(plain) ? nil : plain
   }
 
@@ -121,28 +132,12 @@ struct AnswerGuard: Sendable {
     return sources.filter { !$0.isEmpty }
   }
 
-  /// The names of the user's things, whose mention makes a sentence one about their data.
-  private func itemNames() -> [String] {
-    let kinds: [ActionKind] = [.calendar, .reminder, .note, .habit, .contactsSearch]
-    let names = kinds.flatMap { known.items($0).map(\.name) }
-    let parts = known.items(.contactsSearch).flatMap { $0.name.split(separator: " ").map(String.init) }
-    return names + parts.filter { $0.count >= 3 }
-  }
-
-  private func dataNames() -> DataQuestion.Names {
-    DataQuestion.Names(
-      contacts: known.items(.contactsSearch).map(\.name), habits: known.items(.habit).map(\.name))
-  }
-
-  /// Whether the request asks about the user's own things (then every sentence of the answer is read as being
-  /// about them); "What is a calendar year?" does not.
-  private func isAboutData(_ request: String, today: LocalDate) -> Bool {
-    DataQuestion(request, today: today, names: dataNames(), dayFirst: dayFirst) != nil
-  }
-
-  /// The answer as the user sees it: blocks are shown as cards, not read as sentences.
-  static func visible(_ answer: String) -> String {
-    var filter = ActionBlockFilter()
-    return filter.feed(answer) + filter.finish()
+  /// The names of the user's things, whose mention makes a sentence one about their data: events, reminders,
+  /// notes, habits and contacts (each part of a contact's name too). `names` holds the contacts and habits.
+  private func itemNames(_ names: DataQuestion.Names) -> [String] {
+    let kinds: [ActionKind] = [.calendar, .reminder, .note]
+    let parts = names.contacts.flatMap { $0.split(separator: " ").map(String.init) }
+    return kinds.flatMap { known.items($0).map(\.name) } + names.habits + names.contacts
+      + parts.filter { $0.count >= 3 }
   }
 }

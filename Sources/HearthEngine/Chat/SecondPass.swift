@@ -51,7 +51,7 @@ struct SecondPass {
       }
     }
     if written.isEmpty {
-      let text = "Here is what I found:\n" + facts.joined(separator: "\n")
+      let text = Self.found(facts)
       events.yield(.answer("\n\n" + text))
       written = [text]
     }
@@ -59,6 +59,12 @@ struct SecondPass {
     message.updatedAt = now()
     try? database.updateMessage(message)
     return (message, records)
+  }
+
+  /// The facts a look-up found, as an answer shows them when no model writes one: data, so any block in them is
+  /// defused.
+  static func found(_ facts: [String]) -> String {
+    "Here is what I found:\n" + facts.map(ActionBlockParser.defused).joined(separator: "\n")
   }
 
   /// The model's answer from the facts, streamed as it is written; empty when the generation fails.

@@ -23,11 +23,7 @@ struct DataDigest: Sendable {
     let week = DateInterval(
       start: LocalDateTime(startOf: today).instant(in: zone),
       end: LocalDateTime(startOf: today.adding(days: 7)).instant(in: zone))
-    let found: [Occurrence]
-    do {
-      found = try calendar.occurrences(in: week)
-    } catch {
-      logger.error("the calendar could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+    guard let found = read("calendar", { try calendar.occurrences(in: week) }) else {
       return Self.unavailable("calendar")
     }
     guard !found.isEmpty else { return "" }
@@ -40,11 +36,7 @@ struct DataDigest: Sendable {
   }
 
   func dueReminders(today: LocalDate) -> String {
-    let due: [Reminder]
-    do {
-      due = try reminders.due(by: today.adding(days: 1))
-    } catch {
-      logger.error("the reminders could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+    guard let due = read("reminders", { try reminders.due(by: today.adding(days: 1)) }) else {
       return Self.unavailable("reminders")
     }
     guard !due.isEmpty else { return "" }
@@ -53,15 +45,19 @@ struct DataDigest: Sendable {
   }
 
   func todaysHabits(now: Date) -> String {
-    let overview: [HabitProgress]
-    do {
-      overview = try habits.overview(now: now)
-    } catch {
-      logger.error("the habits could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
-      return Self.unavailable("habits")
-    }
+    guard let overview = read("habits", { try habits.overview(now: now) }) else { return Self.unavailable("habits") }
     guard !overview.isEmpty else { return "" }
     let lines = overview.map { "- \($0.habit.name): \($0.stats.doneToday ? "done today" : "not yet today")" }
     return "Habits:\n" + lines.joined(separator: "\n")
+  }
+
+  /// What `body` reads, or `nil` (the failure logged) when `what` could not be read.
+  private func read<Value>(_ what: String, _ body: () throws -> Value) -> Value? {
+    do {
+      return try body()
+    } catch {
+      logger.error("the \(what) could not be read for the prompt", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
   }
 }

@@ -187,9 +187,8 @@ public final class Engine: Sendable {
           }
           // A question about the user's data that no reader took for an action gets the view that answers it
           // (the days it names, the list, the contact), never the model's own idea of the user's week.
-          let names = DataQuestion.Names(
-            contacts: known.items(.contactsSearch).map(\.name), habits: known.items(.habit).map(\.name))
-          return DataQuestion(request, today: today, names: names, dayFirst: configuration.dayFirst)?.block
+          return DataQuestion(request, today: today, names: known.questionNames(), dayFirst: configuration.dayFirst)?
+            .block
         } catch {
           // The model writes the answer itself, as it does when no draft fits.
           logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])

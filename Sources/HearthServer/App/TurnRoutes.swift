@@ -130,12 +130,6 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       tokensPerSecond: message.generationTokensPerSecond ?? 0)
   }
 
-  /// A whole answer's text as the page shows it: its blocks are cards.
-  static func shown(_ text: String) -> String {
-    var blocks = ActionBlockFilter()
-    return blocks.feed(text) + blocks.finish()
-  }
-
   static func encode(_ event: ChatEvent) -> (String, String) {
     switch event {
     case .started(let user, let assistant):
@@ -145,7 +139,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
-    case .replaced(let text): ("replaced", JSONResponse.encodedLine(["text": text, "shown": shown(text)]))
+    case .replaced(let text):
+      ("replaced", JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text)]))
     case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }
