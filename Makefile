@@ -14,7 +14,7 @@ export HEARTH_TEST_MODELS := $(HEARTH_MODELS_CACHE)
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Fuzz
 
-.PHONY: all setup setup-web build run test fuzz lint format bench screenshots compat clean
+.PHONY: all setup setup-web build run check test fuzz lint format bench screenshots compat clean
 
 all: build
 
@@ -42,11 +42,18 @@ build: setup
 run: build
 	.build/release/hearth chat
 
+## check: the fast loop, needing no set-up: the modules with no native library (Core, Store, Interchange, Actions,
+## Memory, Forms) built in their own folder (.build-check, from the same Package.swift under HEARTH_PURE=1) and
+## every test of theirs run; `make test` runs it first, so a pure failure shows in a minute, not after the models
+check:
+	@HEARTH_PURE=1 scripts/logged.sh "hearth: building the pure modules" swift-build-check swift build --scratch-path .build-check --build-tests
+	HEARTH_PURE=1 swift test --scratch-path .build-check --skip-build
+
 ## test: set-up, format check, then the whole test suite (real models, real llama.cpp), then the web tests
 ## (the official OpenAI client and headless Chromium against a running `hearth serve`), with one summary at the
 ## end even when a test process dies. Tests run one at a time: they are CPU-bound on the same cores, and timing
 ## behaviour (time limits) must not depend on load.
-test: setup setup-web lint
+test: lint check setup setup-web
 	@scripts/logged.sh "hearth: building the tests" swift-build-tests swift build --build-tests
 	scripts/run-tests.sh
 

@@ -304,12 +304,13 @@ let package = Package(
     .testTarget(
       name: "HearthMemoryTests",
       dependencies: [
-        "HearthMemory", "HearthEngine", "HearthBench", "HearthStore", "HearthCore", "HearthTestSupport",
+        "HearthMemory", "HearthStore", "HearthCore", "HearthTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
-      resources: [.copy("Fixtures")],
-      swiftSettings: strictSettings,
-      linkerSettings: nativeRpaths
+      // The labelled retrieval set, read by path (RetrievalQualityTests, with the real embedder, sits in the
+      // engine's tests).
+      exclude: ["Fixtures"],
+      swiftSettings: strictSettings
     ),
     .testTarget(
       name: "HearthMCPTests",
@@ -373,3 +374,26 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// `make check` (HEARTH_PURE=1, in its own build folder): only the modules that need no native library — no
+// llama.cpp, whisper.cpp, sherpa-onnx, espeak-ng or Tesseract — and their tests, so the pure logic builds and is
+// tested in seconds on a machine where set-up never ran. The same manifest, so the two can never disagree.
+if ProcessInfo.processInfo.environment["HEARTH_PURE"] == "1" {
+  let pureModules: Set<String> = [
+    "HearthCore", "HearthStore", "HearthInterchange", "HearthActions", "HearthMemory", "HearthForms",
+    "HearthTestSupport",
+  ]
+  let pureTests: Set<String> = [
+    "HearthCoreTests", "HearthStoreTests", "HearthInterchangeTests", "HearthActionsTests", "HearthMemoryTests",
+    "HearthFormsTests",
+  ]
+  let purePackages = ["GRDB.swift", "Yams", "swift-nio", "swift-property-based"]
+  package.targets = package.targets.filter { pureModules.contains($0.name) || pureTests.contains($0.name) }
+  package.products = package.products.filter { product in
+    product.name != "hearth" && pureModules.contains(product.name)
+  }
+  package.dependencies = package.dependencies.filter { dependency in
+    guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+    return purePackages.contains { location.hasSuffix("/\($0)") }
+  }
+}

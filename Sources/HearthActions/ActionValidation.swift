@@ -24,39 +24,17 @@ public struct ActionValidationError: Error, Sendable, Hashable, CustomStringConv
 }
 
 /// A block whose payload matches its spec: every field known, every required one present, every value of
-/// its type.
+/// its type; ``typed`` is what it asks for.
 public struct ValidatedAction: Sendable, Hashable {
   public var spec: ActionSpec
+  /// Each field's checked value, by name.
   public var values: [String: ActionValue]
+  /// What the block asks for, as a value the planner switches over.
+  public var typed: Action
 
   public var kind: ActionKind { spec.kind }
+  /// The payload's `action` verb; `nil` for kinds that do one thing.
   public var action: String? { spec.action }
-
-  public func text(_ name: String) -> String? {
-    if case .text(let value)? = values[name] { value } else { nil }
-  }
-
-  /// A date-time field; a date alone reads as its midnight.
-  public func dateTime(_ name: String) -> LocalDateTime? {
-    switch values[name] {
-    case .dateTime(let value)?: value
-    case .date(let value)?: LocalDateTime(startOf: value)
-    default: nil
-    }
-  }
-
-  /// Whether the field holds a date without a time.
-  public func isDateOnly(_ name: String) -> Bool {
-    if case .date? = values[name] { true } else { false }
-  }
-
-  public func minutes(_ name: String) -> Int? {
-    if case .minutes(let value)? = values[name] { value } else { nil }
-  }
-
-  public func tags(_ name: String) -> [String] {
-    if case .tags(let value)? = values[name] { value } else { [] }
-  }
 }
 
 extension ActionBlock {
@@ -99,7 +77,8 @@ extension ActionBlock {
         field: spec.targetFields.last,
         "name the \(Self.noun(kind)) to act on (\(spec.targetFields.joined(separator: " or ")))")
     }
-    return ValidatedAction(spec: spec, values: values)
+    return ValidatedAction(
+      spec: spec, values: values, typed: try Action(spec: spec, values: ValidatedValues(values: values)))
   }
 
   /// What an action of this kind acts on: "event", "reminder", …

@@ -57,6 +57,18 @@ extension ChatModel {
   /// Unknown unless the model says.
   public var vocabulary: (any ModelVocabulary)? { nil }
 
+  /// Tokens of `text` alone (no template, no start-of-sequence), counted with the model's own tokenizer;
+  /// `nil` when its vocabulary is not on this machine (a remote model), so the caller's estimate stands. Every
+  /// wrapper of a local model (the router, the measuring one, a lane) reaches the tokenizer through it.
+  public func countTokens(in text: String) -> Int? {
+    guard let vocabulary else { return nil }
+    do {
+      return try vocabulary.tokenize(text, addSpecial: false, parseSpecial: false).count
+    } catch {
+      return nil
+    }
+  }
+
   /// A model that only holds conversations cannot continue a raw prompt.
   public func complete(
     prompt: [Int32], options: GenerationOptions

@@ -8,6 +8,8 @@ public struct MemoryContext: Sendable, Hashable {
   public var text: String
   /// What each number refers to.
   public var citations: [Citation]
+  /// Each numbered piece's text as the model read it, by its number: what an answer citing `[n]` may state.
+  public var passages: [Int: String] = [:]
 }
 
 /// Builds the memory section of a prompt: one line saying the pieces are data, the pieces numbered, an end
@@ -28,13 +30,16 @@ public enum MemoryPrompt {
     var used = countTokens(opening) + countTokens(closing) + 4
     var entries: [String] = []
     var citations: [Citation] = []
+    var passages: [Int: String] = [:]
     for hit in hits {
       let number = citations.count + 1
-      let entry = "[\(number)] \(defused(hit.chunk.text))"
+      let piece = defused(hit.chunk.text)
+      let entry = "[\(number)] \(piece)"
       let cost = countTokens(entry) + 1
       guard used + cost <= tokenBudget else { continue }
       used += cost
       entries.append(entry)
+      passages[number] = piece
       citations.append(
         Citation(
           number: number, sourceID: hit.source.id, collection: hit.source.collection, title: hit.source.title,
@@ -42,7 +47,7 @@ public enum MemoryPrompt {
     }
     guard !entries.isEmpty else { return nil }
     let text = ([opening] + entries + [closing]).joined(separator: "\n")
-    return MemoryContext(text: text, citations: citations)
+    return MemoryContext(text: text, citations: citations, passages: passages)
   }
 
   /// `question` with the section before it, as the user turn the model reads.

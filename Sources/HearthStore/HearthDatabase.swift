@@ -4,9 +4,9 @@ import GRDB
 /// The user's database: one SQLite file per profile, in WAL mode with full synchronous writes, migrated
 /// when opened. Several processes may open the same file; writers wait for each other (busy timeout).
 public final class HearthDatabase: Sendable {
-  /// The file path.
+  /// The file path (`:memory:` for ``inMemory()``).
   public let path: String
-  let writer: DatabasePool
+  let writer: any DatabaseWriter
 
   /// Opens (creating if needed) the database at `path`.
   /// - Throws: ``StoreError`` — a damaged file is reported, never reset.
@@ -24,6 +24,25 @@ public final class HearthDatabase: Sendable {
       throw .unavailable(path: path, detail: "\(error)")
     }
     writer = try Self.open(path: path, configuration: configuration, patience: busyTimeout)
+  }
+
+  private init(path: String, writer: any DatabaseWriter) {
+    (self.path, self.writer) = (path, writer)
+  }
+
+  /// A database of the same schema that lives in memory only and is gone with the object: the store of a turn
+  /// that is not kept (`hearth ask --no-save`), so that it runs the very steps a kept one does.
+  /// - Throws: ``StoreError`` when SQLite cannot open or migrate it.
+  public static func inMemory() throws(StoreError) -> HearthDatabase {
+    var configuration = Configuration()
+    configuration.foreignKeysEnabled = true
+    do {
+      let queue = try DatabaseQueue(configuration: configuration)
+      try Schema.migrator.migrate(queue)
+      return HearthDatabase(path: ":memory:", writer: queue)
+    } catch {
+      throw translate(error, path: ":memory:")
+    }
   }
 
   /// The database holds the user's chats, data and keys: a folder created for it is the user's alone (0700)

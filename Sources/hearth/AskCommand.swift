@@ -58,28 +58,29 @@ struct AskCommand: AsyncParsableCommand {
       let engine = try await Engine.openForChat(
         modelOptions, generation: options, actions: !noActions, memory: !noMemory, provider: provider)
       guard let model = engine.model else { return }
-      if noSave {
-        try await answerWithoutSaving(text, engine: engine, model: model, options: options)
-        return
-      }
-      let target: ChatSession
-      if let session {
-        target = try engine.sessions.session(matching: session)
-      } else {
-        target = try await engine.chat.newSession()
-      }
-      var attached: [UUID] = []
-      for path in attach {
-        let file = try await engine.attach(try Self.contents(of: path), name: path, to: target.id)
-        attached.append(file.id)
-        if !json {
-          Terminal.writeError(Terminal.dim(Self.attachedLine(file)) + "\n")
+      // A turn that is not saved runs the same steps as one that is, on a session kept in memory for it alone.
+      var request = TurnRequest.ephemeral(text, systemPrompt: system, options: options, usesMemory: !noMemory)
+      var target: ChatSession?
+      if !noSave {
+        let kept: ChatSession
+        if let session {
+          kept = try engine.sessions.session(matching: session)
+        } else {
+          kept = try await engine.chat.newSession()
         }
+        var attached: [UUID] = []
+        for path in attach {
+          let file = try await engine.attach(try Self.contents(of: path), name: path, to: kept.id)
+          attached.append(file.id)
+          if !json {
+            Terminal.writeError(Terminal.dim(Self.attachedLine(file)) + "\n")
+          }
+        }
+        request = TurnRequest(
+          session: kept.id, kind: .message(text), systemPrompt: system, options: options, attachments: attached)
+        target = kept
       }
-      let outcome = try await TurnPrinter.run(
-        TurnRequest(
-          session: target.id, kind: .message(text), systemPrompt: system, options: options, attachments: attached),
-        on: engine, quiet: json)
+      let outcome = try await TurnPrinter.run(request, on: engine, quiet: json)
       // The chat's state is written before the process ends, so `--session` finds it next time.
       await engine.settleWrites()
       if let failure = outcome.failure { throw failure }
@@ -89,7 +90,7 @@ struct AskCommand: AsyncParsableCommand {
         var report = AskReport(
           text: message.content, stopReason: message.stopReason ?? .cancelled, usage: engine.lastUsage,
           model: model.path, loadTime: model.loadTime)
-        report.sessionId = target.id.uuidString
+        report.sessionId = target?.id.uuidString
         report.thinking = message.thinking
         report.state = message.state.rawValue
         report.actions = outcome.actions
@@ -101,37 +102,6 @@ struct AskCommand: AsyncParsableCommand {
       }
       if message.state == .failed { throw AskFailure(message: message.error ?? "the answer failed") }
       if !json, let notice = TurnPrinter.notice(for: message) { Terminal.writeError(notice + "\n") }
-    }
-  }
-
-  private func answerWithoutSaving(
-    _ text: String, engine: Engine, model: LocalModel, options: GenerationOptions
-  ) async throws {
-    var blocks = ActionBlockFilter()
-    let answer = try await engine.runUnsavedTurn(
-      text, systemPrompt: system, options: options, usesMemory: !noMemory
-    ) { piece in
-      if !json { Terminal.write(blocks.feed(piece)) }
-    }
-    if json {
-      var report = AskReport(
-        text: answer.text, stopReason: answer.stopReason, usage: answer.usage, model: model.path,
-        loadTime: model.loadTime)
-      report.actions = answer.actions
-      report.sources = answer.sources
-      report.provider = engine.lastProvider?.rawValue
-      Terminal.write(try JSONOutput.encode(report) + "\n")
-    } else {
-      Terminal.write(blocks.finish())
-      if answer.replaced {
-        Terminal.write(
-          "\n" + Terminal.dim("(that answer stated what your data does not hold; instead:)") + "\n"
-            + ActionBlockFilter.shown(answer.text))
-      }
-      if let sources = answer.sources { Terminal.write("\n" + Terminal.dim(TurnPrinter.sourcesLine(sources))) }
-      if !answer.actions.isEmpty { Terminal.write("\n" + answer.actions.map(TurnPrinter.card).joined(separator: "\n")) }
-      Terminal.write("\n")
-      if let notice = answer.stopReason.notice { Terminal.writeError(notice + "\n") }
     }
   }
 

@@ -135,7 +135,11 @@ struct SessionsCommand: AsyncParsableCommand {
             : exports.map(\.markdown).joined(separator: "\n\n---\n\n") + "\n"
         } else {
           let export = try library.export(try library.session(matching: id ?? "").id)
-          text = format == .json ? try JSONOutput.encode(export, pretty: true) + "\n" : export.markdown
+          // Markdown is for reading: action blocks are told as what they did, as `sessions show` and the web
+          // export tell them; JSON keeps the blocks as stored.
+          text =
+            format == .json
+            ? try JSONOutput.encode(export, pretty: true) + "\n" : try library.narrated(export).markdown
         }
         if let output {
           try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

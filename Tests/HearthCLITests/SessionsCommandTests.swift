@@ -12,6 +12,25 @@ struct SessionsCommandTests {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
   }
 
+  @Test("a chat's Markdown export tells its actions in words, as `sessions show` and the web export do")
+  func theMarkdownExportNarratesActions() async throws {
+    let hearth = CommandRunner(environment: ["HEARTH_MODEL": TestModels.smolLM2])
+    let asked = try await hearth.run([
+      "ask", "Remind me to water the ferns tomorrow", "--temperature", "0", "--max-tokens", "60", "--json",
+    ])
+    #expect(asked.status == 0, "\(asked.standardError)")
+    let id = try #require(try object(asked.standardOutput)["session_id"] as? String)
+    // The answer holds the block the reminder was made from (else this test proves nothing).
+    #expect((try object(asked.standardOutput)["text"] as? String)?.contains("[REMINDER_ACTION:") == true)
+    let markdown = try await hearth.run(["sessions", "export", id, "--format", "md"])
+    #expect(markdown.status == 0, "\(markdown.standardError)")
+    #expect(!markdown.standardOutput.contains("REMINDER_ACTION"), "\(markdown.standardOutput)")
+    #expect(markdown.standardOutput.lowercased().contains("water the ferns"), "\(markdown.standardOutput)")
+    // JSON keeps the block as stored.
+    let json = try await hearth.run(["sessions", "export", id, "--format", "json"])
+    #expect(json.standardOutput.contains("REMINDER_ACTION"))
+  }
+
   @Test func asksAreSavedContinuedAndManaged() async throws {
     let hearth = CommandRunner(environment: ["HEARTH_MODEL": TestModels.smolLM2])
     let first = try await hearth.run(["ask", "What is the capital of France?", "--temperature", "0", "--json"])

@@ -130,18 +130,51 @@ struct GroundedAnswerTests {
     #expect(counted.first?.detail?.contains("detail") == true, "\(counted)")
   }
 
-  @Test("an answer that is not kept (hearth ask --no-save) passes the same check")
+  @Test("an answer that is not kept (hearth ask --no-save) runs the same turn: checked, measured, and never stored")
   func anUnsavedAnswerIsCheckedToo() async throws {
     let engine = try Engine.open(
       AssistantProfile.configuration(home: try TestModels.temporaryDirectory()), model: try await Self.model.value)
     try AssistantProfile.seed(engine)
+    let sessionsBefore = try engine.database.sessions(includeArchived: true).count
+    let figuresBefore = try engine.database.telemetry(kinds: [.generation]).count
     var heard = ""
-    let answer = try await engine.runUnsavedTurn(
-      "Write a short bio of Anna Martin", options: GenerationOptions(maxNewTokens: 60, sampling: .greedy),
-      usesMemory: false
-    ) { heard += $0 }
+    var replaced: String?
+    var final: StoredMessage?
+    try await engine.runTurn(
+      .ephemeral(
+        "Write a short bio of Anna Martin", options: GenerationOptions(maxNewTokens: 60, sampling: .greedy),
+        usesMemory: false)
+    ) { event in
+      switch event {
+      case .chat(.answer(let text)): heard += text
+      case .chat(.replaced(let text)): replaced = text
+      case .chat(.finished(let message)): final = message
+      case .failed(let error): throw error
+      default: break
+      }
+    }
     #expect(heard.contains("Anna"), "\(heard)")
-    #expect(answer.replaced, "\(answer.text)")
-    #expect(answer.text.contains("+33 6 12 34 56 78"), "\(answer.text)")
+    let shown = try #require(replaced, "the invention was not caught: \(heard)")
+    #expect(shown.contains("+33 6 12 34 56 78"), "\(shown)")
+    #expect(final?.content == shown)
+    // Nothing of the exchange is in the profile; its figures are, as a kept turn's are.
+    #expect(try engine.database.sessions(includeArchived: true).count == sessionsBefore)
+    #expect(try engine.database.search("Anna Martin", scope: .bodies).isEmpty)
+    #expect(try engine.database.telemetry(kinds: [.generation]).count > figuresBefore)
+    #expect(try engine.database.telemetry(kinds: [.answerReplaced]).count == 1)
+  }
+
+  @Test("the memory's budget is counted in the model's own tokens through every wrapper a turn generates with")
+  func tokensAreCountedByTheTokenizerThroughTheWrappers() async throws {
+    let model = try await Self.model.value
+    let engine = try Engine.open(
+      AssistantProfile.configuration(home: try TestModels.temporaryDirectory()), model: model)
+    let text = "Der Kühlschrank summt leise — 冷蔵庫 — while the kettle boils."
+    let exact = model.countTokens(text)
+    // The router, the measuring model and the host each reach the tokenizer; none falls back to an estimate.
+    for wrapper in [engine.answering, engine.measured, engine.host.map { $0 as any ChatModel }] {
+      #expect(wrapper?.countTokens(in: text) == exact)
+    }
+    #expect(exact != text.utf8.count / 3)
   }
 }

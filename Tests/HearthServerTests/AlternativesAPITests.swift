@@ -43,7 +43,11 @@ struct AlternativesAPITests {
   @Test func regenerateEditAndVersionsKeepEveryAnswer() async throws {
     try await LiveServer.inProcess(model: ScriptedChatModel(pieces: ["Blue", "."])) { server in
       let session = try await AppAPITests.newSession(server)
-      _ = try await Self.turn(server, session: session, text: "Name a colour.")
+      let opening = try await Self.turn(server, session: session, text: "Name a colour.")
+      // The turn's last event says what it made of the chat: its title from the first message, no versions yet.
+      let openingDone = try AppAPITests.decode(try #require(opening.last { $0.name == "done" }).data)
+      #expect(openingDone["session"]?["title"]?.stringValue == "Name a colour.", "\(openingDone)")
+      #expect(openingDone["forks"]?.arrayValue?.isEmpty == true)
       let before = try await Self.detail(server, session)
       let (question, first) = (Self.ids(before)[0], Self.ids(before)[1])
       #expect(before["forks"]?.arrayValue?.isEmpty == true)
@@ -53,6 +57,9 @@ struct AlternativesAPITests {
       let second = try #require(try Self.finished(events)["id"]?.stringValue)
       let after = try await Self.detail(server, session)
       #expect(Self.ids(after) == [question, second])
+      // The regenerate's own `done` holds the versions the chat now has, as the chat's detail does.
+      let regenerated = try AppAPITests.decode(try #require(events.last { $0.name == "done" }).data)
+      #expect(regenerated["forks"] == after["forks"], "\(regenerated)")
       let fork = try #require(after["forks"]?.arrayValue?.first)
       #expect(after["forks"]?.arrayValue?.count == 1)
       #expect([fork["position"], fork["count"], fork["current"]].map { $0?.numberValue } == [1, 2, 1])

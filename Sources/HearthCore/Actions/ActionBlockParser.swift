@@ -24,6 +24,16 @@ public struct ActionBlock: Sendable, Hashable {
   public var raw: String
   /// Where it starts, in characters from the start of the answer.
   public var offset: Int
+
+  init(kind: ActionKind, payload: JSONValue, raw: String, offset: Int) {
+    (self.kind, self.payload, self.raw, self.offset) = (kind, payload, raw, offset)
+  }
+
+  /// A block made from its parts rather than read from text (an action another program asks for over MCP):
+  /// written out as the model would write it, so the audit log and a later confirmation read it the same way.
+  public init(kind: ActionKind, payload: JSONValue) {
+    self.init(kind: kind, payload: payload, raw: "[\(kind.rawValue):\(payload.jsonText)]", offset: 0)
+  }
 }
 
 /// Something that looks like a block but cannot be one; it stays visible and never runs.

@@ -24,6 +24,10 @@ public struct AnswerCheck: Sendable {
     public var requestIsAboutData: Bool
     /// The user's today: years of dates written without one, and the day "today" names.
     public var today: LocalDate
+    /// The memory's numbered passages the model read, by number: a sentence that cites `[n]` states what
+    /// passage `n` says, so its dates, times, numbers, addresses and names must be in that passage (or the
+    /// request), not merely somewhere in what the turn read.
+    public var passages: [Int: String] = [:]
 
     public init(
       request: String, records: [String], itemNames: [String], actionRan: Bool, requestIsAboutData: Bool,
@@ -39,13 +43,13 @@ public struct AnswerCheck: Sendable {
   }
 
   public let grounds: Grounds
-  private let reader: ClaimReader
+  let reader: ClaimReader
   private let known: [AnswerClaim]
   private let recordText: String
   /// Each line of the records, as written and folded, for the facts of the items a sentence names.
   private let recordLines: [(text: String, folded: String)]
   /// The request folded, and the facts it states itself.
-  private let request: (folded: String, facts: Set<String>)
+  let request: (folded: String, facts: Set<String>)
   private let names: [String]
 
   public init(_ grounds: Grounds) {
@@ -60,7 +64,14 @@ public struct AnswerCheck: Sendable {
     request = (Self.folded(grounds.request), Set(reader.facts(in: grounds.request).map(\.value)))
     // A one-word name ("Run", "Read", "Will") is a name only as written, capitalised: in lower case it is a word.
     names = grounds.itemNames.filter { $0.count >= 3 }.map { $0.contains(" ") ? Self.folded($0) : $0 }
+    let reader = reader
+    passageFacts = grounds.passages.mapValues { passage in
+      (Set(reader.facts(in: passage).map(\.value)), Self.folded(passage))
+    }
   }
+
+  /// Each cited passage's facts and its folded text.
+  let passageFacts: [Int: (facts: Set<String>, folded: String)]
 
   /// The item names `sentence` mentions (one-word names as written, longer ones in any case).
   private func named(in sentence: String) -> [String] {
@@ -77,7 +88,7 @@ public struct AnswerCheck: Sendable {
       let folded = Self.folded(sentence)
       let named = named(in: sentence)
       // A sentence that cites the memory ("[2]") states what that passage says.
-      let cites = sentence.range(of: #"\[\d+\]"#, options: .regularExpression) != nil
+      let cites = !Self.citedNumbers(in: sentence).isEmpty
       guard grounds.requestIsAboutData || cites || !named.isEmpty || Self.speaksOfTheUsersData(folded) else {
         continue
       }
@@ -85,6 +96,7 @@ public struct AnswerCheck: Sendable {
       let asks = sentence.trimmingCharacters(in: .whitespaces).hasSuffix("?")
       if !asks, let claim = Self.actionClaim(in: sentence), !grounds.actionRan { findings.append(claim) }
       findings += unsupported(in: sentence, naming: named)
+      if cites { findings += disagreeing(sentence) }
     }
     return findings
   }

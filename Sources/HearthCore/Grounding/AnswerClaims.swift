@@ -9,6 +9,8 @@ public struct AnswerClaim: Sendable, Hashable, CustomStringConvertible {
     case date, weekday, time, phone, email, number, name, action
     /// Words about one of the user's items that no record of it holds ("Priya is a yoga instructor").
     case detail
+    /// A citation of a memory passage the turn did not read, or a fact its cited passage does not hold.
+    case citation
   }
 
   public var kind: Kind

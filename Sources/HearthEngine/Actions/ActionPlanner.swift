@@ -26,18 +26,18 @@ struct ActionPlanner {
 
   // MARK: Targets
 
-  /// The one item among `items` that `action` names by id or by title (exact, then containing, then
+  /// The one item among `items` that `reference` names by id or by title (exact, then containing, then
   /// every word), refusing none and several.
   func pick<Item>(
-    _ items: [Item], in action: ValidatedAction, noun: String, id: (Item) -> String, title: (Item) -> String
+    _ items: [Item], by reference: ItemReference, noun: String, id: (Item) -> String, title: (Item) -> String
   ) throws -> Item {
-    if let wanted = action.text("id") {
+    if let wanted = reference.id {
       guard let item = items.first(where: { id($0) == wanted || id($0).hasPrefix(wanted) }) else {
         throw ActionFailure("no \(noun) with id \(wanted)")
       }
       return item
     }
-    let name = (action.text("title") ?? action.text("name") ?? "").lowercased()
+    let name = (reference.title ?? "").lowercased()
     let exact = items.filter { title($0).lowercased() == name }
     let containing = items.filter { title($0).lowercased().contains(name) }
     let words = name.split(separator: " ")
@@ -51,59 +51,64 @@ struct ActionPlanner {
     return first
   }
 
-  /// The event an action names; with `start`, the one with an occurrence starting then.
-  func event(for action: ValidatedAction) throws -> CalendarEvent {
+  /// The event `reference` names; with `occurrence`, the one with an occurrence starting then.
+  func event(_ reference: ItemReference, occurrence: LocalDateTime?) throws -> CalendarEvent {
     var events = try calendar.events()
-    if let start = action.dateTime("start"), action.action != "create" {
+    if let start = occurrence {
       let window = DateInterval(start: start.instant(in: zone).addingTimeInterval(-60), duration: 120)
       events = events.filter { !$0.occurrences(overlapping: window, local: zone).isEmpty || $0.start == start }
     }
-    return try pick(events, in: action, noun: "event", id: \.id, title: \.title)
+    return try pick(events, by: reference, noun: "event", id: \.id, title: \.title)
   }
 
-  func reminder(for action: ValidatedAction) throws -> Reminder {
+  func reminder(_ reference: ItemReference) throws -> Reminder {
     let all = try reminders.list()
     let open = all.filter { !$0.isCompleted }
-    let pool = action.text("id") == nil && !open.isEmpty ? open : all
-    return try pick(pool, in: action, noun: "reminder", id: \.id, title: \.title)
+    let pool = reference.id == nil && !open.isEmpty ? open : all
+    return try pick(pool, by: reference, noun: "reminder", id: \.id, title: \.title)
   }
 
-  func note(for action: ValidatedAction) throws -> Note {
-    try pick(try notes.list(), in: action, noun: "note", id: \.id, title: \.title)
+  func note(_ reference: ItemReference) throws -> Note {
+    try pick(try notes.list(), by: reference, noun: "note", id: \.id, title: \.title)
   }
 
-  func habit(for action: ValidatedAction) throws -> Habit {
-    try pick(try habits.list(), in: action, noun: "habit", id: \.id, title: \.name)
+  func habit(_ reference: ItemReference) throws -> Habit {
+    try pick(try habits.list(), by: reference, noun: "habit", id: \.id, title: \.name)
   }
 
   // MARK: Changes
 
   /// The item a change or deletion acts on, as it is now.
-  func target(of action: ValidatedAction) throws -> StoredItem {
-    switch action.kind {
-    case .calendar: .event(try event(for: action))
-    case .reminder: .reminder(try reminder(for: action))
-    case .note: .note(try note(for: action))
-    default: throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") changes nothing")
+  func target(of action: Action) throws -> StoredItem {
+    switch action {
+    case .updateEvent(let reference, let occurrence, _, _, _, _), .deleteEvent(let reference, let occurrence),
+      .rescheduleEvent(let reference, let occurrence, _):
+      return .event(try event(reference, occurrence: occurrence))
+    case .completeReminder(let reference), .deleteReminder(let reference): return .reminder(try reminder(reference))
+    case .appendToNote(let reference, _), .rewriteNote(let reference, _), .deleteNote(let reference):
+      return .note(try note(reference))
+    case .createEvent, .queryEvents, .findFreeTime, .createReminder, .listReminders, .createNote, .searchNotes,
+      .createHabit, .logHabit, .habitStats, .searchContacts, .searchWeb:
+      throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") changes nothing")
     }
   }
 
   /// The new state of `item` after the change `action` asks for.
-  func changed(_ item: StoredItem, by action: ValidatedAction) throws -> StoredItem {
-    switch (item, action.action) {
-    case (.event(var event), "update"):
-      if let title = action.text("newTitle") { event.title = title }
-      if let location = action.text("location") { event.location = location }
-      if let start = action.dateTime("newStart") {
+  func changed(_ item: StoredItem, by action: Action) throws -> StoredItem {
+    switch (item, action) {
+    case (.event(var event), .updateEvent(_, _, let newTitle, let newStart, let newEnd, let location)):
+      if let newTitle { event.title = newTitle }
+      if let location { event.location = location }
+      if let newStart {
         let length = event.duration
-        event.start = start
-        event.end = start.adding(seconds: length)
+        event.start = newStart
+        event.end = newStart.adding(seconds: length)
       }
-      if let end = action.dateTime("newEnd") { event.end = end }
+      if let newEnd { event.end = newEnd }
       try event.validate()
       return .event(event)
-    case (.event(var event), "reschedule"):
-      let length = action.minutes("minutes").map { $0 * 60 } ?? max(event.duration, 15 * 60)
+    case (.event(var event), .rescheduleEvent(_, _, let minutes)):
+      let length = minutes.map { $0 * 60 } ?? max(event.duration, 15 * 60)
       let others = try calendar.events().filter { $0.id != event.id }
       let window = DateInterval(start: context.clock(), duration: 31 * 86_400)
       let busy = FreeTime.busy(others.flatMap { $0.occurrences(overlapping: window, local: zone) })
@@ -115,17 +120,20 @@ struct ActionPlanner {
       event.end = event.start.adding(seconds: length)
       event.zone = .floating
       return .event(event)
-    case (.reminder(let reminder), "complete"):
+    case (.reminder(let reminder), .completeReminder):
       return .reminder(reminder.completing(at: context.now()))
-    case (.note(var note), "append"):
-      let text = action.text("text") ?? ""
+    case (.note(var note), .appendToNote(_, let text)):
       note.body = note.body.isEmpty ? text : note.body.trimmingCharacters(in: .newlines) + "\n\n" + text
       return .note(note)
-    case (.note(var note), "update"):
-      note.body = action.text("body") ?? note.body
+    case (.note(var note), .rewriteNote(_, let body)):
+      note.body = body
       return .note(note)
-    default:
-      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") cannot change a \(item.kind.noun)")
+    case (_, .updateEvent), (_, .rescheduleEvent), (_, .completeReminder), (_, .appendToNote), (_, .rewriteNote),
+      (_, .createEvent), (_, .deleteEvent), (_, .queryEvents), (_, .findFreeTime), (_, .createReminder),
+      (_, .deleteReminder), (_, .listReminders), (_, .createNote), (_, .deleteNote), (_, .searchNotes),
+      (_, .createHabit), (_, .logHabit), (_, .habitStats), (_, .searchContacts), (_, .searchWeb):
+      throw ActionFailure(
+        "\(action.spec.kind.rawValue) \(action.spec.action ?? "") cannot change a \(item.kind.noun)")
     }
   }
 
@@ -136,13 +144,12 @@ struct ActionPlanner {
 
   /// Plans a creation: the item as it is to be stored (checked and stamped, not yet written: the action
   /// service writes it with its audit record) and the card's line.
-  func create(_ action: ValidatedAction) throws -> (item: StoredItem, summary: String) {
-    switch (action.kind, action.action) {
-    case (.calendar, "create"):
-      let start = action.dateTime("start")!
-      let end = action.dateTime("end").flatMap { $0 > start ? $0 : nil } ?? start.adding(seconds: 3600)
+  func create(_ action: Action) throws -> (item: StoredItem, summary: String) {
+    switch action {
+    case .createEvent(let title, let start, let end, let location):
+      let end = end.flatMap { $0 > start ? $0 : nil } ?? start.adding(seconds: 3600)
       let event = try calendar.prepared(
-        new: CalendarEvent(title: action.text("title")!, start: start, end: end, location: action.text("location")))
+        new: CalendarEvent(title: title, start: start, end: end, location: location))
       var summary = "Added “\(event.title)” on \(Self.when(event))"
       let conflicts = try calendar.conflicts(of: event)
       if !conflicts.isEmpty {
@@ -150,36 +157,38 @@ struct ActionPlanner {
           "; it overlaps " + Set(conflicts.map { "“\($0.other.event.title)”" }).sorted().joined(separator: ", ")
       }
       return (.event(event), summary)
-    case (.reminder, "create"):
-      let due: ReminderDue? = action.dateTime("due").map {
-        action.isDateOnly("due") ? ReminderDue(date: $0.date) : ReminderDue(time: $0)
+    case .createReminder(let title, let due, let priority, let list):
+      let due: ReminderDue? = due.map { due in
+        switch due {
+        case .day(let date): ReminderDue(date: date)
+        case .time(let time): ReminderDue(time: time)
+        }
       }
       let reminder = try reminders.prepared(
         new: Reminder(
-          title: action.text("title")!, due: due,
-          priority: action.text("priority").flatMap(ReminderPriority.init(rawValue:)) ?? .none,
-          list: action.text("list") ?? Reminder.defaultList))
+          title: title, due: due, priority: priority.flatMap(ReminderPriority.init(rawValue:)) ?? .none,
+          list: list ?? Reminder.defaultList))
       return (.reminder(reminder), "Reminder “\(reminder.title)”\(due.map { ", due \($0)" } ?? "")")
-    case (.note, "create"):
-      let note = try notes.prepared(
-        new: Note(title: action.text("title")!, body: action.text("body") ?? "", tags: action.tags("tags")))
+    case .createNote(let title, let body, let tags):
+      let note = try notes.prepared(new: Note(title: title, body: body ?? "", tags: tags))
       return (.note(note), "Note “\(note.title)”")
-    case (.habit, "create"):
-      let schedule = try action.text("schedule").map { text in
+    case .createHabit(let name, let schedule):
+      let schedule = try schedule.map { text in
         guard let schedule = Habit.Schedule(parsing: text) else {
           throw ActionFailure("schedule \(text) is not daily, days such as MO,WE,FR, or 3/week")
         }
         return schedule
       }
-      let habit = try habits.prepared(new: Habit(name: action.text("name")!, schedule: schedule ?? .daily))
+      let habit = try habits.prepared(new: Habit(name: name, schedule: schedule ?? .daily))
       return (.habit(habit), "Habit “\(habit.name)” (\(habit.schedule))")
-    case (.habit, "log"):
-      let habit = try habit(for: action)
+    case .logHabit(let reference):
+      let habit = try habit(reference)
       let log = HabitLog(habitID: habit.id, at: context.clock())
       let streak = try habits.stats(habit, adding: log, now: context.clock())
       return (.habitLog(log), "Checked in “\(habit.name)” — streak \(streak.currentStreak) \(streak.streakUnit)")
-    default:
-      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") creates nothing")
+    case .updateEvent, .deleteEvent, .queryEvents, .findFreeTime, .rescheduleEvent, .completeReminder, .deleteReminder,
+      .listReminders, .appendToNote, .rewriteNote, .deleteNote, .searchNotes, .habitStats, .searchContacts, .searchWeb:
+      throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") creates nothing")
     }
   }
 
@@ -192,7 +201,7 @@ struct ActionPlanner {
   }
 
   /// The card's line for a pending change or deletion.
-  static func preview(_ action: ValidatedAction, before: StoredItem, after: StoredItem?) -> String {
+  static func preview(_ action: Action, before: StoredItem, after: StoredItem?) -> String {
     switch (before, after) {
     case (.event(let old), .event(let new)?):
       if old.start != new.start || old.end != new.end {
@@ -207,9 +216,10 @@ struct ActionPlanner {
       return "Mark “\(old.title)” done; it comes back \(due)"
     case (.reminder(let old), nil): return "Delete the reminder “\(old.title)”"
     case (.note(let old), .note?):
-      return action.action == "append" ? "Add to the note “\(old.title)”" : "Rewrite the note “\(old.title)”"
+      if case .appendToNote = action { return "Add to the note “\(old.title)”" }
+      return "Rewrite the note “\(old.title)”"
     case (.note(let old), nil): return "Delete the note “\(old.title)”"
-    default: return "\(action.kind.rawValue) \(action.action ?? "")"
+    default: return "\(action.spec.kind.rawValue) \(action.spec.action ?? "")"
     }
   }
 }

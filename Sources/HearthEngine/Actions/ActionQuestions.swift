@@ -4,12 +4,12 @@ import HearthCore
 
 extension ActionPlanner {
   /// Answers a question block: the found facts as short lines, for the card and the second pass.
-  func answer(_ action: ValidatedAction) async throws -> (summary: String, result: String) {
-    switch (action.kind, action.action) {
-    case (.calendar, "query"):
-      let range = self.range(action, defaultDays: 7)
+  func answer(_ action: Action) async throws -> (summary: String, result: String) {
+    switch action {
+    case .queryEvents(let from, let to, let text):
+      let range = self.range(from: from, to: to, defaultDays: 7)
       var found = try calendar.occurrences(in: range)
-      if let text = action.text("text")?.lowercased() {
+      if let text = text?.lowercased() {
         found = found.filter {
           $0.event.title.lowercased().contains(text) || ($0.event.location ?? "").lowercased().contains(text)
         }
@@ -29,9 +29,10 @@ extension ActionPlanner {
         "Looked up the calendar (\(found.count) found)",
         lines.isEmpty ? "Nothing is planned then." : lines.joined(separator: "\n")
       )
-    case (.calendar, "free"):
-      let minutes = action.minutes("minutes") ?? 60
-      let slots = try calendar.freeSlots(in: range(action, defaultDays: 7), minimum: Double(minutes) * 60)
+    case .findFreeTime(let from, let to, let minutes):
+      let minutes = minutes ?? 60
+      let slots = try calendar.freeSlots(
+        in: range(from: from, to: to, defaultDays: 7), minimum: Double(minutes) * 60)
       let lines = slots.prefix(12).map { slot -> String in
         let start = LocalDateTime(slot.start, in: zone)
         let end = LocalDateTime(slot.end, in: zone)
@@ -41,8 +42,8 @@ extension ActionPlanner {
         "Looked for free time of \(minutes) minutes",
         lines.isEmpty ? "No free slot that long." : lines.joined(separator: "\n")
       )
-    case (.reminder, "list"):
-      let open = try reminders.list(list: action.text("list"), includeCompleted: false)
+    case .listReminders(let list):
+      let open = try reminders.list(list: list, includeCompleted: false)
       // Overdue first, each with what the user may ask of it: when it is due, its priority and its list.
       let today = self.today
       let overdue = { (reminder: Reminder) in reminder.due.map { $0.time.date < today } ?? false }
@@ -58,15 +59,16 @@ extension ActionPlanner {
         "Looked up the reminders (\(open.count) open)",
         lines.isEmpty ? "No open reminders." : lines.joined(separator: "\n")
       )
-    case (.note, "search"):
-      let hits = try notes.search(action.text("query") ?? "", limit: 5)
+    case .searchNotes(let query):
+      let hits = try notes.search(query, limit: 5)
       let lines = hits.map { "- \($0.note.title): \($0.note.body.prefix(300))" }
       return (
         "Searched the notes (\(hits.count) found)", lines.isEmpty ? "No note matches." : lines.joined(separator: "\n")
       )
-    case (.habit, "stats"):
+    case .habitStats(let reference):
       let progress = try habits.overview(now: context.clock()).filter { item in
-        action.text("name").map { item.habit.name.lowercased().contains($0.lowercased()) } ?? true
+        if let id = reference.id { return item.habit.id == id || item.habit.id.hasPrefix(id) }
+        return reference.title.map { item.habit.name.lowercased().contains($0.lowercased()) } ?? true
       }
       let lines = progress.map {
         "- \($0.habit.name): streak \($0.stats.currentStreak) \($0.stats.streakUnit), best \($0.stats.longestStreak), "
@@ -74,8 +76,7 @@ extension ActionPlanner {
           + ($0.stats.doneToday ? ", done today" : "")
       }
       return ("Looked up habits", lines.isEmpty ? "No such habit." : lines.joined(separator: "\n"))
-    case (.contactsSearch, _):
-      let query = action.text("query") ?? ""
+    case .searchContacts(let query):
       var found = try contacts.search(query, limit: 5)
       if found.isEmpty {
         // "Anna's phone number": any one name word finds the person.
@@ -98,9 +99,8 @@ extension ActionPlanner {
         "Searched contacts (\(found.count) found)",
         lines.isEmpty ? "No contact matches." : lines.joined(separator: "\n")
       )
-    case (.webSearch, _):
+    case .searchWeb(let query):
       guard let webSearch else { throw ActionFailure("web search is off (set HEARTH_SEARXNG_URL to a SearXNG server)") }
-      let query = action.text("query") ?? ""
       let results = try await webSearch.search(query, limit: 5)
       // Results are data: they are shown and answered from, never read for action blocks.
       let lines = results.map { "- \($0.title) (\($0.url)): \($0.snippet)" }
@@ -108,17 +108,21 @@ extension ActionPlanner {
         "Searched the web for “\(query)” (\(results.count) found)",
         lines.isEmpty ? "Nothing found." : lines.joined(separator: "\n")
       )
-    default:
-      throw ActionFailure("\(action.kind.rawValue) \(action.action ?? "") asks nothing")
+    case .createEvent, .updateEvent, .deleteEvent, .rescheduleEvent, .createReminder, .completeReminder,
+      .deleteReminder, .createNote, .appendToNote, .rewriteNote, .deleteNote, .createHabit, .logHabit:
+      throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") asks nothing")
     }
   }
 
   /// `from`…`to` on the user's clock; a date alone as `to` includes its day; `defaultDays` from today.
-  func range(_ action: ValidatedAction, defaultDays: Int) -> DateInterval {
-    let start = action.dateTime("from") ?? LocalDateTime(startOf: today)
-    var end =
-      action.dateTime("to").map { action.isDateOnly("to") ? LocalDateTime(startOf: $0.date.adding(days: 1)) : $0 }
-      ?? LocalDateTime(startOf: start.date.adding(days: defaultDays))
+  func range(from: DayOrTime?, to: DayOrTime?, defaultDays: Int) -> DateInterval {
+    let start = from?.start ?? LocalDateTime(startOf: today)
+    var end: LocalDateTime
+    switch to {
+    case .day(let date): end = LocalDateTime(startOf: date.adding(days: 1))
+    case .time(let time): end = time
+    case nil: end = LocalDateTime(startOf: start.date.adding(days: defaultDays))
+    }
     if end <= start { end = LocalDateTime(startOf: start.date.adding(days: 1)) }
     return DateInterval(start: start.instant(in: zone), end: end.instant(in: zone))
   }

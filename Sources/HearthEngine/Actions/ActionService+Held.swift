@@ -22,16 +22,16 @@ extension ActionService {
     record.action = action.action
     switch action.spec.effect {
     case .creates:
-      guard let (item, summary) = try? planner.create(action) else { return nil }
+      guard let (item, summary) = try? planner.create(action.typed) else { return nil }
       record.summary = summary
       record.itemKind = item.kind
       record.after = item.json
       return record
-    case .asks where block.kind == .webSearch:
-      let query = action.text("query") ?? ""
+    case .asks:
+      guard case .searchWeb(let query) = action.typed else { return nil }
       record.summary = "Search the web for “\(query)”"
       return record
-    default:
+    case .changes, .deletes:
       return nil
     }
   }
@@ -48,7 +48,7 @@ extension ActionService {
     case .creates:
       let item: StoredItem
       do {
-        (item, record.summary) = try planner.create(action)
+        (item, record.summary) = try planner.create(action.typed)
       } catch {
         // What was valid when proposed may no longer be (a list renamed, a habit removed): said, not thrown.
         return try settle(record, as: .failed, reason: "\(error)")
@@ -59,7 +59,7 @@ extension ActionService {
       return try settle(record, as: .created, writing: .insert(item))
     case .asks where block.kind == .webSearch:
       do {
-        (record.summary, record.result) = try await planner.answer(action)
+        (record.summary, record.result) = try await planner.answer(action.typed)
       } catch {
         return try settle(record, as: .failed, reason: "\(error)")
       }

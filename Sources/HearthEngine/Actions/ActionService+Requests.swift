@@ -13,10 +13,10 @@ extension ActionService {
   public func request(
     _ kind: ActionKind, payload: JSONValue, source: String, allowsCreations: Bool
   ) async throws -> ActionRecord {
-    let raw = "[\(kind.rawValue):\(payload.jsonText)]"
-    guard let block = ActionBlockParser.parse(raw).blocks.first else {
+    guard payload.objectMembers != nil else {
       throw ActionRequestError.malformed(kind: kind, payload: payload.jsonText)
     }
+    let block = ActionBlock(kind: kind, payload: payload)
     if !allowsCreations, var held = held(block, session: nil, message: nil) {
       // Who asked is the reason it waits; the record says so in its source.
       held.source = source

@@ -112,7 +112,7 @@ public struct ActionService: Sendable {
     do {
       switch action.spec.effect {
       case .creates:
-        let (item, summary) = try planner.create(action)
+        let (item, summary) = try planner.create(action.typed)
         record.state = .created
         record.summary = summary
         record.itemKind = item.kind
@@ -120,16 +120,16 @@ public struct ActionService: Sendable {
         record.after = item.json
         return (record, item)
       case .changes, .deletes:
-        let before = try planner.target(of: action)
-        let after = action.spec.effect == .changes ? try planner.changed(before, by: action) : nil
+        let before = try planner.target(of: action.typed)
+        let after = action.spec.effect == .changes ? try planner.changed(before, by: action.typed) : nil
         record.state = .pending
-        record.summary = ActionPlanner.preview(action, before: before, after: after)
+        record.summary = ActionPlanner.preview(action.typed, before: before, after: after)
         record.itemKind = before.kind
         record.itemID = before.id
         record.before = before.json
         record.after = after?.json
       case .asks:
-        let (summary, result) = try await planner.answer(action)
+        let (summary, result) = try await planner.answer(action.typed)
         record.state = .answered
         record.summary = summary
         record.result = result
@@ -163,7 +163,7 @@ public struct ActionService: Sendable {
     }
     let changed: StoredItem
     do {
-      changed = try planner.prepared(try planner.changed(current, by: action))
+      changed = try planner.prepared(try planner.changed(current, by: action.typed))
     } catch {
       return try settle(record, as: .cancelled, reason: "\(error)")
     }

@@ -41,13 +41,14 @@ struct AnswerGuard: Sendable {
       return CheckedAnswer(text: plain ?? Self.notUnderstood)
     }
     let ranStates: Set<ActionRecord.State> = [.created, .pending, .updated, .deleted]
-    let check = AnswerCheck(
-      .init(
-        request: turn.request, records: sources(turn, today: today), itemNames: itemNames(names),
-        actionRan: turn.records.contains { ranStates.contains($0.state) },
-        // A request that asks about the user's own things has every sentence of its answer read as being about
-        // them; "What is a calendar year?" does not.
-        requestIsAboutData: question != nil, today: today))
+    var grounds = AnswerCheck.Grounds(
+      request: turn.request, records: sources(turn, today: today), itemNames: itemNames(names),
+      actionRan: turn.records.contains { ranStates.contains($0.state) },
+      // A request that asks about the user's own things has every sentence of its answer read as being about
+      // them; "What is a calendar year?" does not.
+      requestIsAboutData: question != nil, today: today)
+    grounds.passages = turn.passages
+    let check = AnswerCheck(grounds)
     let findings = check.findings(in: shown)
     guard !findings.isEmpty else { return nil }
     let kinds = Set(findings.map(\.kind.rawValue)).sorted().joined(separator: ",")

@@ -43,6 +43,9 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
   case cannotContinue(String)
   /// Files go with a new message only, not with a regenerate, edit or continue.
   case attachmentsNeedANewMessage
+  /// A turn that is not kept answers one new message, with no files and nothing before it to regenerate,
+  /// edit or continue.
+  case unkeptTurnTakesOneMessage
 
   public var description: String {
     switch self {
@@ -53,6 +56,7 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notAUserMessage: "only your own messages can be edited"
     case .cannotContinue(let reason): "this answer cannot be continued: \(reason)"
     case .attachmentsNeedANewMessage: "files can be attached to a new message only"
+    case .unkeptTurnTakesOneMessage: "an answer that is not saved takes one new message, without files"
     }
   }
 }

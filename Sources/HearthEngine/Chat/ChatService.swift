@@ -299,7 +299,8 @@ public actor ChatService {
         let checked = await check(
           AnswerToCheck(
             request: text, answer: final.content,
-            records: records, memory: memory?.text, earlier: earlier ?? "", message: final), model)
+            records: records, memory: memory?.text, passages: memory?.passages ?? [:], earlier: earlier ?? "",
+            message: final), model)
         if let checked {
           final.content = checked.text
           final.updatedAt = now()

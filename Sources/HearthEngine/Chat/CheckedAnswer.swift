@@ -10,6 +10,8 @@ public struct AnswerToCheck: Sendable {
   public var records: [ActionRecord]
   /// The memory's passages the model read, when it read any.
   public var memory: String?
+  /// The same passages by their numbers, for an answer that cites them.
+  public var passages: [Int: String] = [:]
   /// The conversation before this turn.
   public var earlier: String
   /// The answer's stored message; `nil` for an answer that is not kept (`hearth ask --no-save`).

@@ -1,10 +1,26 @@
 public import Foundation
 public import HearthCore
+import HearthStore
+
+/// Where a turn's conversation is kept.
+public enum TurnTarget: Sendable, Hashable {
+  /// In this saved session.
+  case session(UUID)
+  /// Nowhere (`hearth ask --no-save`): the turn runs every step a kept one does — drafting, the memory, the
+  /// second pass, context fitting, the answer check, telemetry — on a session in a store that lives in memory
+  /// for the turn alone. Its actions act on the user's data and are logged without a session; `usesMemory`
+  /// says whether the memory is read for it. Nothing of it is remembered.
+  case ephemeral(usesMemory: Bool)
+}
 
 /// A chat turn as any surface asks for it: the web app, `hearth chat` and `hearth ask` alike.
 public struct TurnRequest: Sendable {
-  /// The session the turn belongs to.
-  public var session: UUID
+  /// Where the turn's conversation is kept.
+  public var target: TurnTarget
+  /// The session the turn belongs to; `nil` for a turn that is not kept.
+  public var session: UUID? {
+    if case .session(let id) = target { id } else { nil }
+  }
   /// A new message, or a regenerate, edit or continue of one already there.
   public var kind: TurnKind
   /// A system prompt of the caller's own; `nil` for the saved settings' one, or the built-in prompt when none
@@ -22,8 +38,17 @@ public struct TurnRequest: Sendable {
     session: UUID, kind: TurnKind, systemPrompt: String? = nil, options: GenerationOptions? = nil,
     attachments: [UUID] = []
   ) {
-    (self.session, self.kind, self.systemPrompt, self.options) = (session, kind, systemPrompt, options)
+    (self.target, self.kind, self.systemPrompt, self.options) = (.session(session), kind, systemPrompt, options)
     self.attachments = attachments
+  }
+
+  /// A new message answered without keeping the exchange (``TurnTarget/ephemeral(usesMemory:)``).
+  public static func ephemeral(
+    _ text: String, systemPrompt: String? = nil, options: GenerationOptions? = nil, usesMemory: Bool = true
+  ) -> TurnRequest {
+    var request = TurnRequest(session: UUID(), kind: .message(text), systemPrompt: systemPrompt, options: options)
+    request.target = .ephemeral(usesMemory: usesMemory)
+    return request
   }
 }
 
@@ -49,7 +74,15 @@ extension Engine {
   /// session that is not already answering.
   /// - Throws: ``ChatError`` or `StoreError`, as ``ChatService/check(_:in:)`` does.
   public func checkTurn(_ request: TurnRequest) async throws {
-    try await chat.check(request.kind, in: request.session, attachments: request.attachments)
+    guard let session = request.session else {
+      // A turn that is not kept asks for a new message only, and has no session to check.
+      guard case .message(let text) = request.kind, request.attachments.isEmpty else {
+        throw ChatError.unkeptTurnTakesOneMessage
+      }
+      _ = try ChatService.messageText(text)
+      return
+    }
+    try await chat.check(request.kind, in: session, attachments: request.attachments)
   }
 
   /// Runs one turn from request to last event: waits for the model in line (saying so), holds it while the
@@ -62,7 +95,11 @@ extension Engine {
   ) async throws {
     let prompt: String
     var options: GenerationOptions
+    let chat: ChatService
+    let session: UUID
     do {
+      if request.session == nil { try await checkTurn(request) }
+      (chat, session) = try await conversation(for: request.target)
       let settings = try chatSettings()
       let parts = systemPromptParts(custom: request.systemPrompt ?? settings.systemPrompt)
       prompt = parts.text
@@ -92,7 +129,7 @@ extension Engine {
       try await onEvent(.ready)
       do {
         let events = try await chat.start(
-          request.kind, in: request.session, systemPrompt: prompt, options: options,
+          request.kind, in: session, systemPrompt: prompt, options: options,
           attachments: request.attachments)
         // Leaving this loop drops the stream, which stops the generation; the release below waits for it to
         // settle before the next request is let in.
@@ -111,6 +148,23 @@ extension Engine {
     await release(reservation)
     if let listenerError { throw listenerError }
     if let failure { try await onEvent(.failed(failure)) }
+  }
+
+  /// The chat service and session a turn runs in: the profile's own, or — for a turn that is not kept — a
+  /// service of the same hooks on a store in memory, gone when the turn is (its conversation states too).
+  private func conversation(for target: TurnTarget) async throws -> (ChatService, UUID) {
+    switch target {
+    case .session(let id):
+      return (chat, id)
+    case .ephemeral(let usesMemory):
+      var configuration = chatConfiguration
+      configuration.conversationStates = nil
+      let unkept = ChatService(
+        database: try HearthDatabase.inMemory(), model: measured, configuration: configuration,
+        actionHooks: unkeptHooks.actions, memoryHooks: usesMemory ? unkeptHooks.memory : nil,
+        now: self.configuration.clock, logger: logger)
+      return (unkept, try await unkept.newSession().id)
+    }
   }
 
   /// Enters the line, reporting each new position; a report that throws gives up the place.

@@ -78,6 +78,9 @@ public final class Engine: Sendable {
   public let logger: Logger
   /// The answering model, with every generation's figures recorded; what every surface generates with.
   let measured: (any ChatModel)?
+  /// The chat's hooks for a turn that is not kept (``TurnTarget/ephemeral(usesMemory:)``): its actions are
+  /// logged without a session, the memory reads for it as for any turn, and nothing of it is remembered.
+  let unkeptHooks: (actions: ChatService.ActionHooks, memory: ChatService.MemoryHooks)
   // Held for the engine's lifetime when it may generate; released by `deinit`.
   private let lock: ProfileLock?
 
@@ -155,16 +158,7 @@ public final class Engine: Sendable {
         return tools.isEmpty ? nil : ActionInstructions.toolLines(tools)
       },
       process: { message, texts in
-        // A failure to record is shown as no cards; the answer itself is saved either way.
-        do {
-          return try await actions.process(
-            answer: message.content, session: message.sessionID, message: message.id, userText: texts.request,
-            read: texts.read, earlier: texts.earlier, unattended: texts.unattended,
-            afterToolResults: texts.afterToolResults)
-        } catch {
-          logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
-          return []
-        }
+        await Self.process(message, texts, keptIn: message.sessionID, actions: actions, logger: logger)
       },
       draft: { request, model, session in
         // A message that holds a block of its own is talk about blocks, never an order to run one.
@@ -206,6 +200,22 @@ public final class Engine: Sendable {
         await memory.context(for: question, session: session, for: model)
       },
       remember: { session in await Engine.remember(session, in: memory, logger: logger) })
+    var unkept = hooks
+    unkept.process = { message, texts in
+      await Self.process(message, texts, keptIn: nil, actions: actions, logger: logger)
+    }
+    // The look-ups a replaced answer runs are logged without a session too.
+    unkept.check = { answer, model in
+      var answer = answer
+      answer.message = nil
+      return await answerGuard.check(answer, model: model)
+    }
+    self.unkeptHooks = (
+      unkept,
+      ChatService.MemoryHooks(
+        context: { question, _, model in await memory.context(for: question, session: nil, for: model) },
+        remember: { _ in })
+    )
     var chat = chat
     chat.conversationStates = chat.conversationStates ?? paths.conversationStates
     self.chat = ChatService(
@@ -251,6 +261,22 @@ public final class Engine: Sendable {
         timeZone: configuration.timeZone, webSearch: configuration.webSearch,
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
         remote: try initialRemote(configuration, database: database))
+    }
+  }
+
+  /// Runs an answer's blocks and records them, under its session when the turn is kept (`keptIn`), without
+  /// one when it is not. A failure to record is shown as no cards; the answer itself stands either way.
+  private static func process(
+    _ message: StoredMessage, _ texts: TurnTexts, keptIn session: UUID?, actions: ActionService, logger: Logger
+  ) async -> [ActionRecord] {
+    do {
+      return try await actions.process(
+        answer: message.content, session: session, message: session == nil ? nil : message.id,
+        userText: texts.request, read: texts.read, earlier: texts.earlier, unattended: texts.unattended,
+        afterToolResults: texts.afterToolResults)
+    } catch {
+      logger.error("an answer's actions could not be recorded", metadata: ["error": "\(ErrorKind.of(error))"])
+      return []
     }
   }
 

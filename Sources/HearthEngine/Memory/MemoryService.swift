@@ -291,7 +291,7 @@ public final class MemoryService: Sendable {
   public func context(for question: String, session: UUID?, for model: any ChatModel) async -> MemoryContext? {
     let budget = min(600, model.contextSize / 4)
     return await context(for: question, session: session, tokenBudget: budget) { text in
-      (model as? LocalModel)?.countTokens(text) ?? text.utf8.count / 3
+      model.countTokens(in: text) ?? text.utf8.count / 3
     }
   }
 

@@ -107,9 +107,13 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
               try await writer.sendEvent(JSONResponse.encodedLine(["text": "", "shown": held]), event: "answer")
             }
           }
-          let (name, payload) = Self.encode(chatEvent)
-          try await writer.sendEvent(payload, event: name)
-          if case .finished(let message) = chatEvent { record(message) }
+          if case .finished(let message) = chatEvent {
+            try await writer.sendEvent(finished(message), event: "done")
+            record(message)
+          } else {
+            let (name, payload) = Self.encode(chatEvent)
+            try await writer.sendEvent(payload, event: name)
+          }
         case .failed(let error):
           try await writer.sendEvent(
             JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), event: "error")
@@ -121,6 +125,17 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       return
     }
     try await writer.finish(nil)
+  }
+
+  /// The `done` event: the answer as stored, with what the turn may have changed about its chat — the title
+  /// a first message gives it and the versions a regenerate or an edit makes — so the page learns them here
+  /// rather than downloading the whole chat again. A chat that cannot be read now is left out, and the page
+  /// keeps what it shows.
+  private func finished(_ message: StoredMessage) -> String {
+    let library = dependencies.engine.sessions
+    let session = try? library.session(message.sessionID)
+    let forks = session == nil ? nil : try? library.forks(in: message.sessionID)
+    return JSONResponse.encodedLine(FinishedEvent(message: MessageView(message), session: session, forks: forks))
   }
 
   private func record(_ message: StoredMessage) {
@@ -145,6 +160,15 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }
   }
+}
+
+/// The payload of a turn's `done` event.
+struct FinishedEvent: Encodable {
+  var message: MessageView
+  /// The chat as it is after the turn (its title, its model), when it could be read.
+  var session: ChatSession?
+  /// Where the chat goes more than one way now, when it could be read.
+  var forks: [MessageFork]?
 }
 
 struct TurnBody: StrictInput {

@@ -24,7 +24,8 @@ enum ErrorMapping {
       case .modelNotReady: return APIError(.serviceUnavailable, error.description, code: "model_not_loaded")
       case .notAnAnswer, .notAUserMessage: return .invalidRequest(error.description, parameter: "message")
       case .cannotContinue: return APIError(.conflict, error.description, code: "cannot_continue")
-      case .attachmentsNeedANewMessage: return .invalidRequest(error.description, parameter: "attachments")
+      case .attachmentsNeedANewMessage, .unkeptTurnTakesOneMessage:
+        return .invalidRequest(error.description, parameter: "attachments")
       }
     case let error as AttachmentError:
       switch error {

@@ -248,13 +248,13 @@ async function reopen(session, error) {
   if (state.current?.id === session.id) await openSession(session.id).catch(() => {});
 }
 
-async function turnEnded(sessionID) {
+async function turnEnded(sessionID, after) {
   await loadSessions().catch(() => {});
   if (state.current?.id !== sessionID) return;
-  state.current = state.sessions.find((s) => s.id === sessionID) ?? state.current;
+  state.current = after.session ?? state.sessions.find((s) => s.id === sessionID) ?? state.current;
   showSessionHeader(state.current);
   renderSessionListActive();
-  await refreshForks(sessionID).catch(() => {});
+  await refreshForks(sessionID, after.forks).catch(() => {});
 }
 
 // ---- Session actions ----------------------------------------------------------------------------

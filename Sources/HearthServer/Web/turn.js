@@ -276,6 +276,8 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           break;
         case "done":
           answer = { ...event.data.message, sources: answer.sources };
+          // The chat as the turn left it (title, versions): the page needs no second download to learn it.
+          turn.after = { session: event.data.session, forks: event.data.forks };
           if (answer.state === "failed") showError(`The answer failed: ${answer.error ?? "unknown error"}`);
           redraw();
           break;
@@ -305,13 +307,14 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
     setGenerating();
     const focused = document.activeElement;
     if (!focused || focused === document.body || focused.id === "stop") $("prompt").focus();
-    await page.turnEnded(session.id);
+    await page.turnEnded(session.id, turn.after ?? {});
   }
 }
 
-/// The versions of the chat on screen, once a turn may have made a new one.
-export async function refreshForks(sessionID) {
-  const { forks } = await getJSON(`/api/sessions/${sessionID}`);
+/// The versions of the chat on screen, once a turn may have made a new one: those its `done` event gave, or the
+/// chat's own when it gave none.
+export async function refreshForks(sessionID, known) {
+  const forks = known ?? (await getJSON(`/api/sessions/${sessionID}`)).forks;
   if (state.current?.id === sessionID && !currentTurn()) showForks($("messages"), forks);
 }
 

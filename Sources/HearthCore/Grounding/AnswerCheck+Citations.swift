@@ -1,0 +1,37 @@
+import Foundation
+
+/// An answer drawn from the memory must agree with the passage it cites, not only with something the turn read.
+extension AnswerCheck {
+  /// What a sentence citing passages states that none of the passages it cites holds: "the boiler was serviced
+  /// in 2019 [1]" when passage 1 says 2021 and another passage says 2019. A number cited that is no passage of
+  /// the turn is a citation of nothing.
+  func disagreeing(_ sentence: String) -> [AnswerClaim] {
+    guard !passageFacts.isEmpty else { return [] }
+    let cited = Self.citedNumbers(in: sentence)
+    let passages = cited.compactMap { passageFacts[$0] }
+    guard passages.count == cited.count else {
+      let missing = cited.filter { passageFacts[$0] == nil }.map { "[\($0)]" }.joined(separator: " ")
+      return [AnswerClaim(.citation, missing, written: missing)]
+    }
+    return reader.facts(in: sentence).filter { claim in
+      !request.facts.contains(claim.value)
+        && !passages.contains { $0.facts.contains(claim.value) || $0.folded.contains(claim.value) }
+    }.map { AnswerClaim(.citation, $0.value, written: $0.written) }
+  }
+
+  /// The passage numbers a sentence cites: `[2]`, `[1][3]`, `[1, 3]`.
+  static func citedNumbers(in sentence: String) -> [Int] {
+    var numbers: [Int] = []
+    var rest = sentence[...]
+    while let open = rest.firstIndex(of: "[") {
+      rest = rest[rest.index(after: open)...]
+      guard let close = rest.firstIndex(of: "]") else { break }
+      let inside = rest[..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      if !inside.isEmpty, inside.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+        numbers += inside.compactMap { Int($0) }
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    return numbers
+  }
+}
