@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// One logical line of an iCalendar (RFC 5545 §3.1) or vCard (RFC 6350 §3.3) file: `NAME;PARAM=a,b:value`,
 /// after unfolding, with the number of the physical line it started on.
 struct ContentLine: Sendable, Hashable {
@@ -205,5 +207,14 @@ enum ContentLines {
       output += "\r\n"
     }
     return output
+  }
+}
+
+extension InterchangeError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .tooLarge: ErrorCategory(.tooLarge, code: "body_too_large")
+    case .notUTF8, .wrongFormat: ErrorCategory(.invalid, code: "invalid_file")
+    }
   }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import HearthCore
+public import HearthCore
 
 /// Why a file could not be read into memory.
 public enum DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -165,5 +165,16 @@ public enum PDFText {
       throw .pdfTooLarge(path: path, limit: "it has more than \(pageLimit) pages")
     }
     return String(decoding: outcome.output, as: UTF8.self).replacingOccurrences(of: "\u{0C}", with: "\n\n")
+  }
+}
+
+extension DocumentError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .tooLarge: ErrorCategory(.tooLarge, code: "body_too_large")
+    case .pdfToolMissing: ErrorCategory(.unavailable, code: "pdf_tool_missing")
+    case .unreadable, .unsupportedKind, .notText, .empty, .noTextInPDF, .pdfTooLarge:
+      ErrorCategory(.invalid, code: "invalid_file")
+    }
   }
 }

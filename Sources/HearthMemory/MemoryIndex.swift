@@ -232,3 +232,12 @@ public actor MemoryIndex {
     try await prepare()
   }
 }
+
+extension MemoryError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .unknownSource: ErrorCategory(.notFound)
+    case .modelMismatch: ErrorCategory(.conflict, code: "embedding_model_mismatch")
+    }
+  }
+}

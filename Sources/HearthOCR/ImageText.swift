@@ -1,6 +1,6 @@
 import CTesseract
 public import Foundation
-import HearthCore
+public import HearthCore
 
 /// Why an image's text could not be read.
 public enum ImageTextError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -58,5 +58,14 @@ public struct ImageText: Sendable, Hashable {
     defer { TessDeleteText(raw) }
     let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
     return ImageText(text: text, confidence: Int(TessBaseAPIMeanTextConf(api)))
+  }
+}
+
+extension ImageTextError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .engineMissing: ErrorCategory(.unavailable, code: "ocr_missing")
+    case .notAnImage, .tooLarge: ErrorCategory(.invalid, code: "invalid_file")
+    }
   }
 }

@@ -40,7 +40,8 @@ public func buildApplication(
   router.mount(VoiceRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(TokenizerRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(SessionRoutes(dependencies: dependencies, configuration: configuration))
-  router.mount(TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics))
+  let live = LiveTurns()
+  router.mount(TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics, live: live))
   router.mount(CalendarRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(ReminderRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(NoteRoutes(dependencies: dependencies, configuration: configuration))
@@ -68,7 +69,7 @@ public func buildApplication(
     router: router,
     server: .http1(configuration: .init(additionalChannelHandlers: [ClientDepartureHandler()])),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
-    services: [MCPSessionsService(endpoint: mcp)],
+    services: [MCPSessionsService(endpoint: mcp), LiveTurnsService(live: live)],
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
     logger: dependencies.logger)
 }

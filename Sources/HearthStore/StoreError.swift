@@ -1,3 +1,5 @@
+public import HearthCore
+
 /// Why the database could not be used.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// The file is not a SQLite database, or is damaged.
@@ -34,6 +36,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .invalidImport(let detail): "cannot import: \(detail)"
     case .itemNotFound(let kind, let id): "no \(kind) with id \(id)"
     case .duplicateItem(let kind, let id): "a \(kind) with id \(id) exists already"
+    }
+  }
+}
+
+extension StoreError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .sessionNotFound, .messageNotFound, .itemNotFound: ErrorCategory(.notFound)
+    case .duplicateItem: ErrorCategory(.conflict, code: "duplicate_item")
+    case .invalidImport: ErrorCategory(.invalid)
+    case .locked: ErrorCategory(.unavailable, code: "database_locked")
+    case .corrupt, .newerVersion, .unavailable: ErrorCategory(.internalFailure, code: "database_error")
     }
   }
 }

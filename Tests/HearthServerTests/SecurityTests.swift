@@ -144,7 +144,8 @@ struct SecurityTests {
     }
   }
 
-  /// Every route that starts a chat turn or changes which version of a chat is shown, with a body it would accept.
+  /// Every route that starts a chat turn, follows one or changes which version of a chat is shown, with a body it
+  /// would accept.
   static let turnRoutes: [(HTTPMethod, String, String)] = {
     let chat = "/api/sessions/\(UUID().uuidString)"
     let message = "\(chat)/messages/\(UUID().uuidString)"
@@ -154,6 +155,8 @@ struct SecurityTests {
       (.POST, "\(message)/edit", #"{"text":"Hi"}"#),
       (.POST, "\(message)/continue", "{}"),
       (.PUT, "\(chat)/forks/1", #"{"current":0}"#),
+      // Following a chat from another page reads it as it is written.
+      (.GET, "\(chat)/live", ""),
     ]
   }()
 
@@ -384,6 +387,31 @@ struct SecurityTests {
         let reply = try await server.request(.GET, path)
         #expect(reply.status == 404 || reply.status == 400, "\(path) → \(reply.status)")
         #expect(!reply.body.contains("root:"), "\(path)")
+      }
+    }
+  }
+
+  @Test("every module the page loads, and every module those import, is served from the app's folder with its type")
+  func everyModuleThePageLoadsIsServed() async throws {
+    try await LiveServer.inProcess { server in
+      var pending = ["/assets/app.js"]
+      var served: Set<String> = []
+      while let path = pending.popLast() {
+        guard served.insert(path).inserted else { continue }
+        let reply = try await server.request(.GET, path)
+        #expect(reply.status == 200, "\(path) → \(reply.status)")
+        #expect(reply.header("Content-Type") == "text/javascript; charset=utf-8", "\(path)")
+        // `from "/assets/x.js"` and `import("/assets/x.js")`.
+        for match in reply.body.matches(of: /["'](\/assets\/[a-z-]+\.js)["']/) { pending.append(String(match.1)) }
+      }
+      #expect(served.contains("/assets/live.js") && served.count >= 30, "\(served.sorted())")
+      for (path, type) in [
+        ("/", "text/html; charset=utf-8"), ("/assets/app.css", "text/css; charset=utf-8"),
+        ("/manifest.webmanifest", "application/manifest+json"), ("/apple-touch-icon.png", "image/png"),
+        ("/assets/icon.svg", "image/svg+xml"),
+      ] {
+        let reply = try await server.request(.GET, path)
+        #expect(reply.status == 200 && reply.header("Content-Type") == type, "\(path) → \(reply.status)")
       }
     }
   }

@@ -944,6 +944,42 @@ class PolishTest(unittest.TestCase):
         finally:
             api(f"/api/calendar/events/{event['id']}", "DELETE")
 
+    def test_19_two_windows_on_one_chat_see_the_same_messages_and_a_reload_shows_how_an_answer_ended(self):
+        self.open(DESKTOP)
+        prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+        prompt.send_keys("What is the capital of France?", Keys.ENTER)
+        self.wait_for_answer()
+        chat = self.driver.current_url
+        # A second window, as a second device or tab would be: its own browser, on the same chat.
+        other = chromium(*DESKTOP)
+        try:
+            other_wait = WebDriverWait(other, 60, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException])
+            other.get(chat)
+            other_wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "capital of France"))
+            other_wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 1)
+            # Asked here, seen there as it is written: the question at once, then the answer, the same words.
+            self.find("#prompt").send_keys("And of Spain?", Keys.ENTER)
+            other_wait.until(lambda d: any("And of Spain?" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".message.user .bubble")))
+            self.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 2)
+            here = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")[-1].text
+            other_wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.assistant .stats")) == 2)
+            there = other.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")[-1].text
+            self.assertEqual(there, here)
+            self.assertEqual(len(other.find_elements(By.CSS_SELECTOR, ".message.user")), 2)
+            self.assertEqual(len(other.find_elements(By.CSS_SELECTOR, ".message.assistant")), 2)
+            # A long answer, and this window reloaded while it is written: the answer stops with the page that
+            # asked, and both windows show it stopped, with no second reload and no cursor left blinking.
+            self.find("#prompt").send_keys("Write a very long story about a dragon who lives in a mountain.", Keys.ENTER)
+            other_wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")) == 3
+                             and len(d.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")[-1].text) > 20)
+            self.driver.refresh()
+            for driver, wait in ((self.driver, self.wait), (other, other_wait)):
+                wait.until(EC.text_to_be_present_in_element(
+                    (By.CSS_SELECTOR, ".message.assistant:last-of-type .notice"), "Stopped."))
+                self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".bubble.cursor"), [])
+        finally:
+            other.quit()
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

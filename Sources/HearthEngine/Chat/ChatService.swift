@@ -104,6 +104,11 @@ public actor ChatService {
   /// Whether `sessionID` is answering right now.
   public func isGenerating(_ sessionID: UUID) -> Bool { activeTurns[sessionID] != nil }
 
+  /// Returns once the turn running in `sessionID`, if any, has ended and stored its answer as it ended.
+  public func settled(_ sessionID: UUID) async {
+    await activeTurns[sessionID]?.value
+  }
+
   /// Stops the answer being generated in `sessionID`, keeping what was said so far.
   public func stop(_ sessionID: UUID) {
     activeTurns[sessionID]?.cancel()

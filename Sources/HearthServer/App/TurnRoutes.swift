@@ -2,14 +2,18 @@ import Foundation
 import HearthCore
 import HearthEngine
 import Hummingbird
+import ServiceLifecycle
 
 /// A chat turn for the web app: `POST /api/sessions/:id/turns` answers with a server-sent event stream
 /// of the same events the terminal renders; `POST /api/sessions/:id/stop` stops it. Leaving the stream
 /// (closing the tab, a lost connection) stops the turn too; what was said so far is kept.
+/// `GET /api/sessions/:id/live` follows the chat from any other page: the turn running in it from its start,
+/// then each turn to come, with `idle` whenever none runs (``LiveTurns``).
 struct TurnRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
   let metrics: ServerMetrics
+  let live: LiveTurns
 
   var paths: [RouterPath] { ["/api/sessions"] }
 
@@ -42,6 +46,28 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       return try await turn(.continueAnswer(try RouteInput.id(context, "message", of: "message")), context)
+    }
+    router.get(":id/live") { _, context in
+      let id = try RouteInput.sessionID(context)
+      // A chat that does not exist is a 404, as for every other route of one.
+      _ = try dependencies.engine.sessions.session(id)
+      let heard = await live.watch(id)
+      return Response(
+        status: .ok, headers: EventStream.headers,
+        body: ResponseBody { writer in
+          // A server shutting down ends the followers' streams first: an open page never holds it up.
+          try await withGracefulShutdownHandler {
+            for await item in heard {
+              switch item {
+              case .event(let event): try await writer.sendEvent(event.data, event: event.name)
+              case .keepAlive: try await writer.sendComment("still here")
+              }
+            }
+          } onGracefulShutdown: {
+            Task { await live.closeAll() }
+          }
+          try await writer.finish(nil)
+        })
     }
     router.post(":id/stop") { _, context in
       let id = try RouteInput.sessionID(context)
@@ -85,46 +111,55 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
   private func stream(_ request: TurnRequest, to writer: inout any ResponseBodyWriter) async throws {
     // The answer's text as written (`text`) and as shown (`shown`, blocks left out for their cards).
     var blocks = ActionBlockFilter()
+    let session = request.session
+    var turn: UUID?
+    if let session { turn = await live.begin(session) }
+    // Each event goes to the pages that follow the chat first, so they hear it even when this one has left.
+    func send(_ data: String, _ name: String) async throws {
+      if let session, let turn { await live.send(LiveTurns.Event(name: name, data: data), of: turn, in: session) }
+      try await writer.sendEvent(data, event: name)
+    }
+    var left = false
     do {
       try await dependencies.engine.runTurn(request) { event in
         switch event {
         case .loading(let model):
-          try await writer.sendEvent(JSONResponse.encodedLine(["model": model]), event: "loading")
+          try await send(JSONResponse.encodedLine(["model": model]), "loading")
         case .queued(let position):
-          try await writer.sendEvent(JSONResponse.encodedLine(["position": position]), event: "queued")
+          try await send(JSONResponse.encodedLine(["position": position]), "queued")
         case .ready:
           try await writer.sendComment("your turn")
         case .chat(.answer(let text)):
-          try await writer.sendEvent(
-            JSONResponse.encodedLine(["text": text, "shown": blocks.feed(text)]), event: "answer")
+          try await send(JSONResponse.encodedLine(["text": text, "shown": blocks.feed(text)]), "answer")
         case .chat(let chatEvent):
           // What stands in for a replaced answer is sent whole: nothing held back from the old one follows it.
           if case .replaced = chatEvent { blocks = ActionBlockFilter() }
-          if case .finished = chatEvent {
+          if case .finished(let message) = chatEvent {
             // Text held back because it might have begun a block is shown after all.
             let held = blocks.finish()
-            if !held.isEmpty {
-              try await writer.sendEvent(JSONResponse.encodedLine(["text": "", "shown": held]), event: "answer")
-            }
-          }
-          if case .finished(let message) = chatEvent {
-            try await writer.sendEvent(finished(message), event: "done")
+            if !held.isEmpty { try await send(JSONResponse.encodedLine(["text": "", "shown": held]), "answer") }
+            try await send(finished(message), "done")
             record(message)
           } else {
             let (name, payload) = Self.encode(chatEvent)
-            try await writer.sendEvent(payload, event: name)
+            try await send(payload, name)
           }
         case .failed(let error):
-          try await writer.sendEvent(
-            JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), event: "error")
+          try await send(JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), "error")
         }
       }
     } catch {
       // A write failed: the client left. The engine stopped the turn (or never started it); what was said
       // so far is kept.
-      return
+      left = true
     }
-    try await writer.finish(nil)
+    if let session, let turn {
+      // The chat's followers hear that no turn runs once its answer is stored as it ended. A turn that ran to its
+      // end stored it before its last event; one whose page left is still storing what it had said.
+      if left { await dependencies.engine.chat.settled(session) }
+      await live.end(turn, in: session)
+    }
+    if !left { try await writer.finish(nil) }
   }
 
   /// The `done` event: the answer as stored, with what the turn may have changed about its chat — the title

@@ -11,61 +11,53 @@ struct WebAssets: Sendable {
 
   private let assets: [String: Asset]
 
-  static let files: [(route: String, file: String, type: String)] = [
-    ("/", "index.html", "text/html; charset=utf-8"),
-    ("/assets/app.js", "app.js", "text/javascript; charset=utf-8"),
-    ("/assets/markdown.js", "markdown.js", "text/javascript; charset=utf-8"),
-    ("/assets/api.js", "api.js", "text/javascript; charset=utf-8"),
-    ("/assets/pages.js", "pages.js", "text/javascript; charset=utf-8"),
-    ("/assets/calendar.js", "calendar.js", "text/javascript; charset=utf-8"),
-    ("/assets/lists.js", "lists.js", "text/javascript; charset=utf-8"),
-    ("/assets/reminders.js", "reminders.js", "text/javascript; charset=utf-8"),
-    ("/assets/records.js", "records.js", "text/javascript; charset=utf-8"),
-    ("/assets/memory.js", "memory.js", "text/javascript; charset=utf-8"),
-    ("/assets/actions.js", "actions.js", "text/javascript; charset=utf-8"),
-    ("/assets/waiting.js", "waiting.js", "text/javascript; charset=utf-8"),
-    ("/assets/toolservers.js", "toolservers.js", "text/javascript; charset=utf-8"),
-    ("/assets/prompts.js", "prompts.js", "text/javascript; charset=utf-8"),
-    ("/assets/reply.js", "reply.js", "text/javascript; charset=utf-8"),
-    ("/assets/history.js", "history.js", "text/javascript; charset=utf-8"),
-    ("/assets/attachments.js", "attachments.js", "text/javascript; charset=utf-8"),
-    ("/assets/briefing.js", "briefing.js", "text/javascript; charset=utf-8"),
-    ("/assets/notices.js", "notices.js", "text/javascript; charset=utf-8"),
-    ("/assets/find.js", "find.js", "text/javascript; charset=utf-8"),
-    ("/assets/diagnostics.js", "diagnostics.js", "text/javascript; charset=utf-8"),
-    ("/assets/runtime.js", "runtime.js", "text/javascript; charset=utf-8"),
-    ("/assets/pulls.js", "pulls.js", "text/javascript; charset=utf-8"),
-    ("/assets/remote.js", "remote.js", "text/javascript; charset=utf-8"),
-    ("/assets/voice.js", "voice.js", "text/javascript; charset=utf-8"),
-    ("/assets/speaker.js", "speaker.js", "text/javascript; charset=utf-8"),
-    ("/assets/handsfree.js", "handsfree.js", "text/javascript; charset=utf-8"),
-    ("/assets/drawer.js", "drawer.js", "text/javascript; charset=utf-8"),
-    ("/assets/highlight.js", "highlight.js", "text/javascript; charset=utf-8"),
-    ("/assets/search.js", "search.js", "text/javascript; charset=utf-8"),
-    ("/assets/state.js", "state.js", "text/javascript; charset=utf-8"),
-    ("/assets/conversation.js", "conversation.js", "text/javascript; charset=utf-8"),
-    ("/assets/turn.js", "turn.js", "text/javascript; charset=utf-8"),
-    ("/assets/settings.js", "settings.js", "text/javascript; charset=utf-8"),
-    ("/assets/models.js", "models.js", "text/javascript; charset=utf-8"),
-    ("/assets/app.css", "app.css", "text/css; charset=utf-8"),
-    ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
-    // Home-screen icons: Chromium installs from the PNG sizes, iOS takes its own square one.
-    ("/assets/icon-192.png", "icon-192.png", "image/png"),
-    ("/assets/icon-512.png", "icon-512.png", "image/png"),
-    ("/apple-touch-icon.png", "apple-touch-icon.png", "image/png"),
-    ("/manifest.webmanifest", "manifest.webmanifest", "application/manifest+json"),
+  /// Each kind of file the web app is made of, by its extension; a file of any other kind in the folder fails
+  /// start-up rather than being served with a guessed type.
+  static let contentTypes: [String: String] = [
+    "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+    "svg": "image/svg+xml", "png": "image/png", "webmanifest": "application/manifest+json",
   ]
 
-  /// Loads the files; a missing one is an installation fault worth failing start-up for.
-  static func load() throws -> WebAssets {
-    var assets: [String: Asset] = [:]
-    for entry in files {
-      let name = (entry.file as NSString).deletingPathExtension
-      let type = (entry.file as NSString).pathExtension
-      guard let url = Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Web") else {
-        throw APIError(.internalServerError, "the web app file \(entry.file) is missing from this installation")
+  /// Where a file is served: the page at `/`, the files a browser looks for at the top (the manifest, the iOS
+  /// icon) there, and everything else under `/assets/`.
+  static func route(of file: String) -> String {
+    switch file {
+    case "index.html": "/"
+    case "manifest.webmanifest", "apple-touch-icon.png": "/\(file)"
+    default: "/assets/\(file)"
+    }
+  }
+
+  /// The web app's files as the module carries them: every file of its `Web` folder, so a new one is served
+  /// without being listed by hand.
+  static func files(in folder: URL) throws -> [(route: String, file: String, type: String)] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      throw APIError(.internalServerError, "the web app's files cannot be read from this installation: \(error)")
+    }
+    return try names.sorted().filter { !$0.hasPrefix(".") }.map { name in
+      guard let type = contentTypes[(name as NSString).pathExtension] else {
+        throw APIError(.internalServerError, "the web app file \(name) is of no kind Hearth serves")
       }
-      assets[entry.route] = Asset(data: ByteBuffer(bytes: try Data(contentsOf: url)), contentType: entry.type)
+      return (route(of: name), name, type)
+    }
+  }
+
+  /// Loads the files; a missing folder, or a file of an unknown kind, is an installation fault worth failing
+  /// start-up for.
+  static func load() throws -> WebAssets {
+    guard let folder = Bundle.module.url(forResource: "Web", withExtension: nil) else {
+      throw APIError(.internalServerError, "the web app's files are missing from this installation")
+    }
+    var assets: [String: Asset] = [:]
+    for entry in try files(in: folder) {
+      let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
+      assets[entry.route] = Asset(data: ByteBuffer(bytes: data), contentType: entry.type)
+    }
+    guard assets["/"] != nil, assets["/assets/app.js"] != nil else {
+      throw APIError(.internalServerError, "the web app's page is missing from this installation")
     }
     return WebAssets(assets: assets)
   }

@@ -20,6 +20,7 @@ import { showHit, snippetNode, wireResultKeys } from "/assets/search.js";
 import { currentTurn, state } from "/assets/state.js";
 import { renderConversation, showSources } from "/assets/conversation.js";
 import { refreshForks, send, setGenerating, stop, wireTurns } from "/assets/turn.js";
+import { watchChat, wireLive } from "/assets/live.js";
 import { fillSettings, loadSettings, mayLeaveSettings, wireSettings } from "/assets/settings.js";
 import { loadModels, showModelName } from "/assets/models.js";
 
@@ -146,6 +147,8 @@ async function showDetail({ session, messages, forks, usesMemory, citations }) {
   showSessionHeader(session);
   renderConversation(session, messages, forks);
   attachLiveTurn(session.id);
+  // What another tab asks in this chat, or an answer still being written, shows here as it comes.
+  watchChat(session.id);
   setGenerating();
   for (const [messageID, cited] of Object.entries(citations ?? {})) {
     const element = $("messages").querySelector(`[data-id="${messageID}"]`);
@@ -176,6 +179,7 @@ function newChat() {
   if (!mayLeaveSettings("chat")) { history.replaceState(null, "", "#/settings"); return; }
   state.current = null;
   state.usesMemory = true;
+  watchChat(null);
   restoreDraft();
   history.replaceState(null, "", "#/");
   document.title = "Hearth";
@@ -378,6 +382,7 @@ function keepNoticesAboveComposer() {
 function wire() {
   keepNoticesAboveComposer();
   wireTurns({ ensureSession, putBack, reopen, show: showDetail, turnEnded });
+  wireLive({ show: showDetail, turnEnded });
   wireAttachments(ensureSession);
   wirePages();
   wireDiagnostics();

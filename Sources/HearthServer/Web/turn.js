@@ -31,7 +31,8 @@ export function wireTurns(given) {
   setMessageHandlers({ regenerate, edit, continueAnswer, showVersion });
 }
 
-async function* serverEvents(response) {
+/// The server-sent events of a response, as `{ name, data }` with the data parsed.
+export async function* serverEvents(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -1,0 +1,102 @@
+import Foundation
+import ServiceLifecycle
+
+/// The web app's chats as they are answered, for every page that shows them: each turn's events, in the order its
+/// own stream sent them, kept while the turn runs. A page that opens (or reloads) a chat while it answers hears the
+/// turn from its start and follows it; a second tab on the same chat sees the question and the answer as they come.
+/// Only the page that started a turn stops it by leaving; a page that watches may come and go.
+actor LiveTurns {
+  /// One server-sent event as a turn's stream wrote it.
+  struct Event: Sendable, Equatable {
+    var name: String
+    var data: String
+  }
+
+  /// What a watcher hears: a turn's event, or a line that only keeps the connection open.
+  enum Heard: Sendable, Equatable {
+    case event(Event)
+    case keepAlive
+  }
+
+  /// Said to a watcher when no turn runs in the chat (at once, when it had none on connecting, and after each
+  /// turn's last event): what the chat's store holds now is final.
+  static let idle = Event(name: "idle", data: "{}")
+
+  /// The turn running in each chat: its own id (a later turn's events never mix with an earlier one's end) and
+  /// what it sent so far.
+  private var running: [UUID: (turn: UUID, events: [Event])] = [:]
+  private var watchers: [UUID: [UUID: AsyncStream<Heard>.Continuation]] = [:]
+  private var closed = false
+
+  /// A turn starts in `session`: what it sends from now on is kept for those who join later. The id it returns
+  /// names the turn to ``send(_:of:in:)`` and ``end(_:in:)``.
+  func begin(_ session: UUID) -> UUID {
+    let turn = UUID()
+    running[session] = (turn, [])
+    return turn
+  }
+
+  /// An event of `turn`, kept and told to the chat's watchers while it is the chat's running turn.
+  func send(_ event: Event, of turn: UUID, in session: UUID) {
+    guard running[session]?.turn == turn else { return }
+    running[session]?.events.append(event)
+    for watcher in watchers[session, default: [:]].values { watcher.yield(.event(event)) }
+  }
+
+  /// `turn` has ended and its answer is stored; a turn that began in the chat since is left running.
+  func end(_ turn: UUID, in session: UUID) {
+    guard running[session]?.turn == turn else { return }
+    running[session] = nil
+    for watcher in watchers[session, default: [:]].values { watcher.yield(.event(Self.idle)) }
+  }
+
+  /// Whether a turn runs in `session`.
+  func isRunning(_ session: UUID) -> Bool { running[session] != nil }
+
+  /// The chat's events from now on, after those of the turn running in it (or ``idle`` when none runs), with a
+  /// keep-alive every `keepAlive` while nothing else is said. The stream ends when the caller stops reading it or
+  /// the server shuts down.
+  func watch(_ session: UUID, keepAlive: Duration = .seconds(20)) -> AsyncStream<Heard> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Heard.self, bufferingPolicy: .bufferingNewest(4096))
+    guard !closed else {
+      continuation.finish()
+      return stream
+    }
+    let id = UUID()
+    for event in running[session]?.events ?? [Self.idle] { continuation.yield(.event(event)) }
+    watchers[session, default: [:]][id] = continuation
+    let beat = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: keepAlive)
+        continuation.yield(.keepAlive)
+      }
+    }
+    continuation.onTermination = { _ in
+      beat.cancel()
+      Task { await self.forget(id, in: session) }
+    }
+    return stream
+  }
+
+  private func forget(_ watcher: UUID, in session: UUID) {
+    watchers[session]?[watcher] = nil
+    if watchers[session]?.isEmpty == true { watchers[session] = nil }
+  }
+
+  /// Ends every watcher's stream, for a server shutting down; later watchers get an ended stream at once.
+  func closeAll() {
+    closed = true
+    for watcher in watchers.values.flatMap(\.values) { watcher.finish() }
+    watchers = [:]
+  }
+}
+
+/// Ends the chats' watching streams when the server shuts down, so that open pages do not hold it up.
+struct LiveTurnsService: Service {
+  let live: LiveTurns
+
+  func run() async throws {
+    try? await gracefulShutdown()
+    await live.closeAll()
+  }
+}
