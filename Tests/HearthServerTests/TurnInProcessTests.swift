@@ -44,8 +44,15 @@ struct TurnInProcessTests {
       #expect(written == "Here it is. \(block) Done.")
       // The block is a card, not text: the server says what to show.
       #expect(shown == "Here it is.  Done.")
+      // While the block is written the page is told so, in every kind's words (it says "Preparing the change…").
+      #expect(answers.map { $0["writing_block"] } == [.bool(false), .bool(true), .bool(false), .bool(false)])
       let actions = try Self.data(events.first { $0.name == "actions" })["actions"]?.arrayValue ?? []
       #expect(actions.map { $0["state"]?.stringValue } == ["created"])
+      // The card's words are the server's.
+      #expect(actions.first?["label"]?.stringValue == "Done")
+      #expect(actions.first?["narration"]?.stringValue == "Done: Note “Packing list”")
+      let listed = try await server.request(.GET, "/api/actions?session=\(id)")
+      #expect(listed.json?["actions"]?.arrayValue?.first?["label"]?.stringValue == "Done", "\(listed.body)")
       let done = try Self.data(events.last)["message"]
       #expect(done?["state"]?.stringValue == "complete")
       #expect(done?["action_blocks"]?.arrayValue?.count == 1)

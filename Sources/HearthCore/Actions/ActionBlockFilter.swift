@@ -14,6 +14,10 @@ public struct ActionBlockFilter: Sendable {
 
   public init() {}
 
+  /// Whether the text fed so far ends inside a block: a change is being written out, and nothing of it shows
+  /// until its card does.
+  public var isInBlock: Bool { inBlock }
+
   /// A whole answer's text as it is shown, its blocks left out for their cards.
   public static func shown(_ text: String) -> String {
     var filter = ActionBlockFilter()

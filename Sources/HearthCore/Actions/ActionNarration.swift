@@ -19,6 +19,22 @@ extension ActionRecord {
 }
 
 extension ActionRecord {
+  /// What became of the action, in a word or two that reads before its summary on a card ("Done — Delete
+  /// “Dentist”", "Undone — Delete “Dentist”"), never repeating the summary's own verb.
+  public var stateLabel: String {
+    switch state {
+    case .created, .updated, .deleted: "Done"
+    case .undone, .restored: "Undone"
+    case .pending: "Needs your OK"
+    case .cancelled: "Cancelled"
+    case .answered: "Looked up"
+    case .failed: "Could not run"
+    case .invalid: "Not run"
+    }
+  }
+}
+
+extension ActionRecord {
   /// The verbs a proposed change opens with, and how they read once it ran.
   static let doneVerbs = [
     ("Delete ", "Deleted "), ("Move ", "Moved "), ("Change ", "Changed "), ("Mark ", "Marked "),

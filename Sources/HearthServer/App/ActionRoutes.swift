@@ -30,16 +30,17 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
         return state
       }
       let limit = try RouteInput.integer(request, "limit", default: 200, in: 1...1000)
-      return try JSONResponse.make(["actions": try actions.log(session: session, state: state, limit: limit)])
+      return try JSONResponse.make(
+        ["actions": try actions.log(session: session, state: state, limit: limit).map(ActionCard.init)])
     }
     router.post(":id/confirm") { _, context in
-      try JSONResponse.make(try await engine.confirmAction(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(ActionCard(try await engine.confirmAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/cancel") { _, context in
-      try JSONResponse.make(try await engine.cancelAction(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(ActionCard(try await engine.cancelAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/undo") { _, context in
-      try JSONResponse.make(try await engine.undoAction(try RouteInput.id(context, of: "action")))
+      try JSONResponse.make(ActionCard(try await engine.undoAction(try RouteInput.id(context, of: "action"))))
     }
   }
 

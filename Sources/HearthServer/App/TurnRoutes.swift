@@ -130,14 +130,19 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
         case .ready:
           try await writer.sendComment("your turn")
         case .chat(.answer(let text)):
-          try await send(JSONResponse.encodedLine(["text": text, "shown": blocks.feed(text)]), "answer")
+          let shown = blocks.feed(text)
+          try await send(
+            JSONResponse.encodedLine(AnswerEvent(text: text, shown: shown, writingBlock: blocks.isInBlock)), "answer")
         case .chat(let chatEvent):
           // What stands in for a replaced answer is sent whole: nothing held back from the old one follows it.
           if case .replaced = chatEvent { blocks = ActionBlockFilter() }
           if case .finished(let message) = chatEvent {
             // Text held back because it might have begun a block is shown after all.
             let held = blocks.finish()
-            if !held.isEmpty { try await send(JSONResponse.encodedLine(["text": "", "shown": held]), "answer") }
+            if !held.isEmpty {
+              try await send(
+                JSONResponse.encodedLine(AnswerEvent(text: "", shown: held, writingBlock: false)), "answer")
+            }
             try await send(finished(message), "done")
             record(message)
           } else {
@@ -191,9 +196,22 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
     case .replaced(let text):
       ("replaced", JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text)]))
-    case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records]))
+    case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records.map(ActionCard.init)]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }
+  }
+}
+
+/// The payload of a turn's `answer` event: the text as written, the part of it shown now (blocks left out for
+/// their cards), and whether a block is being written, which the page says in words ("Preparing the change…").
+struct AnswerEvent: Encodable {
+  var text: String
+  var shown: String
+  var writingBlock: Bool
+
+  enum CodingKeys: String, CodingKey {
+    case text, shown
+    case writingBlock = "writing_block"
   }
 }
 

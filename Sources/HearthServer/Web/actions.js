@@ -16,24 +16,6 @@ export function shownText(message) {
   return blocks.length && text === "Here is what I will do:" ? "" : text;
 }
 
-// What became of it, in words that read with the summary after them ("Done — Delete “Dentist”", "Undone —
-// Delete “Dentist”"), never twice the same verb.
-const LABELS = {
-  created: "Done", undone: "Undone", pending: "Needs your OK", updated: "Done", deleted: "Done",
-  restored: "Undone", cancelled: "Cancelled", answered: "Looked up", failed: "Could not run", invalid: "Not run",
-};
-
-/// What a step did, in a sentence for the toast: "Deleted “Dentist” (…)", "Undone: Added “Dentist” …".
-function told(record) {
-  const done = { "Delete ": "Deleted ", "Move ": "Moved ", "Change ": "Changed ", "Mark ": "Marked ",
-    "Add to ": "Added to ", "Rewrite ": "Rewrote " };
-  const verb = Object.keys(done).find((start) => record.summary.startsWith(start));
-  const past = verb ? done[verb] + record.summary.slice(verb.length) : record.summary;
-  if (["undone", "restored"].includes(record.state)) return `Undone: ${past}`;
-  if (["updated", "deleted"].includes(record.state)) return past;
-  return `${LABELS[record.state] ?? record.state}: ${record.summary}`;
-}
-
 /// One record's card, with the buttons its state allows.
 export function card(record) {
   const buttons = [];
@@ -44,7 +26,8 @@ export function card(record) {
     // The focus stays where the user was, on the card, not at the top of the page.
     next.focus({ preventScroll: true });
     next.scrollIntoView({ block: "nearest" });
-    toast(told(updated));
+    // What the step did, as the server tells it: "Deleted “Dentist” (…)", "Undone: Added “Dentist” …".
+    toast(updated.narration);
   });
   if (record.state === "pending") {
     buttons.push(el("button", { class: "button primary", type: "button", onclick: act("confirm") }, "Confirm"));
@@ -54,8 +37,9 @@ export function card(record) {
     buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
   }
   const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state,
-    tabindex: "-1", role: "group", "aria-label": `${LABELS[record.state] ?? record.state}: ${record.summary}` },
-    el("div", { class: "action-head" }, el("span", { class: "action-state" }, LABELS[record.state] ?? record.state),
+    tabindex: "-1", role: "group", "aria-label": `${record.label}: ${record.summary}` },
+    // The state's words are the server's ("Done", "Needs your OK"), read with the summary after them.
+    el("div", { class: "action-head" }, el("span", { class: "action-state" }, record.label),
       el("span", { class: "action-summary" }, record.summary)),
     record.source ? el("div", { class: "action-source" }, record.source.startsWith("mcp: ")
       ? `Asked for by ${record.source.slice(5)} (MCP)` : "Proposed by an automation") : null,

@@ -253,7 +253,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           answer.shown += event.data.shown;
           if (event.data.shown) {
             queued.hidden = true;
-          } else if (!answer.shown.trim() && /\[[A-Z]+_ACTION:/.test(answer.content)) {
+          } else if (!answer.shown.trim() && event.data.writing_block) {
             // A change the model is writing out shows nothing until it is complete: say so in words.
             if (!queued.isConnected) answerElement.append(queued);
             if (queued.hidden) queued.textContent = "Preparing the change…";
