@@ -570,7 +570,7 @@ class PolishTest(unittest.TestCase):
             if str(day) in shown:
                 return
             first = shown[0]
-            self.find(".page-bar .icon-button[title='%s']" % ("Later" if str(day) > first else "Earlier")).click()
+            self.click(".page-bar .icon-button[title='%s']" % ("Later" if str(day) > first else "Earlier"))
             self.wait.until(lambda d: d.execute_script(
                 "return document.querySelector('#view-calendar .day-column')?.dataset.date") != first)
         self.fail(f"the calendar never showed {day}")
@@ -855,7 +855,8 @@ class PolishTest(unittest.TestCase):
         next_week = str(datetime.date.fromisoformat(first) + datetime.timedelta(days=7))
         try:
             self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
-            self.find(".page-bar .icon-button[title='Later']").click()
+            # The bar may be drawn again as the week settles: found again if so.
+            self.click(".page-bar .icon-button[title='Later']")
             self.wait.until(EC.visibility_of_element_located((By.ID, "banner")))
             self.assertIn("can't be reached", self.find("#banner-text").text)
             self.assertTrue(self.find("#banner-retry").is_displayed())
@@ -925,7 +926,7 @@ class PolishTest(unittest.TestCase):
             self.open(PHONE, path="/#/calendar")
             self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".segmented [data-mode='day']"))).click()
             self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".week.one-day")))
-            self.find(".page-bar .icon-button[title='Later']").click()
+            self.click(".page-bar .icon-button[title='Later']")
             block = self.wait.until(EC.presence_of_element_located((By.XPATH, self.block(tomorrow, "Violin lesson"))))
             self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
             scroller = self.driver.execute_script("return arguments[0].closest('.week-scroll')", block)
