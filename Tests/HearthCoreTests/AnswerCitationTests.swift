@@ -1,5 +1,6 @@
-import HearthCore
 import Testing
+
+@testable import HearthCore
 
 @Suite("An answer from the memory agrees with the passage it cites")
 struct AnswerCitationTests {
@@ -46,6 +47,7 @@ struct AnswerCitationTests {
   func citedNumbers() {
     let check = Self.check(passages: Self.passages)
     #expect(check.findings(in: "See [the manual] for the rest.").isEmpty)
+    #expect(AnswerCheck.citedNumbers(in: "The flat [2019] was sold [2].") == [2])
     #expect(check.findings(in: "Serviced in 2021 [1][2].").isEmpty)
   }
 }

@@ -27,7 +27,8 @@ extension AnswerCheck {
       rest = rest[rest.index(after: open)...]
       guard let close = rest.firstIndex(of: "]") else { break }
       let inside = rest[..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      if !inside.isEmpty, inside.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+      // A passage number has one or two digits: "[2026]" is a year in brackets, not a citation.
+      if !inside.isEmpty, inside.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }) {
         numbers += inside.compactMap { Int($0) }
       }
       rest = rest[rest.index(after: close)...]
