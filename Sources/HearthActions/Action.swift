@@ -51,7 +51,7 @@ public enum Action: Sendable, Hashable {
   case searchNotes(query: String)
   case createHabit(name: String, schedule: String?)
   case logHabit(ItemReference)
-  /// `name` narrows to the habits whose name holds it; none names all.
+  /// The habit named by id or by part of its name; neither names every habit.
   case habitStats(ItemReference)
   case searchContacts(query: String)
   case searchWeb(query: String)

@@ -69,7 +69,7 @@ public func buildApplication(
     router: router,
     server: .http1(configuration: .init(additionalChannelHandlers: [ClientDepartureHandler()])),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
-    services: [MCPSessionsService(endpoint: mcp), LiveTurnsService(live: live)],
+    services: [MCPSessionsService(endpoint: mcp)],
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
     logger: dependencies.logger)
 }

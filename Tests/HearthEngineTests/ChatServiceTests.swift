@@ -94,28 +94,32 @@ struct ChatServiceTests {
     #expect(await !service.isGenerating(session.id))
   }
 
-  @Test func aTimeoutKeepsThePartialAnswer() async throws {
+  /// "What is the capital of France?" asked with five seconds to answer and no end of generation honoured: the
+  /// answer always runs into the limit. The turn's stored message, its events, and the database.
+  private func timedOutTurn() async throws -> (
+    message: StoredMessage, events: [ChatEvent], database: HearthDatabase, session: UUID
+  ) {
     let database = try HearthDatabase(path: try databasePath())
     let service = ChatService(database: database, model: try await localModel())
     let session = try await service.newSession()
     let options = GenerationOptions(
       maxNewTokens: 1500, sampling: .greedy, timeout: .seconds(5), ignoresEndOfGeneration: true)
     let (message, events) = try await turn(service, "What is the capital of France?", in: session.id, options: options)
+    return (message, events, database, session.id)
+  }
+
+  @Test func aTimeoutKeepsThePartialAnswer() async throws {
+    let (message, events, database, session) = try await timedOutTurn()
     #expect(message.state == .timedOut)
     #expect(message.content == events.compactMap { if case .answer(let text) = $0 { text } else { nil } }.joined())
-    #expect(try database.messages(in: session.id).last?.state == .timedOut)
+    #expect(try database.messages(in: session).last?.state == .timedOut)
   }
 
   /// Five seconds always answer the question when tests run one at a time (see `TestLoad`); under a parallel run
   /// on two cores they may not, so this runs only then.
   @Test(.enabled(if: TestLoad.runsSerially, "needs the machine to itself: HEARTH_TESTS_SERIAL=1"))
   func aTimedOutAnswerKeepsWhatItSaid() async throws {
-    let database = try HearthDatabase(path: try databasePath())
-    let service = ChatService(database: database, model: try await localModel())
-    let session = try await service.newSession()
-    let options = GenerationOptions(
-      maxNewTokens: 1500, sampling: .greedy, timeout: .seconds(5), ignoresEndOfGeneration: true)
-    let (message, _) = try await turn(service, "What is the capital of France?", in: session.id, options: options)
+    let (message, _, _, _) = try await timedOutTurn()
     #expect(message.state == .timedOut)
     #expect(message.content.contains("Paris"), "\(message.content)")
   }

@@ -2,18 +2,17 @@ import Foundation
 
 /// An answer drawn from the memory must agree with the passage it cites, not only with something the turn read.
 extension AnswerCheck {
-  /// What a sentence citing passages states that none of the passages it cites holds: "the boiler was serviced
-  /// in 2019 [1]" when passage 1 says 2021 and another passage says 2019. A number cited that is no passage of
-  /// the turn is a citation of nothing.
-  func disagreeing(_ sentence: String) -> [AnswerClaim] {
+  /// What a sentence citing the passages `cited` states (its `claims`) that none of them holds: "the boiler was
+  /// serviced in 2019 [1]" when passage 1 says 2021 and another passage says 2019. A number cited that is no
+  /// passage of the turn is a citation of nothing.
+  func disagreeing(_ claims: [AnswerClaim], citing cited: [Int]) -> [AnswerClaim] {
     guard !passageFacts.isEmpty else { return [] }
-    let cited = Self.citedNumbers(in: sentence)
     let passages = cited.compactMap { passageFacts[$0] }
     guard passages.count == cited.count else {
       let missing = cited.filter { passageFacts[$0] == nil }.map { "[\($0)]" }.joined(separator: " ")
       return [AnswerClaim(.citation, missing, written: missing)]
     }
-    return reader.facts(in: sentence).filter { claim in
+    return claims.filter { claim in
       !request.facts.contains(claim.value)
         && !passages.contains { $0.facts.contains(claim.value) || $0.folded.contains(claim.value) }
     }.map { AnswerClaim(.citation, $0.value, written: $0.written) }

@@ -88,22 +88,22 @@ public struct AnswerCheck: Sendable {
       let folded = Self.folded(sentence)
       let named = named(in: sentence)
       // A sentence that cites the memory ("[2]") states what that passage says.
-      let cites = !Self.citedNumbers(in: sentence).isEmpty
-      guard grounds.requestIsAboutData || cites || !named.isEmpty || Self.speaksOfTheUsersData(folded) else {
+      let cited = Self.citedNumbers(in: sentence)
+      guard grounds.requestIsAboutData || !cited.isEmpty || !named.isEmpty || Self.speaksOfTheUsersData(folded) else {
         continue
       }
       // "Shall I add it?" offers; "I've added it" tells.
       let asks = sentence.trimmingCharacters(in: .whitespaces).hasSuffix("?")
       if !asks, let claim = Self.actionClaim(in: sentence), !grounds.actionRan { findings.append(claim) }
-      findings += unsupported(in: sentence, naming: named)
-      if cites { findings += disagreeing(sentence) }
+      let claims = reader.facts(in: sentence)
+      findings += unsupported(in: sentence, claims: claims, naming: named)
+      if !cited.isEmpty { findings += disagreeing(claims, citing: cited) }
     }
     return findings
   }
 
-  private func unsupported(in sentence: String, naming named: [String]) -> [AnswerClaim] {
+  private func unsupported(in sentence: String, claims: [AnswerClaim], naming named: [String]) -> [AnswerClaim] {
     var findings: [AnswerClaim] = []
-    let claims = reader.facts(in: sentence)
     for claim in claims where !holds(claim) { findings.append(claim) }
     findings += wrongWeekdays(in: sentence)
     // A date or time beside an item's name must be that item's: "the dentist is on Friday" when it is on Tuesday.

@@ -1,5 +1,4 @@
 import Foundation
-import ServiceLifecycle
 
 /// The web app's chats as they are answered, for every page that shows them: each turn's events, in the order its
 /// own stream sent them, kept while the turn runs. A page that opens (or reloads) a chat while it answers hears the
@@ -83,20 +82,11 @@ actor LiveTurns {
     if watchers[session]?.isEmpty == true { watchers[session] = nil }
   }
 
-  /// Ends every watcher's stream, for a server shutting down; later watchers get an ended stream at once.
+  /// Ends every watcher's stream, for a server shutting down (the watch route calls it when the shutdown reaches
+  /// it); later watchers get an ended stream at once.
   func closeAll() {
     closed = true
     for watcher in watchers.values.flatMap(\.values) { watcher.finish() }
     watchers = [:]
-  }
-}
-
-/// Ends the chats' watching streams when the server shuts down, so that open pages do not hold it up.
-struct LiveTurnsService: Service {
-  let live: LiveTurns
-
-  func run() async throws {
-    try? await gracefulShutdown()
-    await live.closeAll()
   }
 }
