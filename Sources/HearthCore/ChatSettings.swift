@@ -21,7 +21,8 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     }
   }
 
-  enum CodingKeys: String, CodingKey {
+  /// The fields the settings are read from and written as.
+  public enum CodingKeys: String, CodingKey, CaseIterable {
     case preset, temperature
     case topK = "top_k"
     case topP = "top_p"

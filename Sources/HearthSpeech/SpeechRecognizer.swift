@@ -1,5 +1,6 @@
 public import Foundation
 public import HearthCore
+import Synchronization
 
 /// Speech to text with a whisper.cpp model on this machine, loaded the first time it is needed and then kept.
 ///
@@ -14,6 +15,7 @@ public actor SpeechRecognizer {
   private let line: any HeavyWorkLine
   private var loading: Task<WhisperModel, any Error>?
   private var detectorLoading: Task<SileroModel?, Never>?
+  private let working = WorkCount()
 
   /// A recognizer for the model at `path`, working on `line`, cutting silence with the voice-activity model at
   /// `detectorPath`; nothing is loaded yet.
@@ -22,6 +24,10 @@ public actor SpeechRecognizer {
     self.line = line
     self.detectorPath = detectorPath
   }
+
+  /// Transcriptions whisper.cpp is working on now (they take turns on the line, so 0 or 1): what Diagnostics
+  /// can show, and how a caller sees that one it stopped has really ended.
+  public nonisolated var transcriptionsInProgress: Int { working.value.load(ordering: .relaxed) }
 
   /// Whether the model file exists.
   public nonisolated var isInstalled: Bool { FileManager.default.fileExists(atPath: path) }
@@ -60,6 +66,7 @@ public actor SpeechRecognizer {
     }
     let signal = AbortSignal(timeLimit: options.timeLimit)
     let line = line
+    let working = working
     let detector = options.cutsSilence ? await detector() : nil
     let result: Result<Transcript, SpeechError> = await withTaskCancellationHandler {
       do {
@@ -68,6 +75,8 @@ public actor SpeechRecognizer {
             // Cancelled while waiting in line: whisper.cpp is never started.
             if signal.isCancelled { throw SpeechError.cancelled }
             signal.start()
+            working.value.add(1, ordering: .relaxed)
+            defer { working.value.subtract(1, ordering: .relaxed) }
             let started = ContinuousClock.now
             let segments = try Self.speechOnly(audio, detector: detector) { samples in
               try model.transcribe(samples, options: options, signal: signal)
@@ -166,4 +175,9 @@ public actor SpeechRecognizer {
     }
     return try result.get()
   }
+}
+
+/// A count shared with the work on the line.
+private final class WorkCount: Sendable {
+  let value = Atomic<Int>(0)
 }

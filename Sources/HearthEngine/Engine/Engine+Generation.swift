@@ -25,14 +25,14 @@ extension Engine {
   /// load with.
   public var parallelSlots: Int {
     if let host { return host.loaded?.slotCount ?? max(1, host.active.options.parallel ?? 1) }
-    return (given as? LocalModel)?.slotCount ?? 1
+    return 1
   }
 
   /// Returns once the local model has nothing to do and has written what going idle writes (each chat's
   /// evaluated state): a command calls it before its process ends, so the next one finds the chat's state.
   public func settleWrites() async {
     await host?.loaded?.settle()
-    await (given as? LocalModel)?.settle()
+    await given?.settle()
   }
 
   /// Requests running on the model or waiting for it.
@@ -85,11 +85,7 @@ extension Engine {
       await givenLine.leave(ticket)
       throw error
     }
-    // A local model given as it is may serve several requests at once, each in a lane of its own.
-    let model = (given as? LocalModel).map {
-      MeasuredChatModel(LocalModelLane($0), record: Self.recorder(database, logger: logger))
-    }
-    return ModelReservation(line: givenLine, local: nil, ticket: ticket, model: model ?? measured)
+    return ModelReservation(line: givenLine, local: nil, ticket: ticket, model: measured)
   }
 
   /// Gives the model back. The next request is let in only once the generation made under this

@@ -1,6 +1,7 @@
 public import Foundation
 import HearthActions
 public import HearthCore
+import Logging
 
 extension Engine {
   /// The system prompt a turn gets: the user's own when given; else Hearth's identity and, when answers may
@@ -33,8 +34,18 @@ extension Engine {
     if !tools.isEmpty {
       builder.add(PromptSection(name: "tools", text: ActionInstructions.toolLines(tools), tokenBudget: 500))
     }
-    if let persona = try? memory.persona(), !persona.isEmpty {
-      builder.add(PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
+    do {
+      let persona = try memory.persona()
+      if !persona.isEmpty {
+        builder.add(
+          PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
+      }
+    } catch {
+      // What the user said about themselves is missing from this turn: the model is told so, and so is the log.
+      logger.error("the persona could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      builder.add(
+        PromptSection(
+          name: "persona", text: "What the user wrote about themselves could not be read just now.", tokenBudget: 30))
     }
     guard chatConfiguration.actions else {
       builder.add(SystemPromptBuilder.date(now, timeZone: calendar.timeZone))

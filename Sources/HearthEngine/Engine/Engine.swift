@@ -30,8 +30,9 @@ public final class Engine: Sendable {
   /// A model given to the engine as it is (``open(_:answering:)``): not a GGUF file of this machine, so not
   /// loaded, switched or routed; `nil` for an engine on a local model or none.
   let given: (any ChatModel)?
-  /// The line in front of a given model, as a local model's host has its own.
-  let givenLine: GenerationQueue
+  /// The line in front of a given model, as a local model's host has its own: one request at a time, as a
+  /// model the engine did not load has no slots it could share out.
+  let givenLine = GenerationQueue()
   /// What answers turns: the local model, or the local and a remote one behind the router, or the model
   /// the engine was given.
   public var answering: (any ChatModel)? { routed ?? host ?? given }
@@ -102,7 +103,6 @@ public final class Engine: Sendable {
     self.sensors = MachineSensors(root: configuration.sensorsRoot)
     self.host = host
     self.given = given
-    self.givenLine = (given as? LocalModel)?.line ?? GenerationQueue()
     self.remoteState = Mutex(remote)
     let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
     self.routed = routed
@@ -123,7 +123,7 @@ public final class Engine: Sendable {
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
         webSearch: webSearch),
-      tools: ToolRunner(database: database, connector: configuration.toolConnector))
+      tools: ToolRunner(database: database, connector: configuration.toolConnector, logger: logger))
     self.calendar = calendar
     self.reminders = reminders
     self.notes = notes
@@ -134,7 +134,7 @@ public final class Engine: Sendable {
     self.actions = actions
     let memory = MemoryService(
       database: database, embedder: embedder, notes: notes,
-      documentsFolder: paths.home.appendingPathComponent("documents", isDirectory: true))
+      documentsFolder: paths.home.appendingPathComponent("documents", isDirectory: true), logger: logger)
     self.memory = memory
     let known = KnownItems(
       calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
@@ -324,7 +324,8 @@ public final class Engine: Sendable {
 
   /// Opens the profile with `model` answering its turns as it is: a model that is not a GGUF file of this
   /// machine (an app's own provider, or a scripted one in tests). Turns, leases and the line work as with a
-  /// local model; choosing, loading and routing models do not apply to it.
+  /// local model, one request at a time; choosing, loading, routing models and parallel slots do not apply to
+  /// it (a GGUF model of this machine opens with ``open(_:model:)``).
   /// - Throws: `StoreError` for a database that cannot be opened.
   public static func open(_ configuration: EngineConfiguration, answering model: any ChatModel) throws -> Engine {
     let (database, lock) = try openProfile(configuration, generating: true)

@@ -2,6 +2,7 @@ public import Foundation
 public import HearthCore
 public import HearthMemory
 public import HearthStore
+import Logging
 import Synchronization
 
 /// The assistant's memory for every surface: documents the user adds, their notes (kept in step), past
@@ -15,11 +16,17 @@ public final class MemoryService: Sendable {
   let index: MemoryIndex
   let database: HearthDatabase
   let notes: NoteService
+  /// Where a read that fails is told (the turn goes on without the memory, and an operator learns why).
+  let logger: Logger
   /// Whether this process has remembered again the chats that had actions (see ``refreshChatsWithActions()``).
   private let chatsRefreshed = Mutex(false)
 
-  init(database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, documentsFolder: URL) {
+  init(
+    database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, documentsFolder: URL,
+    logger: Logger = Logger(label: "hearth.memory")
+  ) {
     self.database = database
+    self.logger = logger
     self.embedder = embedder
     self.notes = notes
     self.documentsFolder = documentsFolder
@@ -270,7 +277,14 @@ public final class MemoryService: Sendable {
     for question: String, session: UUID?, tokenBudget: Int, countTokens: (String) -> Int
   ) async -> MemoryContext? {
     guard isAvailable else { return nil }
-    if let session, !((try? database.usesMemory(session)) ?? false) { return nil }
+    if let session {
+      do {
+        guard try database.usesMemory(session) else { return nil }
+      } catch {
+        logger.error("the chat's memory switch could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+        return nil
+      }
+    }
     var options = RetrievalOptions(
       k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
       minimumSimilarityWithSharedWords: Self.relevanceFloorWithSharedWords,
@@ -278,7 +292,13 @@ public final class MemoryService: Sendable {
       excludedSources: Set(["persona"] + (session.map { ["chat:\($0.uuidString)"] } ?? [])))
     let aboutPastChats = Self.asksAboutPastChats(question)
     if aboutPastChats { options.perCollection = 4 }
-    guard var hits = try? await recall(question, options: options) else { return nil }
+    var hits: [MemoryHit]
+    do {
+      hits = try await recall(question, options: options)
+    } catch {
+      logger.error("the memory could not be searched", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
     // A past chat that shares a question's words may have gone anywhere after them (an old "capital of
     // France?" chat that turned into a story): unless the question is about an earlier chat, a chat comes in
     // only when it clearly fits, and then only with what the user said in it.

@@ -26,15 +26,13 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   /// Requests answered at once, each with a context window of its own; `nil` is 1.
   public var parallel: Int?
 
-  enum CodingKeys: String, CodingKey {
+  /// The fields the settings are read from and written as.
+  public enum CodingKeys: String, CodingKey, CaseIterable {
     case preset, parallel
     case contextSize = "context_size"
     case threads
     case batchSize = "batch_size"
   }
-
-  /// The fields a request may send.
-  public static let fields: Set<String> = ["preset", "context_size", "threads", "batch_size", "parallel"]
 
   /// Most requests answered at once.
   public static let maxParallel = 16

@@ -30,14 +30,12 @@ public struct RemoteInput: Sendable, Hashable, Decodable {
   public var preference: ProviderPreference?
   public var firstTokenTimeout: Double?
 
-  enum CodingKeys: String, CodingKey {
+  /// The fields a request may send.
+  public enum CodingKeys: String, CodingKey, CaseIterable {
     case url, kind, model, preference
     case apiKey = "api_key"
     case firstTokenTimeout = "first_token_timeout"
   }
-
-  /// The fields a request may send.
-  public static let fields: Set<String> = ["url", "kind", "model", "api_key", "preference", "first_token_timeout"]
 
   public init(
     url: String, kind: RemoteKind? = nil, model: String? = nil, apiKey: String? = nil,

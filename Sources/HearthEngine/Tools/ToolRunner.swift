@@ -2,6 +2,7 @@ import Foundation
 import HearthActions
 import HearthCore
 import HearthStore
+import Logging
 import Synchronization
 
 /// The MCP servers the user added, as the profile keeps them, and the calls made to their tools.
@@ -12,6 +13,8 @@ struct ToolRunner: Sendable {
 
   let database: HearthDatabase
   let connector: (any ToolConnector)?
+  /// Where a list of servers that can not be read is told: the turn goes on without tools, not silently.
+  var logger = Logger(label: "hearth.tools")
 
   func servers() throws -> [ToolServer] {
     try database.setting(Self.settingKey, as: [ToolServer].self) ?? []
@@ -31,7 +34,14 @@ struct ToolRunner: Sendable {
 
   /// The tools the model is offered: every tool of every server added.
   func callable() -> [CallableTool] {
-    ((try? servers()) ?? []).flatMap { server in
+    let servers: [ToolServer]
+    do {
+      servers = try self.servers()
+    } catch {
+      logger.error("the tool servers could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      return []
+    }
+    return servers.flatMap { server in
       server.tools.map {
         CallableTool(server: server.name, tool: $0.name, description: $0.description, schema: $0.inputSchema)
       }

@@ -31,7 +31,6 @@ struct MessagesRequest: StrictInput {
     case cacheControl = "cache_control"
   }
 
-  static let fields = Set(CodingKeys.allCases.map(\.rawValue))
   static let nested: [String: Set<String>] = [
     "tool_choice": ["type", "name", "disable_parallel_tool_use"], "output_config": ["format"],
     "cache_control": ["type", "ttl"],

@@ -80,7 +80,7 @@ struct MCPSettingsRoutes<Context: RequestContext>: RouteArea {
 
 struct MCPSettingsInput: StrictInput, Encodable {
   var allowsCreations: Bool
-  static let fields: Set<String> = ["allowsCreations"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case allowsCreations }
 
   init(_ settings: MCPSettings) { allowsCreations = settings.allowsCreations }
 }
@@ -167,10 +167,10 @@ struct ToolServerInput: StrictInput {
   var command: [String]?
   var url: String?
   var timeoutSeconds: Int?
-  static let fields: Set<String> = ["name", "command", "url", "timeoutSeconds"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, command, url, timeoutSeconds }
 }
 
 struct ToolPolicyInput: StrictInput {
   var policy: String
-  static let fields: Set<String> = ["policy"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case policy }
 }

@@ -86,10 +86,10 @@ struct IndexedSource: Encodable {
 
 struct PersonaInput: StrictInput, Encodable {
   var text: String
-  static let fields: Set<String> = ["text"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case text }
 }
 
 struct MemorySwitch: StrictInput, Encodable {
   var enabled: Bool
-  static let fields: Set<String> = ["enabled"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case enabled }
 }

@@ -112,21 +112,26 @@ struct PullInput: StrictInput {
   var url: String
   var sha256: String
   var name: String?
-  static let fields: Set<String> = ["url", "sha256", "name"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case url, sha256, name }
 }
 
 /// `PUT /api/models/active`: the installed chat model to answer with, by id or file name.
 struct ActiveModelInput: StrictInput {
   var model: String
-  static let fields: Set<String> = ["model"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case model }
 }
 
 extension RuntimeSettings: StrictInput {}
 extension RemoteInput: StrictInput {}
+extension ChatSettings: StrictInput {}
 
 /// A body for an action that takes no parameters: `{}`, so that anything sent along is refused by name.
 struct NoFields: StrictInput {
-  static let fields: Set<String> = []
+  /// A key for the protocol's sake: an enum with a raw type needs a case. None is read, none is allowed.
+  enum CodingKeys: String, CodingKey, CaseIterable { case none }
+  static var fields: Set<String> { [] }
+
+  init(from decoder: any Decoder) throws {}
 }
 
 struct RuntimeOverview: Encodable {

@@ -35,5 +35,5 @@ struct NoticeRoutes<Context: RequestContext>: RouteArea {
 
 struct SnoozeInput: StrictInput {
   var `for`: String
-  static let fields: Set<String> = ["for"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case `for` }
 }

@@ -3,15 +3,19 @@ import HearthCore
 import Hummingbird
 
 /// A request body whose fields are all known: one naming a field the API does not have is refused, never
-/// silently ignored.
+/// silently ignored. The fields it may have are its coding keys, the very names it decodes, so the list
+/// can not drift from the type: a property left out of `CodingKeys` does not compile (it has no default).
 protocol StrictInput: Decodable {
-  /// The fields the body may have.
+  /// The names the body decodes: every one a field it may have.
+  associatedtype CodingKeys: CodingKey & CaseIterable & RawRepresentable<String>
+  /// The fields the body may have: its coding keys, and any a type adds that it decodes elsewhere.
   static var fields: Set<String> { get }
   /// Fields holding objects, with the fields those may have.
   static var nested: [String: Set<String>] { get }
 }
 
 extension StrictInput {
+  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
   static var nested: [String: Set<String>] { [:] }
 }
 
@@ -53,12 +57,10 @@ struct EventInput: StrictInput {
   var recurrence: Recurrence?
   var exceptions: [LocalDateTime]?
 
-  static let fields: Set<String> = [
-    "title", "start", "end", "zone", "isAllDay", "location", "notes", "calendar", "isBusy", "recurrence", "exceptions",
-  ]
-  static let nested: [String: Set<String>] = [
-    "recurrence": ["frequency", "interval", "count", "until", "byWeekday", "byMonthDay", "weekStart"]
-  ]
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence, exceptions
+  }
+  static let nested: [String: Set<String>] = ["recurrence": Recurrence.fieldNames]
 
   /// The event with these fields; `base` keeps its id and creation time.
   func event(replacing base: CalendarEvent? = nil) -> CalendarEvent {
@@ -87,7 +89,9 @@ struct ReminderInput: StrictInput {
   var completed: Bool?
   var recurrence: Recurrence?
 
-  static let fields: Set<String> = ["title", "notes", "due", "zone", "priority", "list", "completed", "recurrence"]
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case title, notes, due, zone, priority, list, completed, recurrence
+  }
   static let nested: [String: Set<String>] = EventInput.nested
 
   func reminder(replacing base: Reminder? = nil) throws -> Reminder {
@@ -123,7 +127,7 @@ struct NoteInput: StrictInput {
   var tags: [String]?
   var isPinned: Bool?
 
-  static let fields: Set<String> = ["title", "body", "tags", "isPinned"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, body, tags, isPinned }
 
   func note(replacing base: Note? = nil) -> Note {
     Note(
@@ -136,7 +140,7 @@ struct HabitInput: StrictInput {
   var name: String
   var schedule: Habit.Schedule?
 
-  static let fields: Set<String> = ["name", "schedule"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, schedule }
 
   func habit(replacing base: Habit? = nil) -> Habit {
     Habit(
@@ -150,7 +154,7 @@ struct HabitLogInput: StrictInput {
   var at: LocalDateTime?
   var note: String?
 
-  static let fields: Set<String> = ["at", "note"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case at, note }
 }
 
 struct ContactInput: StrictInput {
@@ -163,9 +167,9 @@ struct ContactInput: StrictInput {
   var organization: String?
   var notes: String?
 
-  static let fields: Set<String> = [
-    "fullName", "givenName", "familyName", "phones", "emails", "birthday", "organization", "notes",
-  ]
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case fullName, givenName, familyName, phones, emails, birthday, organization, notes
+  }
 
   func contact(replacing base: Contact? = nil) -> Contact {
     Contact(
@@ -179,10 +183,10 @@ struct ContactInput: StrictInput {
 
 struct WorkingHoursInput: StrictInput {
   var hours: WorkingHours
-  static let fields: Set<String> = ["hours"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case hours }
 }
 
 struct CompletionInput: StrictInput {
   var done: Bool
-  static let fields: Set<String> = ["done"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case done }
 }

@@ -163,5 +163,5 @@ struct NoteSuggestInput: StrictInput {
   var title: String
   var body: String
   var tags: [String]?
-  static let fields: Set<String> = ["title", "body", "tags"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, body, tags }
 }

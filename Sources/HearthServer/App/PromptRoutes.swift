@@ -43,10 +43,10 @@ struct PromptRoutes<Context: RequestContext>: RouteArea {
 struct PinnedPromptInput: StrictInput {
   var name: String?
   var text: String?
-  static let fields: Set<String> = ["name", "text"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, text }
 }
 
 struct MoveInput: StrictInput {
   var position: Int
-  static let fields: Set<String> = ["position"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case position }
 }

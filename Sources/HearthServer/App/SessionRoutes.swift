@@ -31,7 +31,8 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       return try JSONResponse.make(SearchResults(hits: try library.search(query, scope: scope, limit: 50)))
     }
     router.post { request, _ in
-      let body = try await RequestReader.decode(NewSession.self, from: request, limit: configuration.maxBodyBytes)
+      let body = try await RequestReader.decodeStrict(
+        NewSession.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       let session = try await dependencies.engine.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
       return try JSONResponse.make(session, status: .created)
     }
@@ -59,7 +60,8 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     }
     router.patch(":id") { request, context in
       let id = try RouteInput.sessionID(context)
-      let change = try await RequestReader.decode(SessionChange.self, from: request, limit: configuration.maxBodyBytes)
+      let change = try await RequestReader.decodeStrict(
+        SessionChange.self, from: request, limit: configuration.maxBodyBytes)
       if let title = change.title, Self.cleanTitle(title).isEmpty {
         throw APIError.invalidRequest("title must not be empty", parameter: "title")
       }
@@ -164,13 +166,17 @@ struct SessionDetail: Encodable {
   /// The sources each answer drew on, by message id.
   var citations: [String: [Citation]]
 }
-struct NewSession: Decodable { var title: String? }
+struct NewSession: StrictInput {
+  var title: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case title }
+}
 struct ForkChoice: StrictInput {
   var current: Int
-  static let fields: Set<String> = ["current"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case current }
 }
-struct SessionChange: Decodable {
+struct SessionChange: StrictInput {
   var title: String?
   var pinned: Bool?
   var archived: Bool?
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, pinned, archived }
 }

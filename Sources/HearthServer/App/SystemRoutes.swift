@@ -37,7 +37,8 @@ struct SettingsRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { _, _ in try JSONResponse.make(try engine.chatSettings()) }
     router.put { request, _ in
-      let settings = try await RequestReader.decode(ChatSettings.self, from: request, limit: configuration.maxBodyBytes)
+      let settings = try await RequestReader.decodeStrict(
+        ChatSettings.self, from: request, limit: configuration.maxBodyBytes)
       try engine.setChatSettings(settings)
       return try JSONResponse.make(settings)
     }

@@ -226,7 +226,7 @@ struct FinishedEvent: Encodable {
 
 struct TurnBody: StrictInput {
   var text: String
-  static let fields: Set<String> = ["text"]
+  enum CodingKeys: String, CodingKey, CaseIterable { case text }
 }
 
 /// A new message, optionally a reply to one of the chat's messages (quoted in the turn).
@@ -235,9 +235,8 @@ struct NewTurnBody: StrictInput {
   var replyTo: String?
   /// Attachments waiting in the chat (``AttachmentRoutes``) that go with the message.
   var attachments: [String]?
-  static let fields: Set<String> = ["text", "reply_to", "attachments"]
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case text, attachments
     case replyTo = "reply_to"
   }

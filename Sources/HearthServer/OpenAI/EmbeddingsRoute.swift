@@ -92,12 +92,10 @@ struct EmbeddingRequest: StrictInput {
   var encodingFormat: Format?
   var dimensions: Int?
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case input, model, dimensions
     case encodingFormat = "encoding_format"
   }
-
-  static let fields: Set<String> = ["input", "model", "encoding_format", "dimensions"]
 }
 
 struct EmbeddingList: Encodable {

@@ -23,7 +23,6 @@ struct ResponsesRequest: StrictInput {
     case previousResponseID = "previous_response_id"
   }
 
-  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
   static var nested: [String: Set<String>] { ["text": ["format"]] }
 
   struct TextOptions: Decodable {

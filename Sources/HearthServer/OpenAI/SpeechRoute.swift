@@ -120,15 +120,11 @@ struct SpeechRequest: StrictInput {
   var speed: Double?
   var streamFormat: String?
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case model, input, voice, instructions, speed
     case responseFormat = "response_format"
     case streamFormat = "stream_format"
   }
-
-  static let fields: Set<String> = [
-    "model", "input", "voice", "instructions", "response_format", "speed", "stream_format",
-  ]
 
   func options(synthesizer: SpeechSynthesizer, answersAnyModelName: Bool) throws -> SynthesisOptions {
     let own = synthesizer.voiceName.lowercased()

@@ -115,18 +115,16 @@ struct TokenizeInput: StrictInput {
     case parseSpecial = "parse_special"
     case withPieces = "with_pieces"
   }
-
-  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
 }
 
 struct DetokenizeInput: StrictInput {
   var tokens: [Int]
-  static var fields: Set<String> { ["tokens"] }
+  enum CodingKeys: String, CodingKey, CaseIterable { case tokens }
 }
 
 struct TemplateInput: StrictInput {
   var messages: [ChatCompletionRequest.Message]
-  static var fields: Set<String> { ["messages"] }
+  enum CodingKeys: String, CodingKey, CaseIterable { case messages }
 }
 
 struct TokenList: Encodable { var tokens: [Int] }
