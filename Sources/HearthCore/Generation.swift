@@ -112,6 +112,8 @@ public enum StopReason: String, Sendable, Hashable, Codable, CustomStringConvert
   case cancelled
   /// The time limit ran out; the partial answer stands.
   case timeout
+  /// The answer began repeating itself (``RepetitionGuard``): it was stopped there, keeping one copy.
+  case repetition
 
   public var description: String { rawValue }
 }

@@ -139,6 +139,7 @@ extension StopReason {
     case .contextFull: "[stopped: the context window is full]"
     case .cancelled: "[stopped]"
     case .timeout: "[stopped: time limit reached]"
+    case .repetition: "[stopped: the answer began repeating itself]"
     }
   }
 }

@@ -58,12 +58,15 @@ struct TurnPrinter {
         thinking = false
       }
       Terminal.write(blocks.feed(text))
-    case .replaced(let text):
+    case .replaced(let text, let reason):
       guard !quiet else { return }
       blocks = ActionBlockFilter()
-      Terminal.write(
-        "\n" + Terminal.dim("(that answer stated what your data does not hold; instead:)") + "\n"
-          + ActionBlockFilter.shown(text))
+      let why =
+        switch reason {
+        case .notInTheData: "(that answer stated what your data does not hold; instead:)"
+        case .repeating: "(that answer began repeating itself; said once:)"
+        }
+      Terminal.write("\n" + Terminal.dim(why) + "\n" + ActionBlockFilter.shown(text))
     case .actions(let records):
       actions = records
       if !quiet { Terminal.write(blocks.finish() + "\n" + records.map(Self.card).joined(separator: "\n")) }

@@ -53,7 +53,7 @@ struct AnswerGuardTests {
     let engine = try Self.engine(model)
     let (events, stored) = try await Self.turn("Tell me something nice", on: engine)
     let replaced = events.compactMap { event -> String? in
-      if case .replaced(let text) = event { return text }
+      if case .replaced(let text, .notInTheData) = event { return text }
       return nil
     }
     #expect(replaced.count == 1)

@@ -112,7 +112,7 @@ struct GroundedAnswerTests {
     ) { event in
       switch event {
       case .chat(.answer(let text)): streamed += text
-      case .chat(.replaced(let text)): replaced = text
+      case .chat(.replaced(let text, _)): replaced = text
       case .chat(.finished(let message)): final = message.content
       case .failed(let error): throw error
       default: break
@@ -147,7 +147,7 @@ struct GroundedAnswerTests {
     ) { event in
       switch event {
       case .chat(.answer(let text)): heard += text
-      case .chat(.replaced(let text)): replaced = text
+      case .chat(.replaced(let text, _)): replaced = text
       case .chat(.finished(let message)): final = message
       case .failed(let error): throw error
       default: break

@@ -20,9 +20,10 @@ public enum ChatEvent: Sendable, Hashable {
   /// The answer's action blocks and what became of them (created, pending confirmation, answered, …);
   /// sent before `finished`, only when the answer had blocks.
   case actions([ActionRecord])
-  /// The answer written so far is replaced by this text: it stated something about the user's data that no
-  /// record read in the turn holds, so what was found (or "I couldn't find …") stands in for it.
-  case replaced(String)
+  /// The answer written so far is replaced by this text, for the reason given: it stated something about the
+  /// user's data that no record read in the turn holds, so what was found (or "I couldn't find …") stands in
+  /// for it; or it began repeating itself, and what it said once stands.
+  case replaced(String, because: Replacement)
   /// The turn ended; the final stored message (state, stop reason, figures).
   case finished(StoredMessage)
 }
@@ -92,4 +93,12 @@ public struct ChatConfiguration: Sendable, Hashable {
     self.persistInterval = persistInterval
     self.summarizesWithModel = summarizesWithModel
   }
+}
+
+/// Why an answer shown so far was replaced (``ChatEvent/replaced(_:because:)``).
+public enum Replacement: String, Sendable, Hashable {
+  /// It stated what the records read for the turn do not hold.
+  case notInTheData = "not_in_the_data"
+  /// It began repeating itself; one copy is kept.
+  case repeating
 }

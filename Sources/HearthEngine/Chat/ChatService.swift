@@ -315,7 +315,7 @@ public actor ChatService {
           } catch {
             logger.error("a checked answer could not be saved", metadata: ["error": "\(ErrorKind.of(error))"])
           }
-          continuation.yield(.replaced(checked.text))
+          continuation.yield(.replaced(checked.text, because: .notInTheData))
         }
       }
       if let memoryHooks, let current = try? database.session(sessionID) { await memoryHooks.remember(current) }

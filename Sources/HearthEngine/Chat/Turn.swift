@@ -157,13 +157,20 @@ struct Turn: Sendable {
       }
     }
 
-    for try await event in model.generate(messages: prompt, options: options) {
+    generation: for try await event in model.generate(messages: prompt, options: options) {
       switch event {
       case .token(let piece):
         pieces += 1
         lastPieceAt = .now
         if firstPieceAt == nil { firstPieceAt = lastPieceAt }
         route(splitter.feed(piece))
+        if let repeats = RepetitionGuard.repeatsStart(in: message.content) {
+          // Leaving the loop ends the generation; the answer keeps what it said once, live and stored.
+          message.content = String(message.content[..<repeats])
+          events.yield(.replaced(message.content, because: .repeating))
+          stopReason = .repetition
+          break generation
+        }
         if ContinuousClock.now - lastSaved >= configuration.persistInterval {
           message.updatedAt = now()
           // A failed intermediate save is retried at the next interval and when the turn ends.
@@ -182,12 +189,13 @@ struct Turn: Sendable {
       case .logprob, .promptProgress: break
       }
     }
-    route(splitter.finish())
+    // A cut loop drops what the splitter still holds, which belongs to the repeats.
+    if stopReason != .repetition { route(splitter.finish()) }
     let reason = stopReason ?? .cancelled
     message.stopReason = reason
     message.state =
       switch reason {
-      case .endOfGeneration, .maxTokens, .contextFull: .complete
+      case .endOfGeneration, .maxTokens, .contextFull, .repetition: .complete
       case .cancelled: .cancelled
       case .timeout: .timedOut
       }

@@ -194,8 +194,11 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
     case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
     case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
-    case .replaced(let text):
-      ("replaced", JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text)]))
+    case .replaced(let text, let reason):
+      (
+        "replaced",
+        JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text), "reason": reason.rawValue])
+      )
     case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records.map(ActionCard.init)]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }

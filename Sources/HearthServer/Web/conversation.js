@@ -187,6 +187,7 @@ export function noticeFor(message) {
     default:
       if (message.stop_reason === "max_tokens") return "The answer reached its length limit.";
       if (message.stop_reason === "context_full") return "The conversation filled the model's context.";
+      if (message.stop_reason === "repetition") return "The answer began repeating itself, so it was stopped there.";
       return null;
   }
 }
