@@ -93,12 +93,7 @@ public struct ActionBenchmark: Sendable {
         options.grammar = ActionGrammar.grammar()
         options.grammarTrigger = ActionGrammar.triggerPattern()
       }
-      var text = ""
-      for try await event in model.generate(messages: [.system(system), .user(request)], options: options) {
-        if case .token(let piece) = event { text += piece }
-      }
-      await model.settle()
-      return text
+      return try await model.wholeAnswer(to: [.system(system), .user(request)], options: options)
     }
   }
 

@@ -80,11 +80,7 @@ public struct MemoryAnswers: Sendable {
       var row = Row(shape: shape, answerable: retrieved.count, answered: 0, meanOverlap: 0, seconds: 0)
       for (query, hits) in retrieved {
         let user = Self.prompt(query.query, hits: hits, shape: shape) { model.countTokens($0) }
-        var answer = ""
-        for try await event in model.generate(messages: [.system(system), .user(user)], options: options) {
-          if case .token(let piece) = event { answer += piece }
-        }
-        await model.settle()
+        let answer = try await model.wholeAnswer(to: [.system(system), .user(user)], options: options)
         let overlap = Self.overlap(of: query.evidence, in: answer)
         row.meanOverlap += overlap
         if overlap >= 0.5 { row.answered += 1 }

@@ -69,6 +69,24 @@ extension ChatModel {
     }
   }
 
+  /// The whole answer to `messages` as text, returned once its generation has really ended (``settle()``):
+  /// the one collector for every caller that needs the text rather than its pieces as they come (a drafted
+  /// block, a plain answer, a summary, a benchmark's reply).
+  /// - Throws: what the generation throws, once it has settled.
+  public func wholeAnswer(to messages: [ChatMessage], options: GenerationOptions) async throws -> String {
+    var text = ""
+    do {
+      for try await event in generate(messages: messages, options: options) {
+        if case .token(let piece) = event { text += piece }
+      }
+    } catch {
+      await settle()
+      throw error
+    }
+    await settle()
+    return text
+  }
+
   /// A model that only holds conversations cannot continue a raw prompt.
   public func complete(
     prompt: [Int32], options: GenerationOptions

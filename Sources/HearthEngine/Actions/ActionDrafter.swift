@@ -176,11 +176,6 @@ public struct ActionDrafter: Sendable {
 
   private func generate(system: String, user: String, grammar: String, tokens: Int) async throws -> String {
     let options = GenerationOptions(maxNewTokens: tokens, sampling: .greedy, grammar: grammar)
-    var text = ""
-    for try await event in model.generate(messages: [.system(system), .user(user)], options: options) {
-      if case .token(let piece) = event { text += piece }
-    }
-    await model.settle()
-    return text
+    return try await model.wholeAnswer(to: [.system(system), .user(user)], options: options)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import HearthActions
 public import HearthCore
+import Logging
 
 /// The items an action may name, of each kind: events from a week ago to three months ahead (with when each
 /// next happens), open reminders, notes and habits.
@@ -11,15 +12,29 @@ struct KnownItems: Sendable {
   let habits: HabitService
   let contacts: ContactService
   let clock: @Sendable () -> Date
+  /// Where a read that fails is told: the names are then missing from drafts and questions, never silently.
+  var logger = Logger(label: "hearth.actions")
 
   @Sendable func items(_ kind: ActionKind) -> [KnownItem] {
     switch kind {
     case .calendar: return events()
-    case .reminder: return ((try? reminders.list(includeCompleted: false)) ?? []).map { KnownItem($0.title) }
-    case .note: return ((try? notes.list().prefix(300)) ?? []).map { KnownItem($0.title) }
-    case .habit: return ((try? habits.list()) ?? []).map { KnownItem($0.name) }
-    case .contactsSearch: return ((try? contacts.list().prefix(500)) ?? []).map { KnownItem($0.fullName) }
+    case .reminder: return read(kind) { try reminders.list(includeCompleted: false).map { KnownItem($0.title) } }
+    case .note: return read(kind) { try notes.list().prefix(300).map { KnownItem($0.title) } }
+    case .habit: return read(kind) { try habits.list().map { KnownItem($0.name) } }
+    case .contactsSearch: return read(kind) { try contacts.list().prefix(500).map { KnownItem($0.fullName) } }
     case .webSearch, .toolCall: return []
+    }
+  }
+
+  /// The items `body` reads, or none — logged — when the read fails.
+  private func read<Item>(_ kind: ActionKind, _ body: () throws -> [Item]) -> [Item] {
+    do {
+      return try body()
+    } catch {
+      logger.error(
+        "the names an action may use could not be read",
+        metadata: ["kind": "\(kind.rawValue)", "error": "\(ErrorKind.of(error))"])
+      return []
     }
   }
 
@@ -33,7 +48,7 @@ struct KnownItems: Sendable {
     let now = clock()
     let zone = calendar.timeZone
     let range = DateInterval(start: now.addingTimeInterval(-7 * 86_400), duration: 100 * 86_400)
-    let occurrences = (try? calendar.occurrences(in: range)) ?? []
+    let occurrences = read(.calendar) { try calendar.occurrences(in: range) }
     var upcoming: [String: LocalDateTime] = [:]
     var latest: [String: LocalDateTime] = [:]
     var byID: [String: CalendarEvent] = [:]
@@ -52,7 +67,7 @@ struct KnownItems: Sendable {
       known[id] = KnownItem(
         event.title, details: [event.location, event.notes].compactMap { $0 }, next: upcoming[id] ?? latest[id])
     }
-    for event in ((try? calendar.events().suffix(200)) ?? []) where known[event.id] == nil {
+    for event in read(.calendar, { try Array(calendar.events().suffix(200)) }) where known[event.id] == nil {
       known[event.id] = KnownItem(
         event.title, details: [event.location, event.notes].compactMap { $0 }, next: event.start)
     }
@@ -65,7 +80,7 @@ extension Engine {
   @Sendable public func knownItems(_ kind: ActionKind) -> [KnownItem] {
     KnownItems(
       calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
-      clock: configuration.clock
+      clock: configuration.clock, logger: logger
     ).items(kind)
   }
 }

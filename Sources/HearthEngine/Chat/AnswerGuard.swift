@@ -101,16 +101,15 @@ struct AnswerGuard: Sendable {
   /// The request answered again without blocks: for a question that was never about the user's data.
   private func plainAnswer(_ request: String, model: any ChatModel) async -> String? {
     let system = "You are Hearth, a helpful assistant. Answer the user's message briefly, in plain words."
-    var text = ""
+    let text: String
     do {
       let options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
-      for try await event in model.generate(messages: [.system(system), .user(request)], options: options) {
-        if case .token(let piece) = event { text += piece }
-      }
+      text = try await model.wholeAnswer(to: [.system(system), .user(request)], options: options)
     } catch {
+      // Part of an answer that failed is no answer: what was found stands.
       logger.warning("a plain answer could not be written", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
     }
-    await model.settle()
     let plain = ActionBlockFilter.shown(text).trimmingCharacters(in: .whitespacesAndNewlines)
     return plain.isEmpty || AnswerCheck.holdsBlockRemains(plain) ? nil : plain
   }

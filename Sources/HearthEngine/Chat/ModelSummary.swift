@@ -22,14 +22,12 @@ enum ModelSummary {
     var summary = ""
     do {
       let options = GenerationOptions(maxNewTokens: answerTokens, sampling: .greedy)
-      for try await event in model.generate(messages: prompt, options: options) {
-        guard case .token(let piece) = event else { continue }
-        for case .answer(let text) in splitter.feed(piece) { summary += text }
-      }
+      let whole = try await model.wholeAnswer(to: prompt, options: options)
+      let segments = splitter.feed(whole)
+      for case .answer(let text) in segments + splitter.finish() { summary += text }
     } catch {
       return nil
     }
-    for case .answer(let text) in splitter.finish() { summary += text }
     let cleaned = summary.split(whereSeparator: \.isNewline).joined(separator: " ")
       .trimmingCharacters(in: .whitespaces)
     guard !cleaned.isEmpty else { return nil }

@@ -138,7 +138,7 @@ public final class Engine: Sendable {
     self.memory = memory
     let known = KnownItems(
       calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
-      clock: configuration.clock)
+      clock: configuration.clock, logger: logger)
     let answerGuard = AnswerGuard(
       actions: actions, known: known,
       digest: DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger),

@@ -32,11 +32,7 @@ struct ToolDrafter {
         "Call the tool for the user's message with one block, using the user's own words.\n"
         + ActionInstructions.toolLines([tool])
       let options = GenerationOptions(maxNewTokens: 160, sampling: .greedy, grammar: grammar)
-      var text = ""
-      for try await event in model.generate(messages: [.system(system), .user(request)], options: options) {
-        if case .token(let piece) = event { text += piece }
-      }
-      await model.settle()
+      let text = try await model.wholeAnswer(to: [.system(system), .user(request)], options: options)
       if let block = ActionBlockParser.parse(text).blocks.first { return block.raw }
     }
     return nil
