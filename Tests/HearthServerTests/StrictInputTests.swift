@@ -62,6 +62,16 @@ struct StrictInputTests {
     }
   }
 
+  @Test func anActionWithoutParametersTakesAnEmptyObjectOnly() async throws {
+    try await LiveServer.inProcess { server in
+      let named = try await server.request(.POST, "/api/runtime/validate", body: #"{"threads":2}"#)
+      #expect(named.status == 400, "\(named.body)")
+      #expect(named.json?["error"]?["param"]?.stringValue == "threads")
+      let list = try await server.request(.POST, "/api/runtime/validate", body: "[1]")
+      #expect(list.status == 400, "\(list.body)")
+    }
+  }
+
   @Test func aRepeatRuleWithAFieldItDoesNotHaveIsRefusedByItsPath() async throws {
     try await LiveServer.inProcess { server in
       let refused = try await server.request(

@@ -131,7 +131,10 @@ struct NoFields: StrictInput {
   enum CodingKeys: String, CodingKey, CaseIterable { case none }
   static var fields: Set<String> { [] }
 
-  init(from decoder: any Decoder) throws {}
+  /// An object, as every body is; its fields are refused by name afterwards.
+  init(from decoder: any Decoder) throws {
+    _ = try decoder.container(keyedBy: CodingKeys.self)
+  }
 }
 
 struct RuntimeOverview: Encodable {
