@@ -29,7 +29,9 @@ extension Engine {
   }
 
   private func rememberChat(of record: ActionRecord) async {
-    guard let sessionID = record.sessionID, let session = try? database.session(sessionID) else { return }
+    guard let sessionID = record.sessionID,
+      let session = logger.attempt("reading the session of an action", { try database.session(sessionID) })
+    else { return }
     await Self.remember(session, in: memory, logger: logger)
   }
 

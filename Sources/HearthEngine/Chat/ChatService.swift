@@ -212,7 +212,7 @@ public actor ChatService {
         stopped.state = .cancelled
         stopped.stopReason = .cancelled
         stopped.updatedAt = now()
-        try? database.updateMessage(stopped)
+        _ = logger.attempt("saving a stopped answer") { try database.updateMessage(stopped) }
         self.turnEnded(sessionID)
         continuation.yield(.finished(stopped))
         continuation.finish()
@@ -280,7 +280,7 @@ public actor ChatService {
       var records = final.state == .complete ? await hooks?.process(written, texts) ?? [] : []
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
-        var pass = SecondPass(database: database, model: model, events: continuation, now: now)
+        var pass = SecondPass(database: database, model: model, events: continuation, now: now, logger: logger)
         if let hooks, let instructions = hooks.tools() {
           let (grammar, trigger) = hooks.grammar()
           pass.tools = (instructions, grammar, trigger)
@@ -318,7 +318,11 @@ public actor ChatService {
           continuation.yield(.replaced(checked.text, because: .notInTheData))
         }
       }
-      if let memoryHooks, let current = try? database.session(sessionID) { await memoryHooks.remember(current) }
+      if let memoryHooks,
+        let current = logger.attempt("reading the session to remember", { try database.session(sessionID) })
+      {
+        await memoryHooks.remember(current)
+      }
       // The session is free again before anyone hears that the turn ended.
       self.turnEnded(sessionID)
       if !records.isEmpty { continuation.yield(.actions(records)) }

@@ -29,7 +29,7 @@ extension Engine {
 
   private func quoted(_ message: StoredMessage) -> String {
     guard message.role == .assistant else { return ReplyQuote.split(message.content)?.reply ?? message.content }
-    let records = (try? actions.log(message: message.id)) ?? []
+    let records = logger.attempt("reading a quoted answer's actions") { try actions.log(message: message.id) } ?? []
     return ActionNarration.narrate(message.content, records: records)
   }
 }

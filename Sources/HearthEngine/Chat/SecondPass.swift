@@ -1,6 +1,7 @@
 import Foundation
 import HearthCore
 import HearthStore
+import Logging
 
 /// The answer to a question a block asked of the user's data or of a tool. A model of at least a billion
 /// weights gets the second pass: the facts found, and the question to answer from them alone; when tools are
@@ -19,6 +20,7 @@ struct SecondPass {
   let model: any ChatModel
   let events: AsyncStream<ChatEvent>.Continuation
   let now: @Sendable () -> Date
+  let logger: Logger
   /// How to call the tools offered (their list, the grammar of calls and its trigger); `nil` when none are.
   var tools: (instructions: String, grammar: String, trigger: String)? = nil
   /// Runs the blocks a later pass wrote, given the facts read before it; their records join the answer's.
@@ -57,7 +59,7 @@ struct SecondPass {
     }
     message.content += "\n\n" + written.joined(separator: "\n\n")
     message.updatedAt = now()
-    try? database.updateMessage(message)
+    _ = logger.attempt("saving the answer from the facts found") { try database.updateMessage(message) }
     return (message, records)
   }
 

@@ -264,7 +264,8 @@ public final class MemoryService: Sendable {
     else { return }
     for source in try database.memorySources(in: .conversations) where source.id.hasPrefix("chat:") {
       guard let id = UUID(uuidString: String(source.id.dropFirst(5))),
-        !(try database.actions(session: id, limit: 1)).isEmpty, let session = try? database.session(id)
+        !(try database.actions(session: id, limit: 1)).isEmpty,
+        let session = logger.attempt("reading a session to remember", { try database.session(id) })
       else { continue }
       try await remember(session: session)
     }

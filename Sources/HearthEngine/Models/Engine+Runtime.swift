@@ -67,7 +67,9 @@ extension Engine {
     guard let host else { throw ChatError.modelNotReady }
     let active = host.active
     let shape = try ModelShape(path: active.options.path)
-    let entry = active.id.flatMap { try? ModelRegistry(folder: paths.models).entry(named: $0) }
+    let entry = active.id.flatMap { id in
+      logger.attempt("reading the model's registry entry") { try ModelRegistry(folder: paths.models).entry(named: id) }
+    }
     let proposed = Self.loadOptions(
       path: active.options.path, entry: entry, settings: settings, base: Self.bare(active))
     func side(
@@ -111,7 +113,11 @@ extension Engine {
     try database.setSetting(Self.runtimeKey, to: settings)
     if let host {
       let active = host.active
-      let entry = active.id.flatMap { try? ModelRegistry(folder: paths.models).entry(named: $0) }
+      let entry = active.id.flatMap { id in
+        logger.attempt("reading the model's registry entry") {
+          try ModelRegistry(folder: paths.models).entry(named: id)
+        }
+      }
       host.choose(
         LocalModelHost.Choice(
           options: Self.loadOptions(
@@ -197,7 +203,7 @@ extension Engine {
 
   /// The measured test of `model` with these numbers, if one ran.
   func measured(_ side: RuntimeImpact.Side, model: String) -> RuntimeTestResult? {
-    ((try? runtimeTests()) ?? []).last {
+    (logger.attempt("reading the measured runtime tests") { try runtimeTests() } ?? []).last {
       $0.model == model && $0.contextSize == side.contextSize && $0.threads == side.threads
         && $0.batchSize == side.batchSize
     }

@@ -25,7 +25,8 @@ extension Engine {
     let activePath = Self.resolved(active.options.path)
     let loadedPath = host.loaded.map { Self.resolved($0.path) }
     let registry = ModelRegistry(folder: paths.models)
-    var served = ((try? registry.installed()) ?? []).filter { $0.entry.role == .chat && $0.status.isUsable }.map {
+    let installed = logger.attempt("listing the installed models") { try registry.installed() } ?? []
+    var served = installed.filter { $0.entry.role == .chat && $0.status.isUsable }.map {
       let path = Self.resolved($0.path)
       // A model run from elsewhere (`--model PATH`) and an installed copy of it are one model to a client.
       let isActive = path == activePath || $0.entry.fileName == active.fileName
@@ -62,7 +63,7 @@ extension Engine {
     do {
       entry = try registry.entry(named: name)
     } catch {
-      let installed = (try? registry.installed()) ?? []
+      let installed = logger.attempt("listing the installed models") { try registry.installed() } ?? []
       guard
         let match = installed.first(where: { $0.entry.role == .chat && Self.stem($0.entry.fileName).hasPrefix(wanted) })
       else {

@@ -90,7 +90,10 @@ extension Engine {
   /// - Throws: ``RemoteError/invalidSettings(_:)`` for malformed environment settings, or when the remote
   ///   provider is asked for and none is configured.
   static func initialRemote(_ configuration: EngineConfiguration, database: HearthDatabase) throws -> RemoteState {
-    let stored = try? database.setting(remoteKey, as: StoredRemote.self)
+    let stored =
+      configuration.logger.attempt("reading the saved remote server") {
+        try database.setting(remoteKey, as: StoredRemote.self)
+      } ?? nil
     let given = try configuration.remote ?? RemoteSettings.from(environment: configuration.environment)
     let settings = given ?? stored?.settings
     let preference = configuration.provider ?? stored?.preference ?? .auto
