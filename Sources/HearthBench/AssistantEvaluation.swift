@@ -30,6 +30,9 @@ public struct AssistantEvaluation: Sendable {
 
   /// Asks on the large profile (``AssistantProfile/seedLarge(_:)``) rather than the small one.
   public var large = false
+  /// The embedding model every profile uses, as an installed one is (the memory, and the intent read from a
+  /// request's meaning); `nil` asks as a profile without one, by the words alone.
+  public var embedder: LocalEmbedder?
 
   public init(model: LocalModel, large: Bool = false) {
     self.model = model
@@ -38,7 +41,8 @@ public struct AssistantEvaluation: Sendable {
 
   /// Asks `testCase` on a new profile under `home` and scores it.
   public func ask(_ testCase: AssistantCase, home: URL) async throws -> Outcome {
-    let configuration = AssistantProfile.configuration(home: home, day: testCase.today)
+    var configuration = AssistantProfile.configuration(home: home, day: testCase.today)
+    configuration.sharedEmbedder = embedder
     let engine = try Engine.open(configuration, model: model)
     try large ? AssistantProfile.seedLarge(engine) : AssistantProfile.seed(engine)
     let profile = try AssistantProfile.records(engine)

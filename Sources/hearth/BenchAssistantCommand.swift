@@ -19,7 +19,7 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   @Option(
     name: .long,
     help:
-      "Embedding model for the memory no-harm table (default: the installed all-MiniLM-L6-v2); --no-memory-table skips it."
+      "Embedding model of every profile asked (memory, intents) and of the memory no-harm table (default: the installed all-MiniLM-L6-v2)."
   )
   var embeddingModel: String?
   @Flag(name: .long, help: "Skip the memory no-harm table.") var noMemoryTable = false
@@ -34,6 +34,12 @@ struct BenchAssistantCommand: AsyncParsableCommand {
   @Option(name: .long, help: "The profile asked on: small, large (a real life's size) or both.") var profile:
     ProfileSize = .small
   @Flag(name: .long, help: "Print every case as it is scored.") var verbose = false
+  @Flag(
+    name: .long,
+    help:
+      "Ask as a profile without the embedding model: no memory, and intents read by the words alone (default: with the installed one)."
+  )
+  var wordsOnly = false
   @Flag(name: .long, help: "Print JSON.") var json = false
 
   enum CaseSet: String, ExpressibleByArgument, CaseIterable {
@@ -70,8 +76,9 @@ struct BenchAssistantCommand: AsyncParsableCommand {
     if noMemoryTable, cases == .none, casesFile.isEmpty {
       throw ValidationError("--cases none with --no-memory-table measures nothing")
     }
-    if noMemoryTable, embeddingModel != nil {
-      throw ValidationError("--embedding-model is for the memory table, which --no-memory-table skips")
+    if noMemoryTable, wordsOnly, embeddingModel != nil {
+      throw ValidationError(
+        "--embedding-model is for the cases and the memory table, which --words-only and --no-memory-table skip")
     }
   }
 
@@ -99,7 +106,10 @@ struct BenchAssistantCommand: AsyncParsableCommand {
           LocalModelOptions(path: path, contextSize: 4096, threads: threads))
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         for (label, cases, large) in sets {
-          let evaluation = AssistantEvaluation(model: model, large: large)
+          var evaluation = AssistantEvaluation(model: model, large: large)
+          if !wordsOnly, FileManager.default.fileExists(atPath: embedding) {
+            evaluation.embedder = LocalEmbedder(path: embedding, threads: threads)
+          }
           var outcomes: [AssistantEvaluation.Outcome] = []
           for testCase in cases {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-assistant-\(UUID())")

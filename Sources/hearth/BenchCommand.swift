@@ -11,6 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     subcommands: [
       BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self,
       BenchAssistantCommand.self,
+      BenchIntentsCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self,
     ],
     defaultSubcommand: BenchLlamaCommand.self

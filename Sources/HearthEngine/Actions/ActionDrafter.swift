@@ -26,7 +26,10 @@ public struct ActionDrafter: Sendable {
   /// time and length, the item acted on and a new item's title come from the words of the request
   /// (``RequestHints``, ``ItemMatcher``); the model writes only what is left (a note's body, a search's
   /// words) under a grammar that pins the rest, and is not asked at all when nothing is left.
-  public func draft(_ request: String, today: LocalDate) async throws -> String? {
+  ///
+  /// `meaning` is the intent read from the request's meaning (``IntentReader``): it decides only where the
+  /// words and the names of the user's items find nothing, and every field still comes from the words.
+  public func draft(_ request: String, today: LocalDate, meaning: RequestIntent? = nil) async throws -> String? {
     var hints = RequestHints(request, today: today, dayFirst: dayFirst)
     // Each kind's items are read from the store once per request, however many steps look at them.
     var fetched: [ActionKind: [KnownItem]] = [:]
@@ -37,6 +40,10 @@ public struct ActionDrafter: Sendable {
       return items
     }
     if hints.kind == nil { hints = namingAnItem(request, hints: hints, known: known) }
+    if hints.kind == nil, let meaning, let kind = meaning.kind {
+      hints.kind = kind
+      hints.action = meaning.action
+    }
     guard let kind = hints.kind,
       let spec = ActionSpec.specs(of: kind).first(where: { $0.action == hints.action })
         ?? ActionSpec.specs(of: kind).first

@@ -146,6 +146,7 @@ public final class Engine: Sendable {
       clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
       record: Self.recorder(database, logger: logger), logger: logger)
     self.answerGuard = answerGuard
+    let intents = IntentReader(embedder: embedder, logger: logger)
     let hooks = ChatService.ActionHooks(
       grammar: {
         let tools = actions.tools.callable()
@@ -174,8 +175,11 @@ public final class Engine: Sendable {
             return call
           }
           let today = LocalDate(configuration.clock(), in: timeZone)
+          // The request's meaning decides only where its words and the names of the user's items find nothing.
+          let meaning: RequestIntent? =
+            if case .clear(let intent, _) = await intents.read(request) { intent } else { nil }
           if let block = try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
-            .draft(request, today: today)
+            .draft(request, today: today, meaning: meaning)
           {
             return block
           }
