@@ -181,6 +181,8 @@ public enum IntentExamples {
         "what does a reminder app do", "write a short story about a dragon", "who wrote Pride and Prejudice",
         "recommend a book for a long flight", "how do I run a good meeting", "what time zone is Tokyo in",
         "how are you today", "what should I cook tonight", "is it healthy to run every day",
+        "what can you do for me?", "tell me what you can help with", "what are you able to do",
+        "how can you help me plan a holiday?", "what sort of things can you do",
       ]
     ),
   ]

@@ -12,20 +12,36 @@ import Testing
 @Suite("Intents read from a request's meaning (all-MiniLM-L6-v2, real)", .serialized, .heavy)
 struct IntentReaderTests {
   static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
+  /// A request that reads, by its meaning, about as much as one change as another.
+  static let twoWays = "dentist friday at 10"
 
-  /// The records a turn made, asked of a seeded profile answered by a scripted model.
-  static func records(for request: String, embedder: LocalEmbedder?) async throws -> [ActionRecord] {
+  /// A seeded profile answered by a scripted model.
+  static func engine(embedder: LocalEmbedder?) async throws -> Engine {
     var configuration = AssistantProfile.configuration(home: try TestModels.temporaryDirectory())
     configuration.sharedEmbedder = embedder
     let engine = try Engine.open(configuration, answering: ScriptedChatModel(pieces: ["Sure."]))
     try AssistantProfile.seed(engine)
-    let session = try await engine.chat.newSession()
+    return engine
+  }
+
+  /// The answer a turn showed and the records it made.
+  static func turn(
+    _ request: String, in session: UUID, of engine: Engine
+  ) async throws -> (answer: String, records: [ActionRecord]) {
     var records: [ActionRecord] = []
-    try await engine.runTurn(TurnRequest(session: session.id, kind: .message(request))) { event in
+    var answer = ""
+    try await engine.runTurn(TurnRequest(session: session, kind: .message(request))) { event in
       if case .chat(.actions(let made)) = event { records = made }
+      if case .chat(.answer(let piece)) = event { answer += piece }
       if case .failed(let error) = event { throw error }
     }
-    return records
+    return (answer, records)
+  }
+
+  /// The records a turn made in a new session.
+  static func records(for request: String, embedder: LocalEmbedder?) async throws -> [ActionRecord] {
+    let engine = try await engine(embedder: embedder)
+    return try await turn(request, in: try await engine.chat.newSession().id, of: engine).records
   }
 
   @Test(
@@ -48,6 +64,31 @@ struct IntentReaderTests {
     let reading = try #require(await reader.read("Who painted the Mona Lisa?"))
     if case .clear(let intent, _) = reading { #expect(intent == .plain) }
     #expect(try await Self.records(for: "Who painted the Mona Lisa?", embedder: Self.embedder).isEmpty)
+  }
+
+  @Test("a request that reads as two changes is asked about, and a reply that names one makes that change")
+  func twoCloseChangesAreAskedAbout() async throws {
+    let request = Self.twoWays
+    // Neither the words nor the meaning decide it.
+    #expect(RequestHints(request, today: AssistantProfile.thursday).kind == nil)
+    let reading = try #require(await IntentReader(embedder: Self.embedder).read(request))
+    guard case .close(let first, let second) = reading else {
+      Issue.record("\(request) reads as \(reading): pick a request that reads as two changes")
+      return
+    }
+    let engine = try await Self.engine(embedder: Self.embedder)
+    let session = try await engine.chat.newSession().id
+    let asked = try await Self.turn(request, in: session, of: engine)
+    #expect(asked.answer == ClarifyingQuestion.text(first, second))
+    #expect(asked.records.isEmpty, "nothing is changed on a guess: \(asked.records)")
+    // The question is kept as it was shown: the answer check finds no claim in it to replace.
+    #expect(try engine.sessions.messages(in: session).last?.content == asked.answer)
+    let chosen = try await Self.turn("the second, please", in: session, of: engine)
+    #expect(chosen.records.map(\.kind) == [second.kind?.rawValue], "\(chosen)")
+    #expect(chosen.records.first?.action == second.action)
+    // An answer that is not Hearth's question makes a reply like this one a request of its own.
+    let other = try await engine.chat.newSession().id
+    #expect(try await Self.turn("the second, please", in: other, of: engine).records.isEmpty)
   }
 
   @Test("without the embedding model installed there is no reading")

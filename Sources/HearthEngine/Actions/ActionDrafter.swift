@@ -27,9 +27,13 @@ public struct ActionDrafter: Sendable {
   /// (``RequestHints``, ``ItemMatcher``); the model writes only what is left (a note's body, a search's
   /// words) under a grammar that pins the rest, and is not asked at all when nothing is left.
   ///
-  /// `meaning` is the intent read from the request's meaning (``IntentReader``): it decides only where the
-  /// words and the names of the user's items find nothing, and every field still comes from the words.
-  public func draft(_ request: String, today: LocalDate, meaning: RequestIntent? = nil) async throws -> String? {
+  /// `reading` is the request's meaning (``IntentReader``): it decides only where the words and the names of
+  /// the user's items find nothing, and every field still comes from the words. A request that reads as two
+  /// different changes about equally well gets ``ClarifyingQuestion`` instead of a block: nothing is changed on
+  /// a guess.
+  public func draft(
+    _ request: String, today: LocalDate, reading: IntentMatcher.Reading? = nil
+  ) async throws -> String? {
     var hints = RequestHints(request, today: today, dayFirst: dayFirst)
     // Each kind's items are read from the store once per request, however many steps look at them.
     var fetched: [ActionKind: [KnownItem]] = [:]
@@ -40,9 +44,20 @@ public struct ActionDrafter: Sendable {
       return items
     }
     if hints.kind == nil { hints = namingAnItem(request, hints: hints, known: known) }
-    if hints.kind == nil, let meaning, let kind = meaning.kind {
-      hints.kind = kind
-      hints.action = meaning.action
+    // A question about a document asks the memory, whatever it resembles: the turn cites the passages.
+    if hints.kind == nil, let reading, !Self.asksAboutAFile(request) {
+      switch reading {
+      case .clear(let intent, _):
+        hints.kind = intent.kind
+        hints.action = intent.action
+      case .close(let first, let second):
+        // Only a request about the user's own things is asked about: "what is a calendar year?" is not.
+        if hints.time.namesDay || Self.addressesTheUser(hints.words) {
+          return ClarifyingQuestion.text(first, second)
+        }
+      case .unclear:
+        break
+      }
     }
     guard let kind = hints.kind,
       let spec = ActionSpec.specs(of: kind).first(where: { $0.action == hints.action })
@@ -149,10 +164,15 @@ public struct ActionDrafter: Sendable {
         return reading(.calendar, as: "query")
       }
       // "What does the pantry document say about the shopping note?" asks the memory, not the notes.
-      let aboutAFile = ["document", "file", "pdf", "page", "upload"].contains { lowered.contains($0) }
-      if !aboutAFile, fits(.note) { return reading(.note, as: "search") }
+      if !Self.asksAboutAFile(request), fits(.note) { return reading(.note, as: "search") }
     }
     return hints
+  }
+
+  /// Whether a request speaks of a document the user gave the memory ("the pantry document", "the PDF").
+  static func asksAboutAFile(_ request: String) -> Bool {
+    let lowered = request.lowercased()
+    return ["document", "file", "pdf", "page", "upload"].contains { lowered.contains($0) }
   }
 
   /// Whether a request speaks of the user's own things ("my", "I") or tells the assistant to do something:

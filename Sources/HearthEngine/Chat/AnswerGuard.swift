@@ -26,6 +26,8 @@ struct AnswerGuard: Sendable {
   func check(_ turn: AnswerToCheck, model: any ChatModel) async -> CheckedAnswer? {
     let today = LocalDate(clock(), in: timeZone)
     let shown = ActionBlockFilter.shown(turn.answer)
+    // Hearth's own question between two changes states nothing about the data.
+    if ClarifyingQuestion.intents(asked: shown) != nil { return nil }
     // The user's contacts and habits, read once for the view the request asks for and the names it may use.
     let names = known.questionNames()
     let question = DataQuestion(turn.request, today: today, names: names, dayFirst: dayFirst)

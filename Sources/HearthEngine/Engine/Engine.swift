@@ -146,7 +146,10 @@ public final class Engine: Sendable {
       clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
       record: Self.recorder(database, logger: logger), logger: logger)
     self.answerGuard = answerGuard
-    let intents = IntentReader(embedder: embedder, logger: logger)
+    let drafter = TurnDrafter(
+      actions: actions, known: known, intents: IntentReader(embedder: embedder, logger: logger),
+      database: database, clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
+      logger: logger)
     let hooks = ChatService.ActionHooks(
       grammar: {
         let tools = actions.tools.callable()
@@ -161,38 +164,7 @@ public final class Engine: Sendable {
       process: { message, texts in
         await Self.process(message, texts, keptIn: message.sessionID, actions: actions, logger: logger)
       },
-      draft: { request, model, session in
-        // A message that holds a block of its own is talk about blocks, never an order to run one.
-        let written = ActionBlockParser.parse(request)
-        guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
-        do {
-          // A drafted answer is its block alone: its card says what it does, in words.
-          if let block = try actions.followUp(request, session: session) { return block }
-          let tools = actions.tools.callable()
-          if !tools.isEmpty,
-            let call = try await ToolDrafter(tools: tools, model: model, localZone: timeZone.identifier).draft(request)
-          {
-            return call
-          }
-          let today = LocalDate(configuration.clock(), in: timeZone)
-          // The request's meaning decides only where its words and the names of the user's items find nothing.
-          let meaning: RequestIntent? =
-            if case .clear(let intent, _) = await intents.read(request) { intent } else { nil }
-          if let block = try await ActionDrafter(model: model, existing: known.items, dayFirst: configuration.dayFirst)
-            .draft(request, today: today, meaning: meaning)
-          {
-            return block
-          }
-          // A question about the user's data that no reader took for an action gets the view that answers it
-          // (the days it names, the list, the contact), never the model's own idea of the user's week.
-          return DataQuestion(request, today: today, names: known.questionNames(), dayFirst: configuration.dayFirst)?
-            .block
-        } catch {
-          // The model writes the answer itself, as it does when no draft fits.
-          logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
-          return nil
-        }
-      },
+      draft: { request, model, session in await drafter.draft(request, model: model, session: session) },
       check: { answer, model in await answerGuard.check(answer, model: model) },
       preparing: { request in
         Self.preparingWords(

@@ -1,0 +1,75 @@
+import Foundation
+import HearthActions
+import HearthCore
+import HearthStore
+import Logging
+
+/// What code writes for a request before the model is asked: a follow-up on the last change ("move it to 3"),
+/// a tool call, an action block read from the request's words and meaning, a question when the request reads as
+/// two changes, or the view of the data a question asks for. `nil` leaves the answer to the model.
+struct TurnDrafter: Sendable {
+  let actions: ActionService
+  let known: KnownItems
+  let intents: IntentReader
+  let database: HearthDatabase
+  let clock: @Sendable () -> Date
+  let timeZone: TimeZone
+  let dayFirst: Bool
+  let logger: Logger
+
+  func draft(_ request: String, model: any ChatModel, session: UUID) async -> String? {
+    // A message that holds a block of its own is talk about blocks, never an order to run one.
+    let written = ActionBlockParser.parse(request)
+    guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
+    do {
+      // A drafted answer is its block alone: its card says what it does, in words.
+      if let block = try actions.followUp(request, session: session) { return block }
+      let tools = actions.tools.callable()
+      if !tools.isEmpty,
+        let call = try await ToolDrafter(tools: tools, model: model, localZone: timeZone.identifier).draft(request)
+      {
+        return call
+      }
+      let today = LocalDate(clock(), in: timeZone)
+      let drafter = ActionDrafter(model: model, existing: known.items, dayFirst: dayFirst)
+      // The reply to Hearth's own question ("a reminder, please") drafts the request it asked about.
+      if let (asked, chosen) = answeredQuestion(request, in: session) {
+        return try await drafter.draft(asked, today: today, reading: .clear(chosen, score: 1))
+      }
+      // The request's meaning decides only where its words and the names of the user's items find nothing.
+      if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
+        return drafted
+      }
+      // A question about the user's data that no reader took for an action gets the view that answers it
+      // (the days it names, the list, the contact), never the model's own idea of the user's week.
+      return DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block
+    } catch {
+      // The model writes the answer itself, as it does when no draft fits.
+      logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
+  }
+
+  /// The request Hearth asked about and the intent `reply` chose, when the answer before `reply` is Hearth's
+  /// question between two changes and the reply names one of them.
+  private func answeredQuestion(_ reply: String, in session: UUID) -> (String, RequestIntent)? {
+    let messages: [StoredMessage]
+    do {
+      messages = try database.messages(in: session).filter { $0.role != .system }
+    } catch {
+      logger.warning("the conversation could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
+    // The conversation ends with the reply (and the answer being written for it).
+    guard let replied = messages.lastIndex(where: { $0.role == .user }), replied >= 2,
+      messages[replied].content == reply
+    else { return nil }
+    let question = messages[replied - 1]
+    let asked = messages[replied - 2]
+    guard question.role == .assistant, asked.role == .user,
+      let (first, second) = ClarifyingQuestion.intents(asked: question.content),
+      let chosen = ClarifyingQuestion.choice(reply, between: first, second)
+    else { return nil }
+    return (asked.content, chosen)
+  }
+}
