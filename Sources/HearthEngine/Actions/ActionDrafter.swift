@@ -171,8 +171,9 @@ public struct ActionDrafter: Sendable {
 
   /// Whether a request speaks of a document the user gave the memory ("the pantry document", "the PDF").
   static func asksAboutAFile(_ request: String) -> Bool {
-    let lowered = request.lowercased()
-    return ["document", "file", "pdf", "page", "upload"].contains { lowered.contains($0) }
+    let words = request.lowercased().split { !$0.isLetter }
+    // By the word's start: "files" and "uploaded" count, "profile" does not.
+    return words.contains { word in ["document", "file", "pdf", "page", "upload"].contains { word.hasPrefix($0) } }
   }
 
   /// Whether a request speaks of the user's own things ("my", "I") or tells the assistant to do something:
