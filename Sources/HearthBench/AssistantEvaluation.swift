@@ -1,4 +1,5 @@
 public import Foundation
+import HearthActions
 public import HearthCore
 public import HearthEngine
 
@@ -69,6 +70,9 @@ public struct AssistantEvaluation: Sendable {
   public static func invented(
     _ testCase: AssistantCase, answer: String, records: [ActionRecord], profile: [String]
   ) -> [String] {
+    let shown = ActionBlockFilter.shown(answer)
+    // Hearth's question between two changes is written by code and states nothing about the data.
+    if ClarifyingQuestion.intents(asked: shown) != nil { return [] }
     let ran: Set<ActionRecord.State> = [.created, .pending, .updated, .deleted]
     let check = AnswerCheck(
       .init(
@@ -76,7 +80,7 @@ public struct AssistantEvaluation: Sendable {
         itemNames: profile.compactMap { $0.split(separator: "|").first.map(String.init) },
         actionRan: records.contains { ran.contains($0.state) }, requestIsAboutData: testCase.category != .plain,
         today: testCase.today))
-    return check.findings(in: ActionBlockFilter.shown(answer)).map(\.description)
+    return check.findings(in: shown).map(\.description)
   }
 
   /// Scores a turn's answer and action records against what the case expects.

@@ -15,7 +15,8 @@ public struct TelemetryRecord: Sendable, Hashable, Codable {
     /// A model was unloaded.
     case unload
     /// An answer was replaced before it was shown: it stated something about the user's data that no record
-    /// read in its turn holds, or held a broken block (`detail` says which kinds of claim, never the words).
+    /// read in its turn holds, held a broken block, or began repeating itself and was cut (`detail` says which
+    /// kinds of claim, `malformed block` or `repeating`, never the words).
     case answerReplaced = "answer_replaced"
   }
 

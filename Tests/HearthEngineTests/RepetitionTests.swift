@@ -52,5 +52,8 @@ struct RepetitionTests {
     #expect((message.generatedTokens ?? 0) < 300, "\(message.generatedTokens ?? 0) tokens")
     let stored = try #require(try engine.database.messages(in: session.id).last)
     #expect(stored.content == message.content && stored.stopReason == .repetition)
+    // Diagnostics counts the cut as a replaced answer, by its reason alone.
+    let counted = try engine.database.telemetry(kinds: [.answerReplaced])
+    #expect(counted.map(\.detail) == ["repeating"])
   }
 }

@@ -236,6 +236,12 @@ public actor ChatService {
         events: continuation, prewritten: drafted, memory: memory,
         continuing: start.continuing)
       var final = await turn.run()
+      if final.stopReason == .repetition {
+        // Counted as the data check's replacements are: by kind, never with the words.
+        logger.attempt("counting a cut loop") {
+          try database.recordTelemetry(TelemetryRecord(at: now(), kind: .answerReplaced, detail: "repeating"))
+        }
+      }
       // Only a whole answer acts: a stopped or failed one may hold half a block. A continued answer acts only
       // on what this turn wrote: the part it went on from was never run (it had stopped) and may not be the
       // model's at all (an imported session), so its blocks stay text.
