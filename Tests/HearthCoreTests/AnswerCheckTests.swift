@@ -39,6 +39,13 @@ struct AnswerCheckTests {
     #expect(invented.first?.written == "Globex Corporation")
   }
 
+  @Test("a question that opens with a verb before “I” names no one; a name after it still counts")
+  func aVerbBeforeIIsNoName() {
+    let check = Self.check(request: "dentist friday at 10", records: ["- Dentist, Friday 10:00"], names: ["Dentist"])
+    #expect(check.findings(in: "Should I add it to your calendar? Could I show it? Say which.").isEmpty)
+    #expect(check.findings(in: "Should I invite Globex?").map(\.written) == ["Globex"])
+  }
+
   @Test("“you've just added a reminder” when nothing ran is caught")
   func aClaimOfAnActionThatDidNotRunIsCaught() {
     let records = ["Reminders due by tomorrow:\n- Pay the electricity bill (2026-11-23)"]

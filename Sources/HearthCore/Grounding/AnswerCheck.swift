@@ -224,7 +224,8 @@ public struct AnswerCheck: Sendable {
       "am", "pm", "utc", "mr", "mrs", "ms", "dr", "cell", "home", "work", "mobile", "phone", "e-mail", "email",
       "birthday", "streak", "best", "done", "not", "yet", "let", "me", "my", "we", "our", "please", "thanks",
       "what", "when", "where", "who", "which", "how", "is", "are", "was", "do", "does", "did", "have", "has",
-      "personal", "reminders'", "organisation", "organization", "list",
+      "personal", "reminders'", "organisation", "organization", "list", "should", "would", "could", "can",
+      "shall", "must", "might", "say",
     ] + Weekday.allCases.map { $0.name.lowercased() } + ClaimReader.months
       + ClaimReader.months.map { String($0.prefix(3)) })
 
