@@ -20,6 +20,17 @@ extension HearthDatabase {
     }
   }
 
+  /// The last `count` messages of a session, in order: what a turn needs of a long conversation's end.
+  public func lastMessages(in sessionID: UUID, count: Int) throws(StoreError) -> [StoredMessage] {
+    try read { db in
+      let rows = try Row.fetchAll(
+        db,
+        MessageRow.select(MessageRow.orderedColumns).filter(Column("sessionID") == sessionID.uuidString)
+          .order(Column("position").desc).limit(max(0, count)))
+      return rows.reversed().map { MessageRow.message(fromOrderedRow: $0, sessionID: sessionID) }
+    }
+  }
+
   /// Adds a message at the end of a session and marks the session as updated; the message's `index` is set
   /// here, in the same transaction, so concurrent writers never collide.
   @discardableResult

@@ -83,9 +83,12 @@ struct IntentReaderTests {
     #expect(asked.records.isEmpty, "nothing is changed on a guess: \(asked.records)")
     // The question is kept as it was shown: the answer check finds no claim in it to replace.
     #expect(try engine.sessions.messages(in: session).last?.content == asked.answer)
+    // The same question in an imported chat may not be Hearth's: a reply there is a request of its own.
+    let imported = try engine.sessions.importSession(try engine.sessions.export(session)).id
     let chosen = try await Self.turn("the second, please", in: session, of: engine)
     #expect(chosen.records.map(\.kind) == [second.kind?.rawValue], "\(chosen)")
     #expect(chosen.records.first?.action == second.action)
+    #expect(try await Self.turn("the second, please", in: imported, of: engine).records.isEmpty)
     // An answer that is not Hearth's question makes a reply like this one a request of its own.
     let other = try await engine.chat.newSession().id
     #expect(try await Self.turn("the second, please", in: other, of: engine).records.isEmpty)

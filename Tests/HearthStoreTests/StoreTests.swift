@@ -66,6 +66,20 @@ struct StoreTests {
     #expect(try database.session(session.id).updatedAt >= session.updatedAt)
   }
 
+  @Test func readsTheLastMessagesOfASessionInOrder() throws {
+    let database = try freshDatabase()
+    let session = try database.createSession(ChatSession(title: "Long"))
+    let other = try database.createSession(ChatSession(title: "Other"))
+    for index in 0..<6 {
+      try database.appendMessage(message(session, index.isMultiple(of: 2) ? .user : .assistant, "m\(index)"))
+    }
+    try database.appendMessage(message(other, .user, "elsewhere"))
+    #expect(try database.lastMessages(in: session.id, count: 3).map(\.content) == ["m3", "m4", "m5"])
+    #expect(try database.lastMessages(in: session.id, count: 10).map(\.content) == (0..<6).map { "m\($0)" })
+    #expect(try database.lastMessages(in: session.id, count: 3).map(\.index) == [3, 4, 5])
+    #expect(try database.lastMessages(in: session.id, count: 0).isEmpty)
+  }
+
   @Test func listsPinnedFirstAndHidesArchived() throws {
     let database = try freshDatabase()
     let old = try database.createSession(ChatSession(title: "old", createdAt: Date(timeIntervalSince1970: 1)))

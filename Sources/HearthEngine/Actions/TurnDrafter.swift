@@ -51,11 +51,14 @@ struct TurnDrafter: Sendable {
   }
 
   /// The request Hearth asked about and the intent `reply` chose, when the answer before `reply` is Hearth's
-  /// question between two changes and the reply names one of them.
+  /// question between two changes and the reply names one of them. In an imported chat the question may not
+  /// be Hearth's at all, so a reply there is always a request of its own.
   private func answeredQuestion(_ reply: String, in session: UUID) -> (String, RequestIntent)? {
     let messages: [StoredMessage]
     do {
-      messages = try database.messages(in: session).filter { $0.role != .system }
+      guard try !database.isImported(session) else { return nil }
+      // The request asked about, the question, the reply and the answer being written for it.
+      messages = try database.lastMessages(in: session, count: 4).filter { $0.role != .system }
     } catch {
       logger.warning("the conversation could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
       return nil
