@@ -55,6 +55,12 @@ public enum Action: Sendable, Hashable {
   case habitStats(ItemReference)
   case searchContacts(query: String)
   case searchWeb(query: String)
+  /// Keeps a fact the user told; `until`: its last day.
+  case rememberFact(text: String, until: LocalDate?)
+  case updateFact(ItemReference, text: String?, until: LocalDate?)
+  case forgetFact(ItemReference)
+  /// The kept facts that hold every word of `about`.
+  case recallFacts(about: String)
 
   /// The spec this action is an instance of: each case names its own, so the two cannot drift apart.
   public var spec: ActionSpec {
@@ -80,6 +86,10 @@ public enum Action: Sendable, Hashable {
       case .habitStats: (.habit, "stats")
       case .searchContacts: (.contactsSearch, nil)
       case .searchWeb: (.webSearch, nil)
+      case .rememberFact: (.memory, "remember")
+      case .updateFact: (.memory, "update")
+      case .forgetFact: (.memory, "forget")
+      case .recallFacts: (.memory, "recall")
       }
     // Every case's pair is in the specs: `ActionTypingTests` holds the two lists to each other.
     return ActionSpec.all.first { $0.kind == kind && $0.action == verb } ?? ActionSpec.all[0]
@@ -89,7 +99,8 @@ public enum Action: Sendable, Hashable {
   /// - Throws: ``ActionValidationError`` for a spec no case stands for, or a required field that is missing
   ///   (neither gets past ``ActionBlock/validated()``, which checks both first).
   init(spec: ActionSpec, values: ValidatedValues) throws(ActionValidationError) {
-    let target = ItemReference(id: values.text("id"), title: values.text("title") ?? values.text("name"))
+    let target = ItemReference(
+      id: values.text("id"), title: values.text("title") ?? values.text("name") ?? values.text("about"))
     switch (spec.kind, spec.action) {
     case (.calendar, "create"):
       self = .createEvent(
@@ -125,6 +136,11 @@ public enum Action: Sendable, Hashable {
     case (.habit, "stats"): self = .habitStats(target)
     case (.contactsSearch, nil): self = .searchContacts(query: try values.required("query"))
     case (.webSearch, nil): self = .searchWeb(query: try values.required("query"))
+    case (.memory, "remember"): self = .rememberFact(text: try values.required("text"), until: values.day("until"))
+    case (.memory, "update"):
+      self = .updateFact(target, text: values.text("text"), until: values.day("until"))
+    case (.memory, "forget"): self = .forgetFact(target)
+    case (.memory, "recall"): self = .recallFacts(about: try values.required("about"))
     default:
       throw ActionValidationError(
         field: "action", "\(spec.kind.rawValue) \(spec.action ?? "") is not an action Hearth can run")
@@ -157,6 +173,15 @@ struct ValidatedValues {
     switch values[name] {
     case .dateTime(let value)?: .time(value)
     case .date(let value)?: .day(value)
+    default: nil
+    }
+  }
+
+  /// A date field; a date-time given for it reads as its day.
+  func day(_ name: String) -> LocalDate? {
+    switch values[name] {
+    case .date(let value)?: value
+    case .dateTime(let value)?: value.date
     default: nil
     }
   }

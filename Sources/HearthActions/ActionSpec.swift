@@ -63,7 +63,7 @@ public struct ActionSpec: Sendable, Hashable {
   }
 
   /// The fields that name an existing item: `id`, then `title` (or `name` for habits).
-  public var targetFields: [String] { fields.map(\.name).filter { ["id", "title", "name"].contains($0) } }
+  public var targetFields: [String] { fields.map(\.name).filter { ["id", "title", "name", "about"].contains($0) } }
 
   /// Whether the action works on an item that must already exist.
   public var needsTarget: Bool {
@@ -71,7 +71,7 @@ public struct ActionSpec: Sendable, Hashable {
   }
 
   /// Every action Hearth understands.
-  public static let all: [ActionSpec] = calendar + reminders + notes + habits + searches
+  public static let all: [ActionSpec] = calendar + reminders + notes + habits + searches + memory
 
   /// The specs of one kind.
   public static func specs(of kind: ActionKind) -> [ActionSpec] { all.filter { $0.kind == kind } }
@@ -197,5 +197,32 @@ public struct ActionSpec: Sendable, Hashable {
     ActionSpec(
       kind: .webSearch, action: nil, fields: [ActionField("query", .text(limit: 120), required: true)], effect: .asks,
       example: ("Search the web for the opening hours of the Louvre", #"{"query":"Louvre opening hours"}"#)),
+  ]
+
+  /// Facts about the user. A fact is named by its id or by words of it (`about`); its text is the user's own.
+  static let memory: [ActionSpec] = [
+    ActionSpec(
+      kind: .memory, action: "remember",
+      fields: [ActionField("text", .text(limit: 300), required: true), ActionField("until", .date)],
+      effect: .creates,
+      example: ("Remember that I'm allergic to nuts", #"{"action":"remember","text":"I'm allergic to nuts"}"#)),
+    ActionSpec(
+      kind: .memory, action: "update",
+      fields: [
+        ActionField("id", .text(limit: 80)), ActionField("about", .text(limit: 120)),
+        ActionField("text", .text(limit: 300)), ActionField("until", .date),
+      ],
+      effect: .changes,
+      example: (
+        "Change my brother's name to Tomás",
+        #"{"action":"update","about":"brother's name","text":"My brother's name is Tomás"}"#
+      )),
+    ActionSpec(
+      kind: .memory, action: "forget",
+      fields: [ActionField("id", .text(limit: 80)), ActionField("about", .text(limit: 120))], effect: .deletes,
+      example: ("Forget that I'm allergic to nuts", #"{"action":"forget","about":"allergic to nuts"}"#)),
+    ActionSpec(
+      kind: .memory, action: "recall", fields: [ActionField("about", .text(limit: 120), required: true)],
+      effect: .asks, example: ("What am I allergic to?", #"{"action":"recall","about":"allergic"}"#)),
   ]
 }

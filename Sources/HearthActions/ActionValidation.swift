@@ -90,6 +90,7 @@ extension ActionBlock {
     case .habit: "habit"
     case .contactsSearch: "contact"
     case .webSearch: "search"
+    case .memory: "fact"
     case .toolCall: "tool"
     }
   }

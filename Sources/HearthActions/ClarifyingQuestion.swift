@@ -34,6 +34,8 @@ public enum ClarifyingQuestion {
     case (.contactsSearch?, _): "look it up in your contacts"
     case (.webSearch?, _): "search the web for it"
     case (.toolCall?, _): "use one of your tools"
+    case (.memory?, "forget"): "forget it"
+    case (.memory?, _): "remember it about you"
     case (nil, _): "just answer the question"
     }
   }
@@ -75,6 +77,7 @@ public enum ClarifyingQuestion {
       case .contactsSearch?: ["contact", "address", "phone"]
       case .webSearch?: ["web", "internet", "online", "search", "google"]
       case .toolCall?: ["tool"]
+      case .memory?: ["remember", "fact", "memory", "forget"]
       case nil: ["answer", "question", "nothing", "neither"]
       }
     let filler: Set<String> = [

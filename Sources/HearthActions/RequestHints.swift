@@ -115,6 +115,11 @@ public struct RequestHints: Sendable, Hashable {
         return "log"
       }
       return "create"
+    case .memory:
+      if has(text, ["forget", "delete", "remove"]) { return "forget" }
+      if has(text, ["change", "update", "correct"]) { return "update" }
+      if text.contains("?") { return "recall" }
+      return "remember"
     case .contactsSearch, .webSearch, .toolCall, nil:
       return nil
     }

@@ -50,6 +50,7 @@ public struct HearthTool: Sendable, Hashable {
       case .contactsSearch: "contacts"
       case .webSearch: "web"
       case .toolCall: "tool"
+      case .memory: "facts"
       }
     name = "\(prefix)_\(spec.action ?? "search")"
     description = Self.descriptions[name] ?? "Runs the \(spec.kind.rawValue) action \(spec.action ?? "")."
@@ -127,5 +128,10 @@ public struct HearthTool: Sendable, Hashable {
     "habits_log": "Checks in a habit for today. Waits for the user's confirmation unless they allowed creations.",
     "habits_stats": "Streaks and completion of one habit or all. Answers at once.",
     "contacts_search": "Finds contacts by name, e-mail or phone, with their details. Answers at once.",
+    "facts_remember":
+      "Keeps a fact about the user, in their words, optionally until a day; one about the same thing as a fact "
+      + "kept takes its place. Waits for the user's confirmation unless creations are allowed.",
+    "facts_update": "Changes a kept fact's words or last day, named by id or its words. Waits for confirmation.",
+    "facts_forget": "Forgets a kept fact, named by id or its words. Waits for the user's confirmation.",
   ]
 }

@@ -11,6 +11,7 @@ public enum StoredItem: Sendable, Hashable {
   case habit(Habit)
   case habitLog(HabitLog)
   case contact(Contact)
+  case fact(Fact)
 
   public var kind: ItemKind {
     switch self {
@@ -20,6 +21,7 @@ public enum StoredItem: Sendable, Hashable {
     case .habit: .habit
     case .habitLog: .habitLog
     case .contact: .contact
+    case .fact: .fact
     }
   }
 
@@ -33,6 +35,7 @@ public enum StoredItem: Sendable, Hashable {
     case .habit(let item): HabitRow(item)
     case .habitLog(let item): HabitLogRow(item)
     case .contact(let item): ContactRow(item)
+    case .fact(let item): FactRow(item)
     }
   }
 
@@ -44,6 +47,7 @@ public enum StoredItem: Sendable, Hashable {
     case let item as Habit: self = .habit(item)
     case let item as HabitLog: self = .habitLog(item)
     case let item as Contact: self = .contact(item)
+    case let item as Fact: self = .fact(item)
     default: throw StoreError.itemNotFound(kind: Row.kind, id: row.id)
     }
   }
@@ -59,6 +63,9 @@ public enum ItemWrite: Sendable, Hashable {
   case put(StoredItem)
   /// Removes the item when it is still there.
   case remove(ItemKind, id: String)
+  /// Deletes the item as the user asked: as ``remove(_:id:)``, and a fact with the earlier versions it took
+  /// the place of, so that none of them holds again.
+  case delete(ItemKind, id: String)
 }
 
 extension HearthDatabase {
@@ -150,6 +157,8 @@ extension HearthDatabase {
     case .update(let item): try update(item.row, in: db)
     case .put(let item): _ = try put(item.row, in: db)
     case .remove(let kind, let id): try remove(kind.rowType, id: id, in: db)
+    case .delete(.fact, let id): try FactRow.deleteWithHistory(id, in: db)
+    case .delete(let kind, let id): try remove(kind.rowType, id: id, in: db)
     }
   }
 

@@ -42,6 +42,7 @@ extension ItemKind {
     case .habit: HabitRow.self
     case .habitLog: HabitLogRow.self
     case .contact: ContactRow.self
+    case .fact: FactRow.self
     }
   }
 }

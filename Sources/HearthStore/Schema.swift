@@ -118,6 +118,9 @@ enum Schema {
     migrator.registerMigration("v15-repeating-reminders") { db in
       try db.alter(table: "reminder") { t in t.add(column: "recurrence", .text) }
     }
+    migrator.registerMigration("v16-facts") { db in
+      try FactRow.create(db)
+    }
     return migrator
   }
 }

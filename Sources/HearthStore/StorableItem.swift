@@ -64,3 +64,12 @@ extension Contact: StorableItem {
     self = item
   }
 }
+
+extension Fact: StorableItem {
+  public static var kind: ItemKind { .fact }
+  public var stored: StoredItem { .fact(self) }
+  public init?(_ stored: StoredItem) {
+    guard case .fact(let item) = stored else { return nil }
+    self = item
+  }
+}

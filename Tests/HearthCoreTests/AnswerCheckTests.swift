@@ -129,3 +129,20 @@ struct AnswerCheckTests {
     #expect(!AnswerCheck.holdsBlockRemains("The capital of Spain is Madrid."))
   }
 }
+
+@Suite("The answer check on what the user told about their own life")
+struct AnswerCheckLifeTests {
+  @Test("a name for the user's family no record holds is caught; the one a fact holds stands")
+  func family() {
+    func findings(_ answer: String, records: [String]) -> [AnswerClaim] {
+      AnswerCheck(
+        AnswerCheck.Grounds(
+          request: "Who is my sister?", records: records, itemNames: [], actionRan: false, requestIsAboutData: false,
+          today: LocalDate(year: 2026, month: 12, day: 3)!)
+      ).findings(in: answer)
+    }
+    #expect(findings("Your sister is called Maria.", records: []).map(\.value) == ["maria"])
+    #expect(findings("Your sister is called Maria.", records: ["My sister is called Maria."]).isEmpty)
+    #expect(findings("Sisters can be great friends to have.", records: []).isEmpty)
+  }
+}

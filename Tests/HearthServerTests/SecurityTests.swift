@@ -49,7 +49,8 @@ struct SecurityTests {
     "/api/calendar/occurrences", "/api/calendar/free", "/api/calendar/hours", "/api/calendar/export", "/api/reminders",
     "/api/reminders/export", "/api/notes", "/api/notes?q=x", "/api/habits", "/api/contacts", "/api/contacts?q=x",
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
-    "/api/mcp", "/api/mcp/servers", "/api/prompts", "/api/sessions/export", "/api/sessions/export?format=md",
+    "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
+    "/api/sessions/export", "/api/sessions/export?format=md",
     "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
@@ -66,6 +67,7 @@ struct SecurityTests {
     (.POST, "/api/contacts/import", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEND:VCARD\r\n"),
     (.POST, "/api/memory/documents?name=a.md", "# A\n\nThe spare key is under the blue pot.\n"),
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
+    (.POST, "/api/memory/facts", #"{"text":"I like tea."}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),
@@ -95,6 +97,7 @@ struct SecurityTests {
       (.POST, "/api/actions/\(id)/confirm", nil), (.POST, "/api/actions/\(id)/cancel", nil),
       (.POST, "/api/actions/\(id)/undo", nil),
       (.DELETE, "/api/memory/sources?id=file:/nowhere/\(id).md", nil),
+      (.PATCH, "/api/memory/facts/\(id)", #"{"isPinned":true}"#), (.DELETE, "/api/memory/facts/\(id)", nil),
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
       (.POST, "/api/notices/reminder:\(id):0/done", nil), (.POST, "/api/notices/reminder:\(id):0/dismiss", nil),
       (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),

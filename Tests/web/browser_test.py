@@ -1391,5 +1391,38 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-toggle"), "Memory off"))
 
 
+    def test_9f_facts_are_added_pinned_edited_and_forgotten_on_the_memory_page(self):
+        self.driver.get(BASE_URL + "/#/memory")
+        text = self.wait.until(EC.element_to_be_clickable((By.ID, "fact-text")))
+        text.send_keys("I live in Porto.")
+        self.find("#fact-form button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "fact-list"), "I live in Porto."))
+        # One on the same thing takes its place, and the page says which it replaced.
+        text = self.wait.until(EC.element_to_be_clickable((By.ID, "fact-text")))
+        text.send_keys("I live in Lisbon.")
+        self.find("#fact-form button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "in place of “I live in Porto.”"))
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "fact-list"), "I live in Lisbon."))
+        self.assertNotIn("Porto", self.find("#fact-list").text)
+        self.assertIn("typed", self.find("#fact-list").text)
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Pin ']"))).click()
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#fact-list .pin")))
+        kept = [fact for fact in json.loads(self.hearth("memory", "facts", "--json")) if "live in" in fact["text"]]
+        self.assertEqual([(fact["text"], fact["isPinned"]) for fact in kept], [("I live in Lisbon.", True)])
+        # Edited in place: Enter saves.
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Edit ']"))).click()
+        field = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list input.fact-edit")))
+        field.clear()
+        field.send_keys("I live in Faro.", Keys.ENTER)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "fact-list"), "I live in Faro."))
+        self.assertEqual([fact["text"] for fact in json.loads(self.hearth("memory", "facts", "--json"))
+                          if "live in" in fact["text"]], ["I live in Faro."])
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Forget ']"))).click()
+        self.wait.until(EC.alert_is_present()).accept()
+        self.wait.until(lambda driver: "Faro" not in driver.find_element(By.ID, "fact-list").text)
+        history = json.loads(self.hearth("memory", "facts", "--history", "--json"))
+        self.assertEqual([fact for fact in history if "live in" in fact["text"]], [])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2, failfast=True)

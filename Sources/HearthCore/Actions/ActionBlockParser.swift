@@ -8,6 +8,8 @@ public enum ActionKind: String, CaseIterable, Sendable, Hashable, Codable {
   case habit = "HABIT_ACTION"
   case contactsSearch = "CONTACTS_SEARCH"
   case webSearch = "WEB_SEARCH"
+  /// What Hearth keeps about the user: remember, change or forget a fact (``Fact``).
+  case memory = "MEMORY_ACTION"
   /// A call of a tool from an MCP server the user added: `{"server": …, "tool": …, "arguments": {…}}`.
   case toolCall = "TOOL_CALL"
 

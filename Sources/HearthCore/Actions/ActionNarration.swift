@@ -38,7 +38,7 @@ extension ActionRecord {
   /// The verbs a proposed change opens with, and how they read once it ran.
   static let doneVerbs = [
     ("Delete ", "Deleted "), ("Move ", "Moved "), ("Change ", "Changed "), ("Mark ", "Marked "),
-    ("Add to ", "Added to "), ("Rewrite ", "Rewrote "),
+    ("Add to ", "Added to "), ("Rewrite ", "Rewrote "), ("Forget ", "Forgot "),
   ]
 
   /// "Delete “Dentist” (…)" as "Deleted “Dentist” (…)"; a summary already told as done is kept.

@@ -10,13 +10,15 @@ public enum MemoryCollection: String, Sendable, Hashable, Codable, CaseIterable,
   case conversations
   /// What the user wants the assistant to know about them.
   case persona
+  /// The facts the user told Hearth about themselves, kept in step with them.
+  case facts
 
   public var description: String { rawValue }
 }
 
 /// One remembered text as a whole: a file, a note, a chat, the persona.
 public struct MemorySource: Sendable, Hashable, Codable, Identifiable {
-  /// `file:` + absolute path, `note:` + id, `chat:` + session id, or `persona`.
+  /// `file:` + absolute path, `note:` + id, `chat:` + session id, `fact:` + id, or `persona`.
   public var id: String
   public var collection: MemoryCollection
   /// A name for people: the file name, the note's title, the chat's title.
@@ -161,6 +163,7 @@ extension MemoryCollection {
     case .documents: "document"
     case .conversations: "past chat"
     case .persona: "about the user"
+    case .facts: "fact"
     }
   }
 }

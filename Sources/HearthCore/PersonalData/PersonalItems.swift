@@ -24,6 +24,8 @@ public enum ItemKind: String, Sendable, Hashable, CaseIterable, Codable {
   case event, reminder, note, habit, contact
   /// One check-in of a habit.
   case habitLog
+  /// Something the user told Hearth about themselves (``Fact``).
+  case fact
 
   /// How people call it in messages.
   public var noun: String { self == .habitLog ? "habit check-in" : rawValue }

@@ -18,6 +18,7 @@ struct ActionPlanner {
   let notes: NoteService
   let habits: HabitService
   let contacts: ContactService
+  let facts: FactService
   /// Where web searches go; `nil` keeps them off.
   var webSearch: (any WebSearchProvider)?
 
@@ -76,6 +77,11 @@ struct ActionPlanner {
     try pick(try habits.list(), by: reference, noun: "habit", id: \.id, title: \.name)
   }
 
+  /// The kept fact `reference` names, by id or by its words ("brother's name", "allergic to nuts").
+  func fact(_ reference: ItemReference) throws -> Fact {
+    try pick(try facts.list(), by: reference, noun: "fact", id: \.id, title: \.text)
+  }
+
   // MARK: Changes
 
   /// The item a change or deletion acts on, as it is now.
@@ -87,8 +93,9 @@ struct ActionPlanner {
     case .completeReminder(let reference), .deleteReminder(let reference): return .reminder(try reminder(reference))
     case .appendToNote(let reference, _), .rewriteNote(let reference, _), .deleteNote(let reference):
       return .note(try note(reference))
+    case .updateFact(let reference, _, _), .forgetFact(let reference): return .fact(try fact(reference))
     case .createEvent, .queryEvents, .findFreeTime, .createReminder, .listReminders, .createNote, .searchNotes,
-      .createHabit, .logHabit, .habitStats, .searchContacts, .searchWeb:
+      .createHabit, .logHabit, .habitStats, .searchContacts, .searchWeb, .rememberFact, .recallFacts:
       throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") changes nothing")
     }
   }
@@ -128,7 +135,14 @@ struct ActionPlanner {
     case (.note(var note), .rewriteNote(_, let body)):
       note.body = body
       return .note(note)
-    case (_, .updateEvent), (_, .rescheduleEvent), (_, .completeReminder), (_, .appendToNote), (_, .rewriteNote),
+    case (.fact(var fact), .updateFact(_, let text, let until)):
+      guard text != nil || until != nil else { throw ActionFailure("a change of a fact needs its new text or day") }
+      if let text { fact.text = text }
+      if let until { fact.expires = until }
+      try fact.validate()
+      return .fact(fact)
+    case (_, .updateFact), (_, .forgetFact), (_, .rememberFact), (_, .recallFacts), (_, .updateEvent),
+      (_, .rescheduleEvent), (_, .completeReminder), (_, .appendToNote), (_, .rewriteNote),
       (_, .createEvent), (_, .deleteEvent), (_, .queryEvents), (_, .findFreeTime), (_, .createReminder),
       (_, .deleteReminder), (_, .listReminders), (_, .createNote), (_, .deleteNote), (_, .searchNotes),
       (_, .createHabit), (_, .logHabit), (_, .habitStats), (_, .searchContacts), (_, .searchWeb):
@@ -186,7 +200,15 @@ struct ActionPlanner {
       let log = HabitLog(habitID: habit.id, at: context.clock())
       let streak = try habits.stats(habit, adding: log, now: context.clock())
       return (.habitLog(log), "Checked in “\(habit.name)” — streak \(streak.currentStreak) \(streak.streakUnit)")
-    case .updateEvent, .deleteEvent, .queryEvents, .findFreeTime, .rescheduleEvent, .completeReminder, .deleteReminder,
+    case .rememberFact(let text, let until):
+      if let until, until < today { throw ActionFailure("until \(until) is in the past") }
+      let (fact, replacing) = try facts.planned(Fact(text: text, expires: until), subject: FactSubject.key)
+      var summary = "Remembered “\(fact.text)”"
+      if let until { summary += " until \(until.weekday.abbreviation) \(until)" }
+      if let replacing { summary += ", in place of “\(replacing.text)”" }
+      return (.fact(fact), summary)
+    case .updateFact, .forgetFact, .recallFacts, .updateEvent, .deleteEvent, .queryEvents, .findFreeTime,
+      .rescheduleEvent, .completeReminder, .deleteReminder,
       .listReminders, .appendToNote, .rewriteNote, .deleteNote, .searchNotes, .habitStats, .searchContacts, .searchWeb:
       throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") creates nothing")
     }
@@ -219,6 +241,12 @@ struct ActionPlanner {
       if case .appendToNote = action { return "Add to the note “\(old.title)”" }
       return "Rewrite the note “\(old.title)”"
     case (.note(let old), nil): return "Delete the note “\(old.title)”"
+    case (.fact(let old), .fact(let new)?):
+      if old.text == new.text {
+        return "Change “\(old.text)” " + (new.expires.map { "to hold until \($0)" } ?? "to hold with no end")
+      }
+      return "Change “\(old.text)” to “\(new.text)”"
+    case (.fact(let old), nil): return "Forget “\(old.text)”"
     default: return "\(action.spec.kind.rawValue) \(action.spec.action ?? "")"
     }
   }

@@ -108,7 +108,17 @@ extension ActionPlanner {
         "Searched the web for “\(query)” (\(results.count) found)",
         lines.isEmpty ? "Nothing found." : lines.joined(separator: "\n")
       )
+    case .recallFacts(let about):
+      let facts = try self.facts.holding()
+      let found = FactQuestion.matching(facts.map(\.text), about: about)
+      return (
+        "Looked up what you told me (\(found.count) found)",
+        found.isEmpty
+          ? "You haven't told me anything about \(about)."
+          : found.map { "- You told me: \($0)" }.joined(separator: "\n")
+      )
     case .createEvent, .updateEvent, .deleteEvent, .rescheduleEvent, .createReminder, .completeReminder,
+      .rememberFact, .updateFact, .forgetFact,
       .deleteReminder, .createNote, .appendToNote, .rewriteNote, .deleteNote, .createHabit, .logHabit:
       throw ActionFailure("\(action.spec.kind.rawValue) \(action.spec.action ?? "") asks nothing")
     }

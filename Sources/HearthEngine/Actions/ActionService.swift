@@ -112,7 +112,12 @@ public struct ActionService: Sendable {
     do {
       switch action.spec.effect {
       case .creates:
-        let (item, summary) = try planner.create(action.typed)
+        var (item, summary) = try planner.create(action.typed)
+        // A fact keeps where the user said it.
+        if case .fact(var fact) = item {
+          (fact.sessionID, fact.messageID) = (session, message)
+          item = .fact(fact)
+        }
         record.state = .created
         record.summary = summary
         record.itemKind = item.kind
@@ -159,7 +164,7 @@ public struct ActionService: Sendable {
     record.before = current.json
     if action.spec.effect == .deletes {
       record.after = nil
-      return try settle(record, as: .deleted, writing: .remove(kind, id: itemID))
+      return try settle(record, as: .deleted, writing: .delete(kind, id: itemID))
     }
     let changed: StoredItem
     do {

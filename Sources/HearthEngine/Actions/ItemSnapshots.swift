@@ -27,6 +27,7 @@ extension StoredItem {
     case .habit(let item): return value(item)
     case .habitLog(let item): return value(item)
     case .contact(let item): return value(item)
+    case .fact(let item): return value(item)
     }
   }
 
@@ -41,6 +42,7 @@ extension StoredItem {
     case .habit: guard let value = item(Habit.self) else { return nil }; self = .habit(value)
     case .habitLog: guard let value = item(HabitLog.self) else { return nil }; self = .habitLog(value)
     case .contact: guard let value = item(Contact.self) else { return nil }; self = .contact(value)
+    case .fact: guard let value = item(Fact.self) else { return nil }; self = .fact(value)
     }
   }
 }

@@ -22,7 +22,8 @@ struct KnownItems: Sendable {
     case .note: return read(kind) { try notes.list().prefix(300).map { KnownItem($0.title) } }
     case .habit: return read(kind) { try habits.list().map { KnownItem($0.name) } }
     case .contactsSearch: return read(kind) { try contacts.list().prefix(500).map { KnownItem($0.fullName) } }
-    case .webSearch, .toolCall: return []
+    // Facts are named by their words, which the planner matches itself.
+    case .webSearch, .toolCall, .memory: return []
     }
   }
 

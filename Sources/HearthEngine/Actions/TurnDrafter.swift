@@ -22,6 +22,9 @@ struct TurnDrafter: Sendable {
     let written = ActionBlockParser.parse(request)
     guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
     do {
+      let today = LocalDate(clock(), in: timeZone)
+      // "Remember that …", "forget that …": the user's own words about what Hearth keeps come first.
+      if let block = factBlock(request, today: today, explicitOnly: true) { return block }
       // A drafted answer is its block alone: its card says what it does, in words.
       if let block = try actions.followUp(request, session: session) { return block }
       let tools = actions.tools.callable()
@@ -30,12 +33,15 @@ struct TurnDrafter: Sendable {
       {
         return call
       }
-      let today = LocalDate(clock(), in: timeZone)
       let drafter = ActionDrafter(model: model, existing: known.items, dayFirst: dayFirst)
       // The reply to Hearth's own question ("a reminder, please") drafts the request it asked about.
       if let (asked, chosen) = answeredQuestion(request, in: session) {
         return try await drafter.draft(asked, today: today, reading: .clear(chosen, score: 1))
       }
+      // "What is my brother's name?" when the user told it: the facts answer, not the model.
+      if let block = factQuestion(request, today: today) { return block }
+      // "My brother's name is Tomas": a statement about the user that asks for no change of their data.
+      if let block = factBlock(request, today: today, explicitOnly: false) { return block }
       // The request's meaning decides only where its words and the names of the user's items find nothing.
       if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
         return drafted

@@ -14,8 +14,8 @@ struct AnswerGuard: Sendable {
   let actions: ActionService
   let known: KnownItems
   let digest: DataDigest
-  /// What the user wrote about themselves, which the prompt gives the model too.
-  let persona: @Sendable () throws -> String
+  /// What the user wrote about themselves and the facts they told Hearth, which the prompt gives the model too.
+  let aboutUser: @Sendable () throws -> String
   let clock: @Sendable () -> Date
   let timeZone: TimeZone
   let dayFirst: Bool
@@ -69,7 +69,8 @@ struct AnswerGuard: Sendable {
     if findings.contains(where: { $0.kind == .action }) {
       return CheckedAnswer(text: "I haven't changed anything. " + Self.notUnderstood)
     }
-    return CheckedAnswer(text: "I couldn't find that in your calendar, reminders, notes, habits or contacts.")
+    return CheckedAnswer(
+      text: "I couldn't find that in your calendar, reminders, notes, habits, contacts or what you told me.")
   }
 
   /// Said when a request could not be read: nothing was done, and nothing is guessed.
@@ -124,7 +125,7 @@ struct AnswerGuard: Sendable {
     sources += turn.records.flatMap { [$0.summary, $0.result ?? ""] }
     if let memory = turn.memory { sources.append(memory) }
     do {
-      sources.append(try persona())
+      sources.append(try aboutUser())
     } catch {
       logger.warning(
         "what the user wrote about themselves could not be read", metadata: ["error": "\(ErrorKind.of(error))"])

@@ -1,6 +1,7 @@
 public import Foundation
 import HearthActions
 public import HearthCore
+import HearthMemory
 import Logging
 
 extension Engine {
@@ -17,12 +18,15 @@ extension Engine {
   /// `now` defaults to the engine's clock.
   public func systemPromptParts(custom: String? = nil, now: Date? = nil) -> (text: String, reusablePrefix: String?) {
     if let custom { return (custom, nil) }
-    let builder = promptBuilder(now: now ?? configuration.clock())
     let count: (String) -> Int = { text in self.model?.countTokens(text) ?? text.count }
+    let builder = promptBuilder(now: now ?? configuration.clock(), count: count)
     return (builder.build(countTokens: count), builder.sharedPrefix(countTokens: count))
   }
 
-  private func promptBuilder(now: Date) -> SystemPromptBuilder {
+  /// The facts' share of the system prompt, in the model's tokens: about a dozen short facts.
+  static let factsBudget = 200
+
+  private func promptBuilder(now: Date, count: (String) -> Int) -> SystemPromptBuilder {
     var builder = SystemPromptBuilder()
     builder.add(SystemPromptBuilder.identity())
     let today = LocalDate(now, in: calendar.timeZone)
@@ -46,6 +50,17 @@ extension Engine {
       builder.add(
         PromptSection(
           name: "persona", text: "What the user wrote about themselves could not be read just now.", tokenBudget: 30))
+    }
+    do {
+      if let told = try memory.factsSection(tokenBudget: Self.factsBudget, countTokens: count) {
+        // Sized here, whole facts only: the builder's own trimming never cuts one.
+        builder.add(PromptSection(name: "facts", text: told.text, tokenBudget: Self.factsBudget + 40))
+      }
+    } catch {
+      logger.error("the facts could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      builder.add(
+        PromptSection(
+          name: "facts", text: "What the user told you about themselves could not be read just now.", tokenBudget: 30))
     }
     guard chatConfiguration.actions else {
       builder.add(SystemPromptBuilder.date(now, timeZone: calendar.timeZone))

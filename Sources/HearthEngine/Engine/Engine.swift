@@ -48,6 +48,8 @@ public final class Engine: Sendable {
   public let habits: HabitService
   /// The user's contacts.
   public let contacts: ContactService
+  /// What the user told Hearth about themselves.
+  public let facts: FactService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
   public let notices: NoticeService
   /// Prompts answered on a schedule, each into a chat of its own.
@@ -119,21 +121,23 @@ public final class Engine: Sendable {
     let notes = NoteService(context: items)
     let habits = HabitService(context: items)
     let contacts = ContactService(context: items)
+    let facts = FactService(context: items)
     let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
-        webSearch: webSearch),
+        facts: facts, webSearch: webSearch),
       tools: ToolRunner(database: database, connector: configuration.toolConnector, logger: logger))
     self.calendar = calendar
     self.reminders = reminders
     self.notes = notes
     self.habits = habits
     self.contacts = contacts
+    self.facts = facts
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)
     self.actions = actions
     let memory = MemoryService(
-      database: database, embedder: embedder, notes: notes,
+      database: database, embedder: embedder, notes: notes, facts: facts,
       documentsFolder: paths.home.appendingPathComponent("documents", isDirectory: true), logger: logger)
     self.memory = memory
     let known = KnownItems(
@@ -142,7 +146,7 @@ public final class Engine: Sendable {
     let answerGuard = AnswerGuard(
       actions: actions, known: known,
       digest: DataDigest(calendar: calendar, reminders: reminders, habits: habits, logger: logger),
-      persona: { try memory.persona() },
+      aboutUser: { try ([memory.persona()] + facts.holding().map(\.text)).joined(separator: "\n") },
       clock: configuration.clock, timeZone: timeZone, dayFirst: configuration.dayFirst,
       record: Self.recorder(database, logger: logger), logger: logger)
     self.answerGuard = answerGuard

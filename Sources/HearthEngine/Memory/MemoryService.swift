@@ -16,15 +16,17 @@ public final class MemoryService: Sendable {
   let index: MemoryIndex
   let database: HearthDatabase
   let notes: NoteService
+  let facts: FactService
   /// Where a read that fails is told (the turn goes on without the memory, and an operator learns why).
   let logger: Logger
   /// Whether this process has remembered again the chats that had actions (see ``refreshChatsWithActions()``).
   private let chatsRefreshed = Mutex(false)
 
   init(
-    database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, documentsFolder: URL,
+    database: HearthDatabase, embedder: LocalEmbedder, notes: NoteService, facts: FactService, documentsFolder: URL,
     logger: Logger = Logger(label: "hearth.memory")
   ) {
+    self.facts = facts
     self.database = database
     self.logger = logger
     self.embedder = embedder
@@ -165,9 +167,10 @@ public final class MemoryService: Sendable {
 
   // MARK: Retrieval
 
-  /// The chunks that best answer `query`; notes are brought up to date first.
+  /// The chunks that best answer `query`; notes and facts are brought up to date first.
   public func recall(_ query: String, options: RetrievalOptions = .init()) async throws -> [MemoryHit] {
     try await syncNotes()
+    try await syncFacts()
     try await refreshChatsWithActions()
     return try await index.search(query, options: options)
   }

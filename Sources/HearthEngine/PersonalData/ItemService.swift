@@ -104,6 +104,7 @@ extension StoredItem {
     case .note(let item): .note(try ItemService(context: context).prepared(changed: item))
     case .habit(let item): .habit(try ItemService(context: context).prepared(changed: item))
     case .contact(let item): .contact(try ItemService(context: context).prepared(changed: item))
+    case .fact(let item): .fact(try ItemService(context: context).prepared(changed: item))
     case .habitLog: self
     }
   }

@@ -102,6 +102,7 @@ extension Engine {
     case .habit?: return "Checking your habits…"
     case .contactsSearch?: return "Looking up your contacts…"
     case .webSearch?: return "Preparing a web search…"
+    case .memory?: return "Looking at what you told me…"
     case .toolCall?, nil: return nil
     }
   }

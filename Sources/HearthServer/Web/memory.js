@@ -1,6 +1,7 @@
 // The memory page: what the assistant remembers (collections and sources with chunk counts), documents
-// added by upload, removal, a search that shows its scores, and the persona text.
+// added by upload, removal, a search that shows its scores, the facts kept about the user, and the persona text.
 import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { factsSection } from "/assets/facts.js";
 
 const state = { query: "", mode: "hybrid" };
 
@@ -34,7 +35,7 @@ export async function showMemory() {
     toast("Saved");
   }));
   $("view-memory").replaceChildren(form, el("p", { class: "muted", id: "memory-status" }, status),
-    el("div", { id: "memory-results" }), personaForm,
+    el("div", { id: "memory-results" }), factsSection(showMemory), personaForm,
     el("h3", {}, "Sources"), sourceList(overview.sources));
   if (state.query) await refreshResults();
 }

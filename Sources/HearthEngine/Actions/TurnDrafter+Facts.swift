@@ -1,0 +1,48 @@
+import Foundation
+import HearthActions
+import HearthCore
+import Logging
+
+extension TurnDrafter {
+  /// The block for a fact the request asks Hearth to keep or forget, read from its words. A plain statement
+  /// (`explicitOnly` false) counts only when it names no kind of item and no time outside its "until …": "my
+  /// dentist is on Friday at 3" is the calendar's. "Forget …" counts only when a kept fact has those words, so
+  /// "forget the team lunch" stays a change of the calendar.
+  func factBlock(_ request: String, today: LocalDate, explicitOnly: Bool) -> String? {
+    guard let statement = FactStatement.read(request, today: today, explicitOnly: explicitOnly) else { return nil }
+    switch statement {
+    case .forget(let about):
+      do {
+        _ = try actions.planner.fact(ItemReference(title: about))
+        return statement.block
+      } catch {
+        return nil
+      }
+    case .remember:
+      guard !explicitOnly else { return statement.block }
+      let lowered = request.lowercased()
+      let before = lowered.range(of: " until ").map { String(lowered[..<$0.lowerBound]) } ?? lowered
+      let hints = RequestHints(before, today: today, dayFirst: dayFirst)
+      guard hints.kind == nil, !hints.time.namesDay, hints.time.clocks.isEmpty else { return nil }
+      return statement.block
+    }
+  }
+
+  /// The look-up of the facts a question about the user asks for, when a fact holds its words. A question that
+  /// names a time or one of the user's kinds of items ("what do I have on Friday?") is the data's, whatever
+  /// a fact says of Fridays; a contact's question ("when is my brother's birthday?") may be answered by a fact.
+  func factQuestion(_ request: String, today: LocalDate) -> String? {
+    let hints = RequestHints(request, today: today, dayFirst: dayFirst)
+    guard !hints.time.namesDay, hints.time.clocks.isEmpty,
+      hints.kind == nil || hints.kind == .contactsSearch
+    else { return nil }
+    let facts: [Fact]
+    do {
+      facts = try actions.planner.facts.holding()
+    } catch {
+      logger.warning("the facts could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      return nil
+    }
+    return FactQuestion.block(for: request, facts: facts.map(\.text))
+  }
+}

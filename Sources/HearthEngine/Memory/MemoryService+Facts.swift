@@ -1,0 +1,44 @@
+import Foundation
+public import HearthCore
+public import HearthMemory
+import HearthStore
+
+extension MemoryService {
+  /// Brings the facts collection in step with the facts that hold today: new and changed ones indexed, the
+  /// forgotten, replaced and expired ones dropped, so the memory never finds a fact the user took back.
+  @discardableResult
+  public func syncFacts() async throws -> (indexed: Int, removed: Int) {
+    let holding = try facts.holding()
+    var indexed = 0
+    var wanted: Set<String> = []
+    for fact in holding {
+      let id = "fact:\(fact.id)"
+      wanted.insert(id)
+      let outcome = try await index.index(
+        SourceText(id: id, collection: .facts, title: fact.text, location: fact.id, text: fact.text))
+      if !outcome.unchanged { indexed += 1 }
+    }
+    var removed = 0
+    for source in try database.memorySources(in: .facts) where !wanted.contains(source.id) {
+      try await index.removeIfPresent(source.id)
+      removed += 1
+    }
+    return (indexed, removed)
+  }
+
+  /// Forgets a fact (with the earlier ones it replaced) and drops it from the index at once, without
+  /// waiting for the next search.
+  @discardableResult
+  public func forget(fact reference: String) async throws -> Fact {
+    let fact = try facts.forget(reference)
+    try await index.removeIfPresent("fact:\(fact.id)")
+    return fact
+  }
+
+  /// The facts section of the system prompt: the pinned facts, then the newest, while they fit in
+  /// `tokenBudget`; those left out are found by the memory's search when a turn needs them. `nil` when no
+  /// fact holds today.
+  public func factsSection(tokenBudget: Int, countTokens: (String) -> Int) throws -> FactPrompt.Section? {
+    FactPrompt.section(for: try facts.holding(), tokenBudget: tokenBudget, countTokens: countTokens)
+  }
+}
