@@ -15,6 +15,26 @@ public enum FactQuestion {
     return "[\(ActionKind.memory.rawValue):\(payload.jsonText)]"
   }
 
+  /// The look-up for a question about the user's own life ("What am I allergic to?", "Where do I live?") that
+  /// no fact answers: it finds nothing and says so, so that the model never answers it from nothing. `nil` for
+  /// a question about anything else.
+  public static func unansweredBlock(for request: String) -> String? {
+    guard asksAboutTheUser(request) else { return nil }
+    let asked = contentWords(of: request)
+    guard asked.contains(where: { word in lifeWords.contains { same($0, word) } }) else { return nil }
+    let payload = JSONValue.object([("action", .string("recall")), ("about", .string(asked.joined(separator: " ")))])
+    return "[\(ActionKind.memory.rawValue):\(payload.jsonText)]"
+  }
+
+  /// Words of a person's own life, which only the user can tell: family, health, home, work, tastes.
+  static let lifeWords: [String] = [
+    "wife", "husband", "partner", "boyfriend", "girlfriend", "brother", "sister", "mother", "mum", "mom", "father",
+    "dad", "son", "daughter", "kids", "children", "parents", "dog", "cat", "pet", "allergic", "allergy", "allergies",
+    "vegetarian", "vegan", "diet", "eat", "drink", "live", "home", "address", "work", "job", "employer", "boss",
+    "favourite", "favorite", "birthday", "born", "age", "old", "married", "speak", "languages", "drive", "car",
+    "blood", "shoe", "dentist", "doctor", "hobby", "hobbies", "nickname", "middle",
+  ]
+
   /// The facts among `facts` holding every word of `about` (a word matches one of the same start: "allergies"
   /// finds "allergic"), in their order.
   public static func matching(_ facts: [String], about: String) -> [String] {
@@ -22,12 +42,22 @@ public enum FactQuestion {
   }
 
   static func matching(_ facts: [String], asked: [String]) -> [String] {
-    guard !asked.isEmpty else { return [] }
+    // "Which languages do I speak?" finds "I speak Portuguese": a word naming only the kind of answer may be
+    // missing from the fact, when another word of the question is in it.
+    let specific = asked.filter { !answerKinds.contains($0) }
+    guard !specific.isEmpty else { return [] }
     return facts.filter { fact in
       let theirs = contentWords(of: fact, keepingAll: true)
-      return asked.allSatisfy { word in theirs.contains { same($0, word) } }
+      return specific.allSatisfy { word in theirs.contains { same($0, word) } }
     }
   }
+
+  /// Words that name the kind of answer a question wants rather than what it is about.
+  static let answerKinds: Set<String> = [
+    "language", "languages", "kind", "type", "city", "town", "country", "place", "food", "foods", "colour", "color",
+    "car", "job", "name", "names", "thing", "day", "date", "number", "size", "brand", "sport", "team", "band",
+    "music", "drink", "animal", "pet", "pets", "breed",
+  ]
 
   /// Whether a message is a question about the user themselves: it asks ("?", or opens with a question word)
   /// and speaks of "my", "I" or "me".

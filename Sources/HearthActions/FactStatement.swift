@@ -22,7 +22,7 @@ public enum FactStatement: Sendable, Hashable {
       if said.hasSuffix("?") { said.removeLast() }
       return kept(said, today: today)
     }
-    guard !explicitOnly, !text.contains("?"), isAboutTheUser(lowered) else { return nil }
+    guard !explicitOnly, !text.contains("?"), isAboutTheUser(lowered, original: text) else { return nil }
     return kept(text, today: today)
   }
 
@@ -44,7 +44,7 @@ public enum FactStatement: Sendable, Hashable {
   static let politeOpenings = [
     "please ", "hey hearth, ", "hey hearth ", "hearth, ", "ok, ", "okay, ", "oh, ", "also, ", "and ", "actually, ",
     "actually ", "by the way, ", "by the way ", "btw, ", "btw ", "fyi, ", "fyi: ", "fyi ", "just so you know, ",
-    "just so you know ", "for the record, ", "for the record: ", "can you ", "could you ", "would you ", "please ",
+    "just so you know ", "for the record, ", "for the record: ", "can you ", "could you ", "would you ",
   ]
 
   /// Words that ask Hearth to keep what follows.
@@ -115,14 +115,19 @@ public enum FactStatement: Sendable, Hashable {
   /// Whether a plain statement tells something lasting about the user: "My sister is called Ingrid", "I'm
   /// allergic to nuts", "I don't eat meat", "I live in Porto", "I'm in Lisbon until Friday". Statements of a
   /// day's plan ("my meeting is at 3") are left to the other readers, which come first.
-  static func isAboutTheUser(_ lowered: String) -> Bool {
+  static func isAboutTheUser(_ lowered: String, original: String) -> Bool {
     let text = " " + lowered + " "
+    // "I'm in Lisbon until Friday" tells where the user is; "I'm in a meeting" only how they are.
+    for opening in [" i'm in ", " i am in ", " i'm staying in ", " i am staying in "] where text.hasPrefix(opening) {
+      let place = original.dropFirst(opening.count - 1).first
+      return place?.isUppercase == true
+    }
     let opensAsSelf = [
       " i'm allergic", " i am allergic", " i'm vegetarian", " i am vegetarian", " i'm vegan", " i am vegan",
       " i'm lactose", " i am lactose", " i'm gluten", " i don't eat ", " i do not eat ", " i never eat ",
-      " i don't drink ", " i do not drink ", " i can't eat ", " i cannot eat ", " i live in ", " i live at ",
-      " i work at ", " i work for ", " i work as ", " i'm a ", " i am a ", " i'm an ", " i am an ", " i was born ",
-      " i prefer ", " i'm in ", " i am in ", " i'm staying ", " i am staying ", " i speak ", " i drive a ",
+      " i don't drink ", " i do not drink ", " i can't eat ", " i cannot eat ", " i eat ", " i drink ",
+      " i live in ", " i live at ",
+      " i work at ", " i work for ", " i work as ", " i was born ", " i prefer ", " i speak ", " i drive a ",
       " i have a dog", " i have a cat", " i have two ", " i have three ", " i'm married", " i am married",
     ]
     if opensAsSelf.contains(where: { text.hasPrefix($0) }) { return true }

@@ -28,13 +28,20 @@ struct BenchMemoryCommand: AsyncParsableCommand {
     name: .long,
     help: "Instead: how similar answering passages and unrelated questions' closest passages are, per relevance bar.")
   var relevanceBar = false
-  @Option(name: .long, help: "The chat model for --answers (default: $HEARTH_MODEL, else the installed one).")
+  @Flag(
+    name: .long,
+    help: "Instead: facts told in chats days apart, then asked in a new chat, with the chat model (--facts-file).")
+  var facts = false
+  @Option(name: .long, help: "The set for --facts.") var factsFile = "bench/facts-unseen.json"
+  @Option(
+    name: .long, help: "The chat model for --answers and --facts (default: $HEARTH_MODEL, else the installed one).")
   var model: String?
   @Flag(name: .long, help: "Print one JSON object.") var json = false
 
   func run() async throws {
     try await reportingFailures {
       if answers { return try await runAnswers() }
+      if facts { return try await runFacts() }
       if relevanceBar { return try await runRelevanceBar() }
       let sizes = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
       guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 && $0 <= 1_000_000 }) else {
@@ -70,6 +77,30 @@ struct BenchMemoryCommand: AsyncParsableCommand {
         String(
           format: "| %@ | %d | %d (%.0f %%) | %.2f | %.0f |", row.shape.rawValue, row.answerable, row.answered,
           100 * Double(row.answered) / Double(max(row.answerable, 1)), row.meanOverlap, row.seconds))
+    }
+    Terminal.write(lines.joined(separator: "\n") + "\n")
+  }
+
+  private func runFacts() async throws {
+    let cases = try FactRecall.cases(in: URL(fileURLWithPath: factsFile))
+    let threads = threads ?? Processors.available
+    let chatModel = try await LocalModel.load(
+      LocalModelOptions(
+        path: try ModelResolver(paths: HearthPaths()).resolve(explicit: model), contextSize: 2048, threads: threads))
+    let embedder = LocalEmbedder(path: embeddingModel ?? EngineConfiguration().embeddingModelPath, threads: threads)
+    let rows = try await FactRecall(model: chatModel, embedder: embedder).run(cases) {
+      Terminal.writeError(Terminal.dim("… \($0)") + "\n")
+    }
+    if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
+    var lines = [
+      "| profile | asked | right | a wrong value said | says it does not know | answered from the facts by code | seconds |",
+      "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows {
+      lines.append(
+        String(
+          format: "| %@ | %d | %d (%.0f %%) | %d | %d | %d | %.0f |", row.profile, row.asked, row.right,
+          100 * Double(row.right) / Double(max(row.asked, 1)), row.wrong, row.saysUnknown, row.fromFacts, row.seconds))
     }
     Terminal.write(lines.joined(separator: "\n") + "\n")
   }

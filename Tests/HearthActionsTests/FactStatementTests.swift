@@ -34,6 +34,8 @@ struct FactStatementTests {
     #expect(read("What's my brother's name?") == nil)
     #expect(read("My meeting is at 3") == nil)
     #expect(read("I'm tired") == nil)
+    #expect(read("I'm in a meeting") == nil)
+    #expect(read("i'm a bit lost with this") == nil)
     #expect(read("Tell me a story about a dragon") == nil)
     // A plain statement is read only when the reader is not asked for explicit requests alone.
     #expect(read("My sister is called Ingrid", explicitOnly: true) == nil)
@@ -43,6 +45,7 @@ struct FactStatementTests {
   func plainStatements() {
     #expect(read("My sister is called Ingrid") == .remember(text: "My sister is called Ingrid.", until: nil))
     #expect(read("I don't eat meat") == .remember(text: "I don't eat meat.", until: nil))
+    #expect(read("I eat fish again now") == .remember(text: "I eat fish again now.", until: nil))
     #expect(read("by the way, I live in Porto!") == .remember(text: "I live in Porto!", until: nil))
     #expect(read("my favourite colour is green") == .remember(text: "My favourite colour is green.", until: nil))
   }
@@ -108,10 +111,26 @@ struct FactQuestionTests {
     #expect(FactQuestion.block(for: "Do I have any allergies?", facts: facts) != nil)
     #expect(FactQuestion.matching(facts, about: "allergies") == ["I'm allergic to nuts."])
     #expect(FactQuestion.matching(facts, about: "live") == ["I live in Porto."])
+    // A word naming only the kind of answer may be missing from the fact.
+    #expect(FactQuestion.matching(["I speak Portuguese."], about: "languages speak") == ["I speak Portuguese."])
+    #expect(FactQuestion.matching(facts, about: "name") == [])
     // A sister no fact names, a question about the world, and a statement are not looked up.
     #expect(FactQuestion.block(for: "What is my sister's name?", facts: facts) == nil)
     #expect(FactQuestion.block(for: "Where is Porto?", facts: facts) == nil)
     #expect(FactQuestion.block(for: "I live in Porto.", facts: facts) == nil)
     #expect(FactQuestion.block(for: "What is my brother's name?", facts: []) == nil)
+  }
+}
+
+@Suite("A question about the user's life that no fact answers")
+struct UnansweredFactQuestionTests {
+  @Test("a question about the user's own life gets a look-up that finds nothing; other questions do not")
+  func unanswered() throws {
+    let block = try #require(FactQuestion.unansweredBlock(for: "Where do I live?"))
+    #expect(try #require(ActionBlockParser.parse(block).blocks.first).validated().typed == .recallFacts(about: "live"))
+    #expect(FactQuestion.unansweredBlock(for: "What am I allergic to?") != nil)
+    #expect(FactQuestion.unansweredBlock(for: "What is the capital of France?") == nil)
+    #expect(FactQuestion.unansweredBlock(for: "How do I make bread?") == nil)
+    #expect(FactQuestion.unansweredBlock(for: "My sister lives in Oslo.") == nil)
   }
 }

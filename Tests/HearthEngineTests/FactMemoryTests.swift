@@ -159,3 +159,47 @@ struct FactAnswerTests {
     #expect(asked.stored.content.contains("Tomas"), "\(asked.stored.content)")
   }
 }
+
+/// Sixty turns with a scripted model whose window holds a few of them: what the user told in the second turn
+/// is still known at the sixtieth, long after that turn left the prompt for a summary.
+@Suite("Long chats that keep what the user told")
+struct LongChatFactTests {
+  static let filler = String(repeating: "Here is a long and careful answer about the topic at hand. ", count: 8)
+
+  static func sixtyTurns(actions: Bool) async throws -> (engine: Engine, model: ScriptedChatModel, session: UUID) {
+    var configuration = AssistantProfile.configuration(home: try TestModels.temporaryDirectory())
+    configuration.chat.actions = actions
+    let model = ScriptedChatModel(contextSize: 2048, pieces: [filler])
+    let engine = try Engine.open(configuration, answering: model)
+    let session = try await engine.chat.newSession().id
+    _ = try await FactMemoryTests.turn("Hello there.", on: engine, in: session)
+    _ = try await FactMemoryTests.turn("My brother's name is Tomas.", on: engine, in: session)
+    for number in 3..<60 {
+      _ = try await FactMemoryTests.turn("Tell me about topic number \(number).", on: engine, in: session)
+    }
+    return (engine, model, session)
+  }
+
+  @Test("told at turn 2, a fact answers turn 60 from the facts, though turn 2 left the prompt long ago")
+  func answeredAtTurnSixty() async throws {
+    let (engine, model, session) = try await Self.sixtyTurns(actions: true)
+    #expect(try engine.sessions.session(session).droppedMessageCount > 4)
+    let asked = try await FactMemoryTests.turn("What is my brother's name?", on: engine, in: session)
+    #expect(asked.stored.content.contains("You told me: My brother's name is Tomas."), "\(asked.stored.content)")
+    // The model's own last prompt no longer held the second turn, only the fact.
+    let last = try #require(model.conversations.last)
+    #expect(!last.dropFirst().contains { $0.content == "My brother's name is Tomas." })
+    #expect(last.first?.content.contains("- My brother's name is Tomas.") == true)
+  }
+
+  @Test("with actions off, a statement leaving the prompt for a summary is kept as a fact from its message")
+  func keptWhenSummarised() async throws {
+    let (engine, model, session) = try await Self.sixtyTurns(actions: false)
+    let fact = try #require(try engine.facts.list().first)
+    #expect(fact.text == "My brother's name is Tomas." && fact.sessionID == session)
+    let said = try engine.database.messages(in: session).first { $0.content == "My brother's name is Tomas." }
+    #expect(fact.messageID == said?.id)
+    _ = try await FactMemoryTests.turn("What is my brother's name?", on: engine, in: session)
+    #expect(model.conversations.last?.first?.content.contains("- My brother's name is Tomas.") == true)
+  }
+}

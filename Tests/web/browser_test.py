@@ -1408,7 +1408,7 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Pin ']"))).click()
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#fact-list .pin")))
         kept = [fact for fact in json.loads(self.hearth("memory", "facts", "--json")) if "live in" in fact["text"]]
-        self.assertEqual([(fact["text"], fact["isPinned"]) for fact in kept], [("I live in Lisbon.", True)])
+        self.assertEqual([(fact["text"], fact["is_pinned"]) for fact in kept], [("I live in Lisbon.", True)])
         # Edited in place: Enter saves.
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Edit ']"))).click()
         field = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list input.fact-edit")))

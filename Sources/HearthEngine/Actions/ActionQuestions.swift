@@ -114,7 +114,7 @@ extension ActionPlanner {
       return (
         "Looked up what you told me (\(found.count) found)",
         found.isEmpty
-          ? "You haven't told me anything about \(about)."
+          ? "Nothing you told me says that. Tell me, and I'll remember it."
           : found.map { "- You told me: \($0)" }.joined(separator: "\n")
       )
     case .createEvent, .updateEvent, .deleteEvent, .rescheduleEvent, .createReminder, .completeReminder,

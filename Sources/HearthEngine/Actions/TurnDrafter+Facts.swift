@@ -22,6 +22,10 @@ extension TurnDrafter {
       guard !explicitOnly else { return statement.block }
       let lowered = request.lowercased()
       let before = lowered.range(of: " until ").map { String(lowered[..<$0.lowerBound]) } ?? lowered
+      // "My birthday is on the 9th of May" is about the user, day and all.
+      if before.hasPrefix("my "), before.contains("birthday is") || before.contains("anniversary is") {
+        return statement.block
+      }
       let hints = RequestHints(before, today: today, dayFirst: dayFirst)
       guard hints.kind == nil, !hints.time.namesDay, hints.time.clocks.isEmpty else { return nil }
       return statement.block
@@ -31,6 +35,12 @@ extension TurnDrafter {
   /// The look-up of the facts a question about the user asks for, when a fact holds its words. A question that
   /// names a time or one of the user's kinds of items ("what do I have on Friday?") is the data's, whatever
   /// a fact says of Fridays; a contact's question ("when is my brother's birthday?") may be answered by a fact.
+  func unansweredFactQuestion(_ request: String, today: LocalDate) -> String? {
+    let hints = RequestHints(request, today: today, dayFirst: dayFirst)
+    guard !hints.time.namesDay, hints.time.clocks.isEmpty, hints.kind == nil else { return nil }
+    return FactQuestion.unansweredBlock(for: request)
+  }
+
   func factQuestion(_ request: String, today: LocalDate) -> String? {
     let hints = RequestHints(request, today: today, dayFirst: dayFirst)
     guard !hints.time.namesDay, hints.time.clocks.isEmpty,

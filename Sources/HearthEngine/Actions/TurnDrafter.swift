@@ -48,7 +48,11 @@ struct TurnDrafter: Sendable {
       }
       // A question about the user's data that no reader took for an action gets the view that answers it
       // (the days it names, the list, the contact), never the model's own idea of the user's week.
-      return DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block
+      if let view = DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block {
+        return view
+      }
+      // A question about the user's own life that no fact answers is told so, never answered from nothing.
+      return unansweredFactQuestion(request, today: today)
     } catch {
       // The model writes the answer itself, as it does when no draft fits.
       logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])

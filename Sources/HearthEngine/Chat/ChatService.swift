@@ -21,13 +21,17 @@ public actor ChatService {
   public struct MemoryHooks: Sendable {
     public var context: @Sendable (String, UUID, any ChatModel) async -> MemoryContext?
     public var remember: @Sendable (ChatSession) async -> Void
+    /// Keeps as facts what the user told about themselves in messages that leave the prompt for a summary.
+    public var keepFacts: @Sendable ([StoredMessage]) async -> Void
 
     public init(
       context: @escaping @Sendable (String, UUID, any ChatModel) async -> MemoryContext?,
-      remember: @escaping @Sendable (ChatSession) async -> Void
+      remember: @escaping @Sendable (ChatSession) async -> Void,
+      keepFacts: @escaping @Sendable ([StoredMessage]) async -> Void = { _ in }
     ) {
       self.context = context
       self.remember = remember
+      self.keepFacts = keepFacts
     }
   }
 
@@ -234,7 +238,7 @@ public actor ChatService {
         database: database, model: model, session: start.session, assistant: start.assistant,
         systemPrompt: start.systemPrompt, options: options, configuration: configuration, now: now,
         events: continuation, prewritten: drafted, memory: memory,
-        continuing: start.continuing)
+        continuing: start.continuing, keepFacts: memoryHooks?.keepFacts ?? { @Sendable _ in })
       var final = await turn.run()
       if final.stopReason == .repetition {
         // Counted as the data check's replacements are: by kind, never with the words.

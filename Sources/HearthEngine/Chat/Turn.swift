@@ -21,6 +21,8 @@ struct Turn: Sendable {
   var memory: MemoryContext? = nil
   /// The answer exists and goes on: the prompt ends with its text, and what the model writes is added to it.
   var continuing = false
+  /// Keeps as facts what the user told in messages that leave the prompt for a summary.
+  var keepFacts: @Sendable ([StoredMessage]) async -> Void = { _ in }
 
   /// Produces the answer and returns it as finally stored; the caller announces the end.
   func run() async -> StoredMessage {
@@ -65,10 +67,11 @@ struct Turn: Sendable {
     let files = Dictionary(
       grouping: try database.attachments(in: session.id).filter { $0.messageID != nil }, by: { $0.messageID! })
     let perMessage = AttachmentPrompt.characterBudget(contextSize: model.contextSize)
-    var history = try database.messages(in: session.id).filter { stored in
+    let kept = try database.messages(in: session.id).filter { stored in
       stored.id != assistant.id && stored.role != .system && stored.state != .generating
         && !(stored.state == .failed && stored.content.isEmpty)
-    }.map { stored in
+    }
+    var history = kept.map { stored in
       var message = stored.readAsData
       if let attached = files[stored.id] {
         message.content += AttachmentPrompt.section(attached, characters: perMessage)
@@ -116,6 +119,8 @@ struct Turn: Sendable {
       session.droppedMessageCount = cut
       session.summary = summary
     }
+    // A summary keeps the gist; what the user told about themselves in the turns it replaces stays whole.
+    await keepFacts(Array(kept.prefix(cut)).filter { $0.role == .user })
     events.yield(.trimmed(droppedMessages: cut))
     return fitted.messages
   }

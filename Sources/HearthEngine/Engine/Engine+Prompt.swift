@@ -41,8 +41,14 @@ extension Engine {
     do {
       let persona = try memory.persona()
       if !persona.isEmpty {
+        // Whole when it fits; else its start, and the rest comes with each question by retrieval.
+        let part = PersonaPrompt.leading(persona, tokenBudget: MemoryService.personaBudget, countTokens: count)
+        let rest =
+          part.isWhole ? "" : " (This is the start of a longer text; its parts that fit a question come with it.)"
         builder.add(
-          PromptSection(name: "persona", text: "About the user, in their words: \(persona)", tokenBudget: 150))
+          PromptSection(
+            name: "persona", text: "About the user, in their words: \(part.text)\(rest)",
+            tokenBudget: MemoryService.personaBudget + 40))
       }
     } catch {
       // What the user said about themselves is missing from this turn: the model is told so, and so is the log.

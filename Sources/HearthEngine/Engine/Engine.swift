@@ -179,7 +179,8 @@ public final class Engine: Sendable {
       context: { question, session, model in
         await memory.context(for: question, session: session, for: model)
       },
-      remember: { session in await Engine.remember(session, in: memory, logger: logger) })
+      remember: { session in await Engine.remember(session, in: memory, logger: logger) },
+      keepFacts: { messages in Engine.keepFacts(told: messages, in: facts, database: database, logger: logger) })
     var unkept = hooks
     unkept.process = { message, texts in
       await Self.process(message, texts, keptIn: nil, actions: actions, logger: logger)

@@ -1,7 +1,9 @@
 import Foundation
+import HearthActions
 public import HearthCore
 public import HearthMemory
 import HearthStore
+import Logging
 
 extension MemoryService {
   /// Brings the facts collection in step with the facts that hold today: new and changed ones indexed, the
@@ -40,5 +42,37 @@ extension MemoryService {
   /// fact holds today.
   public func factsSection(tokenBudget: Int, countTokens: (String) -> Int) throws -> FactPrompt.Section? {
     FactPrompt.section(for: try facts.holding(), tokenBudget: tokenBudget, countTokens: countTokens)
+  }
+}
+
+extension Engine {
+  /// Keeps as facts the statements about the user in `messages` (the user's own, leaving the prompt for a
+  /// summary) on things no fact, kept or replaced, is about yet, each with the message it came from: an old
+  /// statement never takes the place of a newer fact. An imported chat's messages are not kept: Hearth did not
+  /// see them said.
+  static func keepFacts(
+    told messages: [StoredMessage], in facts: FactService, database: HearthDatabase, logger: Logger
+  ) {
+    guard let first = messages.first,
+      logger.attempt("reading whether a chat was imported", { try database.isImported(first.sessionID) }) == false,
+      var known = logger.attempt("reading the facts", { try facts.list(includingHistory: true) })
+    else { return }
+    var kept = 0
+    for message in messages where message.role == .user {
+      guard case .remember(let text, let until)? = FactStatement.read(message.content, today: facts.today),
+        !known.contains(where: { FactSubject.key($0.text) == FactSubject.key(text) })
+      else { continue }
+      do {
+        let fact = try facts.prepared(
+          new: Fact(text: text, sessionID: message.sessionID, messageID: message.id, expires: until))
+        try database.insert(fact)
+        known.append(fact)
+        kept += 1
+      } catch {
+        logger.warning(
+          "a fact from a summarised turn could not be kept", metadata: ["error": "\(ErrorKind.of(error))"])
+      }
+    }
+    if kept > 0 { logger.info("facts kept from summarised turns", metadata: ["count": "\(kept)"]) }
   }
 }

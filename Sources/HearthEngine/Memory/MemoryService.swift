@@ -220,8 +220,8 @@ public final class MemoryService: Sendable {
   /// Saves the persona text and indexes it (an empty text clears it).
   public func setPersona(_ text: String) async throws {
     let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard text.count <= 8_000 else {
-      throw InvalidParameterError(name: "persona", value: "of \(text.count) characters", expected: "at most 8000")
+    guard text.count <= 20_000 else {
+      throw InvalidParameterError(name: "persona", value: "of \(text.count) characters", expected: "at most 20000")
     }
     try database.setSetting("persona", to: text)
     if text.isEmpty {
@@ -307,8 +307,26 @@ public final class MemoryService: Sendable {
     // France?" chat that turned into a story): unless the question is about an earlier chat, a chat comes in
     // only when it clearly fits, and then only with what the user said in it.
     if !aboutPastChats { hits = hits.compactMap(Self.userLines) }
+    // A persona longer than the system prompt holds comes in parts: the three closest to the question, first.
+    hits = await personaPieces(for: question, countTokens: countTokens) + hits
     guard !hits.isEmpty else { return nil }
     return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
+  }
+
+  /// What the system prompt holds of the persona, in the model's tokens; a longer one is retrieved in parts.
+  public static let personaBudget = 150
+
+  /// The three pieces of a persona too long for the system prompt that are closest to `question`, whatever
+  /// their similarity (as the seeds' companions retrieve their backstory); none for a persona that fits.
+  func personaPieces(for question: String, countTokens: (String) -> Int) async -> [MemoryHit] {
+    do {
+      let persona = try persona()
+      guard !persona.isEmpty, countTokens(persona) > Self.personaBudget else { return [] }
+      return try await index.search(question, options: RetrievalOptions(k: 3, collections: [.persona]))
+    } catch {
+      logger.error("the persona could not be searched", metadata: ["error": "\(ErrorKind.of(error))"])
+      return []
+    }
   }
 
   /// The memory section for a question to `model`: a quarter of its window at most, counted with its tokenizer.

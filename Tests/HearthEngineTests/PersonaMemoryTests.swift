@@ -1,0 +1,72 @@
+import Foundation
+import HearthCore
+import HearthEngine
+import HearthMemory
+import HearthTestSupport
+import Testing
+
+/// A persona far longer than the system prompt holds: its start is in every prompt, marked as a start, and the
+/// rest reaches each turn in the three pieces closest to the question, so a detail from its end is answered.
+@Suite("A long persona, retrieved in parts (SmolLM2 and all-MiniLM-L6-v2, real)", .serialized, .heavy)
+struct PersonaMemoryTests {
+  private static let model = Task {
+    try await LocalModel.load(
+      LocalModelOptions(path: TestModels.smolLM2, contextSize: 2048, threads: TestModels.threads))
+  }
+  private static let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
+
+  /// About 2,000 words of a life, with one detail at the very end.
+  static let backstory: String = {
+    let places = ["Lyon", "Ghent", "Tartu", "Bergen", "Cork", "Graz", "Turku", "Porto", "Brno", "Split"]
+    let work = ["a bakery", "a bike shop", "a library", "a ferry", "a school", "a print shop", "a farm", "a theatre"]
+    var lines: [String] = []
+    for year in 0..<180 {
+      lines.append(
+        "In \(1990 + year / 6) I spent a season in \(places[year % places.count]) working at \(work[year % work.count])."
+      )
+    }
+    lines.append("My childhood dog was a grey whippet called Pepperoni.")
+    return lines.joined(separator: " ")
+  }()
+
+  @Test("a detail from the end of a 2,000-word backstory reaches the answer; the prompt holds only its start")
+  func aDetailFromTheEnd() async throws {
+    #expect(Self.backstory.split(separator: " ").count >= 2_000)
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    configuration.sharedEmbedder = Self.embedder
+    configuration.chat = ChatConfiguration(
+      generation: GenerationOptions(maxNewTokens: 48, sampling: .greedy), summarizesWithModel: false, actions: false)
+    let engine = try Engine.open(configuration, model: try await Self.model.value)
+    try await engine.memory.setPersona(Self.backstory)
+    let prompt = engine.systemPrompt()
+    #expect(prompt.contains("In 1990 I spent a season in Lyon"))
+    #expect(prompt.contains("This is the start of a longer text"))
+    #expect(!prompt.contains("Pepperoni"))
+    let session = try await engine.chat.newSession()
+    var sources: [Citation] = []
+    var final: StoredMessage?
+    let question = "What was my childhood dog called?"
+    for await event in try await engine.chat.send(question, to: session.id, systemPrompt: prompt) {
+      if case .sources(let cited) = event { sources = cited }
+      if case .finished(let message) = event { final = message }
+    }
+    #expect(sources.contains { $0.sourceID == "persona" }, "\(sources)")
+    let answer = try #require(final)
+    #expect(answer.content.contains("Pepperoni"), "\(answer.content)")
+  }
+
+  @Test("a persona that fits is whole in the prompt and never retrieved again")
+  func aShortPersona() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    configuration.sharedEmbedder = Self.embedder
+    let engine = try Engine.open(configuration, model: try await Self.model.value)
+    try await engine.memory.setPersona("I sail on weekends. My dog is called Pepperoni.")
+    #expect(engine.systemPrompt().contains("I sail on weekends. My dog is called Pepperoni."))
+    #expect(!engine.systemPrompt().contains("start of a longer text"))
+    let context = await engine.memory.context(
+      for: "What is my dog called?", session: nil, tokenBudget: 600, countTokens: { $0.count / 4 })
+    #expect(context?.citations.contains { $0.sourceID == "persona" } != true, "\(context?.text ?? "")")
+  }
+}
