@@ -14,6 +14,8 @@ public enum FactStatement: Sendable, Hashable {
   /// nothing in it.
   public static func read(_ message: String, today: LocalDate, explicitOnly: Bool = false) -> FactStatement? {
     var text = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "’", with: "'")
+    // "fyi, I've got a peanut allergy", "just so you know: my GP is Dr Amal": told so that Hearth knows it.
+    if let told = informed(text) { return explicitOnly || !told.isEmpty ? kept(told, today: today) : nil }
     text = strip(text, openings: politeOpenings)
     let lowered = text.lowercased()
     if let about = forgotten(lowered, original: text) { return .forget(about: about) }
@@ -22,8 +24,45 @@ public enum FactStatement: Sendable, Hashable {
       if said.hasSuffix("?") { said.removeLast() }
       return kept(said, today: today)
     }
-    guard !explicitOnly, !text.contains("?"), isAboutTheUser(lowered, original: text) else { return nil }
+    guard !explicitOnly, !text.contains("?"), tellsAboutTheUser(text) else { return nil }
     return kept(text, today: today)
+  }
+
+  /// Whether the statement, or one of its clauses ("switched practices, my new GP is Dr. Mbeki"), tells
+  /// something lasting about the user.
+  static func tellsAboutTheUser(_ text: String) -> Bool {
+    let clauses = [text] + text.components(separatedBy: CharacterSet(charactersIn: ",;–—")).dropFirst()
+    return clauses.contains { clause in
+      var clause = clause.trimmingCharacters(in: .whitespaces)
+      for implied in impliedOwnStatements where clause.lowercased().hasPrefix(implied) { clause = "I " + clause }
+      return isAboutTheUser(clause.lowercased(), original: clause)
+    }
+  }
+
+  /// How people tell a change of their life without saying "I": "just moved to Ghent", "started a new job at …".
+  static let impliedOwnStatements = [
+    "just moved to ", "moved to ", "recently moved to ", "just started a new job", "started a new job",
+    "got a new job", "just started working", "started working",
+  ]
+
+  /// The statement after an opening that tells it for Hearth to know ("fyi", "btw", "just so you know", "for
+  /// the record"), when it is about the user themselves and asks nothing.
+  static func informed(_ text: String) -> String? {
+    let lowered = text.lowercased()
+    let cues = [
+      "fyi", "btw", "by the way", "just so you know", "for the record", "for your information", "heads up",
+      "note:", "so you know", "update:", "correction:", "quick update", "small update",
+    ]
+    guard let cue = cues.first(where: { lowered.hasPrefix($0) }) else { return nil }
+    let rest = String(text.dropFirst(cue.count)).trimmingCharacters(in: CharacterSet(charactersIn: " ,:;-—."))
+    let opening = " " + rest.lowercased()
+    let own = [
+      " i ", " i'm ", " i've ", " i'd ", " my ", " we ", " we're ", " we've ", " our ", " im ", " ive ",
+      // "update: went fully vegetarian", "correction: moved to Ghent": the user's own change, said short.
+      " went ", " moved ", " started ", " got ", " switched ", " changed ", " became ", " just ",
+    ]
+    guard own.contains(where: { opening.hasPrefix($0) }), !rest.contains("?") else { return nil }
+    return rest
   }
 
   /// The block that carries it out.
@@ -113,39 +152,133 @@ public enum FactStatement: Sendable, Hashable {
   }
 
   /// Whether a plain statement tells something lasting about the user: "My sister is called Ingrid", "I'm
-  /// allergic to nuts", "I don't eat meat", "I live in Porto", "I'm in Lisbon until Friday". Statements of a
-  /// day's plan ("my meeting is at 3") are left to the other readers, which come first.
+  /// allergic to nuts", "I don't eat meat", "We live in Porto", "I've got two kids", "I'm in Lisbon until
+  /// Friday". Passing states ("I'm tired", "I'm in a meeting"), requests and talk about the conversation ("I
+  /// like that idea") are not; statements of a day's plan ("my meeting is at 3") are left to the other readers.
   static func isAboutTheUser(_ lowered: String, original: String) -> Bool {
-    let text = " " + lowered + " "
+    var text = firstPerson(" " + lowered + " ")
+    var original = firstPersonOriginal(original)
+    // "I just started a new job", "our son Emeric just started school": the adverb tells when, not what.
+    for adverb in [" just ", " recently ", " finally ", " actually ", " also ", " now "] {
+      while let range = text.range(of: adverb) {
+        text.replaceSubrange(range, with: " ")
+        if let written = original.range(of: adverb.dropFirst(), options: .caseInsensitive) {
+          original.replaceSubrange(written, with: "")
+        }
+      }
+    }
     // "I'm in Lisbon until Friday" tells where the user is; "I'm in a meeting" only how they are.
     for opening in [" i'm in ", " i am in ", " i'm staying in ", " i am staying in "] where text.hasPrefix(opening) {
       let place = original.dropFirst(opening.count - 1).first
       return place?.isUppercase == true
     }
-    let opensAsSelf = [
-      " i'm allergic", " i am allergic", " i'm vegetarian", " i am vegetarian", " i'm vegan", " i am vegan",
-      " i'm lactose", " i am lactose", " i'm gluten", " i don't eat ", " i do not eat ", " i never eat ",
-      " i don't drink ", " i do not drink ", " i can't eat ", " i cannot eat ", " i eat ", " i drink ",
-      " i live in ", " i live at ",
-      " i work at ", " i work for ", " i work as ", " i was born ", " i prefer ", " i speak ", " i drive a ",
-      " i have a dog", " i have a cat", " i have two ", " i have three ", " i'm married", " i am married",
-    ]
-    if opensAsSelf.contains(where: { text.hasPrefix($0) }) { return true }
+    let words = text.split(separator: " ").map(String.init)
+    if opensAsSelf.contains(where: { text.hasPrefix($0) }) { return !endsOnTheConversation(words) }
+    // "I have two kids", "I've got a peanut allergy"; not "I have a question".
+    for opening in [" i have ", " i've got ", " i have got ", " i got "] where text.hasPrefix(opening) {
+      let rest = text.dropFirst(opening.count).split(separator: " ").map(String.init)
+      guard let first = rest.first,
+        ["a", "an", "no", "one", "two", "three", "four", "five", "twins"].contains(first)
+          || first.allSatisfy(\.isNumber)
+      else { return false }
+      return !rest.contains(where: passingThings.contains)
+    }
+    // "I'm a nurse", "I'm Portuguese", "I'm 34", "I'm diabetic"; not "I'm a bit lost", "I'm tired".
+    for opening in [" i'm ", " i am "] where text.hasPrefix(opening) {
+      let rest = text.dropFirst(opening.count).split(separator: " ").map(String.init)
+      guard let first = rest.first, rest.count <= 6 else { return false }
+      if ["a", "an"].contains(first) {
+        return rest.count >= 2 && rest.count <= 6 && !["bit", "little", "lot", "big", "huge"].contains(rest[1])
+          && !rest.contains(where: passingThings.contains)
+      }
+      let written = original.dropFirst(opening.count - 1).first
+      return written?.isUppercase == true || first.allSatisfy(\.isNumber) || lastingStates.contains(first)
+    }
     guard text.hasPrefix(" my ") else { return false }
-    // "My brother's name is Tomas", "my favourite colour is green", "my wife is called Ana".
-    let relations = [
-      "name", "called", "wife", "husband", "partner", "boyfriend", "girlfriend", "brother", "sister", "mother",
-      "mum", "mom", "father", "dad", "son", "daughter", "kids", "children", "dog", "cat", "favourite", "favorite",
-      "birthday", "anniversary", "address", "blood type", "allergy", "allergies", "doctor", "dentist", "boss",
-      "manager", "colleague", "friend", "neighbour", "neighbor", "job", "employer", "flat", "home", "car",
-      "diet", "shoe size", "size",
+    // "My brother's name is Tomas", "my GP is Dr Amal", "my fav band is …"; not "my meeting is at 3".
+    let verbs = [
+      " is ", " are ", " was ", " 's ", " is called ", " are called ", " is named ", " lives ", " works ", " has ",
+      " started ", " plays ", " speaks ", " loves ", " likes ", " goes ",
     ]
-    let verbs = [" is ", " are ", " was ", " is called ", " are called "]
     guard let verb = verbs.compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) else {
       return false
     }
-    let subject = text[..<verb.lowerBound]
-    return relations.contains { subject.contains($0) }
+    let subject = text[..<verb.lowerBound].split(separator: " ").map(String.init)
+    guard subject.count <= 5 else { return false }
+    return !subject.contains(where: { passingThings.contains($0) || eventWords.contains($0) })
+  }
+
+  /// Openings of a lasting statement about oneself.
+  static let opensAsSelf = [
+    " i'm allergic", " i am allergic", " i'm vegetarian", " i am vegetarian", " i'm vegan", " i am vegan",
+    " i'm pescatarian", " i'm lactose", " i am lactose", " i'm gluten", " i'm coeliac", " i'm celiac",
+    " i'm intolerant", " i don't eat ", " i do not eat ", " i never eat ", " i don't drink ", " i do not drink ",
+    " i can't eat ", " i cannot eat ", " i eat ", " i drink ", " i live ", " i moved to ", " i've moved to ",
+    " i just moved to ", " i recently moved to ", " i relocated to ", " i'm based in ", " i am based in ",
+    " i'm living in ", " i am living in ", " i grew up in ", " i'm from ", " i am from ", " i come from ",
+    " i work ", " i'm working ", " i am working ", " i started working ", " i've started working ",
+    " i got a job ", " i started a new job", " i have a new job", " i teach ", " i study ", " i'm studying ",
+    " i was born ", " i prefer ", " i love ", " i like ", " i hate ", " i can't stand ", " i don't like ",
+    " i'm into ", " i am into ", " i support ", " i'm a fan of ", " i am a fan of ", " i play ", " i speak ",
+    " i drive ", " i ride ", " i'm married", " i am married", " i'm engaged", " i'm single", " i'm divorced",
+    " i'm retired", " i am retired", " i'm learning ", " i am learning ", " i've been learning ",
+  ]
+
+  /// "I like that idea", "I love you": about the conversation, not the user.
+  static func endsOnTheConversation(_ words: [String]) -> Bool {
+    let about: Set<String> = ["it", "this", "that", "these", "those", "them", "you", "your", "yours", "idea", "one"]
+    return words.count <= 4 && words.dropFirst(2).contains(where: about.contains)
+  }
+
+  /// What one has or is for a moment only.
+  static let passingThings: Set<String> = [
+    "question", "questions", "problem", "problems", "idea", "ideas", "headache", "cold", "doubt", "feeling",
+    "request", "issue", "issues", "minute", "moment", "sec", "second", "bit", "meeting", "call", "appointment",
+    "tired", "hungry", "thirsty", "bored", "sick", "ill", "fine", "ok", "okay", "good", "great", "well", "busy",
+    "back", "here", "ready", "done", "sorry", "sure", "confused", "lost", "stressed", "sad", "happy", "excited",
+    "late", "going", "trying", "looking", "thinking", "wondering", "not", "so", "very", "just", "still", "about",
+    "having", "getting", "doing", "planning", "asking", "glad", "afraid", "worried", "curious", "on",
+    "off", "out", "away", "running", "leaving", "coming", "writing", "reading", "working", "free", "available",
+  ]
+
+  /// What a day's plan is made of, which the calendar and reminders keep.
+  static let eventWords: Set<String> = [
+    "meeting", "appointment", "flight", "train", "bus", "call", "lunch", "dinner", "breakfast", "party", "class",
+    "lesson", "deadline", "order", "package", "delivery", "battery", "laptop", "phone", "screen", "internet",
+    "wifi", "reminder", "note", "event", "calendar", "schedule", "plan", "plans", "day", "week", "weekend",
+    "question", "answer", "message", "email", "mail", "point", "guess", "bad", "mistake",
+  ]
+
+  /// "I'm diabetic", "I'm retired": a state that lasts.
+  static let lastingStates: Set<String> = [
+    "diabetic", "pregnant", "asthmatic", "epileptic", "colourblind", "colorblind", "colour-blind", "color-blind",
+    "deaf", "blind", "left-handed", "right-handed", "retired", "unemployed", "self-employed", "freelance",
+    "single", "married", "divorced", "widowed", "engaged", "vegetarian", "vegan", "pescatarian", "teetotal",
+    "sober", "lactose", "gluten", "coeliac", "celiac", "allergic", "intolerant", "muslim", "jewish", "christian",
+    "hindu", "buddhist", "atheist",
+  ]
+
+  /// A household's "we" and "our" as the user's "I" and "my".
+  static func firstPerson(_ text: String) -> String {
+    for (from, to) in [
+      (" we're ", " i'm "), (" we are ", " i am "), (" we've ", " i've "), (" we ", " i "), (" our ", " my "),
+      (" ive ", " i've "), (" im ", " i'm "),
+    ] where text.hasPrefix(from) {
+      return to + text.dropFirst(from.count)
+    }
+    return text
+  }
+
+  /// The same for the statement as written, so that a word's capital is found where the rule looks for it.
+  static func firstPersonOriginal(_ text: String) -> String {
+    let lowered = text.lowercased()
+    for (from, to) in [
+      ("we're ", "I'm "), ("we are ", "I am "), ("we've ", "I've "), ("we ", "I "), ("our ", "my "),
+      ("ive ", "I've "), ("im ", "I'm "),
+    ] where lowered.hasPrefix(from) {
+      return to + text.dropFirst(from.count)
+    }
+    return text
   }
 }
 
@@ -156,24 +289,55 @@ public enum FactSubject {
   /// The key two facts about the same thing share.
   public static func key(_ statement: String) -> String {
     var text = " " + statement.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+    // The clause that tells about the user: "switched practices, my GP is Dr. Mbeki" is about "my GP".
+    let clauses = text.components(separatedBy: CharacterSet(charactersIn: ",;–—"))
+    if !text.hasPrefix(" my "), !text.hasPrefix(" i "),
+      let own = clauses.dropFirst().first(where: { $0.hasPrefix(" my ") || $0.hasPrefix(" i ") })
+    {
+      text = own + " "
+    }
     text = text.replacingOccurrences(of: "[.!,;:]", with: " ", options: .regularExpression)
+    text = FactStatement.firstPerson(text)
     let expansions = [
-      (" i'm ", " i am "), (" don't ", " "), (" do not ", " "), (" doesn't ", " "), (" does not ", " "),
-      (" not ", " "), (" never ", " "), (" no longer ", " "), (" can't ", " "), (" cannot ", " "),
-      (" isn't ", " is "), (" aren't ", " are "), (" again ", " "), (" anymore ", " "), (" any more ", " "),
-      (" now ", " "), (" actually ", " "),
+      (" i'm ", " i am "), (" i've ", " i have "), (" don't ", " "), (" do not ", " "), (" doesn't ", " "),
+      (" does not ", " "), (" not ", " "), (" never ", " "), (" no longer ", " "), (" can't ", " "),
+      (" cannot ", " "), (" isn't ", " is "), (" aren't ", " are "), (" again ", " "), (" anymore ", " "),
+      (" any more ", " "), (" now ", " "), (" actually ", " "), (" just ", " "), (" recently ", " "),
+      (" currently ", " "), (" also ", " "), (" favorite ", " favourite "), (" fav ", " favourite "),
+      (" fave ", " favourite "), (" color ", " colour "), (" new ", " "), (" current ", " "), (" latest ", " "),
     ]
     for (from, to) in expansions {
       while text.contains(from) { text = text.replacingOccurrences(of: from, with: to) }
     }
-    let words = text.split(separator: " ").map(String.init)
-    // "my brother's name is …": what comes before the verb is the subject.
-    if words.first == "my", let verb = words.firstIndex(where: { ["is", "are", "was"].contains($0) }) {
-      return words[..<verb].joined(separator: " ")
+    var words = text.split(separator: " ").map(String.init)
+    // "my brother's name is …", "my brother is called …": who or what comes before the verb is the subject.
+    if words.first == "my", let verb = words.firstIndex(where: { ["is", "are", "was", "'s"].contains($0) }) {
+      words = words[..<verb].map { $0.hasSuffix("'s") ? String($0.dropLast(2)) : $0 }.filter { $0 != "name" }
+      return words.joined(separator: " ")
     }
-    // "I live in …", "I work at …", "I am in …": one place or one job at a time.
-    let oneAtATime = [["i", "live"], ["i", "work"], ["i", "am", "in"], ["i", "am", "staying"], ["i", "am", "at"]]
-    if let prefix = oneAtATime.first(where: { words.starts(with: $0) }) { return prefix.joined(separator: " ") }
+    // One home, one job and one diet at a time: "I moved to Ghent" takes the place of "I live in Porto".
+    let joined = " " + words.joined(separator: " ") + " "
+    for (topic, cues) in topics where cues.contains(where: joined.contains) { return topic }
     return words.joined(separator: " ")
   }
+
+  /// Things a person has one of at a time, and the words that tell of each.
+  static let topics: [(String, [String])] = [
+    ("where i am", [" i am in ", " i am staying ", " i am at "]),
+    (
+      "home",
+      [
+        " i live ", " moved to ", " i relocated to ", " i am based in ", " i am living in ", " my home is ",
+        " my address is ",
+      ]
+    ),
+    (
+      "job",
+      [
+        " i work ", " i am working ", " started working ", " got a job ", " started a job", " a job at ",
+        " my job is ", " my employer is ",
+      ]
+    ),
+    ("diet", [" vegetarian", " vegan", " pescatarian", " eat meat", " eat fish", " my diet ", " no more meat"]),
+  ]
 }

@@ -3,7 +3,8 @@ import Foundation
 /// The words of a question worth matching by keyword: a question's function words ("what", "is", "the")
 /// match nearly every chunk and only blur BM25's ranking.
 public enum KeywordQuery {
-  private static let stopWords: Set<String> = [
+  /// Words too common to tell texts apart.
+  public static let stopWords: Set<String> = [
     "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "did", "do", "does", "for",
     "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
     "our", "should", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to",

@@ -28,7 +28,7 @@ public enum PersonaPrompt {
   }
 
   /// Sentences and lines, each with its end mark.
-  static func sentences(of text: String) -> [String] {
+  public static func sentences(of text: String) -> [String] {
     var sentences: [String] = []
     var current = ""
     for character in text {

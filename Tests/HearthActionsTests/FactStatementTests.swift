@@ -134,3 +134,65 @@ struct UnansweredFactQuestionTests {
     #expect(FactQuestion.unansweredBlock(for: "My sister lives in Oslo.") == nil)
   }
 }
+
+@Suite("Facts as people say them: a household's 'we', a clause, a short update")
+struct EverydayFactTests {
+  let today = LocalDate(year: 2026, month: 12, day: 3)!
+
+  func kept(_ message: String) -> String? {
+    if case .remember(let text, _)? = FactStatement.read(message, today: today) { return text }
+    return nil
+  }
+
+  @Test("statements told in everyday ways are kept; passing states are not")
+  func everydayStatements() {
+    #expect(kept("fyi we have a dog named Pepperkorn") == "We have a dog named Pepperkorn.")
+    #expect(kept("i've got a tree nut allergy") == "I've got a tree nut allergy.")
+    #expect(kept("im lactose intolerant") == "Im lactose intolerant.")
+    #expect(kept("I'm a Capricorn") == "I'm a Capricorn.")
+    #expect(kept("my fav band is The Marrowbones") == "My fav band is The Marrowbones.")
+    #expect(kept("my brother Oskar lives in Valdemoro") == "My brother Oskar lives in Valdemoro.")
+    #expect(kept("switched practices, my new GP is Dr. Mbeki") == "Switched practices, my new GP is Dr. Mbeki.")
+    #expect(kept("update: went fully vegetarian, no more fish for me") == "Went fully vegetarian, no more fish for me.")
+    #expect(kept("just moved to Ghent") == "Just moved to Ghent.")
+    #expect(kept("I have a question") == nil)
+    #expect(kept("I like that idea") == nil)
+    #expect(kept("I'm a bit lost") == nil)
+    #expect(kept("btw can you remind me to call mum") == nil)
+  }
+
+  @Test("a correction said another way is about the same thing")
+  func corrections() {
+    func same(_ a: String, _ b: String) -> Bool { FactSubject.key(a) == FactSubject.key(b) }
+    #expect(same("I live in Pellham", "I moved to Ostervik last month"))
+    #expect(same("I work at Brindle & Co", "just started a new job at Quillon Labs"))
+    #expect(same("my favourite colour is orange", "my favorite color is green these days"))
+    #expect(same("my GP is dr Hallorann", "switched practices, my new GP is Dr. Mbeki-Tolland"))
+    #expect(same("I'm pescatarian", "went fully vegetarian, no more fish for me"))
+    #expect(same("my cat is called Tofu", "my cat's name is Tuppence"))
+    #expect(!same("my cat is called Tofu", "my dog is called Rex"))
+  }
+
+  @Test("a question finds the fact by what its words stand for, never a neighbour's")
+  func questions() {
+    let facts = [
+      "We have a cat named Biscotti.", "My sister has a dog called Hubble.", "I drive a green Skoda Fabia.",
+      "I'm a Capricorn.", "I work as a radiographer.", "We have three kids.", "My favourite food is pierogi.",
+      "My favourite drink is hibiscus tea.", "I'm in Sorrelbay till the 22nd of June.",
+    ]
+    func found(_ question: String) -> [String] {
+      guard let block = FactQuestion.block(for: question, facts: facts),
+        case .recallFacts(let about)? = try? ActionBlockParser.parse(block).blocks.first?.validated().typed
+      else { return [] }
+      return FactQuestion.matching(facts, about: about)
+    }
+    #expect(found("what's my cat called?") == ["We have a cat named Biscotti."])
+    #expect(found("what car have I got") == ["I drive a green Skoda Fabia."])
+    #expect(found("what's my star sign?") == ["I'm a Capricorn."])
+    #expect(found("what do I do for a living?") == ["I work as a radiographer."])
+    #expect(found("how many kids do I have") == ["We have three kids."])
+    #expect(found("what's my favourite food") == ["My favourite food is pierogi."])
+    #expect(found("when does my trip end?") == ["I'm in Sorrelbay till the 22nd of June."])
+    #expect(found("what's my parrot called?") == [])
+  }
+}

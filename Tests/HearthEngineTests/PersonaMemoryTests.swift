@@ -25,8 +25,11 @@ struct PersonaMemoryTests {
         "In \(1990 + year / 6) I spent a season in \(places[year % places.count]) working at \(work[year % work.count])."
       )
     }
-    lines.append("My childhood dog was a grey whippet called Pepperoni.")
+    // The detail in a paragraph of its own, as a person would write a new thought.
     return lines.joined(separator: " ")
+      + "\n\nMy childhood dog was a grey whippet called Pepperoni. Pepperoni slept at the foot of my bed and stole"
+      + " socks from the laundry. Every summer Pepperoni swam in the lake behind our house, and the neighbours"
+      + " knew him by his bark."
   }()
 
   @Test("a detail from the end of a 2,000-word backstory reaches the answer; the prompt holds only its start")
@@ -52,6 +55,10 @@ struct PersonaMemoryTests {
       if case .finished(let message) = event { final = message }
     }
     #expect(sources.contains { $0.sourceID == "persona" }, "\(sources)")
+    // Of the persona, only what speaks to the question comes with it.
+    let context = await engine.memory.context(for: question, session: nil, for: try await Self.model.value)
+    #expect(context?.text.contains("[1] My childhood dog was a grey whippet called Pepperoni.") == true)
+    #expect(context?.text.contains("In 2002") == false, "\(context?.text ?? "")")
     let answer = try #require(final)
     #expect(answer.content.contains("Pepperoni"), "\(answer.content)")
   }

@@ -21,13 +21,18 @@ extension TurnDrafter {
     case .remember:
       guard !explicitOnly else { return statement.block }
       let lowered = request.lowercased()
-      let before = lowered.range(of: " until ").map { String(lowered[..<$0.lowerBound]) } ?? lowered
+      let end = [" until ", " till ", " through "].compactMap { lowered.range(of: $0)?.lowerBound }.min()
+      let before = end.map { String(lowered[..<$0]) } ?? lowered
       // "My birthday is on the 9th of May" is about the user, day and all.
       if before.hasPrefix("my "), before.contains("birthday is") || before.contains("anniversary is") {
         return statement.block
       }
+      // A day to come or a time of day is a plan's ("my dentist is on Friday at 3"); "I moved to Ghent last
+      // month" is the user's life.
       let hints = RequestHints(before, today: today, dayFirst: dayFirst)
-      guard hints.kind == nil, !hints.time.namesDay, hints.time.clocks.isEmpty else { return nil }
+      guard hints.kind == nil, hints.time.clocks.isEmpty, !hints.dates.contains(where: { $0 >= today }) else {
+        return nil
+      }
       return statement.block
     }
   }
@@ -43,8 +48,13 @@ extension TurnDrafter {
 
   func factQuestion(_ request: String, today: LocalDate) -> String? {
     let hints = RequestHints(request, today: today, dayFirst: dayFirst)
+    // "Remind me what my shoe size is" asks; "remind me to call mum" is a reminder's.
+    let asks = [
+      "remind me what", "remind me who", "remind me where", "remind me which", "remind me how", "remind me when",
+    ]
+    .contains { request.lowercased().hasPrefix($0) }
     guard !hints.time.namesDay, hints.time.clocks.isEmpty,
-      hints.kind == nil || hints.kind == .contactsSearch
+      hints.kind == nil || hints.kind == .contactsSearch || asks
     else { return nil }
     let facts: [Fact]
     do {

@@ -322,11 +322,32 @@ public final class MemoryService: Sendable {
     do {
       let persona = try persona()
       guard !persona.isEmpty, countTokens(persona) > Self.personaBudget else { return [] }
-      return try await index.search(question, options: RetrievalOptions(k: 3, collections: [.persona]))
+      let hits = try await index.search(question, options: RetrievalOptions(k: 3, collections: [.persona]))
+      // The pieces with a sentence that speaks to the question, when any does; else the three nearest.
+      let answering = hits.compactMap { Self.sentencesAnswering(question, in: $0) }
+      return answering.isEmpty ? hits : answering
     } catch {
       logger.error("the persona could not be searched", metadata: ["error": "\(ErrorKind.of(error))"])
       return []
     }
+  }
+
+  /// A persona's piece cut to its sentences that share a word with the question; `nil` when none does. A small
+  /// model repeats the first sentence it is shown, and in a life story that is seldom the one asked about.
+  static func sentencesAnswering(_ question: String, in hit: MemoryHit) -> MemoryHit? {
+    func words(_ text: String) -> Set<String> {
+      Set(
+        text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init).filter {
+          $0.count >= 4 && !KeywordQuery.stopWords.contains($0)
+        })
+    }
+    let asked = words(question)
+    let sentences = PersonaPrompt.sentences(of: hit.chunk.text)
+    let answering = sentences.filter { !words($0).isDisjoint(with: asked) }
+    guard !answering.isEmpty else { return nil }
+    var kept = hit
+    kept.chunk.text = answering.joined(separator: " ")
+    return kept
   }
 
   /// The memory section for a question to `model`: a quarter of its window at most, counted with its tokenizer.
