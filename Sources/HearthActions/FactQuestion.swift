@@ -20,6 +20,19 @@ public enum FactQuestion {
   /// a question about anything else.
   public static func unansweredBlock(for request: String) -> String? {
     guard asksAboutTheUser(request) else { return nil }
+    // "How do I ask my boss for a raise?", "What should I get my wife?": advice, which the model gives.
+    let lowered = " " + request.lowercased().replacingOccurrences(of: "’", with: "'") + " "
+    let advice = [
+      " how ", " should ", " could ", " would ", " can i ", " can you ", " ideas ", " idea ", " tips ", " help ",
+      " why ", " get my ", " give my ", " buy my ", " tell my ", " ask my ",
+    ]
+    guard !advice.contains(where: lowered.contains) else { return nil }
+    // Only a question that asks what is so ("what is my …", "where do I …"), never "tell me what you can do".
+    let opens: Set<String> = [
+      "what", "what's", "whats", "who", "who's", "whos", "where", "where's", "which", "when", "when's", "am", "is",
+      "are", "do", "does", "remind",
+    ]
+    guard opens.contains(SpokenTime.words(of: lowered).first ?? "") else { return nil }
     let asked = contentWords(of: request)
     guard asked.contains(where: { word in lifeWords.contains { same($0, word) } }) else { return nil }
     let payload = JSONValue.object([("action", .string("recall")), ("about", .string(asked.joined(separator: " ")))])

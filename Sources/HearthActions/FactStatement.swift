@@ -137,6 +137,15 @@ public enum FactStatement: Sendable, Hashable {
     // "Remember to buy milk" is a to-do, not something about the user; neither is a question.
     let lowered = text.lowercased()
     guard !lowered.hasPrefix("to "), !text.hasSuffix("?"), text.count <= Fact.maximumLength else { return nil }
+    // One statement: "… nuts. Also remind me to call mum" holds a request the other readers must see.
+    guard isOneStatement(text) else { return nil }
+    // "I have to pick up the kids", "I won't be home for dinner": a plan or a duty, the reminders' and the
+    // calendar's, not something that lasts about the user.
+    let planned = [
+      " need to ", " have to ", " has to ", " had to ", " won't ", " will ", " going to ", " gonna ", " must ",
+      " should ", " i'll ", " we'll ", " tomorrow", " tonight", " later", " today",
+    ]
+    guard !planned.contains(where: (" " + lowered + " ").contains) else { return nil }
     var until: LocalDate?
     for marker in [" until ", " till ", " untill ", " through "] {
       guard let range = lowered.range(of: marker) else { continue }
@@ -149,6 +158,23 @@ public enum FactStatement: Sendable, Hashable {
     text = first.uppercased() + text.dropFirst()
     if let last = text.last, !".!".contains(last) { text += "." }
     return .remember(text: text, until: until)
+  }
+
+  /// Whether `text` is one sentence: no line break, and no sentence end followed by more words ("Dr. Amal" and
+  /// "e.g. tea" are one).
+  static func isOneStatement(_ text: String) -> Bool {
+    guard !text.trimmingCharacters(in: .whitespacesAndNewlines).contains(where: \.isNewline) else { return false }
+    let abbreviations: Set<String> = [
+      "dr", "mr", "mrs", "ms", "st", "jr", "sr", "prof", "e.g", "i.e", "etc", "vs", "no",
+    ]
+    let words = text.split(separator: " ")
+    for (index, word) in words.enumerated() where index < words.count - 1 {
+      guard let last = word.last, ".!?".contains(last) else { continue }
+      let bare = word.dropLast().lowercased()
+      if last == ".", abbreviations.contains(bare) || bare.count == 1 { continue }
+      return false
+    }
+    return true
   }
 
   /// Whether a plain statement tells something lasting about the user: "My sister is called Ingrid", "I'm
@@ -192,7 +218,9 @@ public enum FactStatement: Sendable, Hashable {
           && !rest.contains(where: passingThings.contains)
       }
       let written = original.dropFirst(opening.count - 1).first
-      return written?.isUppercase == true || first.allSatisfy(\.isNumber) || lastingStates.contains(first)
+      // "I'm 34", "I'm 34 years old"; not "I'm 10 minutes away".
+      let age = first.allSatisfy(\.isNumber) && (rest.count == 1 || rest[1].hasPrefix("year"))
+      return written?.isUppercase == true || age || lastingStates.contains(first)
     }
     guard text.hasPrefix(" my ") else { return false }
     // "My brother's name is Tomas", "my GP is Dr Amal", "my fav band is …"; not "my meeting is at 3".
@@ -205,6 +233,11 @@ public enum FactStatement: Sendable, Hashable {
     }
     let subject = text[..<verb.lowerBound].split(separator: " ").map(String.init)
     guard subject.count <= 5 else { return false }
+    // "My son is sick", "my boss is annoying": how someone is today.
+    let said = text[verb.upperBound...].split(separator: " ").first.map {
+      $0.trimmingCharacters(in: .punctuationCharacters)
+    }
+    if let said, passingStates.contains(said) { return false }
     return !subject.contains(where: { passingThings.contains($0) || eventWords.contains($0) })
   }
 
@@ -216,7 +249,8 @@ public enum FactStatement: Sendable, Hashable {
     " i can't eat ", " i cannot eat ", " i eat ", " i drink ", " i live ", " i moved to ", " i've moved to ",
     " i just moved to ", " i recently moved to ", " i relocated to ", " i'm based in ", " i am based in ",
     " i'm living in ", " i am living in ", " i grew up in ", " i'm from ", " i am from ", " i come from ",
-    " i work ", " i'm working ", " i am working ", " i started working ", " i've started working ",
+    " i work at ", " i work for ", " i work as ", " i work in ", " i'm working at ", " i'm working as ",
+    " i'm working for ", " i am working at ", " i am working as ", " i started working ", " i've started working ",
     " i got a job ", " i started a new job", " i have a new job", " i teach ", " i study ", " i'm studying ",
     " i was born ", " i prefer ", " i love ", " i like ", " i hate ", " i can't stand ", " i don't like ",
     " i'm into ", " i am into ", " i support ", " i'm a fan of ", " i am a fan of ", " i play ", " i speak ",
@@ -227,7 +261,8 @@ public enum FactStatement: Sendable, Hashable {
   /// "I like that idea", "I love you": about the conversation, not the user.
   static func endsOnTheConversation(_ words: [String]) -> Bool {
     let about: Set<String> = ["it", "this", "that", "these", "those", "them", "you", "your", "yours", "idea", "one"]
-    return words.count <= 4 && words.dropFirst(2).contains(where: about.contains)
+    let plain = words.map { $0.trimmingCharacters(in: .punctuationCharacters) }
+    return plain.count <= 7 && plain.dropFirst(2).contains(where: about.contains)
   }
 
   /// What one has or is for a moment only.
@@ -237,8 +272,17 @@ public enum FactStatement: Sendable, Hashable {
     "tired", "hungry", "thirsty", "bored", "sick", "ill", "fine", "ok", "okay", "good", "great", "well", "busy",
     "back", "here", "ready", "done", "sorry", "sure", "confused", "lost", "stressed", "sad", "happy", "excited",
     "late", "going", "trying", "looking", "thinking", "wondering", "not", "so", "very", "just", "still", "about",
-    "having", "getting", "doing", "planning", "asking", "glad", "afraid", "worried", "curious", "on",
+    "having", "lot", "lots", "suggestion", "thought", "favour", "favor", "chance", "reason", "point", "plan", "getting",
+    "doing", "planning", "asking", "glad", "afraid", "worried", "curious", "on",
     "off", "out", "away", "running", "leaving", "coming", "writing", "reading", "working", "free", "available",
+  ]
+
+  /// How someone is for a while, never for good.
+  static let passingStates: Set<String> = [
+    "annoying", "annoyed", "asleep", "awake", "angry", "upset", "sick", "unwell", "poorly", "driving", "travelling",
+    "traveling", "visiting", "staying", "late", "early", "here", "there", "gone", "broken", "dead", "flat", "tired",
+    "hungry", "bored", "ill", "fine", "ok", "okay", "busy", "back", "ready", "done", "sorry", "confused", "lost",
+    "stressed", "sad", "happy", "excited", "away", "out", "off", "coming", "going", "running", "waiting",
   ]
 
   /// What a day's plan is made of, which the calendar and reminders keep.
@@ -309,15 +353,25 @@ public enum FactSubject {
     for (from, to) in expansions {
       while text.contains(from) { text = text.replacingOccurrences(of: from, with: to) }
     }
-    var words = text.split(separator: " ").map(String.init)
-    // "my brother's name is …", "my brother is called …": who or what comes before the verb is the subject.
-    if words.first == "my", let verb = words.firstIndex(where: { ["is", "are", "was", "'s"].contains($0) }) {
-      words = words[..<verb].map { $0.hasSuffix("'s") ? String($0.dropLast(2)) : $0 }.filter { $0 != "name" }
-      return words.joined(separator: " ")
+    let words = text.split(separator: " ").map(String.init)
+    // "my brother's name is …" and "my brother is called …" are about his name; "my brother is a nurse" about
+    // what he is, and "my brother lives in Oslo" about where he lives: a subject and what is said of it.
+    let verbs = ["is", "are", "was", "'s", "lives", "works", "has", "plays", "speaks", "likes", "loves", "goes"]
+    if words.first == "my", let verb = words.firstIndex(where: verbs.contains) {
+      var subject = words[..<verb].map { $0.hasSuffix("'s") ? String($0.dropLast(2)) : $0 }
+      let named = subject.last == "name" || ["called", "named"].contains(words.dropFirst(verb + 1).first ?? "")
+      if subject.last == "name" { subject.removeLast() }
+      // A name given after "my sister" ("my sister Ingrid is a nurse") is who, not what.
+      if subject.count >= 3, !["favourite", "best"].contains(subject[1]) { subject = Array(subject.prefix(2)) }
+      let said = named ? "name" : ["is", "are", "was", "'s"].contains(words[verb]) ? "is" : words[verb]
+      return (subject + [said]).joined(separator: " ")
     }
     // One home, one job and one diet at a time: "I moved to Ghent" takes the place of "I live in Porto".
     let joined = " " + words.joined(separator: " ") + " "
-    for (topic, cues) in topics where cues.contains(where: joined.contains) { return topic }
+    for (topic, cues) in topics where cues.contains(where: joined.hasPrefix) { return topic }
+    if [" vegetarian", " vegan", " pescatarian"].contains(where: joined.contains), joined.hasPrefix(" i ") {
+      return "diet"
+    }
     return words.joined(separator: " ")
   }
 
@@ -327,17 +381,24 @@ public enum FactSubject {
     (
       "home",
       [
-        " i live ", " moved to ", " i relocated to ", " i am based in ", " i am living in ", " my home is ",
-        " my address is ",
+        " i live ", " i moved to ", " moved to ", " i relocated to ", " i am based in ", " i am living in ",
+        " my home is ", " my address is ",
       ]
     ),
     (
       "job",
       [
-        " i work ", " i am working ", " started working ", " got a job ", " started a job", " a job at ",
-        " my job is ", " my employer is ",
+        " i work at ", " i work for ", " i work as ", " i work in ", " i am working at ", " i am working as ",
+        " i am working for ", " i started working ", " started working ", " i got a job ", " got a job ",
+        " i started a job", " started a job", " my job is ", " my employer is ",
       ]
     ),
-    ("diet", [" vegetarian", " vegan", " pescatarian", " eat meat", " eat fish", " my diet ", " no more meat"]),
+    (
+      "diet",
+      [
+        " i am vegetarian", " i am vegan", " i am pescatarian", " i eat meat", " i eat fish", " my diet ",
+        " went vegetarian", " went fully vegetarian", " went vegan", " went fully vegan",
+      ]
+    ),
   ]
 }

@@ -42,6 +42,14 @@ struct FactRow: ItemRow {
       createdAt: Date(timeIntervalSince1970: createdAt), updatedAt: Date(timeIntervalSince1970: updatedAt))
   }
 
+  /// Removes one fact (its creation undone) and hands what it replaced to the facts that replaced it, so that
+  /// in "Porto ← Ghent ← Lisbon" undoing Ghent leaves Lisbon in Porto's place.
+  static func removeKeepingHistory(_ id: String, in db: Database) throws {
+    let replaced = try FactRow.fetchOne(db, key: id)?.replaces
+    try db.execute(sql: "UPDATE fact SET replaces = ? WHERE replaces = ?", arguments: [replaced, id])
+    _ = try FactRow.deleteOne(db, key: id)
+  }
+
   /// Deletes the fact and every earlier fact it replaced, following the chain back.
   static func deleteWithHistory(_ id: String, in db: Database) throws {
     var next: String? = id
@@ -69,13 +77,17 @@ struct FactRow: ItemRow {
 }
 
 extension HearthDatabase {
-  /// The facts that hold now: none a later fact replaced, pinned first, newest first. With `includingHistory`,
-  /// the replaced ones too; with `on`, only those whose last day has not passed.
-  public func facts(on day: LocalDate? = nil, includingHistory: Bool = false) throws(StoreError) -> [Fact] {
+  /// The facts kept, pinned first, newest first: none a later fact replaced (one replaced only by facts whose
+  /// last day passed before `asOf` holds again: "I'm vegan until Easter" gives way back to "I'm vegetarian"),
+  /// or every one `includingHistory`; with `on`, only those whose last day has not passed.
+  public func facts(
+    on day: LocalDate? = nil, includingHistory: Bool = false, asOf: LocalDate? = nil
+  ) throws(StoreError) -> [Fact] {
     let all = try fetchItems(FactRow.self) { db in
       try FactRow.order(Column("isPinned").desc, Column("updatedAt").desc, Column("createdAt").desc).fetchAll(db)
     }
-    let replaced = Set(all.compactMap(\.replaces))
+    let reference = day ?? asOf
+    let replaced = Set(all.filter { reference.map($0.holds(on:)) ?? true }.compactMap(\.replaces))
     return all.filter { fact in
       (includingHistory || !replaced.contains(fact.id)) && (day.map { fact.holds(on: $0) } ?? true)
     }

@@ -156,6 +156,7 @@ extension HearthDatabase {
     case .insert(let item): try insert(item.row, in: db)
     case .update(let item): try update(item.row, in: db)
     case .put(let item): _ = try put(item.row, in: db)
+    case .remove(.fact, let id): try FactRow.removeKeepingHistory(id, in: db)
     case .remove(let kind, let id): try remove(kind.rowType, id: id, in: db)
     case .delete(.fact, let id): try FactRow.deleteWithHistory(id, in: db)
     case .delete(let kind, let id): try remove(kind.rowType, id: id, in: db)

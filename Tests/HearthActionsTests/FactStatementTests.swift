@@ -196,3 +196,45 @@ struct EverydayFactTests {
     #expect(found("what's my parrot called?") == [])
   }
 }
+
+@Suite("What is not a fact, and two facts that are about different things")
+struct NotAFactTests {
+  let today = LocalDate(year: 2026, month: 12, day: 3)!
+
+  @Test("a request beside a fact, a plan, a passing state and talk about the chat are not kept")
+  func notKept() {
+    for message in [
+      "Remember that I'm allergic to nuts. Also remind me to call mum at 5", "btw I need to call the bank tomorrow",
+      "heads up, I won't be home for dinner", "I love it!", "I like that.", "I'm 10 minutes away",
+      "I have a lot of work", "I have a suggestion", "My son is sick", "My boss is annoying",
+      "I'm working on the report", "Don't forget that I have to pick up the kids at 5",
+    ] {
+      #expect(FactStatement.read(message, today: today) == nil, "\(message)")
+    }
+    #expect(
+      FactStatement.read("My GP is dr. Ingrid Vasquel", today: today)
+        == .remember(text: "My GP is dr. Ingrid Vasquel.", until: nil))
+    #expect(FactStatement.read("I'm 34", today: today) == .remember(text: "I'm 34.", until: nil))
+    #expect(
+      FactStatement.read("My birthday is on the 9th of May.", today: today)
+        == .remember(text: "My birthday is on the 9th of May.", until: nil))
+  }
+
+  @Test("what is said of one person or thing does not replace another fact about them")
+  func differentThings() {
+    func same(_ a: String, _ b: String) -> Bool { FactSubject.key(a) == FactSubject.key(b) }
+    #expect(!same("My sister is a nurse.", "My sister is called Ingrid."))
+    #expect(!same("My dog is 5.", "My dog is called Rex."))
+    #expect(!same("I work out every morning.", "I work at Google."))
+    #expect(!same("My sister moved to Berlin.", "I live in Porto."))
+    #expect(same("My sister Ingrid is a nurse.", "My sister is a doctor."))
+  }
+
+  @Test("advice about the people in the user's life is not a question about what they told")
+  func advice() {
+    #expect(FactQuestion.unansweredBlock(for: "How do I ask my boss for a raise?") == nil)
+    #expect(FactQuestion.unansweredBlock(for: "What should I get my wife for her birthday?") == nil)
+    #expect(FactQuestion.unansweredBlock(for: "Who is my dentist?") != nil)
+    #expect(FactQuestion.unansweredBlock(for: "Tell me what you can do for my trip.") == nil)
+  }
+}

@@ -82,6 +82,9 @@ struct FactMemoryTests {
     // Restored, the forgotten fact holds again.
     #expect(try engine.actions.undo(done.id).state == .restored)
     #expect(try engine.facts.list().map(\.text) == ["I live in Lisbon."])
+    // "Remember my appointment at 3 tomorrow" is the calendar's, not a fact.
+    let plan = try await Self.turn("Remember my appointment at 3 tomorrow", on: engine)
+    #expect(!plan.records.contains { $0.kind == ActionKind.memory.rawValue }, "\(plan.stored.content)")
     // "Forget …" naming no fact is left to the other readers: no memory action is drafted.
     let other = try await Self.turn("forget the team lunch", on: engine)
     #expect(!other.records.contains { $0.kind == ActionKind.memory.rawValue }, "\(other.stored.content)")
@@ -130,7 +133,10 @@ struct FactMemoryTests {
     let lisbon = try #require(prompt.range(of: "I'm in Lisbon. (until \(today))"))
     #expect(meat.lowerBound < lisbon.lowerBound)
     // One whose last day has passed is kept and listed, but no longer told to the model.
-    _ = try engine.facts.remember("I was in Rome.", until: today.adding(days: -1))
+    try engine.database.insert(Fact(text: "I was in Rome.", expires: today.adding(days: -1)))
+    #expect(throws: FactError.endsInThePast(today.adding(days: -1))) {
+      try engine.facts.remember("I was in Rome.", until: today.adding(days: -1))
+    }
     #expect(try engine.facts.list().count == 3)
     #expect(!engine.systemPrompt().contains("Rome"))
     let past = try await engine.actions.process(

@@ -28,6 +28,30 @@ struct FactStoreTests {
     #expect(try database.facts(includingHistory: true).map(\.id) == [other.id])
   }
 
+  @Test("undoing a fact in the middle of a chain hands its place on; an expired replacement gives way back")
+  func chainsAndExpiry() throws {
+    let database = try HearthDatabase.inMemory()
+    let porto = Fact(text: "I live in Porto.", createdAt: Date(timeIntervalSince1970: 1_000))
+    let ghent = Fact(text: "I moved to Ghent.", replaces: porto.id, createdAt: Date(timeIntervalSince1970: 2_000))
+    let lisbon = Fact(text: "I moved to Lisbon.", replaces: ghent.id, createdAt: Date(timeIntervalSince1970: 3_000))
+    for fact in [porto, ghent, lisbon] { try database.insert(fact) }
+    try database.write(.remove(.fact, id: ghent.id))
+    #expect(try database.facts().map(\.id) == [lisbon.id])
+    #expect(try database.item(Fact.self, id: lisbon.id)?.replaces == porto.id)
+    // "I'm vegan until the 10th" in place of "I'm vegetarian": after the 10th, vegetarian holds again.
+    let vegetarian = Fact(text: "I'm vegetarian.", createdAt: Date(timeIntervalSince1970: 1_000))
+    let vegan = Fact(
+      text: "I'm vegan.", expires: LocalDate(year: 2026, month: 12, day: 10), replaces: vegetarian.id,
+      createdAt: Date(timeIntervalSince1970: 2_000))
+    try database.insert(vegetarian)
+    try database.insert(vegan)
+    let before = LocalDate(year: 2026, month: 12, day: 5)!
+    let after = LocalDate(year: 2026, month: 12, day: 11)!
+    #expect(try database.facts(on: before).map(\.text).contains("I'm vegan."))
+    #expect(!(try database.facts(on: before).map(\.text).contains("I'm vegetarian.")))
+    #expect(try database.facts(on: after).map(\.text).contains("I'm vegetarian."))
+  }
+
   @Test("a fact past its last day is kept but no longer holds; every field reads back as written")
   func expiryAndFields() throws {
     let database = try HearthDatabase.inMemory()

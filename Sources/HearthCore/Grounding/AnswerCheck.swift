@@ -257,10 +257,11 @@ public struct AnswerCheck: Sendable {
       "\\byou (have|had|'ve got|have got) (a |an |no |one |two |three |\\d+ |nothing|something|anything)?"
         + "([a-z]+ )?(\(things))\\b",
       "\\byou('re| are) (free|busy)\\b", "\\b(is|are|was|were) (due|overdue)\\b",
-      // The user's own life, which only what they told Hearth holds: "your brother is called …".
+      // The user's own life, which only what they told Hearth holds: "your brother is called …" (not advice
+      // such as "your mum might like a scarf").
       "\\byour (wife|husband|partner|boyfriend|girlfriend|brother|sister|mother|mum|mom|father|dad|son|"
         + "daughter|kids|children|boss|manager|doctor|dentist|dog|cat|friend|neighbou?r|allerg[a-z]*|"
-        + "address|favou?rite [a-z]+|name)\\b",
+        + "address|favou?rite [a-z]+|name)('s name)? (is|are|was|'s) ",
       "\\byou('re| are) allergic\\b", "\\byou live (in|at)\\b", "\\byou work (at|for|as)\\b",
     ]
     return patterns.contains { pattern in

@@ -19,22 +19,23 @@ extension TurnDrafter {
         return nil
       }
     case .remember:
-      guard !explicitOnly else { return statement.block }
-      let lowered = request.lowercased()
-      let end = [" until ", " till ", " through "].compactMap { lowered.range(of: $0)?.lowerBound }.min()
-      let before = end.map { String(lowered[..<$0]) } ?? lowered
-      // "My birthday is on the 9th of May" is about the user, day and all.
-      if before.hasPrefix("my "), before.contains("birthday is") || before.contains("anniversary is") {
-        return statement.block
-      }
-      // A day to come or a time of day is a plan's ("my dentist is on Friday at 3"); "I moved to Ghent last
-      // month" is the user's life.
-      let hints = RequestHints(before, today: today, dayFirst: dayFirst)
-      guard hints.kind == nil, hints.time.clocks.isEmpty, !hints.dates.contains(where: { $0 >= today }) else {
-        return nil
-      }
-      return statement.block
+      return Self.tellsNoPlan(request, today: today, dayFirst: dayFirst, explicit: explicitOnly)
+        ? statement.block : nil
     }
+  }
+
+  /// Whether a statement about the user names no plan of theirs: no day to come, no time of day and (unless the
+  /// user said "remember", which names what they want) no kind of item. "Remember my appointment at 3
+  /// tomorrow" and "my dentist is on Friday at 3" are the calendar's; "I moved to Ghent last month" and "my
+  /// birthday is on the 9th of May" are the user's life; what follows "until" is the fact's own last day.
+  static func tellsNoPlan(_ request: String, today: LocalDate, dayFirst: Bool, explicit: Bool) -> Bool {
+    let lowered = request.lowercased()
+    let end = [" until ", " till ", " through "].compactMap { lowered.range(of: $0)?.lowerBound }.min()
+    let before = end.map { String(lowered[..<$0]) } ?? lowered
+    if before.contains("birthday is") || before.contains("anniversary is") { return true }
+    let hints = RequestHints(before, today: today, dayFirst: dayFirst)
+    return (explicit || hints.kind == nil) && hints.time.clocks.isEmpty
+      && !hints.dates.contains(where: { $0 >= today })
   }
 
   /// The look-up of the facts a question about the user asks for, when a fact holds its words. A question that

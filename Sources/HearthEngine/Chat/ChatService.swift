@@ -278,8 +278,16 @@ public actor ChatService {
       let attached = (read("attachments") { try database.attachments(in: sessionID) } ?? []).filter {
         $0.messageID != nil
       }.map(\.text)
+      // What the user wrote about themselves and the facts they told are theirs; documents, notes and past
+      // chats the memory brought are data, and after them nothing runs on the answer's word alone.
+      let retrieved = memory.map { context in
+        context.citations.filter { ![.persona, .facts].contains($0.collection) }.compactMap {
+          context.passages[$0.number]
+        }
+      }
       let read = [
-        start.continuing ? start.assistant.content : nil, memory?.text,
+        start.continuing ? start.assistant.content : nil,
+        retrieved.flatMap { $0.isEmpty ? nil : $0.joined(separator: "\n") },
         imported && drafted == nil ? earlier ?? "" : nil,
         attached.isEmpty ? nil : attached.joined(separator: "\n"),
       ].compactMap { $0 }

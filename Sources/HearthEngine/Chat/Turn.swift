@@ -119,8 +119,9 @@ struct Turn: Sendable {
       session.droppedMessageCount = cut
       session.summary = summary
     }
-    // A summary keeps the gist; what the user told about themselves in the turns it replaces stays whole.
-    await keepFacts(Array(kept.prefix(cut)).filter { $0.role == .user })
+    // A summary keeps the gist; what the user told about themselves in the turns it now replaces stays whole.
+    let newlyDropped = kept.prefix(cut).dropFirst(min(session.droppedMessageCount, cut))
+    await keepFacts(Array(newlyDropped).filter { $0.role == .user })
     events.yield(.trimmed(droppedMessages: cut))
     return fitted.messages
   }

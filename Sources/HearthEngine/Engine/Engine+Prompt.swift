@@ -60,7 +60,7 @@ extension Engine {
     do {
       if let told = try memory.factsSection(tokenBudget: Self.factsBudget, countTokens: count) {
         // Sized here, whole facts only: the builder's own trimming never cuts one.
-        builder.add(PromptSection(name: "facts", text: told.text, tokenBudget: Self.factsBudget + 40))
+        builder.add(PromptSection(name: "facts", text: told.text, tokenBudget: max(Self.factsBudget, told.tokens) + 40))
       }
     } catch {
       logger.error("the facts could not be read", metadata: ["error": "\(ErrorKind.of(error))"])

@@ -180,7 +180,11 @@ public final class Engine: Sendable {
         await memory.context(for: question, session: session, for: model)
       },
       remember: { session in await Engine.remember(session, in: memory, logger: logger) },
-      keepFacts: { messages in Engine.keepFacts(told: messages, in: facts, database: database, logger: logger) })
+      // With actions on, each statement was read as its turn ran, and what the user undid or forgot stays so.
+      keepFacts: { [actionsOn = chat.actions, dayFirst = configuration.dayFirst] messages in
+        guard !actionsOn else { return }
+        Engine.keepFacts(told: messages, in: facts, database: database, dayFirst: dayFirst, logger: logger)
+      })
     var unkept = hooks
     unkept.process = { message, texts in
       await Self.process(message, texts, keptIn: nil, actions: actions, logger: logger)

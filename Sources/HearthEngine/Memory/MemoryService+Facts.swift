@@ -51,15 +51,17 @@ extension Engine {
   /// statement never takes the place of a newer fact. An imported chat's messages are not kept: Hearth did not
   /// see them said.
   static func keepFacts(
-    told messages: [StoredMessage], in facts: FactService, database: HearthDatabase, logger: Logger
+    told messages: [StoredMessage], in facts: FactService, database: HearthDatabase, dayFirst: Bool, logger: Logger
   ) {
     guard let first = messages.first,
       logger.attempt("reading whether a chat was imported", { try database.isImported(first.sessionID) }) == false,
       var known = logger.attempt("reading the facts", { try facts.list(includingHistory: true) })
     else { return }
     var kept = 0
-    for message in messages where message.role == .user {
+    // Newest first: of two statements on one thing, the later is the one that holds.
+    for message in messages.reversed() where message.role == .user {
       guard case .remember(let text, let until)? = FactStatement.read(message.content, today: facts.today),
+        TurnDrafter.tellsNoPlan(message.content, today: facts.today, dayFirst: dayFirst, explicit: false),
         !known.contains(where: { FactSubject.key($0.text) == FactSubject.key(text) })
       else { continue }
       do {

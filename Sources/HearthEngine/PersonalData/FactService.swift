@@ -20,10 +20,13 @@ extension Fact: ServiceItem {
 public enum FactError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The same statement is kept already.
   case alreadyKept(String)
+  /// Its last day is already behind.
+  case endsInThePast(LocalDate)
 
   public var description: String {
     switch self {
     case .alreadyKept(let text): "“\(text)” is remembered already"
+    case .endsInThePast(let day): "expires: \(day) is in the past"
     }
   }
 }
@@ -32,7 +35,7 @@ extension ItemService where Item == Fact {
   /// The facts kept now (a replaced one only `includingHistory`), pinned first, newest first; those past their
   /// last day included.
   public func list(includingHistory: Bool = false) throws -> [Fact] {
-    try context.database.facts(includingHistory: includingHistory)
+    try context.database.facts(includingHistory: includingHistory, asOf: today)
   }
 
   /// The facts that hold today: what the model is told.
@@ -47,6 +50,7 @@ extension ItemService where Item == Fact {
   ///   an empty or too long one.
   func planned(_ fact: Fact, subject: (String) -> String = FactSubject.key) throws -> (fact: Fact, replacing: Fact?) {
     var fact = fact.canonical()
+    if let expires = fact.expires, expires < today { throw FactError.endsInThePast(expires) }
     let kept = try list()
     let folded = { (text: String) in text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". !")) }
     if kept.contains(where: { folded($0.text) == folded(fact.text) && $0.expires == fact.expires }) {
@@ -75,7 +79,10 @@ extension ItemService where Item == Fact {
   ) throws -> Fact {
     var fact = try item(reference)
     if let text { fact.text = text }
-    if let until { fact.expires = until }
+    if let until {
+      if let day = until, day < today { throw FactError.endsInThePast(day) }
+      fact.expires = until
+    }
     if let pinned { fact.isPinned = pinned }
     return try update(fact)
   }
@@ -90,5 +97,10 @@ extension ItemService where Item == Fact {
 }
 
 extension FactError: CategorizedError {
-  public var category: ErrorCategory { ErrorCategory(.conflict, code: "fact_kept_already") }
+  public var category: ErrorCategory {
+    switch self {
+    case .alreadyKept: ErrorCategory(.conflict, code: "fact_kept_already")
+    case .endsInThePast: ErrorCategory(.invalid, parameter: "expires")
+    }
+  }
 }
