@@ -61,6 +61,11 @@ public enum FactQuestion {
     // word, and then it must be there; "name" alone names nothing.
     var specific = asked.filter { !answerKinds.contains($0) }
     if specific.isEmpty { specific = asked.filter { !["name", "names"].contains($0) } }
+    // "What's my name?": the fact that names the user.
+    if specific.isEmpty, asked.contains("name") {
+      let own = ["my name ", "i'm called ", "i am called ", "i go by ", "call me "]
+      return facts.filter { fact in own.contains { fact.lowercased().hasPrefix($0) } }
+    }
     guard !specific.isEmpty else { return [] }
     let kinds = asked.filter(answerKinds.contains)
     let found = facts.filter { fact in

@@ -185,7 +185,7 @@ public enum FactStatement: Sendable, Hashable {
     var text = firstPerson(" " + lowered + " ")
     var original = firstPersonOriginal(original)
     // "I just started a new job", "our son Emeric just started school": the adverb tells when, not what.
-    for adverb in [" just ", " recently ", " finally ", " actually ", " also ", " now "] {
+    for adverb in [" just ", " recently ", " finally ", " actually ", " also ", " now ", " originally ", " really "] {
       while let range = text.range(of: adverb) {
         text.replaceSubrange(range, with: " ")
         if let written = original.range(of: adverb.dropFirst(), options: .caseInsensitive) {
@@ -256,6 +256,7 @@ public enum FactStatement: Sendable, Hashable {
     " i'm into ", " i am into ", " i support ", " i'm a fan of ", " i am a fan of ", " i play ", " i speak ",
     " i drive ", " i ride ", " i'm married", " i am married", " i'm engaged", " i'm single", " i'm divorced",
     " i'm retired", " i am retired", " i'm learning ", " i am learning ", " i've been learning ",
+    " i can't have ", " i cannot have ", " i avoid ", " i go by ", " i'm called ", " i am called ",
   ]
 
   /// "I like that idea", "I love you": about the conversation, not the user.

@@ -155,6 +155,8 @@ struct EverydayFactTests {
     #expect(kept("switched practices, my new GP is Dr. Mbeki") == "Switched practices, my new GP is Dr. Mbeki.")
     #expect(kept("update: went fully vegetarian, no more fish for me") == "Went fully vegetarian, no more fish for me.")
     #expect(kept("just moved to Ghent") == "Just moved to Ghent.")
+    #expect(kept("I'm originally from Porto") == "I'm originally from Porto.")
+    #expect(kept("I can't have dairy") == "I can't have dairy.")
     #expect(kept("I have a question") == nil)
     #expect(kept("I like that idea") == nil)
     #expect(kept("I'm a bit lost") == nil)
@@ -194,6 +196,8 @@ struct EverydayFactTests {
     #expect(found("what's my favourite food") == ["My favourite food is pierogi."])
     #expect(found("when does my trip end?") == ["I'm in Sorrelbay till the 22nd of June."])
     #expect(found("what's my parrot called?") == [])
+    #expect(
+      FactQuestion.matching(["My name is Sam.", "My brother's name is Tomas."], about: "name") == ["My name is Sam."])
   }
 }
 
