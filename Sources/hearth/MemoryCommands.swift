@@ -61,7 +61,7 @@ struct IndexCommand: AsyncParsableCommand {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List what the memory holds, with chunk counts.")
-    @Option(name: .long, help: "Only this collection: notes, documents, conversations or persona.")
+    @Option(name: .long, help: "Only this collection: notes, documents, conversations, persona or facts.")
     var collection: MemoryCollection?
     @Flag(name: .long, help: "Print JSON.") var json = false
 
