@@ -11,8 +11,7 @@ public enum FactQuestion {
     guard asksAboutTheUser(request) || asksAboutSomeoneTold(request, facts: facts) else { return nil }
     let asked = contentWords(of: request)
     guard !asked.isEmpty, !matching(facts, asked: asked).isEmpty else { return nil }
-    let payload = JSONValue.object([("action", .string("recall")), ("about", .string(asked.joined(separator: " ")))])
-    return "[\(ActionKind.memory.rawValue):\(payload.jsonText)]"
+    return recallBlock(about: asked)
   }
 
   /// The look-up for a question about the user's own life ("What am I allergic to?", "Where do I live?") that
@@ -35,6 +34,11 @@ public enum FactQuestion {
     guard opens.contains(SpokenTime.words(of: lowered).first ?? "") else { return nil }
     let asked = contentWords(of: request)
     guard asked.contains(where: { word in lifeWords.contains { same($0, word) } }) else { return nil }
+    return recallBlock(about: asked)
+  }
+
+  /// The look-up of the facts that hold the words `asked`.
+  static func recallBlock(about asked: [String]) -> String {
     let payload = JSONValue.object([("action", .string("recall")), ("about", .string(asked.joined(separator: " ")))])
     return "[\(ActionKind.memory.rawValue):\(payload.jsonText)]"
   }
@@ -147,6 +151,12 @@ public enum FactQuestion {
     return senses.contains { key, words in same(key, asked) && words.contains(where: { same($0, theirs) }) }
   }
 
+  /// The signs a "star sign" question is answered by.
+  static let zodiac = [
+    "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius",
+    "pisces",
+  ]
+
   /// What a question's word may be answered by, beside itself.
   static let senses: [(String, [String])] = [
     ("live", ["moved", "based", "relocated", "address", "living"]),
@@ -173,20 +183,7 @@ public enum FactQuestion {
     ("favorite", ["favourite", "fav", "fave", "love", "prefer"]),
     ("fun", ["hobby", "hobbies", "enjoy", "love", "play", "spare"]),
     ("hobby", ["hobbies", "enjoy", "love", "play"]),
-    (
-      "sign",
-      [
-        "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn",
-        "aquarius", "pisces",
-      ]
-    ),
-    (
-      "star",
-      [
-        "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn",
-        "aquarius", "pisces",
-      ]
-    ),
+    ("sign", zodiac), ("star", zodiac),
     ("trip", ["until", "till", "staying", "travelling", "traveling", "holiday", "vacation", "visiting"]),
     ("back", ["until", "till", "return", "returning"]),
     ("end", ["until", "till"]),

@@ -305,11 +305,8 @@ public enum FactStatement: Sendable, Hashable {
 
   /// A household's "we" and "our" as the user's "I" and "my".
   static func firstPerson(_ text: String) -> String {
-    for (from, to) in [
-      (" we're ", " i'm "), (" we are ", " i am "), (" we've ", " i've "), (" we ", " i "), (" our ", " my "),
-      (" ive ", " i've "), (" im ", " i'm "),
-    ] where text.hasPrefix(from) {
-      return to + text.dropFirst(from.count)
+    for (from, to) in householdOpenings where text.hasPrefix(" " + from) {
+      return " " + to.lowercased() + text.dropFirst(from.count + 1)
     }
     return text
   }
@@ -317,14 +314,15 @@ public enum FactStatement: Sendable, Hashable {
   /// The same for the statement as written, so that a word's capital is found where the rule looks for it.
   static func firstPersonOriginal(_ text: String) -> String {
     let lowered = text.lowercased()
-    for (from, to) in [
-      ("we're ", "I'm "), ("we are ", "I am "), ("we've ", "I've "), ("we ", "I "), ("our ", "my "),
-      ("ive ", "I've "), ("im ", "I'm "),
-    ] where lowered.hasPrefix(from) {
-      return to + text.dropFirst(from.count)
-    }
+    for (from, to) in householdOpenings where lowered.hasPrefix(from) { return to + text.dropFirst(from.count) }
     return text
   }
+
+  /// Openings in a household's words or typed without an apostrophe, and the user's own, as written.
+  static let householdOpenings = [
+    ("we're ", "I'm "), ("we are ", "I am "), ("we've ", "I've "), ("we ", "I "), ("our ", "my "),
+    ("ive ", "I've "), ("im ", "I'm "),
+  ]
 }
 
 /// What a fact is about, so a later statement on the same thing takes its place: "My brother's name is

@@ -10,22 +10,10 @@ extension MemoryService {
   /// forgotten, replaced and expired ones dropped, so the memory never finds a fact the user took back.
   @discardableResult
   public func syncFacts() async throws -> (indexed: Int, removed: Int) {
-    let holding = try facts.holding()
-    var indexed = 0
-    var wanted: Set<String> = []
-    for fact in holding {
-      let id = "fact:\(fact.id)"
-      wanted.insert(id)
-      let outcome = try await index.index(
-        SourceText(id: id, collection: .facts, title: fact.text, location: fact.id, text: fact.text))
-      if !outcome.unchanged { indexed += 1 }
+    let texts = try facts.holding().map { fact in
+      SourceText(id: "fact:\(fact.id)", collection: .facts, title: fact.text, location: fact.id, text: fact.text)
     }
-    var removed = 0
-    for source in try database.memorySources(in: .facts) where !wanted.contains(source.id) {
-      try await index.removeIfPresent(source.id)
-      removed += 1
-    }
-    return (indexed, removed)
+    return try await sync(.facts, to: texts)
   }
 
   /// Forgets a fact (with the earlier ones it replaced) and drops it from the index at once, without
@@ -55,20 +43,22 @@ extension Engine {
   ) {
     guard let first = messages.first,
       logger.attempt("reading whether a chat was imported", { try database.isImported(first.sessionID) }) == false,
-      var known = logger.attempt("reading the facts", { try facts.list(includingHistory: true) })
+      let known = logger.attempt("reading the facts", { try facts.list(includingHistory: true) })
     else { return }
+    // What the facts, kept or replaced, are about: a statement on one of these is not kept again.
+    var subjects = Set(known.map { FactSubject.key($0.text) })
     var kept = 0
     // Newest first: of two statements on one thing, the later is the one that holds.
     for message in messages.reversed() where message.role == .user {
       guard case .remember(let text, let until)? = FactStatement.read(message.content, today: facts.today),
         TurnDrafter.tellsNoPlan(message.content, today: facts.today, dayFirst: dayFirst, explicit: false),
-        !known.contains(where: { FactSubject.key($0.text) == FactSubject.key(text) })
+        !subjects.contains(FactSubject.key(text))
       else { continue }
       do {
         let fact = try facts.prepared(
           new: Fact(text: text, sessionID: message.sessionID, messageID: message.id, expires: until))
         try database.insert(fact)
-        known.append(fact)
+        subjects.insert(FactSubject.key(fact.text))
         kept += 1
       } catch {
         logger.warning(

@@ -191,21 +191,23 @@ public final class MemoryService: Sendable {
   /// Brings the notes collection in step with the notes: changed notes re-indexed, deleted ones dropped.
   @discardableResult
   public func syncNotes() async throws -> (indexed: Int, removed: Int) {
-    let current = try notes.list()
-    var indexed = 0
-    var wanted: Set<String> = []
-    for note in current {
-      let id = "note:\(note.id)"
-      wanted.insert(id)
+    let texts = try notes.list().map { note in
       let tags = note.tags.isEmpty ? "" : "\n\nTags: " + note.tags.joined(separator: ", ")
-      let outcome = try await index.index(
-        SourceText(
-          id: id, collection: .notes, title: note.title, location: note.id,
-          text: "# \(note.title)\n\n\(note.body)\(tags)"))
-      if !outcome.unchanged { indexed += 1 }
+      return SourceText(
+        id: "note:\(note.id)", collection: .notes, title: note.title, location: note.id,
+        text: "# \(note.title)\n\n\(note.body)\(tags)")
     }
+    return try await sync(.notes, to: texts)
+  }
+
+  /// Brings `collection` in step with `texts`: each indexed (an unchanged one costs nothing), and every source
+  /// of the collection not among them dropped.
+  func sync(_ collection: MemoryCollection, to texts: [SourceText]) async throws -> (indexed: Int, removed: Int) {
+    var indexed = 0
+    for text in texts where !(try await index.index(text)).unchanged { indexed += 1 }
+    let wanted = Set(texts.map(\.id))
     var removed = 0
-    for source in try database.memorySources(in: .notes) where !wanted.contains(source.id) {
+    for source in try database.memorySources(in: collection) where !wanted.contains(source.id) {
       try await index.removeIfPresent(source.id)
       removed += 1
     }
