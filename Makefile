@@ -29,9 +29,11 @@ setup:
 	@scripts/setup-models.sh
 	@scripts/prove-native.sh
 
-## setup-web: chromium, its driver and the pinned Python packages the web tests use
+## setup-web: chromium, its driver and the pinned Python packages the web tests use; the CalDAV/CardDAV servers
+## (Radicale, Xandikos) and client the sync tests use
 setup-web:
 	@scripts/setup-browser.sh
+	@scripts/setup-dav.sh
 
 ## build: set-up, then a release build of hearth with the default model installed
 build: setup

@@ -37,7 +37,7 @@ let fuzzTargets: [Target] = [
   .executableTarget(
     name: "HearthFuzz",
     dependencies: [
-      "HearthActions", "HearthCore", "HearthForms", "HearthInterchange", "HearthSpeech", "LlamaKit",
+      "HearthActions", "HearthCore", "HearthDAV", "HearthForms", "HearthInterchange", "HearthSpeech", "LlamaKit",
       .product(name: "NIOCore", package: "swift-nio"),
     ],
     path: "Fuzz/HearthFuzz", swiftSettings: strictSettings, linkerSettings: nativeRpaths)
@@ -54,6 +54,7 @@ let package = Package(
     .library(name: "HearthCore", targets: ["HearthCore"]),
     .library(name: "HearthStore", targets: ["HearthStore"]),
     .library(name: "HearthInterchange", targets: ["HearthInterchange"]),
+    .library(name: "HearthDAV", targets: ["HearthDAV"]),
     .library(name: "HearthActions", targets: ["HearthActions"]),
     .library(name: "HearthMemory", targets: ["HearthMemory"]),
     .library(name: "HearthEngine", targets: ["HearthEngine"]),
@@ -138,6 +139,12 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // WebDAV, CalDAV and CardDAV as a client speaks them: discovery, listings, sync reports and safe writes,
+    // over a transport the caller gives (the engine's is AsyncHTTPClient).
+    .target(
+      name: "HearthDAV",
+      swiftSettings: strictSettings
+    ),
     // Action blocks: their specs, validation, the grammar that constrains them and the prompt that teaches them.
     .target(
       name: "HearthActions",
@@ -156,6 +163,7 @@ let package = Package(
         "HearthActions",
         "HearthMemory",
         "HearthCore",
+        "HearthDAV",
         "HearthInterchange",
         "HearthOCR",
         "HearthSpeech",
@@ -284,6 +292,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "HearthDAVTests",
+      dependencies: ["HearthDAV"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "HearthOCRTests",
       dependencies: ["HearthOCR", "HearthCore"],
       resources: [.copy("Fixtures")],
@@ -333,7 +346,7 @@ let package = Package(
       name: "HearthEngineTests",
       dependencies: [
         "HearthEngine", "HearthActions", "HearthBench", "HearthStore", "HearthInterchange", "LlamaKit", "HearthCore",
-        "HearthTestSupport",
+        "HearthDAV", "HearthTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -381,11 +394,11 @@ let package = Package(
 if ProcessInfo.processInfo.environment["HEARTH_PURE"] == "1" {
   let pureModules: Set<String> = [
     "HearthCore", "HearthStore", "HearthInterchange", "HearthActions", "HearthMemory", "HearthForms",
-    "HearthTestSupport",
+    "HearthDAV", "HearthTestSupport",
   ]
   let pureTests: Set<String> = [
     "HearthCoreTests", "HearthStoreTests", "HearthInterchangeTests", "HearthActionsTests", "HearthMemoryTests",
-    "HearthFormsTests",
+    "HearthFormsTests", "HearthDAVTests",
   ]
   let purePackages = ["GRDB.swift", "Yams", "swift-nio", "swift-property-based"]
   package.targets = package.targets.filter { pureModules.contains($0.name) || pureTests.contains($0.name) }

@@ -12,7 +12,7 @@ seconds="${1:-600}"
 shift || true
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(ActionBlocks SchemaGrammar ICalendar VCard MarkdownNotes WAV GGUF Multipart)
+  targets=(ActionBlocks SchemaGrammar ICalendar VCard Multistatus SyncedBodies MarkdownNotes WAV GGUF Multipart)
 fi
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "fuzz: SECONDS must be a number, not $seconds" >&2; exit 2; }
 

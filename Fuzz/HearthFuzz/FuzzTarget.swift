@@ -1,6 +1,7 @@
 import Foundation
 import HearthActions
 import HearthCore
+import HearthDAV
 import HearthForms
 import HearthInterchange
 import HearthSpeech
@@ -38,6 +39,21 @@ struct FuzzTarget: Sendable {
       _ = try? ICalendar.read(Data(bytes), local: TimeZone(identifier: "UTC")!)
     },
     FuzzTarget(name: "VCard") { bytes in _ = try? VCard.read(Data(bytes)) },
+    FuzzTarget(name: "Multistatus") { bytes in
+      // A server's answer: every response read has an href, and its collections a kind.
+      guard let answer = try? Multistatus.parse(Data(bytes)) else { return }
+      for response in answer.responses { precondition(!response.href.isEmpty) }
+    },
+    FuzzTarget(name: "SyncedBodies") { bytes in
+      // A server's body patched with a changed title: never a crash, and what was not an event stays as it was.
+      let text = String(decoding: bytes, as: UTF8.self)
+      guard
+        let event = (try? ICalendar.read(Data(bytes), local: TimeZone(identifier: "UTC")!))?.events.items.first?.item
+      else { return }
+      var changed = event
+      changed.title += " (changed)"
+      _ = SyncedBodies.patched(text, from: event, to: changed)
+    },
     FuzzTarget(name: "MarkdownNotes") { bytes in
       _ = try? MarkdownNotes.read(
         String(decoding: bytes, as: UTF8.self), path: "fuzz.md", modified: Date(timeIntervalSince1970: 0))

@@ -135,38 +135,40 @@ public enum VCard {
 
   /// Writes contacts as one file of cards (CRLF lines folded at 75 octets).
   public static func write(_ contacts: [Contact], version: Version = .v4) -> String {
-    var lines: [ContentLine] = []
-    for contact in contacts {
-      lines += [
-        ContentLine(name: "BEGIN", value: "VCARD"), ContentLine(name: "VERSION", value: version.rawValue),
-        ContentLine(name: "UID", value: ContentLine.escape(contact.id)),
-        ContentLine(name: "FN", value: ContentLine.escape(contact.fullName)),
-        ContentLine(
-          name: "N",
-          value: [contact.familyName ?? "", contact.givenName ?? "", "", "", ""].map(ContentLine.escape)
-            .joined(separator: ";")),
-      ]
-      for phone in contact.phones { lines.append(labeled("TEL", phone)) }
-      for email in contact.emails { lines.append(labeled("EMAIL", email)) }
-      if let birthday = contact.birthday {
-        let text =
-          version == .v4 || birthday.year == nil
-          ? birthday.description.replacingOccurrences(of: "-", with: "").replacingOccurrences(
-            of: "^(?=\\d{4}$)", with: "--", options: .regularExpression)
-          : birthday.description
-        lines.append(ContentLine(name: "BDAY", value: text))
-      }
-      if let organization = contact.organization {
-        lines.append(ContentLine(name: "ORG", value: ContentLine.escape(organization)))
-      }
-      if let notes = contact.notes { lines.append(ContentLine(name: "NOTE", value: ContentLine.escape(notes))) }
-      lines += [
-        ContentLine(name: "REV", value: ICalendarFormat.utc(contact.updatedAt)),
-        ContentLine(name: "X-HEARTH-CREATED", value: ICalendarFormat.utc(contact.createdAt)),
-        ContentLine(name: "END", value: "VCARD"),
-      ]
+    ContentLines.write(contacts.flatMap { lines(for: $0, version: version) })
+  }
+
+  /// One card's lines, BEGIN to END.
+  static func lines(for contact: Contact, version: Version) -> [ContentLine] {
+    var lines = [
+      ContentLine(name: "BEGIN", value: "VCARD"), ContentLine(name: "VERSION", value: version.rawValue),
+      ContentLine(name: "UID", value: ContentLine.escape(contact.id)),
+      ContentLine(name: "FN", value: ContentLine.escape(contact.fullName)),
+      ContentLine(
+        name: "N",
+        value: [contact.familyName ?? "", contact.givenName ?? "", "", "", ""].map(ContentLine.escape)
+          .joined(separator: ";")),
+    ]
+    for phone in contact.phones { lines.append(labeled("TEL", phone)) }
+    for email in contact.emails { lines.append(labeled("EMAIL", email)) }
+    if let birthday = contact.birthday {
+      let text =
+        version == .v4 || birthday.year == nil
+        ? birthday.description.replacingOccurrences(of: "-", with: "").replacingOccurrences(
+          of: "^(?=\\d{4}$)", with: "--", options: .regularExpression)
+        : birthday.description
+      lines.append(ContentLine(name: "BDAY", value: text))
     }
-    return ContentLines.write(lines)
+    if let organization = contact.organization {
+      lines.append(ContentLine(name: "ORG", value: ContentLine.escape(organization)))
+    }
+    if let notes = contact.notes { lines.append(ContentLine(name: "NOTE", value: ContentLine.escape(notes))) }
+    lines += [
+      ContentLine(name: "REV", value: ICalendarFormat.utc(contact.updatedAt)),
+      ContentLine(name: "X-HEARTH-CREATED", value: ICalendarFormat.utc(contact.createdAt)),
+      ContentLine(name: "END", value: "VCARD"),
+    ]
+    return lines
   }
 
   private static func labeled(_ name: String, _ value: LabeledValue) -> ContentLine {

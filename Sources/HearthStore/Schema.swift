@@ -121,6 +121,9 @@ enum Schema {
     migrator.registerMigration("v16-facts") { db in
       try FactRow.create(db)
     }
+    migrator.registerMigration("v17-accounts") { db in
+      try SyncedItemRow.createTables(db)
+    }
     return migrator
   }
 }

@@ -11,11 +11,11 @@ public final class NginxServer: @unchecked Sendable {
   private let directory: URL
 
   /// Starts nginx on a free port serving `root`; `extraLocations` are added to its `server` block as they are.
-  public init(root: URL, extraLocations: String = "") throws {
+  public init(root: URL, port chosen: UInt16? = nil, extraLocations: String = "") throws {
     guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile)
     else { throw NginxError("nginx is not installed (scripts/setup-system.sh installs it)") }
     directory = try TestModels.temporaryDirectory()
-    let port = try Self.freePort()
+    let port = try chosen ?? Self.freePort()
     let config = """
       daemon off;
       master_process off;

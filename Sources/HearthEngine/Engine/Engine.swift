@@ -50,6 +50,8 @@ public final class Engine: Sendable {
   public let contacts: ContactService
   /// What the user told Hearth about themselves.
   public let facts: FactService
+  /// The user's CalDAV and CardDAV accounts, kept in step with the store.
+  public let accounts: AccountService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
   public let notices: NoticeService
   /// Prompts answered on a schedule, each into a chat of its own.
@@ -133,6 +135,9 @@ public final class Engine: Sendable {
     self.habits = habits
     self.contacts = contacts
     self.facts = facts
+    self.accounts = AccountService(
+      database: database, folder: paths.home.appendingPathComponent("accounts", isDirectory: true),
+      timeZone: timeZone, clock: configuration.clock, logger: logger)
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)
     self.actions = actions

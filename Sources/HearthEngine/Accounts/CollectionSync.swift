@@ -1,0 +1,149 @@
+import Foundation
+import HearthCore
+import HearthDAV
+import HearthStore
+
+/// One collection brought in step both ways: first what changed on the server (by sync token, or by listing
+/// every entity tag), then what changed here. Each item is written with its link in one transaction and the
+/// sync token only after, so a sync cut at any point is finished by the next one with nothing lost or doubled.
+struct CollectionSync {
+  let client: DAVClient
+  let database: HearthDatabase
+  let account: Account
+  var collection: SyncCollection
+  let timeZone: TimeZone
+  let now: @Sendable () -> Date
+
+  var remote: DAVCollection {
+    DAVCollection(
+      href: collection.href, displayName: collection.displayName, content: davContent,
+      offersSyncToken: collection.syncToken != nil)
+  }
+
+  private var davContent: DAVCollection.Content {
+    switch collection.content {
+    case .events: .events
+    case .todos: .todos
+    case .contacts: .contacts
+    }
+  }
+
+  mutating func run(offersSyncToken: Bool) async throws -> SyncReport {
+    var report = SyncReport(collection: collection.displayName)
+    try await pull(&report, offersSyncToken: offersSyncToken)
+    try await push(&report)
+    return report
+  }
+
+  // MARK: From the server
+
+  private mutating func pull(_ report: inout SyncReport, offersSyncToken: Bool) async throws {
+    let links = try database.syncedItems(in: collection.id)
+    let byHref = Dictionary(links.map { (DAVPath.normalized($0.href), $0) }, uniquingKeysWith: { first, _ in first })
+    var changed: [DAVMember]
+    var removed: [String]
+    var token: String?
+    if offersSyncToken || collection.syncToken != nil, let changes = try await tokenChanges() {
+      (changed, removed, token) = (changes.changed, changes.removed, changes.token)
+      report.usedSyncToken = true
+    } else {
+      // No token, or an expired or badly kept one: every entity tag is listed, which never misses a change.
+      (changed, removed) = try await listed(byHref)
+    }
+    let wanted = changed.filter { byHref[DAVPath.normalized($0.href)]?.etag != $0.etag }.map(\.href)
+    for resource in try await client.fetch(wanted, in: remote) {
+      try apply(resource, link: byHref[DAVPath.normalized(resource.href)], report: &report)
+    }
+    for href in removed {
+      guard let link = byHref[DAVPath.normalized(href)] else { continue }
+      if let local = try database.item(link.itemKind, id: link.itemID),
+        try SyncItems.fingerprint(local) != link.fingerprint
+      {
+        // Changed here, deleted there: the change is kept and goes back to the server as a new member.
+        try database.commitSync([.unlinked(link.itemKind, id: link.itemID)])
+      } else {
+        try database.commitSync([.removed(link.itemKind, id: link.itemID)])
+        report.removed += 1
+      }
+    }
+    collection.syncToken = token
+    try database.saveSyncCollection(collection)
+  }
+
+  /// The changes since the collection's token, `nil` when the server refuses it.
+  private func tokenChanges() async throws -> DAVChanges? {
+    do {
+      return try await client.changes(in: remote, since: collection.syncToken)
+    } catch .syncTokenRefused {
+      return nil
+    }
+  }
+
+  /// Changes found by comparing every member's entity tag with the links.
+  private func listed(_ byHref: [String: SyncedItem]) async throws -> (changed: [DAVMember], removed: [String]) {
+    let members = try await client.members(of: remote)
+    let present = Set(members.map { DAVPath.normalized($0.href) })
+    let removed = byHref.filter { $0.value.etag != nil && !present.contains($0.key) }.map(\.value.href)
+    return (members, removed)
+  }
+
+  /// Takes one member in: new, changed, or changed on both sides (merged, or the server's version with the
+  /// local one kept as a copy).
+  func apply(_ resource: DAVResource, link: SyncedItem?, report: inout SyncReport) throws {
+    let body = String(decoding: resource.data, as: UTF8.self)
+    let server: StoredItem
+    switch SyncItems.parse(body, in: collection, timeZone: timeZone) {
+    case .success(let item): server = item
+    case .failure(.otherKind): return
+    case .failure(.unreadable(let reason)):
+      report.unreadable.append("\(DAVPath.normalized(resource.href).split(separator: "/").last ?? ""): \(reason)")
+      return
+    }
+    let id = try localID(for: server, link: link)
+    let incoming = server.withID(id)
+    let fresh = SyncedItem(
+      collectionID: collection.id, itemKind: incoming.kind, itemID: id, href: resource.href, etag: resource.etag,
+      original: body, fingerprint: try SyncItems.fingerprint(incoming))
+    guard let link, let local = try database.item(link.itemKind, id: link.itemID),
+      try SyncItems.fingerprint(local) != link.fingerprint
+    else {
+      try database.commitSync([.pulled(incoming, fresh)])
+      if link == nil { report.added += 1 } else { report.changed += 1 }
+      return
+    }
+    // Both sides changed it since the last sync.
+    guard case .success(let parsedBase) = SyncItems.parse(link.original, in: collection, timeZone: timeZone) else {
+      try keepCopy(of: local, beside: incoming, link: fresh, report: &report)
+      return
+    }
+    let (merged, collided) = try SyncItems.merge(base: parsedBase.withID(id), local: local, server: incoming)
+    if collided.isEmpty {
+      // The link records the server's version, so the merged one differs and goes back with If-Match.
+      try database.commitSync([.pulled(merged, fresh)])
+      report.merged += 1
+    } else {
+      try keepCopy(of: local, beside: incoming, link: fresh, report: &report)
+    }
+  }
+
+  /// The server's version in place; the local one kept beside it as a new item whose title says what it is.
+  private func keepCopy(
+    of local: StoredItem, beside incoming: StoredItem, link: SyncedItem, report: inout SyncReport
+  )
+    throws
+  {
+    let copy = local.asConflictCopy(id: UUID().uuidString.lowercased(), at: now())
+    try database.commitSync([.pulled(incoming, link)])
+    try database.write(.insert(copy))
+    report.copies.append(copy.title)
+  }
+
+  /// The id a server item has here: its link's, else its UID unless another account's item has that id.
+  private func localID(for item: StoredItem, link: SyncedItem?) throws -> String {
+    if let link { return link.itemID }
+    if let other = try database.syncedItem(item.kind, id: item.id), other.collectionID != collection.id {
+      return "\(collection.id.prefix(8))-\(item.id)"
+    }
+    return item.id
+  }
+}

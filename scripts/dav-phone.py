@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The user's phone in the sync tests: Python's caldav client (PyPI) doing what a phone's calendar, reminders
+and contacts apps do against the same server Hearth syncs with. One command per run; prints what it read."""
+import argparse
+import sys
+
+import caldav
+import requests
+
+
+def calendar(principal, cal_id):
+    for candidate in principal.calendars():
+        if str(candidate.url).rstrip("/").endswith("/" + cal_id):
+            return candidate
+    sys.exit(f"no calendar {cal_id}")
+
+
+def by_uid(cal, uid):
+    for item in list(cal.events()) + list(cal.todos(include_completed=True)):
+        if item.icalendar_component.get("uid") == uid:
+            return item
+    sys.exit(f"no item {uid}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("command")
+    parser.add_argument("args", nargs="*")
+    options = parser.parse_args()
+    client = caldav.DAVClient(url=options.url, username=options.user, password=options.password)
+    args = options.args
+    command = options.command
+    if command == "make-addressbook":
+        body = (
+            '<?xml version="1.0" encoding="utf-8"?><d:mkcol xmlns:d="DAV:" '
+            'xmlns:a="urn:ietf:params:xml:ns:carddav"><d:set><d:prop><d:resourcetype><d:collection/>'
+            f"<a:addressbook/></d:resourcetype><d:displayname>{args[1]}</d:displayname></d:prop></d:set></d:mkcol>"
+        )
+        url = options.url.rstrip("/") + "/" + options.user + "/" + args[0] + "/"
+        response = requests.request("MKCOL", url, data=body, auth=(options.user, options.password),
+                                    headers={"Content-Type": "application/xml"})
+        response.raise_for_status()
+        return
+    if command in ("put-card", "get-card", "delete-card"):
+        session = requests.Session()
+        session.auth = (options.user, options.password)
+        url = options.url.rstrip("/") + "/" + args[0].strip("/") + "/" + args[1]
+        if command == "put-card":
+            body = open(args[2], "rb").read()
+            response = session.put(url, data=body, headers={"Content-Type": "text/vcard"})
+        elif command == "get-card":
+            response = session.get(url)
+            sys.stdout.write(response.text)
+        else:
+            response = session.delete(url)
+        response.raise_for_status()
+        return
+    principal = client.principal()
+    if command == "make-calendar":
+        components = args[2].split(",") if len(args) > 2 else ["VEVENT", "VTODO"]
+        principal.make_calendar(name=args[1], cal_id=args[0], supported_calendar_component_set=components)
+    elif command == "save":
+        cal = calendar(principal, args[0])
+        text = open(args[1]).read()
+        if "BEGIN:VTODO" in text:
+            cal.save_todo(text)
+        else:
+            cal.save_event(text)
+    elif command == "get":
+        sys.stdout.write(by_uid(calendar(principal, args[0]), args[1]).data)
+    elif command == "list":
+        cal = calendar(principal, args[0])
+        items = list(cal.events()) + list(cal.todos(include_completed=True))
+        for item in items:
+            print(item.icalendar_component.get("uid"), "|", item.icalendar_component.get("summary"))
+    elif command == "edit":
+        item = by_uid(calendar(principal, args[0]), args[1])
+        component = item.icalendar_component
+        component.pop(args[2].upper(), None)
+        component.add(args[2].lower(), args[3])
+        item.save()
+    elif command == "delete":
+        by_uid(calendar(principal, args[0]), args[1]).delete()
+    elif command == "complete":
+        by_uid(calendar(principal, args[0]), args[1]).complete()
+    else:
+        sys.exit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    main()
