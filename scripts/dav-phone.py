@@ -69,6 +69,15 @@ def main():
             cal.save_todo(text)
         else:
             cal.save_event(text)
+    elif command == "save-many":
+        # N one-hour events, one a day from 2027-01-01, UIDs PREFIX-0 … PREFIX-(N-1).
+        import datetime
+        cal = calendar(principal, args[0])
+        start = datetime.datetime(2027, 1, 1, 9, 0, tzinfo=datetime.timezone.utc)
+        for index in range(int(args[1])):
+            day = start + datetime.timedelta(days=index)
+            cal.save_event(dtstart=day, dtend=day + datetime.timedelta(hours=1),
+                           summary=f"{args[2]} {index}", uid=f"{args[2]}-{index}")
     elif command == "get":
         sys.stdout.write(by_uid(calendar(principal, args[0]), args[1]).data)
     elif command == "list":

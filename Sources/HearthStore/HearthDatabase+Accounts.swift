@@ -239,3 +239,18 @@ extension HearthDatabase {
       sql: "DELETE FROM syncedItem WHERE itemKind = ? AND itemID = ?", arguments: [kind.rawValue, id])
   }
 }
+
+extension HearthDatabase {
+  /// A stamp that changes whenever an event, reminder or contact is added, changed or removed: what tells the
+  /// sync service a local change is waiting, without reading the items.
+  public func syncedKindsStamp() throws(StoreError) -> String {
+    try read { db in
+      var parts: [String] = []
+      for table in ["calendarEvent", "reminder", "contact"] {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), max(updatedAt), sum(updatedAt) FROM \(table)")
+        parts.append("\(row?[0] as Int? ?? 0):\(row?[1] as Double? ?? 0):\(row?[2] as Double? ?? 0)")
+      }
+      return parts.joined(separator: "|")
+    }
+  }
+}

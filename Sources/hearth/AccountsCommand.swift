@@ -142,8 +142,11 @@ struct AccountsCommand: AsyncParsableCommand {
           let when = account.lastSyncAt.map {
             LocalDateTime($0, in: engine.calendar.timeZone).shortDescription
           }
+          let waiting = try engine.accounts.waitingChanges(of: account)
           let state = account.lastError.map { "failed: \($0)" } ?? (when == nil ? "never synced" : "in step")
-          Terminal.write("\(account.name): \(when.map { "last sync \($0), " } ?? "")\(state)\n")
+          Terminal.write(
+            "\(account.name): \(when.map { "last sync \($0), " } ?? "")\(state); "
+              + "\(waiting) local change\(waiting == 1 ? "" : "s") waiting\n")
         }
       }
     }

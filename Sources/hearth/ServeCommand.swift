@@ -54,6 +54,11 @@ struct ServeCommand: AsyncParsableCommand {
   var unloadAfter = 1800
 
   @Option(
+    name: .customLong("sync-every"),
+    help: "Sync the accounts (hearth accounts) every this many seconds, and within seconds of a change here.")
+  var syncEvery = 300
+
+  @Option(
     name: .customLong("unload-below"),
     help: "Unload the idle model when less than this many MiB of memory are available (0: never).")
   var unloadBelow = 256
@@ -113,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
       guard unloadAfter >= 0 else {
         throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")
       }
+      guard syncEvery >= 10 else { throw ValidationError("--sync-every must be 10 seconds or more") }
       guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
       let engine = try await Engine.openForChat(
         modelOptions, logger: .commandLine(label: "hearth.engine", level: .info))
@@ -128,7 +134,10 @@ struct ServeCommand: AsyncParsableCommand {
         idle: unloadAfter == 0 ? nil : .seconds(unloadAfter),
         pressure: unloadBelow == 0 ? nil : UInt64(unloadBelow) << 20, every: .seconds(10))
       let services: [any Service] =
-        [app, engine.noticeScheduler(), engine.automationScheduler(), engine.machineCareService()]
+        [
+          app, engine.noticeScheduler(), engine.automationScheduler(), engine.machineCareService(),
+          engine.accountSyncService(every: .seconds(syncEvery)),
+        ]
         + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(
         configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

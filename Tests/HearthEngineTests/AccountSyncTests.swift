@@ -241,15 +241,47 @@ struct AccountSyncTests {
     #expect(error.contains("account home"))
     #expect(error.contains(kind == .radicale ? "could not reach" : "not answering"), "\(error)")
     #expect(try engine.accounts.list().first?.account.lastError != nil)
+    // The two changes wait in the store, and the doctor says so without the server's address or the user.
+    let account = try engine.accounts.account(named: "home")
+    #expect(try engine.accounts.waitingChanges(of: account) == 2)
+    let doctor = try await engine.doctor().text
+    #expect(doctor.contains("server unreachable"), "\(doctor)")
+    #expect(doctor.contains("2 local changes waiting"))
+    #expect(!doctor.contains("127.0.0.1") && !doctor.contains(server.user) && !doctor.contains("Family"))
 
     try server.start()
     let reports = try await Self.sync(engine)
     #expect(reports.map(\.created).reduce(0, +) == 1)
     #expect(reports.map(\.updated).reduce(0, +) == 1)
     #expect(try engine.accounts.list().first?.account.lastError == nil)
+    #expect(try engine.accounts.waitingChanges(of: account) == 0)
     #expect(try server.phone("get", "family", "phone-5").contains("Church hall"))
     let listed = try server.phone("list", "family")
     #expect(listed.components(separatedBy: "Haircut").count == 2, "once: \(listed)")
+  }
+
+  /// Polls `condition` until it holds, failing after `seconds`.
+  static func waitFor(seconds: Double = 20, _ condition: () throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try condition() { return }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    Issue.record("not within \(seconds) s")
+  }
+
+  @Test func serveSyncsAtStartAndWithinSecondsOfALocalChange() async throws {
+    let (engine, server) = try await Self.connected(.radicale)
+    try server.phone("save", "family", server.file(Self.event("phone-7", "Market")))
+    // An hour between timed syncs: only the start and the local change can bring these across.
+    let service = engine.accountSyncService(every: .seconds(3600), watch: .milliseconds(200))
+    let running = Task { try await service.run() }
+    defer { running.cancel() }
+    try await Self.waitFor { try engine.calendar.events().contains { $0.id == "phone-7" } }
+    _ = try engine.calendar.create(
+      CalendarEvent(title: "Plumber", start: Self.at("2026-12-15T08:00"), end: Self.at("2026-12-15T09:00"),
+        calendar: "Family"))
+    try await Self.waitFor { try server.phone("list", "family").contains("Plumber") }
   }
 
   @Test func aRefusedSyncTokenFallsBackToListingEveryMember() async throws {

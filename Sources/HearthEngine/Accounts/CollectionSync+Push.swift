@@ -11,7 +11,7 @@ extension CollectionSync {
   mutating func push(_ report: inout SyncReport) async throws {
     let links = try database.syncedItems(in: collection.id)
     let byID = Dictionary(links.map { ($0.itemID, $0) }, uniquingKeysWith: { first, _ in first })
-    let locals = try localItems()
+    let locals = try Self.localItems(of: collection, account: account, in: database)
     let present = Set(locals.map(\.id))
     for item in locals {
       if let link = byID[item.id] {
@@ -29,7 +29,9 @@ extension CollectionSync {
 
   /// The items of this collection here: those in its calendar or list (every contact linked to it), and,
   /// when it is where new items go, the unlinked ones made since the account was added.
-  func localItems() throws -> [StoredItem] {
+  static func localItems(of collection: SyncCollection, account: Account, in database: HearthDatabase) throws
+    -> [StoredItem]
+  {
     let isNew = { (item: StoredItem) in collection.isDefault && (item.createdAt ?? .distantPast) >= account.createdAt }
     switch collection.content {
     case .events:

@@ -126,6 +126,18 @@ extension DoctorReport {
         ("database", Self.bytes(counts.databaseBytes)), ("installed models", "\(counts.installedModels)"),
         ("telemetry records", "\(counts.telemetryRecords)"),
       ])
+    if !accounts.isEmpty {
+      section(
+        "Accounts",
+        accounts.enumerated().map { index, account in
+          let when = account.lastSync.map { ", last sync \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+          return (
+            "\(index + 1). \(account.service)",
+            "\(account.state)\(when); \(account.collections) collections, \(account.syncedItems) items, "
+              + "\(account.waiting) local changes waiting"
+          )
+        })
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -17,6 +17,21 @@ public struct DoctorReport: Sendable, Encodable {
   public var loads: [LoadFigure]
   public var performance: PerformanceFacts
   public var counts: CountFacts
+  /// The sync accounts, without their URLs, users or any title: what syncs and how the last sync went.
+  public var accounts: [AccountFacts] = []
+
+  /// One account in the report.
+  public struct AccountFacts: Sendable, Encodable {
+    /// `caldav` or `carddav`.
+    public var service: String
+    public var collections: Int
+    public var syncedItems: Int
+    /// Local changes waiting for the next sync.
+    public var waiting: Int
+    public var lastSync: Date?
+    /// `ok`, `never synced`, `password refused`, `server unreachable` or `failing`.
+    public var state: String
+  }
 
   /// Where answers come from.
   public struct ProviderFacts: Sendable, Encodable {

@@ -17,7 +17,7 @@ extension Engine {
     let process = ProcessInfo.processInfo
     let modelFacts = chosenModelFacts()
     let lastLoad = records.last { $0.kind == .load && $0.model == modelFacts?.file }
-    return DoctorReport(
+    var report = DoctorReport(
       version: HearthVersion.current,
       provider: providerFacts(lastProvider: records.last { $0.kind == .generation }?.provider),
       model: modelFacts,
@@ -40,6 +40,8 @@ extension Engine {
         sessions: counts.sessions, messages: counts.messages, databaseBytes: FileFacts(path: database.path)?.size ?? 0,
         installedModels: installedModelNames().count,
         telemetryRecords: try database.telemetryCounts().values.reduce(0, +)))
+    report.accounts = try accounts.facts()
+    return report
   }
 
   private func providerFacts(lastProvider: Provider?) -> DoctorReport.ProviderFacts {

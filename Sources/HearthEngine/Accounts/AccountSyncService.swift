@@ -1,0 +1,72 @@
+import Foundation
+import HearthStore
+import Logging
+public import ServiceLifecycle
+
+/// Keeps the accounts in step while `hearth serve` runs: a sync at start, one every `interval`, and one within
+/// `watch` of a local change to an event, reminder or contact. Requests are never kept waiting on it: a turn
+/// reads the store, which the last sync filled.
+public struct AccountSyncService: Service {
+  let accounts: AccountService
+  let interval: Duration
+  let watch: Duration
+  let logger: Logger
+
+  public func run() async throws {
+    do {
+      try await cancelWhenGracefulShutdown {
+        var last = ContinuousClock.now - interval
+        var stamp: String?
+        while true {
+          let now = ContinuousClock.now
+          let current = try? accounts.database.syncedKindsStamp()
+          let due = now - last >= interval || (stamp != nil && current != stamp)
+          if due, hasAccounts() {
+            await syncOnce()
+            last = ContinuousClock.now
+            // The sync's own writes are not a local change.
+            stamp = try? accounts.database.syncedKindsStamp()
+          } else if stamp == nil {
+            stamp = current
+          }
+          try await Task.sleep(for: watch)
+        }
+      }
+    } catch is CancellationError {
+      // Shutting down.
+    }
+  }
+
+  /// Whether there is anything to sync; a failing read is logged and tried again at the next look.
+  private func hasAccounts() -> Bool {
+    do {
+      return try !accounts.database.accounts().isEmpty
+    } catch {
+      logger.warning("reading the accounts failed", metadata: ["error": "\(error)"])
+      return false
+    }
+  }
+
+  private func syncOnce() async {
+    do {
+      for result in try await accounts.sync() {
+        if let error = result.error {
+          logger.warning("sync failed", metadata: ["account": "\(result.account)", "error": "\(error)"])
+        }
+      }
+    } catch {
+      logger.warning("sync could not start", metadata: ["error": "\(error)"])
+    }
+  }
+}
+
+extension Engine {
+  /// The accounts' sync for `hearth serve`'s service group.
+  public func accountSyncService(
+    every interval: Duration = .seconds(300), watch: Duration = .seconds(5)
+  )
+    -> AccountSyncService
+  {
+    AccountSyncService(accounts: accounts, interval: interval, watch: watch, logger: logger)
+  }
+}
