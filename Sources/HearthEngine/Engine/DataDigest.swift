@@ -30,7 +30,8 @@ struct DataDigest: Sendable {
     let lines = found.prefix(12).map { occurrence -> String in
       let start = occurrence.event.isAllDay ? occurrence.start : LocalDateTime(occurrence.startsAt, in: zone)
       let time = occurrence.event.isAllDay ? "all day" : start.clock
-      return "- \(start.date) \(time) \(occurrence.event.title)"
+      // Titles may come from someone else (an invitation that arrived by sync): shown, never a block.
+      return "- \(start.date) \(time) \(ActionBlockParser.defused(occurrence.event.title))"
     }
     return "The user's next events:\n" + lines.joined(separator: "\n")
   }
@@ -41,7 +42,8 @@ struct DataDigest: Sendable {
     }
     guard !due.isEmpty else { return "" }
     return "Reminders due by tomorrow:\n"
-      + due.prefix(8).map { "- \($0.title) (\($0.due?.description ?? ""))" }.joined(separator: "\n")
+      + due.prefix(8).map { "- \(ActionBlockParser.defused($0.title)) (\($0.due?.description ?? ""))" }
+      .joined(separator: "\n")
   }
 
   func todaysHabits(now: Date) -> String {
