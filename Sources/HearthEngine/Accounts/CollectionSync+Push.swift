@@ -29,9 +29,9 @@ extension CollectionSync {
 
   /// The items of this collection here: those in its calendar or list (every contact linked to it), and,
   /// when it is where new items go, the unlinked ones made since the account was added.
-  static func localItems(of collection: SyncCollection, account: Account, in database: HearthDatabase) throws
-    -> [StoredItem]
-  {
+  static func localItems(
+    of collection: SyncCollection, account: Account, in database: HearthDatabase
+  ) throws -> [StoredItem] {
     let isNew = { (item: StoredItem) in collection.isDefault && (item.createdAt ?? .distantPast) >= account.createdAt }
     switch collection.content {
     case .events:
