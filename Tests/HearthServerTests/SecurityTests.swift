@@ -51,7 +51,7 @@ struct SecurityTests {
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
-    "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices",
+    "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -107,6 +107,10 @@ struct SecurityTests {
       (.POST, "/api/prompts/\(id)/move", #"{"position":1}"#),
       (.POST, "/api/sessions/\(id)/attachments?name=a.txt", "Some text."), (.GET, "/api/attachments/\(id)", nil),
       (.DELETE, "/api/attachments/\(id)", nil),
+      // Accounts by name (adding one is tested against a real server in AccountAPITests).
+      (.POST, "/api/accounts/n\(id.prefix(8))/sync", nil),
+      (.PATCH, "/api/accounts/n\(id.prefix(8))/collections/\(id)", #"{"isEnabled":false}"#),
+      (.DELETE, "/api/accounts/n\(id.prefix(8))", nil),
     ]
   }()
 

@@ -95,7 +95,8 @@ public struct AccountService: Sendable {
     let account = try account(named: name)
     let collections = try database.syncCollections(of: account.id)
     let matches = collections.filter {
-      $0.displayName == reference || $0.localName == reference || DAVPath.normalized($0.href).hasSuffix(reference)
+      $0.id == reference || $0.displayName == reference || $0.localName == reference
+        || DAVPath.normalized($0.href).hasSuffix(reference)
     }
     guard var collection = matches.first, matches.count == 1 || matches.allSatisfy({ $0.href == matches[0].href })
     else { throw AccountError.notFound("\(name)/\(reference)") }

@@ -1,4 +1,5 @@
 public import HearthCore
+import HearthDAV
 
 // What sort of failure each of the engine's errors is (``ErrorCategory``), stated where the engine's errors are,
 // so the server, or any surface, answers a new one without learning it elsewhere.
@@ -134,6 +135,20 @@ extension ToolServerError: CategorizedError {
     case .duplicate: ErrorCategory(.conflict, code: "tool_server_exists")
     case .invalidName, .emptyCommand, .unsupportedURL: ErrorCategory(.invalid)
     case .noConnector, .unreachable, .exited, .timedOut, .refused: ErrorCategory(.upstream, code: "tool_server_failed")
+    }
+  }
+}
+
+extension AccountError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .notFound: ErrorCategory(.notFound)
+    case .nameTaken: ErrorCategory(.conflict, code: "account_exists")
+    case .badURL: ErrorCategory(.invalid, parameter: "url")
+    case .plainHTTP: ErrorCategory(.invalid, code: "plain_http", parameter: "url")
+    case .password: ErrorCategory(.invalid, parameter: "password")
+    case .server(_, .notAuthorized): ErrorCategory(.invalid, code: "account_refused", parameter: "password")
+    case .server: ErrorCategory(.upstream, code: "account_server")
     }
   }
 }
