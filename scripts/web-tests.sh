@@ -18,7 +18,7 @@ log="$home/serve.log"
 servers=()
 cleanup() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$home" "$keyed_home"
+  rm -rf "$home" "$keyed_home" "${dav_home:-}"
 }
 trap cleanup EXIT
 
@@ -69,6 +69,26 @@ HEARTH_BIN="$hearth" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" 
   "$python" "$root/Tests/web/mcp_client_test.py" "$url"
 # Hearth as an MCP client: mcp-server-time from PyPI and a server that crashes and hangs, through the CLI.
 HEARTH_BIN="$hearth" HEARTH_MODEL="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$python" "$root/Tests/web/mcp_tools_test.py"
+# A real CalDAV server (Radicale, from scripts/setup-dav.sh) for the Accounts page, with one user and a calendar
+# the "phone" (Python's caldav client) filled.
+dav_python="$HEARTH_CACHE/venv-dav/bin/python"
+dav_home="$(mktemp -d)"
+dav_port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+printf 'alice:web-test-password\n' >"$dav_home/users"
+"$HEARTH_CACHE/venv-dav/bin/radicale" --server-hosts "127.0.0.1:$dav_port" --auth-type htpasswd \
+  --auth-htpasswd-filename "$dav_home/users" --auth-htpasswd-encryption plain \
+  --storage-filesystem-folder "$dav_home/storage" >"$dav_home/radicale.log" 2>&1 &
+servers+=("$!")
+export HEARTH_DAV_URL="http://127.0.0.1:$dav_port/" HEARTH_DAV_USER=alice HEARTH_DAV_PASSWORD=web-test-password
+for _ in $(seq 1 100); do
+  if "$python" -c "import socket; socket.create_connection(('127.0.0.1', $dav_port), 1)" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+phone() { "$dav_python" "$root/scripts/dav-phone.py" --url "$HEARTH_DAV_URL" --user alice --password web-test-password "$@"; }
+phone make-calendar family Family
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Phone//EN\r\nBEGIN:VEVENT\r\nUID:web-phone-1\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20271001T090000Z\r\nDTEND:20271001T100000Z\r\nSUMMARY:Harvest festival\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' >"$dav_home/event.ics"
+phone save family "$dav_home/event.ics"
+
 # The browser test also runs `hearth` on the server's profile, as a user in another terminal would.
 # It also downloads a model through the Models page, from a local web server, checked against its SHA-256.
 HEARTH_BIN="$hearth" HEARTH_PROFILE="$home" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \

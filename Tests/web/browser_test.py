@@ -1423,6 +1423,35 @@ class WebAppTest(unittest.TestCase):
         history = json.loads(self.hearth("memory", "facts", "--history", "--json"))
         self.assertEqual([fact for fact in history if "live in" in fact["text"]], [])
 
+    def test_9g_an_account_is_added_synced_and_a_collection_turned_off_on_the_accounts_page(self):
+        self.driver.get(BASE_URL + "/#/accounts")
+        url = self.wait.until(EC.element_to_be_clickable((By.ID, "account-url")))
+        url.send_keys(os.environ["HEARTH_DAV_URL"])
+        self.find("#account-user").send_keys(os.environ["HEARTH_DAV_USER"])
+        # A wrong password is refused in words, and nothing is added.
+        self.find("#account-password").send_keys("not-the-password")
+        self.find("#account-name").send_keys("home")
+        self.find("#account-form button[type='submit']").click()
+        self.wait.until(lambda driver: "refused the user name or password" in driver.page_source)
+        self.assertEqual(json.loads(self.hearth("accounts", "list", "--json")), [])
+        password = self.find("#account-password")
+        password.clear()
+        password.send_keys(os.environ["HEARTH_DAV_PASSWORD"])
+        self.find("#account-form button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "Family"))
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#account-list button[aria-label='Sync home']"))).click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "Last sync"))
+        self.assertIn("Harvest festival", self.hearth("calendar", "list", "--from", "2027-10-01", "--to", "2027-10-02"))
+        # The to-do list of the same calendar is turned off: it stays off for the next sync.
+        box = self.wait.until(EC.element_to_be_clickable(
+            (By.CSS_SELECTOR, "#account-list input[aria-label='Sync Family (task list)']")))
+        box.click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "No longer synced"))
+        listed = json.loads(self.hearth("accounts", "list", "--json"))
+        states = {collection["content"]: collection["is_enabled"] for collection in listed[0]["collections"]}
+        self.assertEqual(states, {"events": True, "todos": False})
+        self.assertNotIn(os.environ["HEARTH_DAV_PASSWORD"], self.hearth("accounts", "list", "--json"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2, failfast=True)

@@ -2,6 +2,7 @@
 import { show as showCalendar, wire as wireCalendar } from "/assets/calendar.js";
 import { showHabits } from "/assets/lists.js";
 import { showReminders } from "/assets/reminders.js";
+import { showAccounts } from "/assets/accounts.js";
 import { showMemory } from "/assets/memory.js";
 import { showContacts, showNotes } from "/assets/records.js";
 
@@ -12,6 +13,7 @@ export const pages = {
   habits: showHabits,
   contacts: showContacts,
   memory: showMemory,
+  accounts: showAccounts,
 };
 
 export function wirePages() {

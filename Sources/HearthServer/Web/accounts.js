@@ -1,0 +1,100 @@
+// The Accounts page: calendars, task lists and address books on the user's own servers (CalDAV, CardDAV),
+// added after their password was tried, each collection synced or not and one of each kind where new items go,
+// with the last sync, its outcome in words and the local changes still waiting; synced now, or removed.
+import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+
+const KINDS = { events: "calendar", todos: "task list", contacts: "address book" };
+
+export async function showAccounts() {
+  const { accounts } = await getJSON("/api/accounts");
+  const syncAll = el("button", { class: "button", type: "button", id: "accounts-sync", onclick: attempt(async () => {
+    syncAll.disabled = true;
+    try {
+      report(await sendJSON("/api/accounts/sync", "POST"));
+    } finally {
+      syncAll.disabled = false;
+    }
+    await showAccounts();
+  }) }, "Sync now");
+  const bar = el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Accounts"),
+    accounts.length ? syncAll : "");
+  const list = el("div", { id: "account-list" },
+    ...(accounts.length ? accounts.map(card) : [el("p", { class: "muted" }, "No accounts yet.")]));
+  $("view-accounts").replaceChildren(bar,
+    el("p", { class: "muted" }, "Hearth keeps these in step both ways: at start, every few minutes and soon after a change here. Use an app password (iCloud, Fastmail and Nextcloud make them in their settings)."),
+    list, addForm());
+}
+
+/// What a sync did, as a toast: in words, with any item kept as a copy.
+function report({ results }) {
+  const failed = results.filter((result) => result.error);
+  if (failed.length) return toast(failed.map((result) => result.error).join("; "));
+  const lines = results.flatMap((result) => result.reports).filter((one) => one.copies.length);
+  const moved = results.flatMap((result) => result.reports)
+    .reduce((sum, one) => sum + one.added + one.changed + one.removed + one.created + one.updated + one.deleted, 0);
+  toast(lines.length
+    ? `Synced; kept as a copy: ${lines.flatMap((one) => one.copies).join(", ")}`
+    : moved ? `Synced: ${moved} change${moved === 1 ? "" : "s"}` : "In step");
+}
+
+function card({ account, collections, waiting }) {
+  const last = account.lastSyncAt ? new Date(account.lastSyncAt * 1000 || account.lastSyncAt).toLocaleString() : null;
+  const state = account.lastError ? `Last sync failed: ${account.lastError}` : last ? `Last sync ${last}` : "Not synced yet";
+  const rows = collections.map((collection) => {
+    const synced = el("input", { type: "checkbox", checked: collection.isEnabled, "aria-label": `Sync ${collection.displayName} (${KINDS[collection.content]})` });
+    synced.addEventListener("change", attempt(async () => {
+      await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { isEnabled: synced.checked });
+      toast(synced.checked ? "Syncs" : "No longer synced; its items stay");
+    }));
+    const place = collection.content === "contacts" ? "contacts" : `“${collection.localName}”`;
+    const standard = collection.isDefault
+      ? el("span", { class: "muted" }, " · new items go here")
+      : el("button", { class: "button small", type: "button", "aria-label": `New ${KINDS[collection.content]} items go to ${collection.displayName}`, onclick: attempt(async () => {
+        await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { isDefault: true });
+        await showAccounts();
+      }) }, "Make default");
+    return el("li", { class: "collection" }, el("label", {}, synced, ` ${collection.displayName} `),
+      el("span", { class: "muted" }, `(${KINDS[collection.content]}) → ${place}`), standard);
+  });
+  const name = encodeURIComponent(account.name);
+  return el("section", { class: "account", "data-name": account.name },
+    el("h3", {}, `${account.name} `, el("span", { class: "muted" }, `${account.service} · ${account.username}`)),
+    el("p", { class: account.lastError ? "problem" : "muted" }, state,
+      waiting ? ` · ${waiting} local change${waiting === 1 ? "" : "s"} waiting` : ""),
+    el("ul", { class: "collections" }, ...rows),
+    el("div", { class: "row" },
+      el("button", { class: "button small", type: "button", "aria-label": `Sync ${account.name}`, onclick: attempt(async () => {
+        report(await sendJSON(`/api/accounts/${name}/sync`, "POST"));
+        await showAccounts();
+      }) }, "Sync"),
+      el("button", { class: "button small danger", type: "button", "aria-label": `Remove ${account.name}`, onclick: attempt(async () => {
+        if (!window.confirm(`Remove ${account.name}? Its items stay in Hearth, no longer synced.`)) return;
+        await api(`/api/accounts/${name}`, { method: "DELETE" });
+        toast("Removed");
+        await showAccounts();
+      }) }, "Remove")));
+}
+
+function addForm() {
+  const field = (id, label, attributes) => el("label", { for: id }, label, el("input", { id, ...attributes }));
+  const service = el("select", { id: "account-service", "aria-label": "Kind" },
+    el("option", { value: "caldav" }, "Calendars and task lists (CalDAV)"),
+    el("option", { value: "carddav" }, "Address books (CardDAV)"));
+  const form = el("form", { class: "account-form", id: "account-form" },
+    el("h3", {}, "Add an account"), service,
+    field("account-url", "Server", { type: "url", required: true, placeholder: "https://caldav.fastmail.com" }),
+    field("account-user", "User name", { type: "text", required: true, autocomplete: "username" }),
+    field("account-password", "App password", { type: "password", required: true, autocomplete: "current-password" }),
+    field("account-name", "Name here (optional)", { type: "text", placeholder: "the server's host" }),
+    el("div", { class: "row" }, el("button", { class: "button primary", type: "submit" }, "Add")));
+  form.addEventListener("submit", attempt(async (event) => {
+    event.preventDefault();
+    const body = { service: service.value, url: $("account-url").value, username: $("account-user").value,
+      password: $("account-password").value };
+    if ($("account-name").value.trim()) body.name = $("account-name").value.trim();
+    const added = await sendJSON("/api/accounts", "POST", body);
+    toast(`Added ${added.account.name}: ${added.collections.length} collections`);
+    await showAccounts();
+  }));
+  return form;
+}
