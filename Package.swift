@@ -226,6 +226,7 @@ let package = Package(
       name: "HearthBench",
       dependencies: [
         "HearthActions",
+        "HearthDAV",
         "HearthMemory",
         "HearthCore",
         "HearthEngine",

@@ -171,7 +171,7 @@ struct AccountsCommand: AsyncParsableCommand {
         let changed = try await Engine.openProfile().accounts.setCollection(
           account: account, collection: collection, enabled: on ? true : off ? false : nil,
           isDefault: makeDefault ? true : nil)
-        Terminal.write(AccountsCommand.collectionLine(changed) + "\n")
+        for collection in changed { Terminal.write(AccountsCommand.collectionLine(collection) + "\n") }
       }
     }
   }

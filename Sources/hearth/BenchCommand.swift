@@ -12,7 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
       BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self,
       BenchAssistantCommand.self,
       BenchIntentsCommand.self,
-      BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self,
+      BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self, BenchSyncCommand.self,
     ],
     defaultSubcommand: BenchLlamaCommand.self
   )

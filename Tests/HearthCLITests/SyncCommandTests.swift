@@ -99,6 +99,18 @@ struct SyncCommandTests {
     #expect(result.standardError.contains("--allow-plain-http"), "\(result.standardError)")
   }
 
+  @Test func theSyncBenchmarkRunsBothToolsOnTheSameServer() async throws {
+    let result = try await CommandRunner().run(["bench", "sync", "--events", "12", "--json"], timeout: .seconds(240))
+    #expect(result.status == 0, "\(result)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    #expect(rows.count == 4)
+    for row in rows {
+      #expect((row["hearth_seconds"] as? Double ?? 0) > 0, "\(row)")
+      #expect((row["vdirsyncer_seconds"] as? Double ?? 0) > 0, "\(row)")
+    }
+  }
+
   static func linkCount(_ database: HearthDatabase) throws -> Int {
     try database.accounts().flatMap { try database.syncCollections(of: $0.id) }
       .map { try database.syncedItems(in: $0.id).count }.reduce(0, +)

@@ -138,6 +138,10 @@ struct AccountSyncTests {
     #expect(try engine.calendar.event("phone-2").title == "Book club (moved)")
     #expect(try engine.calendar.events().contains { $0.title == "Book club at Ana's (Hearth's version)" })
     #expect(try server.phone("list", "family").contains("Book club at Ana's (Hearth's version)"))
+    // And a notice says so.
+    let notice = try #require(try engine.notices.standing().first { $0.kind == .sync })
+    #expect(notice.title.contains("Book club (moved)"))
+    #expect(notice.detail.contains("Book club at Ana's (Hearth's version)"))
   }
 
   @Test(arguments: DAVServer.Kind.allCases)
@@ -155,6 +159,20 @@ struct AccountSyncTests {
     #expect(reports.map(\.deleted).reduce(0, +) == 1)
     #expect(try engine.calendar.events().isEmpty)
     #expect(try server.phone("list", "family").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+  }
+
+  @Test func anEventCancelledOnThePhoneLeavesHearthAndStaysOnTheServer() async throws {
+    let (engine, server) = try await Self.connected(.radicale)
+    try server.phone("save", "family", server.file(Self.event("phone-c", "Dinner with the Limas")))
+    _ = try await Self.sync(engine)
+    #expect(try engine.calendar.events().map(\.id) == ["phone-c"])
+    try server.phone("edit", "family", "phone-c", "status", "CANCELLED")
+    let reports = try await Self.sync(engine)
+    #expect(reports.map(\.removed).reduce(0, +) == 1)
+    #expect(try engine.calendar.events().isEmpty)
+    // Nothing was deleted on the server: the organiser's cancelled copy is theirs.
+    #expect(try server.phone("get", "family", "phone-c").contains("STATUS:CANCELLED"))
+    #expect(try await Self.sync(engine).allSatisfy { $0.isEmpty })
   }
 
   @Test(arguments: DAVServer.Kind.allCases)
@@ -299,6 +317,42 @@ struct AccountSyncTests {
     let prompt = engine.systemPrompt()
     #expect(prompt.contains("Lunch (CALENDAR_ACTION:"), "\(prompt)")
     #expect(!prompt.contains("Lunch [CALENDAR_ACTION:"))
+  }
+
+  @Test func theNetworkCutMidSyncLosesAndDoublesNothing() async throws {
+    let (engine, server) = try await Self.connected(.radicale)
+    try server.phone("save-many", "family", "120", "phone")
+    for index in 0..<60 {
+      _ = try engine.calendar.create(
+        CalendarEvent(
+          id: "local-\(index)", title: "Local \(index)",
+          start: Self.at("2027-06-01T09:00").adding(seconds: index * 86_400),
+          end: Self.at("2027-06-01T10:00").adding(seconds: index * 86_400), calendar: "Family"))
+    }
+    let account = try engine.accounts.account(named: "home")
+    let syncing = Task { try await engine.accounts.sync() }
+    // The server goes away once part of the work is done.
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline {
+      let linked = try engine.database.syncCollections(of: account.id).map {
+        try engine.database.syncedItems(in: $0.id).count
+      }.reduce(0, +)
+      if linked >= 10 { break }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    server.stop()
+    let cut = try await syncing.value
+    #expect(cut.first?.error != nil, "the sync ran to its end before the cut: \(cut)")
+
+    try server.start()
+    _ = try await Self.sync(engine)
+    let events = try engine.calendar.events()
+    #expect(events.count == 180)
+    #expect(Set(events.map(\.id)).count == 180)
+    let listed = try server.phone("list", "family").split(separator: "\n")
+    #expect(listed.count == 180)
+    #expect(Set(listed).count == 180)
+    #expect(try engine.accounts.waitingChanges(of: account) == 0)
   }
 
   @Test func aRefusedSyncTokenFallsBackToListingEveryMember() async throws {

@@ -8,6 +8,9 @@ public struct Notice: Sendable, Hashable, Codable, Identifiable {
     case reminder, event, habit
     /// An automation ran; `itemID` is the chat it answered in.
     case automation
+    /// A sync found an item changed on both sides in the same field; `itemID` is the copy kept of Hearth's
+    /// version.
+    case sync
   }
 
   /// The same for the same item at the same moment, so a notice is made once however many processes look.

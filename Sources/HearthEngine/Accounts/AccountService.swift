@@ -88,28 +88,35 @@ public struct AccountService: Sendable {
     return account
   }
 
-  /// Turns a collection's sync on or off, or makes it where new items of its kind go.
+  /// Turns a collection's sync on or off, or makes it where new items of its kind go. `reference` is a
+  /// collection's id, name or path; a calendar that holds events and to-dos is both of its collections.
+  @discardableResult
   public func setCollection(
     account name: String, collection reference: String, enabled: Bool? = nil, isDefault: Bool? = nil
-  ) throws -> SyncCollection {
+  ) throws -> [SyncCollection] {
     let account = try account(named: name)
     let collections = try database.syncCollections(of: account.id)
     let matches = collections.filter {
       $0.id == reference || $0.displayName == reference || $0.localName == reference
-        || DAVPath.normalized($0.href).hasSuffix(reference)
+        || DAVPath.normalized($0.href).hasSuffix("/" + reference) || DAVPath.normalized($0.href) == reference
     }
-    guard var collection = matches.first, matches.count == 1 || matches.allSatisfy({ $0.href == matches[0].href })
-    else { throw AccountError.notFound("\(name)/\(reference)") }
-    if let enabled { collection.isEnabled = enabled }
-    if let isDefault, isDefault {
-      for var other in collections where other.content == collection.content && other.id != collection.id {
-        other.isDefault = false
-        try database.saveSyncCollection(other)
+    guard let first = matches.first, matches.allSatisfy({ $0.href == first.href }) else {
+      throw AccountError.notFound("\(name)/\(reference)")
+    }
+    var changed: [SyncCollection] = []
+    for var collection in matches {
+      if let enabled { collection.isEnabled = enabled }
+      if isDefault == true {
+        for var other in collections where other.content == collection.content && other.id != collection.id {
+          other.isDefault = false
+          try database.saveSyncCollection(other)
+        }
+        collection.isDefault = true
       }
-      collection.isDefault = true
+      try database.saveSyncCollection(collection)
+      changed.append(collection)
     }
-    try database.saveSyncCollection(collection)
-    return collection
+    return changed
   }
 
   /// The calendar and list names collections have here, by kind (a calendar and a reminder list may share one).

@@ -17,12 +17,16 @@ public struct AccountSyncService: Service {
       try await cancelWhenGracefulShutdown {
         var last = ContinuousClock.now - interval
         var stamp: String?
+        var failures = 0
         while true {
           let now = ContinuousClock.now
           let current = try? accounts.database.syncedKindsStamp()
-          let due = now - last >= interval || (stamp != nil && current != stamp)
+          // After a failed sync, the next try comes after a growing while (15 s, 30 s, 1 min … the interval).
+          let backOff = min(interval, .seconds(15) * (1 << min(max(failures - 1, 0), 10)))
+          let changed = stamp != nil && current != stamp
+          let due = now - last >= interval || (failures > 0 ? now - last >= backOff : changed)
           if due, hasAccounts() {
-            await syncOnce()
+            failures = await syncOnce() ? 0 : failures + 1
             last = ContinuousClock.now
             // The sync's own writes are not a local change.
             stamp = try? accounts.database.syncedKindsStamp()
@@ -47,15 +51,20 @@ public struct AccountSyncService: Service {
     }
   }
 
-  private func syncOnce() async {
+  /// Whether every account synced.
+  private func syncOnce() async -> Bool {
     do {
+      var succeeded = true
       for result in try await accounts.sync() {
         if let error = result.error {
+          succeeded = false
           logger.warning("sync failed", metadata: ["account": "\(result.account)", "error": "\(error)"])
         }
       }
+      return succeeded
     } catch {
       logger.warning("sync could not start", metadata: ["error": "\(error)"])
+      return false
     }
   }
 }

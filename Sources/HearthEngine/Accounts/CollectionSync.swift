@@ -95,6 +95,13 @@ struct CollectionSync {
     switch SyncItems.parse(body, in: collection, timeZone: timeZone) {
     case .success(let item): server = item
     case .failure(.otherKind): return
+    case .failure(.cancelled):
+      // Cancelled there: gone here too, and its link with it (the server keeps the cancelled copy).
+      if let link {
+        try database.commitSync([.removed(link.itemKind, id: link.itemID)])
+        report.removed += 1
+      }
+      return
     case .failure(.unreadable(let reason)):
       report.unreadable.append("\(DAVPath.normalized(resource.href).split(separator: "/").last ?? ""): \(reason)")
       return
@@ -136,6 +143,11 @@ struct CollectionSync {
     try database.commitSync([.pulled(incoming, link)])
     try database.write(.insert(copy))
     report.copies.append(copy.title)
+    _ = try database.recordNotices([
+      Notice(
+        kind: .sync, itemID: copy.id, title: "“\(incoming.title)” was changed on both sides",
+        detail: "The server's version is in Hearth; yours is kept as “\(copy.title)”.", fireAt: now())
+    ])
   }
 
   /// The id a server item has here: its link's, else its UID unless another account's item has that id.

@@ -1,20 +1,20 @@
 import AsyncHTTPClient
 import Foundation
-import HearthDAV
+public import HearthDAV
 import NIOCore
 import NIOHTTP1
 
 /// The DAV client's requests over AsyncHTTPClient: Basic authentication with the account's app password,
 /// TLS verified by the system's roots, no redirects followed (the client follows those it expects itself),
 /// and bodies capped so a misbehaving server cannot fill memory.
-final class HTTPDAVTransport: DAVTransport {
+public final class HTTPDAVTransport: DAVTransport {
   /// The largest answer read (a multiget of 100 members with attachments stays far below).
   static let maximumBody = 64 * 1024 * 1024
 
   private let client: HTTPClient
   private let authorization: String
 
-  init(username: String, password: String) {
+  public init(username: String, password: String) {
     var configuration = HTTPClient.Configuration()
     configuration.redirectConfiguration = .disallow
     configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
@@ -37,7 +37,7 @@ final class HTTPDAVTransport: DAVTransport {
     }
   }
 
-  func send(_ request: DAVRequest) async throws(DAVError) -> DAVReply {
+  public func send(_ request: DAVRequest) async throws(DAVError) -> DAVReply {
     var outgoing = HTTPClientRequest(url: request.url.absoluteString)
     outgoing.method = HTTPMethod(rawValue: request.method)
     outgoing.headers.add(name: "Authorization", value: authorization)
@@ -55,7 +55,7 @@ final class HTTPDAVTransport: DAVTransport {
     }
   }
 
-  func shutdown() async {
+  public func shutdown() async {
     do {
       try await client.shutdown()
     } catch {

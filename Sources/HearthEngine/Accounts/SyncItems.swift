@@ -10,6 +10,8 @@ enum SyncItems {
   /// for its events), or it could not be read.
   enum Unread: Error, Sendable, Hashable {
     case otherKind
+    /// The organiser cancelled it (`STATUS:CANCELLED`): Hearth keeps no cancelled event or to-do.
+    case cancelled
     case unreadable(String)
   }
 
@@ -45,7 +47,8 @@ enum SyncItems {
   }
 
   private static func unread(_ skipped: [SkippedItem]) -> Unread {
-    .unreadable(skipped.first.map(\.reason) ?? "it holds no item")
+    guard let reason = skipped.first?.reason else { return .unreadable("it holds no item") }
+    return reason.hasSuffix("is cancelled") ? .cancelled : .unreadable(reason)
   }
 
   /// The body of an item that is new on the server.

@@ -123,7 +123,7 @@ public struct NoticeService: Sendable {
     switch notice.kind {
     case .reminder: _ = try reminders.complete(notice.itemID)
     case .habit: _ = try habits.log(notice.itemID, at: context.now())
-    case .event, .automation: break
+    case .event, .automation, .sync: break
     }
     return try settle(notice)
   }

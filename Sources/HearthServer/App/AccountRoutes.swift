@@ -45,7 +45,10 @@ struct AccountRoutes<Context: RequestContext>: RouteArea {
       let changed = try accounts.setCollection(
         account: try context.parameters.require("name"), collection: try context.parameters.require("id"),
         enabled: input.isEnabled, isDefault: input.isDefault)
-      return try JSONResponse.make(changed)
+      guard let one = changed.first, changed.count == 1 else {
+        throw APIError.invalidRequest("name one collection by its id", parameter: "id")
+      }
+      return try JSONResponse.make(one)
     }
     router.delete(":name") { _, context in
       let removed = try accounts.remove(named: try context.parameters.require("name"))

@@ -1,4 +1,4 @@
-// Notices: reminders coming due, events about to start, habits not yet checked in. Every open page looks every
+// Notices: reminders coming due, events about to start, habits not yet checked in, a copy a sync kept. Every open page looks every
 // ten seconds (and when it comes back into view), shows each standing notice once in the corner with its
 // actions, and hands it to the browser's own notifications when the user allowed them.
 import { $, api, attempt, el, getJSON } from "/assets/api.js";
@@ -10,12 +10,14 @@ function card(notice) {
     await api(`/api/notices/${notice.id}/${path}`, { method: "POST", json: body });
     remove(notice.id);
   });
-  if (notice.kind === "automation") {
-    return el("div", { class: "notice-card kind-automation", role: "status", "data-id": notice.id },
-      el("a", { class: "notice-title", href: `#/s/${notice.itemID}`, onclick: settle("dismiss") }, notice.title),
+  if (notice.kind === "automation" || notice.kind === "sync") {
+    // An automation's answer opens its chat; a sync's kept copy, the calendar it is in.
+    const target = notice.kind === "sync" ? "#/calendar" : `#/s/${notice.itemID}`;
+    return el("div", { class: `notice-card kind-${notice.kind}`, role: "status", "data-id": notice.id },
+      el("a", { class: "notice-title", href: target, onclick: settle("dismiss") }, notice.title),
       el("div", { class: "notice-detail" }, notice.detail),
       el("div", { class: "row wrap" },
-        el("a", { class: "button primary", href: `#/s/${notice.itemID}`, onclick: settle("dismiss") }, "Open"),
+        el("a", { class: "button primary", href: target, onclick: settle("dismiss") }, "Open"),
         el("button", { class: "button", type: "button", onclick: settle("dismiss") }, "Dismiss")));
   }
   const buttons = [
