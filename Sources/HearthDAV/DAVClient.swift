@@ -176,20 +176,6 @@ public struct DAVClient: Sendable {
     try check(reply, "DELETE", target)
   }
 
-  /// Makes a calendar at `href` (RFC 4791 MKCALENDAR) holding events and to-dos, named `name`.
-  public func makeCalendar(at href: String, name: String) async throws(DAVError) {
-    let target = try resolve(href, against: base)
-    let body =
-      DAVBodies.header
-      + #"<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>"#
-      + "<d:displayname>\(DAVBodies.escape(name))</d:displayname></d:prop></d:set></c:mkcalendar>"
-    let reply = try await transport.send(
-      DAVRequest(
-        method: "MKCALENDAR", url: target, headers: ["Content-Type": "application/xml; charset=utf-8"],
-        body: Data(body.utf8)))
-    try check(reply, "MKCALENDAR", target)
-  }
-
   // MARK: Plumbing
 
   private func send(_ method: String, _ url: URL, depth: String, body: String) async throws(DAVError) -> DAVReply {

@@ -68,6 +68,7 @@ extension AccountService {
       known.append(collection)
     }
     var reports: [SyncReport] = []
+    let reads = SharedReads()
     for collection in known {
       guard
         let remote = found.first(where: { $0.href == collection.href && Self.content($0.content) == collection.content }
@@ -81,8 +82,9 @@ extension AccountService {
       var current = collection
       current.displayName = remote.displayName
       var sync = CollectionSync(
-        client: client, database: database, account: account, collection: current, timeZone: timeZone, now: clock)
-      reports.append(try await sync.run(offersSyncToken: remote.offersSyncToken))
+        client: client, database: database, account: account, collection: current, timeZone: timeZone, now: clock,
+        reads: reads)
+      reports.append(try await sync.run())
     }
     return reports
   }

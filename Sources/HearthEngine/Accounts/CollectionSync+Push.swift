@@ -109,9 +109,11 @@ extension CollectionSync {
     let link = try database.syncedItems(in: collection.id).first {
       DAVPath.normalized($0.href) == DAVPath.normalized(href)
     }
+    var batch: [SyncWrite] = []
     for resource in try await client.fetch([href], in: remote) {
-      try apply(resource, link: link, report: &report)
+      try apply(resource, link: link, report: &report, batch: &batch)
     }
+    try database.commitSync(batch)
   }
 
   /// Writes a member; its entity tag and body as the server then keeps them (read back when the server gave

@@ -13,11 +13,13 @@ struct CollectionSync {
   var collection: SyncCollection
   let timeZone: TimeZone
   let now: @Sendable () -> Date
+  /// Shared with the run's other collection of the same calendar on the server.
+  let reads: SharedReads
 
   var remote: DAVCollection {
     DAVCollection(
       href: collection.href, displayName: collection.displayName, content: davContent,
-      offersSyncToken: collection.syncToken != nil)
+      offersSyncToken: true)
   }
 
   private var davContent: DAVCollection.Content {
@@ -28,60 +30,74 @@ struct CollectionSync {
     }
   }
 
-  mutating func run(offersSyncToken: Bool) async throws -> SyncReport {
+  mutating func run() async throws -> SyncReport {
     var report = SyncReport(collection: collection.displayName)
-    try await pull(&report, offersSyncToken: offersSyncToken)
+    try await pull(&report)
     try await push(&report)
     return report
   }
 
   // MARK: From the server
 
-  private mutating func pull(_ report: inout SyncReport, offersSyncToken: Bool) async throws {
+  private mutating func pull(_ report: inout SyncReport) async throws {
     let links = try database.syncedItems(in: collection.id)
     let byHref = Dictionary(links.map { (DAVPath.normalized($0.href), $0) }, uniquingKeysWith: { first, _ in first })
     var changed: [DAVMember]
     var removed: [String]
     var token: String?
-    if offersSyncToken || collection.syncToken != nil, let changes = try await tokenChanges() {
+    // The sync-collection report is tried first everywhere: a server without it refuses it at once.
+    if let changes = try await tokenChanges() {
       (changed, removed, token) = (changes.changed, changes.removed, changes.token)
       report.usedSyncToken = true
     } else {
       // No token, or an expired or badly kept one: every entity tag is listed, which never misses a change.
       (changed, removed) = try await listed(byHref)
     }
-    let wanted = changed.filter { byHref[DAVPath.normalized($0.href)]?.etag != $0.etag }.map(\.href)
-    for resource in try await client.fetch(wanted, in: remote) {
-      try apply(resource, link: byHref[DAVPath.normalized(resource.href)], report: &report)
+    let wanted = changed.filter { byHref[DAVPath.normalized($0.href)]?.etag != $0.etag }
+    // A hundred at a time: one report to fetch them, one transaction to keep them.
+    let (client, remote) = (client, remote)
+    for start in stride(from: 0, to: wanted.count, by: 100) {
+      var batch: [SyncWrite] = []
+      let chunk = Array(wanted[start..<min(start + 100, wanted.count)])
+      for resource in try await reads.fetch(chunk, { hrefs in try await client.fetch(hrefs, in: remote) }) {
+        try apply(resource, link: byHref[DAVPath.normalized(resource.href)], report: &report, batch: &batch)
+      }
+      try database.commitSync(batch)
     }
+    var gone: [SyncWrite] = []
     for href in removed {
       guard let link = byHref[DAVPath.normalized(href)] else { continue }
       if let local = try database.item(link.itemKind, id: link.itemID),
         try SyncItems.fingerprint(local) != link.fingerprint
       {
         // Changed here, deleted there: the change is kept and goes back to the server as a new member.
-        try database.commitSync([.unlinked(link.itemKind, id: link.itemID)])
+        gone.append(.unlinked(link.itemKind, id: link.itemID))
       } else {
-        try database.commitSync([.removed(link.itemKind, id: link.itemID)])
+        gone.append(.removed(link.itemKind, id: link.itemID))
         report.removed += 1
       }
     }
+    try database.commitSync(gone)
     collection.syncToken = token
     try database.saveSyncCollection(collection)
   }
 
   /// The changes since the collection's token, `nil` when the server refuses it.
   private func tokenChanges() async throws -> DAVChanges? {
-    do {
-      return try await client.changes(in: remote, since: collection.syncToken)
-    } catch .syncTokenRefused {
-      return nil
+    let (client, remote, token) = (client, remote, collection.syncToken)
+    return try await reads.changes(in: collection.href, since: token) {
+      do {
+        return try await client.changes(in: remote, since: token)
+      } catch DAVError.syncTokenRefused {
+        return nil
+      }
     }
   }
 
   /// Changes found by comparing every member's entity tag with the links.
   private func listed(_ byHref: [String: SyncedItem]) async throws -> (changed: [DAVMember], removed: [String]) {
-    let members = try await client.members(of: remote)
+    let (client, remote) = (client, remote)
+    let members = try await reads.members(in: collection.href) { try await client.members(of: remote) }
     let present = Set(members.map { DAVPath.normalized($0.href) })
     let removed = byHref.filter { $0.value.etag != nil && !present.contains($0.key) }.map(\.value.href)
     return (members, removed)
@@ -89,7 +105,9 @@ struct CollectionSync {
 
   /// Takes one member in: new, changed, or changed on both sides (merged, or the server's version with the
   /// local one kept as a copy).
-  func apply(_ resource: DAVResource, link: SyncedItem?, report: inout SyncReport) throws {
+  /// The common case (new here, or changed on one side) is added to `batch` for the caller to write; the
+  /// rest is written at once.
+  func apply(_ resource: DAVResource, link: SyncedItem?, report: inout SyncReport, batch: inout [SyncWrite]) throws {
     let body = String(decoding: resource.data, as: UTF8.self)
     let server: StoredItem
     switch SyncItems.parse(body, in: collection, timeZone: timeZone) {
@@ -98,7 +116,7 @@ struct CollectionSync {
     case .failure(.cancelled):
       // Cancelled there: gone here too, and its link with it (the server keeps the cancelled copy).
       if let link {
-        try database.commitSync([.removed(link.itemKind, id: link.itemID)])
+        batch.append(.removed(link.itemKind, id: link.itemID))
         report.removed += 1
       }
       return
@@ -114,7 +132,7 @@ struct CollectionSync {
     guard let link, let local = try database.item(link.itemKind, id: link.itemID),
       try SyncItems.fingerprint(local) != link.fingerprint
     else {
-      try database.commitSync([.pulled(incoming, fresh)])
+      batch.append(.pulled(incoming, fresh))
       if link == nil { report.added += 1 } else { report.changed += 1 }
       return
     }
@@ -126,7 +144,7 @@ struct CollectionSync {
     let (merged, collided) = try SyncItems.merge(base: parsedBase.withID(id), local: local, server: incoming)
     if collided.isEmpty {
       // The link records the server's version, so the merged one differs and goes back with If-Match.
-      try database.commitSync([.pulled(merged, fresh)])
+      batch.append(.pulled(merged, fresh))
       report.merged += 1
     } else {
       try keepCopy(of: local, beside: incoming, link: fresh, report: &report)

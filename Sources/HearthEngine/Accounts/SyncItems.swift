@@ -93,11 +93,25 @@ enum SyncItems {
     return object.filter { $0.value != .null }
   }
 
+  /// The item's fields as sorted JSON, its time stamps left out: one pass of the encoder, as every item of
+  /// every collection is fingerprinted at every sync.
   static func fingerprint(_ item: StoredItem) throws -> String {
-    let fields = try fields(item)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(JSONValue.object(fields, keys: fields.keys.sorted())), as: UTF8.self)
+    let data: Data
+    switch item {
+    case .event(var event):
+      (event.createdAt, event.updatedAt) = (.distantPast, .distantPast)
+      data = try encoder.encode(event)
+    case .reminder(var reminder):
+      (reminder.createdAt, reminder.updatedAt) = (.distantPast, .distantPast)
+      data = try encoder.encode(reminder)
+    case .contact(var contact):
+      (contact.createdAt, contact.updatedAt) = (.distantPast, .distantPast)
+      data = try encoder.encode(contact)
+    default: return ""
+    }
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Both sides' changes to `base` together: a field only one side changed takes that side's value; a field
