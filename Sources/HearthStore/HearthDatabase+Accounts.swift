@@ -208,6 +208,16 @@ extension HearthDatabase {
     }
   }
 
+  /// The ids of this kind linked to a collection other than `collectionID`.
+  public func syncedItemIDs(_ kind: ItemKind, outside collectionID: String) throws(StoreError) -> Set<String> {
+    try read { db in
+      Set(
+        try String.fetchAll(
+          db, sql: "SELECT itemID FROM syncedItem WHERE itemKind = ? AND collectionID != ?",
+          arguments: [kind.rawValue, collectionID]))
+    }
+  }
+
   /// Applies sync steps in one transaction.
   public func commitSync(_ steps: [SyncWrite]) throws(StoreError) {
     try write { db in

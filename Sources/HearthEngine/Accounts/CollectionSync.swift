@@ -56,11 +56,14 @@ struct CollectionSync {
     let wanted = changed.filter { byHref[DAVPath.normalized($0.href)]?.etag != $0.etag }
     // A hundred at a time: one report to fetch them, one transaction to keep them.
     let (client, remote) = (client, remote)
+    let elsewhere = try database.syncedItemIDs(collection.itemKind, outside: collection.id)
     for start in stride(from: 0, to: wanted.count, by: 100) {
       var batch: [SyncWrite] = []
       let chunk = Array(wanted[start..<min(start + 100, wanted.count)])
       for resource in try await reads.fetch(chunk, { hrefs in try await client.fetch(hrefs, in: remote) }) {
-        try apply(resource, link: byHref[DAVPath.normalized(resource.href)], report: &report, batch: &batch)
+        try apply(
+          resource, link: byHref[DAVPath.normalized(resource.href)], report: &report, batch: &batch,
+          elsewhere: elsewhere)
       }
       try database.commitSync(batch)
     }
@@ -107,7 +110,11 @@ struct CollectionSync {
   /// local one kept as a copy).
   /// The common case (new here, or changed on one side) is added to `batch` for the caller to write; the
   /// rest is written at once.
-  func apply(_ resource: DAVResource, link: SyncedItem?, report: inout SyncReport, batch: inout [SyncWrite]) throws {
+  /// `elsewhere`: the ids of this kind linked to other collections, when the caller read them once for many.
+  func apply(
+    _ resource: DAVResource, link: SyncedItem?, report: inout SyncReport, batch: inout [SyncWrite],
+    elsewhere: Set<String>? = nil
+  ) throws {
     let body = String(decoding: resource.data, as: UTF8.self)
     let server: StoredItem
     switch SyncItems.parse(body, in: collection, timeZone: timeZone) {
@@ -124,7 +131,7 @@ struct CollectionSync {
       report.unreadable.append("\(DAVPath.normalized(resource.href).split(separator: "/").last ?? ""): \(reason)")
       return
     }
-    let id = try localID(for: server, link: link)
+    let id = try localID(for: server, link: link, elsewhere: elsewhere)
     let incoming = server.withID(id)
     let fresh = SyncedItem(
       collectionID: collection.id, itemKind: incoming.kind, itemID: id, href: resource.href, etag: resource.etag,
@@ -168,12 +175,13 @@ struct CollectionSync {
     ])
   }
 
-  /// The id a server item has here: its link's, else its UID unless another account's item has that id.
-  private func localID(for item: StoredItem, link: SyncedItem?) throws -> String {
+  /// The id a server item has here: its link's, else its UID unless another collection's item has that id.
+  private func localID(for item: StoredItem, link: SyncedItem?, elsewhere: Set<String>?) throws -> String {
     if let link { return link.itemID }
-    if let other = try database.syncedItem(item.kind, id: item.id), other.collectionID != collection.id {
-      return "\(collection.id.prefix(8))-\(item.id)"
-    }
-    return item.id
+    // Only an id some link holds can be another collection's: most new items need no look-up.
+    let taken =
+      try elsewhere?.contains(item.id)
+      ?? (database.syncedItem(item.kind, id: item.id).map { $0.collectionID != collection.id } ?? false)
+    return taken ? "\(collection.id.prefix(8))-\(item.id)" : item.id
   }
 }

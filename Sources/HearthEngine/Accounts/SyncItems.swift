@@ -19,6 +19,10 @@ enum SyncItems {
   static func parse(
     _ body: String, in collection: SyncCollection, timeZone: TimeZone
   ) -> Result<StoredItem, Unread> {
+    // A calendar holding both kinds is read twice, once for each: what holds none of this kind is passed over
+    // before it is parsed.
+    if collection.content == .events, !body.contains("BEGIN:VEVENT") { return .failure(.otherKind) }
+    if collection.content == .todos, !body.contains("BEGIN:VTODO") { return .failure(.otherKind) }
     let data = Data(body.utf8)
     do {
       switch collection.content {
