@@ -161,6 +161,9 @@ public struct DAVClient: Sendable {
     if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
     let reply = try await transport.send(DAVRequest(method: "PUT", url: target, headers: headers, body: data))
     if reply.status == 412 { throw .changedOnServer(href: href) }
+    if [400, 403, 405, 409, 413, 415, 422, 507].contains(reply.status) {
+      throw .writeRefused(href: href, status: reply.status)
+    }
     try check(reply, "PUT", target)
     return reply.etag
   }
@@ -173,6 +176,7 @@ public struct DAVClient: Sendable {
     let reply = try await transport.send(DAVRequest(method: "DELETE", url: target, headers: headers))
     if reply.status == 412 { throw .changedOnServer(href: href) }
     if reply.status == 404 { return }
+    if [400, 403, 405, 409].contains(reply.status) { throw .writeRefused(href: href, status: reply.status) }
     try check(reply, "DELETE", target)
   }
 

@@ -12,6 +12,9 @@ public enum DAVError: Error, Sendable, Hashable, CustomStringConvertible {
   case notAnswering(url: String, status: Int)
   /// The server could not be reached (refused, timed out, TLS failed).
   case unreachable(url: String, reason: String)
+  /// The server would not take this one write (a read-only calendar's 403, a body it rejects): the item
+  /// stays here, and the other items go on.
+  case writeRefused(href: String, status: Int)
   /// Someone else changed or removed the resource since it was read (412 on `If-Match`).
   case changedOnServer(href: String)
   /// A URL that cannot be used.
@@ -32,6 +35,8 @@ public enum DAVError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unexpectedAnswer(let what): "the server's answer is not what CalDAV/CardDAV gives: \(what)"
     case .notAnswering(let url, let status): "the server at \(url) is not answering now (\(status)); try again later"
     case .unreachable(let url, let reason): "could not reach \(url): \(reason)"
+    case .writeRefused(let href, let status):
+      "the server would not take \(href) (\(status)): the calendar or address book may be read-only"
     case .changedOnServer(let href): "\(href) was changed on the server since it was read"
     case .badURL(let text): "\(text) is not an http or https URL"
     case .nothingFound(let url): "the server at \(url) offers no calendars, task lists or address books"

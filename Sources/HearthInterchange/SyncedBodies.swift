@@ -91,6 +91,8 @@ public enum SyncedBodies {
     guard let master = raw.master(component) else { return original }
     let replaced = Array(raw.lines[master])
     let replacements = Dictionary(grouping: new.filter { changed.contains($0.name) }, by: \.name)
+    // Hearth writes an end (DTEND, DUE); a DURATION beside a new one would say another end.
+    let dropped: Set<String> = changed.contains("DTEND") || changed.contains("DUE") ? ["DURATION"] : []
     var output: [RawLine] = []
     var depth = 0
     var placed: Set<String> = []
@@ -114,6 +116,7 @@ public enum SyncedBodies {
         if placed.insert(line.name).inserted { output += (replacements[line.name] ?? []).map(RawLine.init) }
         continue
       }
+      if dropped.contains(line.name) { continue }
       output.append(stamped(line, now: now))
     }
     if !output.contains(where: { $0.name == "LAST-MODIFIED" }), component != "VCARD",

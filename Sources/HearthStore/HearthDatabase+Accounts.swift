@@ -158,6 +158,8 @@ public enum SyncWrite: Sendable, Hashable {
   case linked(SyncedItem)
   /// The link dropped (the item was deleted here and the server's copy is gone too).
   case unlinked(ItemKind, id: String)
+  /// A new item with no link yet (the local version kept as a copy when both sides changed a field).
+  case kept(StoredItem)
 }
 
 extension HearthDatabase {
@@ -237,6 +239,8 @@ extension HearthDatabase {
       try SyncedItemRow(link).save(db)
     case .unlinked(let kind, let id):
       try unlink(kind, id: id, in: db)
+    case .kept(let item):
+      try upsert(item.row, in: db)
     }
   }
 

@@ -72,6 +72,7 @@ import Testing
       "PUT /cal/new.ics": DAVReply(status: 201, headers: ["ETag": "\"1\""]),
       "PUT /cal/old.ics": DAVReply(status: 412),
       "DELETE /cal/gone.ics": DAVReply(status: 404),
+      "PUT /cal/read-only.ics": DAVReply(status: 403),
     ])
     let client = DAVClient(base: URL(string: "https://dav.example.com/")!, transport: script)
     let tag = try await client.put(Data("x".utf8), at: "/cal/new.ics", contentType: "text/calendar", replacing: nil)
@@ -79,12 +80,17 @@ import Testing
     await #expect(throws: DAVError.changedOnServer(href: "/cal/old.ics")) {
       _ = try await client.put(Data("x".utf8), at: "/cal/old.ics", contentType: "text/calendar", replacing: "\"7\"")
     }
+    // A read-only calendar refuses one write, not the account.
+    await #expect(throws: DAVError.writeRefused(href: "/cal/read-only.ics", status: 403)) {
+      _ = try await client.put(
+        Data("x".utf8), at: "/cal/read-only.ics", contentType: "text/calendar", replacing: "\"1\"")
+    }
     // Already gone is what a deletion wanted.
     try await client.delete("/cal/gone.ics", etag: "\"3\"")
     let headers = script.requests.map(\.headers)
     #expect(headers[0]["If-None-Match"] == "*")
     #expect(headers[1]["If-Match"] == "\"7\"")
-    #expect(headers[2]["If-Match"] == "\"3\"")
+    #expect(headers[3]["If-Match"] == "\"3\"")
   }
 
   @Test func aPasswordRefusedIsNamedAsSuch() async throws {

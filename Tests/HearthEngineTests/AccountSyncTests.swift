@@ -367,5 +367,9 @@ struct AccountSyncTests {
     let reports = try await Self.sync(engine)
     #expect(reports.contains { !$0.usedSyncToken && $0.added == 1 }, "\(reports)")
     #expect(try engine.calendar.events().contains { $0.id == "phone-6" })
+    // The next sync starts a token afresh; a deletion on the phone meanwhile still comes through.
+    try server.phone("delete", "family", "phone-6")
+    _ = try await Self.sync(engine)
+    #expect(try !engine.calendar.events().contains { $0.id == "phone-6" })
   }
 }

@@ -93,6 +93,27 @@ import Testing
     #expect(try Self.master(patched).location == "Room 4")
   }
 
+  @Test func anEventGivenByItsDurationGetsOneEndWhenMoved() throws {
+    let body =
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VEVENT", "UID:d1", "DTSTAMP:20260101T000000Z",
+        "DTSTART:20261201T090000Z", "DURATION:PT45M", "SUMMARY:Physio", "END:VEVENT", "END:VCALENDAR",
+      ].joined(separator: "\r\n") + "\r\n"
+    let old = try Self.master(body)
+    var new = old
+    new.start = old.start.adding(seconds: 3600)
+    new.end = old.end.adding(seconds: 3600)
+    let patched = SyncedBodies.patched(body, from: old, to: new, now: Self.now)
+    #expect(!patched.contains("DURATION"))
+    #expect(patched.contains("DTEND:20261201T104500Z"), "\(patched)")
+    let reread = try Self.master(patched)
+    #expect(reread.end == new.end)
+    // Only the title changed: the duration stays as the phone wrote it.
+    var renamed = old
+    renamed.title = "Physio (knee)"
+    #expect(SyncedBodies.patched(body, from: old, to: renamed, now: Self.now).contains("DURATION:PT45M"))
+  }
+
   @Test func aNewItemCarriesNoHearthBookkeeping() throws {
     let day = try #require(LocalDate(year: 2026, month: 12, day: 9))
     let event = CalendarEvent(

@@ -1451,6 +1451,13 @@ class WebAppTest(unittest.TestCase):
         states = {collection["content"]: collection["is_enabled"] for collection in listed[0]["collections"]}
         self.assertEqual(states, {"events": True, "todos": False})
         self.assertNotIn(os.environ["HEARTH_DAV_PASSWORD"], self.hearth("accounts", "list", "--json"))
+        # Removed: the account goes, its event stays as a local one (and is deleted here, so the pages the
+        # other tests check show only their own calendars).
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#account-list button[aria-label='Remove home']"))).click()
+        self.wait.until(EC.alert_is_present()).accept()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "No accounts yet."))
+        self.assertIn("Harvest festival", self.hearth("calendar", "list", "--from", "2027-10-01", "--to", "2027-10-02"))
+        self.hearth("calendar", "rm", "web-phone-1")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
   case nameTaken(String)
   /// The URL is not http(s).
   case badURL(String)
+  /// A URL with a user name or password in it (they go in --user and the password file).
+  case credentialsInURL
   /// Plain http to another machine, without the flag that accepts the risk.
   case plainHTTP(host: String)
   /// The password file could not be read, or is empty.
@@ -21,6 +23,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notFound(let name): "no account named \(name) (see hearth accounts list)"
     case .nameTaken(let name): "an account named \(name) exists already; choose another --name"
     case .badURL(let text): "\(text) is not an http:// or https:// URL"
+    case .credentialsInURL:
+      "the URL holds a user name or password: give the user with --user and the password in a file (--password-file)"
     case .plainHTTP(let host):
       "\(host) is reached over plain http, so the password would cross the network unencrypted; use https, "
         + "or pass --allow-plain-http if this network is yours and you accept that risk"

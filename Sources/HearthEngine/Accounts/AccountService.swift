@@ -56,6 +56,8 @@ public struct AccountService: Sendable {
       let host = url.host, !host.isEmpty
     else { throw AccountError.badURL(text) }
     if scheme == "http", !Self.isLoopback(host), !allowPlainHTTP { throw AccountError.plainHTTP(host: host) }
+    // The password goes in its own file, never in a URL that is stored and shown.
+    guard url.user == nil, url.password == nil else { throw AccountError.credentialsInURL }
     guard try database.accounts().allSatisfy({ $0.name != name }) else { throw AccountError.nameTaken(name) }
     let account = Account(
       name: name, service: service, url: url, username: username, allowsPlainHTTP: allowPlainHTTP,

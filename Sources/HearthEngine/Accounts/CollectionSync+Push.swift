@@ -14,16 +14,25 @@ extension CollectionSync {
     let locals = try Self.localItems(of: collection, account: account, in: database)
     let present = Set(locals.map(\.id))
     for item in locals {
-      if let link = byID[item.id] {
-        guard try SyncItems.fingerprint(item) != link.fingerprint else { continue }
-        try await update(item, link: link, report: &report)
-      } else if try database.syncedItem(item.kind, id: item.id) == nil {
-        try await create(item, report: &report)
+      do {
+        if let link = byID[item.id] {
+          guard try SyncItems.fingerprint(item) != link.fingerprint else { continue }
+          try await update(item, link: link, report: &report)
+        } else if try database.syncedItem(item.kind, id: item.id) == nil {
+          try await create(item, report: &report)
+        }
+      } catch DAVError.writeRefused(_, let status) {
+        // One item the server will not take stops no other: it stays here, and the report names it.
+        report.refused.append("“\(item.title)” (\(status))")
       }
     }
     // Deleted here, or moved to a calendar or list this collection is not: its copy here is removed.
     for link in links where !present.contains(link.itemID) {
-      try await remove(link, report: &report)
+      do {
+        try await remove(link, report: &report)
+      } catch DAVError.writeRefused(_, let status) {
+        report.refused.append("a deletion (\(status))")
+      }
     }
   }
 
@@ -70,7 +79,11 @@ extension CollectionSync {
     let link = SyncedItem(
       collectionID: collection.id, itemKind: item.kind, itemID: item.id, href: href, etag: etag, original: stored,
       fingerprint: try SyncItems.fingerprint(item))
-    try database.commitSync([.pulled(item, link)])
+    // Only an item moved here from the default calendar or list is written back (its new place); the others
+    // keep whatever the user changed while the upload ran, which then differs from the link and goes next time.
+    let current = try database.item(item.kind, id: item.id)
+    let moved = current.map { $0.place != item.place } ?? false
+    try database.commitSync([moved ? .pulled(item, link) : .linked(link)])
     report.created += 1
   }
 
@@ -87,7 +100,7 @@ extension CollectionSync {
     fresh.etag = etag
     fresh.original = stored
     fresh.fingerprint = try SyncItems.fingerprint(item)
-    try database.commitSync([.pulled(item, fresh)])
+    try database.commitSync([.linked(fresh)])
     report.updated += 1
   }
 
@@ -110,8 +123,13 @@ extension CollectionSync {
       DAVPath.normalized($0.href) == DAVPath.normalized(href)
     }
     var batch: [SyncWrite] = []
-    for resource in try await client.fetch([href], in: remote) {
+    let found = try await client.fetch([href], in: remote)
+    for resource in found {
       try apply(resource, link: link, report: &report, batch: &batch)
+    }
+    if found.isEmpty, let link {
+      // Gone from the server since the pull: the local version is kept and goes back as a new member.
+      batch.append(.unlinked(link.itemKind, id: link.itemID))
     }
     try database.commitSync(batch)
   }

@@ -49,6 +49,11 @@ struct CollectionSync {
     if let changes = try await tokenChanges() {
       (changed, removed, token) = (changes.changed, changes.removed, changes.token)
       report.usedSyncToken = true
+      if collection.syncToken == nil {
+        // A report from no token lists every member and names no removal: what it leaves out is gone.
+        let present = Set(changed.map { DAVPath.normalized($0.href) })
+        removed = byHref.filter { $0.value.etag != nil && !present.contains($0.key) }.map(\.value.href)
+      }
     } else {
       // No token, or an expired or badly kept one: every entity tag is listed, which never misses a change.
       (changed, removed) = try await listed(byHref)
@@ -165,8 +170,7 @@ struct CollectionSync {
     throws
   {
     let copy = local.asConflictCopy(id: UUID().uuidString.lowercased(), at: now())
-    try database.commitSync([.pulled(incoming, link)])
-    try database.write(.insert(copy))
+    try database.commitSync([.pulled(incoming, link), .kept(copy)])
     report.copies.append(copy.title)
     _ = try database.recordNotices([
       Notice(

@@ -189,6 +189,15 @@ extension StoredItem {
     }
   }
 
+  /// The calendar or list it is in (`nil` for a contact).
+  var place: String? {
+    switch self {
+    case .event(let item): item.calendar
+    case .reminder(let item): item.list
+    default: nil
+    }
+  }
+
   /// What the user calls it: a title or a name.
   var title: String {
     switch self {

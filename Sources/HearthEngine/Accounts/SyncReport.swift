@@ -17,6 +17,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
   public var copies: [String] = []
   /// Members that could not be read, with the reason.
   public var unreadable: [String] = []
+  /// Items here the server would not take (a read-only calendar), with the reason; they stay here.
+  public var refused: [String] = []
   /// Whether the collection's changes were found by its sync token (else by listing every entity tag).
   public var usedSyncToken = false
 
@@ -33,6 +35,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
     if merged > 0 { parts.append("\(merged) merged") }
     if !copies.isEmpty { parts.append("\(copies.count) kept as a copy: \(copies.joined(separator: ", "))") }
     if !unreadable.isEmpty { parts.append("\(unreadable.count) unreadable") }
+    if !refused.isEmpty { parts.append("\(refused.count) refused by the server: \(refused.joined(separator: "; "))") }
     return "\(collection): " + (parts.isEmpty ? "in step" : parts.joined(separator: "; "))
   }
 }

@@ -144,7 +144,7 @@ extension AccountError: CategorizedError {
     switch self {
     case .notFound: ErrorCategory(.notFound)
     case .nameTaken: ErrorCategory(.conflict, code: "account_exists")
-    case .badURL: ErrorCategory(.invalid, parameter: "url")
+    case .badURL, .credentialsInURL: ErrorCategory(.invalid, parameter: "url")
     case .plainHTTP: ErrorCategory(.invalid, code: "plain_http", parameter: "url")
     case .password: ErrorCategory(.invalid, parameter: "password")
     case .server(_, .notAuthorized): ErrorCategory(.invalid, code: "account_refused", parameter: "password")
