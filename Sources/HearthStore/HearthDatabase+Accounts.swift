@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 public import HearthCore
 
@@ -189,6 +189,24 @@ extension HearthDatabase {
   /// Adds or replaces a collection.
   public func saveSyncCollection(_ collection: SyncCollection) throws(StoreError) {
     try write { db in try SyncCollectionRow(collection).save(db) }
+  }
+
+  /// Records how far a collection's sync got, leaving the user's choices (on or off, default) as they are now.
+  public func saveSyncToken(_ token: String?, displayName: String, of collectionID: String) throws(StoreError) {
+    try write { db in
+      try db.execute(
+        sql: "UPDATE syncCollection SET syncToken = ?, displayName = ? WHERE id = ?",
+        arguments: [token, displayName, collectionID])
+    }
+  }
+
+  /// Records how the last sync of an account went; an account removed meanwhile stays removed.
+  public func saveSyncOutcome(of accountID: String, at date: Date, error: String?) throws(StoreError) {
+    try write { db in
+      try db.execute(
+        sql: "UPDATE account SET lastSyncAt = ?, lastError = ? WHERE id = ?",
+        arguments: [date.timeIntervalSince1970, error, accountID])
+    }
   }
 
   /// Removes a collection the server no longer offers, with its links.

@@ -39,9 +39,9 @@ extension AccountService {
       account.lastError = text
       logger.warning("account sync failed", metadata: ["account": "\(account.name)", "error": "\(text)"])
     }
-    account.lastSyncAt = clock()
     do {
-      try database.saveAccount(account)
+      // Only the outcome: an account removed, or a collection turned off, while this ran stays so.
+      try database.saveSyncOutcome(of: account.id, at: clock(), error: account.lastError)
     } catch {
       logger.error("account state not saved", metadata: ["error": "\(error)"])
     }

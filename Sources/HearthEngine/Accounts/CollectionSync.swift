@@ -87,7 +87,7 @@ struct CollectionSync {
     }
     try database.commitSync(gone)
     collection.syncToken = token
-    try database.saveSyncCollection(collection)
+    try database.saveSyncToken(token, displayName: collection.displayName, of: collection.id)
   }
 
   /// The changes since the collection's token, `nil` when the server refuses it.
