@@ -27,6 +27,19 @@ public protocol ChatModel: Sendable {
   func prepare() async throws
   /// The model's own vocabulary and template, when it is on this machine (a remote model's is not known).
   var vocabulary: (any ModelVocabulary)? { get }
+  /// Whether the model that would answer next is trusted to write an answer from facts found in the user's
+  /// data (the look-up's second pass): by default, a model of at least a billion weights.
+  func writesFromFacts() async -> Bool
+}
+
+/// The smallest local model trusted to write an answer from facts: the 135M default, given facts, invented
+/// others (a phone number when no contact matched).
+public let factWriterParameters: UInt64 = 1_000_000_000
+
+extension ChatModel {
+  public func writesFromFacts() async -> Bool {
+    (parameterCount ?? 0) >= factWriterParameters
+  }
 }
 
 /// A model's own tokenizer and chat template, for clients that work in tokens (`/tokenize`, logit bias).

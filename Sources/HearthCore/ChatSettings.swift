@@ -31,6 +31,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     case maxTokens = "max_tokens"
     case systemPrompt = "system_prompt"
     case showsThinking = "show_thinking"
+    case timeLimit = "time_limit"
   }
 
   public var preset: Preset
@@ -45,10 +46,19 @@ public struct ChatSettings: Sendable, Hashable, Codable {
   public var systemPrompt: String?
   /// Whether thinking is shown.
   public var showsThinking: Bool
+  /// Seconds an answer may take before it is stopped with what it has so far (its second pass included);
+  /// `0` sets no limit.
+  public var timeLimit: Double
+
+  /// The time limit of an answer on every surface (the command line's `--timeout` too), in seconds.
+  public static let defaultTimeLimit: Double = 300
 
   /// Settings from a preset.
-  public init(preset: Preset = .balanced, maxTokens: Int = 512, systemPrompt: String? = nil, showsThinking: Bool = true)
-  {
+  public init(
+    preset: Preset = .balanced, maxTokens: Int = 512, systemPrompt: String? = nil, showsThinking: Bool = true,
+    timeLimit: Double = Self.defaultTimeLimit
+  ) {
+    self.timeLimit = timeLimit
     let sampling = preset.sampling
     self.preset = preset
     temperature = sampling.temperature
@@ -61,16 +71,35 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     self.showsThinking = showsThinking
   }
 
+  /// Reads saved settings; ones saved before the time limit existed get the default.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    preset = try container.decode(Preset.self, forKey: .preset)
+    temperature = try container.decode(Double.self, forKey: .temperature)
+    topK = try container.decode(Int.self, forKey: .topK)
+    topP = try container.decode(Double.self, forKey: .topP)
+    minP = try container.decode(Double.self, forKey: .minP)
+    repeatPenalty = try container.decode(Double.self, forKey: .repeatPenalty)
+    maxTokens = try container.decode(Int.self, forKey: .maxTokens)
+    systemPrompt = try container.decodeIfPresent(String.self, forKey: .systemPrompt)
+    showsThinking = try container.decode(Bool.self, forKey: .showsThinking)
+    timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit) ?? Self.defaultTimeLimit
+  }
+
   /// The generation options these settings ask for.
   public var generationOptions: GenerationOptions {
     GenerationOptions(
       maxNewTokens: maxTokens,
       sampling: SamplingParameters(
-        temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty))
+        temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty),
+      timeout: timeLimit > 0 ? .milliseconds(Int64(timeLimit * 1000)) : nil)
   }
 
   /// Checks every value is in its range.
   public func validate() throws(InvalidParameterError) {
+    guard timeLimit.isFinite, (0...86_400).contains(timeLimit) else {
+      throw .init(name: "time limit", value: "\(timeLimit)", expected: "0 (none) to 86400 seconds")
+    }
     try generationOptions.validate()
     guard maxTokens <= 32_768 else {
       throw .init(name: "max tokens", value: "\(maxTokens)", expected: "at most 32768")

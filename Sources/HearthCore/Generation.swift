@@ -50,6 +50,11 @@ public struct GenerationOptions: Sendable, Hashable {
   /// once it gets a slot, and room in each batch, only after every request someone waits on.
   public var isBackground = false
 
+  /// Only a model trusted to write an answer from facts may answer (a remote server the user counts as
+  /// capable, or a local model of ``ChatModel/writesFromFacts()`` size): a router does not fall back to a
+  /// smaller local model, and fails instead, so the caller shows the facts as they are.
+  public var needsCapableModel = false
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
 

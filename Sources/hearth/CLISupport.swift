@@ -114,17 +114,21 @@ struct SamplingOptionGroup: ParsableArguments {
   @Option(name: .long, help: "Random seed (default: a fresh one each time).")
   var seed: UInt32?
 
-  @Option(name: .long, help: "Give up after this many seconds, keeping the partial answer.")
-  var timeout: Double?
+  @Option(
+    name: .long,
+    help:
+      "Stop an answer after this many seconds, keeping what it has so far; 0 sets no limit (the web app's default too)."
+  )
+  var timeout: Double = ChatSettings.defaultTimeLimit
 
   func generationOptions() throws -> GenerationOptions {
     let sampling = SamplingParameters(
       temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty, seed: seed)
-    if let timeout, !(timeout.isFinite && timeout > 0) {
-      throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "a positive number of seconds")
+    guard timeout.isFinite, (0...86_400).contains(timeout) else {
+      throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "0 (none) to 86400 seconds")
     }
     let options = GenerationOptions(
-      maxNewTokens: maxTokens, sampling: sampling, timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
+      maxNewTokens: maxTokens, sampling: sampling, timeout: timeout > 0 ? .milliseconds(Int64(timeout * 1000)) : nil)
     try options.validate()
     return options
   }

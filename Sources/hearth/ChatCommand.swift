@@ -67,7 +67,7 @@ struct ChatCommand: AsyncParsableCommand {
       var current = try await startingSession(engine)
       Terminal.write(
         Terminal.dim(
-          "\(model.displayName) · context \(model.contextSize) · loaded in \(Int(model.loadTime.milliseconds)) ms\n"
+          "\(engine.activeModelLabel() ?? model.displayName) · context \(model.contextSize) · loaded in \(Int(model.loadTime.milliseconds)) ms\n"
             + "Session “\(current.title)” (\(current.id.uuidString.prefix(8))); /help for commands.\n"))
       let asked = try engine.actions.log(state: .pending).filter { $0.source != nil }
       if !asked.isEmpty {

@@ -141,6 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
         + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(
         configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+      // The first search should not wait for the embedding model to load.
+      let warming = Task { await engine.memory.warmUp() }
+      defer { warming.cancel() }
       try await group.run()
       // The MCP servers Hearth started end with it.
       await engine.stopToolServers()

@@ -36,6 +36,27 @@ struct AskCommandTests {
     #expect(object["model"] as? String == TestModels.smolLM2)
   }
 
+  @Test func aOneShotAskInAutoUsesAReachableRemoteServerAndTheLocalModelWhenItIsAway() async throws {
+    let llama = try LlamaServer(model: TestModels.smolLM2)
+    defer { llama.stop() }
+    let home = try TestModels.temporaryDirectory()
+    let environment = ["HEARTH_HOME": home.path, "HEARTH_REMOTE_MODEL": "smol"]
+    func provider(_ url: String) async throws -> String? {
+      let runner = CommandRunner(environment: environment.merging(["HEARTH_REMOTE_URL": url]) { $1 })
+      let result = try await runner.run([
+        "ask", "Say hello.", "--provider", "auto", "--temperature", "0", "--max-tokens", "8", "--model",
+        TestModels.smolLM2, "--json",
+      ])
+      #expect(result.status == 0, "\(result.standardError)")
+      let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+      return object?["provider"] as? String
+    }
+    // The command opens, probes, waits out the rest of the 2 s window and asks the server.
+    #expect(try await provider(llama.base) == "remote")
+    // Nothing listens there: the local model answers, with no wait for a window.
+    #expect(try await provider("http://127.0.0.1:9/v1") == "local")
+  }
+
   @Test func aLaterAskInAnotherProfileStartsAfterTheSavedInstructions() async throws {
     let prefixes = try TestModels.temporaryDirectory()
     func ask() async throws -> [String: Any] {

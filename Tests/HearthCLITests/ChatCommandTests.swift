@@ -19,6 +19,9 @@ struct ChatCommandTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Paris"))
     #expect(result.standardOutput.contains("(new session "))
+    // The model named as the web app names it, not by the header's training-run name.
+    #expect(result.standardOutput.contains("SmolLM2-135M-Instruct"), "\(result.standardOutput.prefix(300))")
+    #expect(!result.standardOutput.contains("Smollm2 135M 8k"))
     // The second turn reuses the cached first turn: its stats line reports reused tokens.
     let stats = result.standardOutput.split(separator: "\n").filter { $0.contains("reused") }
     #expect(stats.count == 2)

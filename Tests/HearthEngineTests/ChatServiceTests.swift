@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthStore
 import HearthTestSupport
+import HummingbirdTesting
 import LlamaKit
 import Synchronization
 import Testing
@@ -245,7 +246,7 @@ struct SecondPassTests {
     model.conversations.map { $0.first { $0.role == .system }?.content ?? "" }
   }
 
-  private func answer(with model: ScriptedChatModel) async throws -> StoredMessage {
+  private func answer(with model: any ChatModel) async throws -> StoredMessage {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let hooks = ChatService.ActionHooks(
       grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
@@ -271,6 +272,72 @@ struct SecondPassTests {
     #expect(message.content == "On it.\n\nThe dentist is at 10:00.")
     #expect(systemPrompts(model).count == 2)
     #expect(systemPrompts(model).last?.contains("- Dentist at 10:00") == true)
+  }
+
+  @Test func aRemoteServerWritesTheAnswerFromTheFactsUnlessTheUserSaysOtherwise() async throws {
+    try await GeminiWireTests.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      for writes in [true, false] {
+        let local = factModel(parameters: 135_000_000)
+        let settings = RemoteSettings(
+          url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key",
+          writesFromFacts: writes)
+        let model = RoutedChatModel(
+          local: local,
+          route: .init(remote: RemoteChatModel(settings: settings), router: ProviderRouter(), preference: .remote))
+        // The scripted server echoes the question, and says when it was given a system prompt: the turn here
+        // has none, the second pass has the facts in one.
+        let message = try await answer(with: model)
+        let passes = message.content.components(separatedBy: "[system seen]").count - 1
+        if writes {
+          #expect(passes == 1, "\(message.content)")
+          #expect(!message.content.contains("Here is what I found"))
+        } else {
+          #expect(passes == 0, "\(message.content)")
+          #expect(message.content.hasSuffix("Here is what I found:\n- Dentist at 10:00"))
+        }
+        #expect(local.conversations.isEmpty)
+      }
+    }
+  }
+
+  @Test func aSecondPassCutByTheTurnsTimeLimitKeepsWhatItWroteAndTheAnswerIsMarkedTimedOut() async throws {
+    try await GeminiWireTests.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      let model = RoutedChatModel(
+        local: factModel(parameters: 135_000_000),
+        route: .init(remote: RemoteChatModel(settings: settings), router: ProviderRouter(), preference: .remote))
+      let database = try HearthDatabase(
+        path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
+      let hooks = ChatService.ActionHooks(
+        grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
+        process: { message, _ in
+          [
+            ActionRecord(
+              messageID: message.id, kind: "CALENDAR_ACTION", block: "", state: .answered, summary: "",
+              result: "- Dentist at 10:00")
+          ]
+        })
+      let service = ChatService(database: database, model: model, actionHooks: hooks)
+      let session = try await service.newSession()
+      var options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
+      options.timeout = .seconds(2)
+      var final: StoredMessage?
+      // The turn's own answer echoes at once; the second pass (the facts in its system prompt) drips a word every
+      // 0.3 s and meets what is left of the 2 s.
+      for await event in try await service.send("When is it, slowly?", to: session.id, options: options) {
+        if case .finished(let message) = event { final = message }
+      }
+      let message = try #require(final)
+      #expect(message.state == .timedOut, "\(message.content)")
+      #expect(message.stopReason == .timeout)
+      // Both passes wrote: the echo, then at least the first dripped word of the second pass.
+      #expect(message.content.components(separatedBy: "When").count - 1 >= 2, "\(message.content)")
+      #expect(!message.content.contains("Here is what I found"))
+      #expect(try database.messages(in: session.id).last?.state == .timedOut)
+    }
   }
 
   @Test func aTinyModelAnswersWithTheFactsAsTheyAre() async throws {

@@ -33,6 +33,23 @@ struct MemoryServiceTests {
     return (sources, try #require(final))
   }
 
+  @Test("warming up loads the embedding model before any search; with no model installed it does nothing")
+  func warmUp() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    let embedder = LocalEmbedder(path: TestModels.miniLM, threads: TestModels.threads)
+    configuration.sharedEmbedder = embedder
+    let engine = try Engine.open(configuration, model: try await Self.model.value)
+    #expect(await !embedder.isLoaded)
+    await engine.memory.warmUp()
+    #expect(await embedder.isLoaded)
+    let missing = LocalEmbedder(path: "/no/such/model.gguf")
+    configuration.sharedEmbedder = missing
+    configuration.paths = HearthPaths(home: try TestModels.temporaryDirectory())
+    await (try Engine.open(configuration, model: try await Self.model.value)).memory.warmUp()
+    #expect(await !missing.isLoaded)
+  }
+
   @Test("a fact in a note is retrieved into the turn, the answer states it, and the answer cites the note")
   func noteFactIsCited() async throws {
     let engine = try await engine()

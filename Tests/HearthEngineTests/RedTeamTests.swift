@@ -105,7 +105,7 @@ struct RedTeamTests {
     let engine = try Engine.open(configuration, model: try await model.value)
     try AssistantProfile.seed(engine)
     if let remote {
-      _ = try engine.setRemote(RemoteInput(url: remote.absoluteString, kind: .openai, preference: .remote))
+      _ = try await engine.setRemote(RemoteInput(url: remote.absoluteString, kind: .openai, preference: .remote))
     }
     searches.payload.withLock { $0 = payload }
     let question: String

@@ -15,6 +15,16 @@ final class ManualClock: Sendable {
   private let time = Mutex<Duration>(.zero)
   var now: Duration { time.withLock { $0 } }
   func advance(_ by: Duration) { time.withLock { $0 += by } }
+
+  /// A router's sleep on this clock: the short waits (the 2 s stability window) pass at once and move the
+  /// clock; the first-token watchdog's longer ones are real, so a stream is not cut the moment it starts.
+  func sleep(_ duration: Duration) async throws {
+    if duration <= .seconds(5) {
+      advance(duration)
+    } else {
+      try await Task.sleep(for: duration)
+    }
+  }
 }
 
 @Suite("Routing rules on an injected clock", .heavy)
@@ -49,6 +59,40 @@ struct ProviderRouterTests {
     await router.observeProbe(reachable: true)
     clock.advance(.seconds(10))
     #expect(await router.choose(.auto, remoteConfigured: true) == .local)
+  }
+
+  @Test func theFirstWindowCanBeWaitedOutAndTheSwitchIsTimedFromTheFirstRemoteAnswer() async {
+    let clock = ManualClock()
+    let router = ProviderRouter(now: { clock.now })
+    #expect(await router.standing == .unknown)
+    #expect(await !router.hasObserved)
+    #expect(await router.firstWindowLeft == nil)
+    // A first probe that fails: nothing to wait for, and still the short window once it answers.
+    await router.observeProbe(reachable: false)
+    #expect(await router.standing == .unreachable)
+    #expect(await router.hasObserved)
+    await router.observeProbe(reachable: true)
+    #expect(await router.standing == .proving)
+    clock.advance(.milliseconds(500))
+    #expect(await router.firstWindowLeft == .milliseconds(1_500))
+    #expect(await router.contactIsFresh)
+    clock.advance(.milliseconds(1_500))
+    #expect(await router.firstWindowLeft == nil)
+    #expect(await router.standing == .usable)
+    // Three seconds without a word: a turn probes again before it commits.
+    clock.advance(.seconds(2))
+    #expect(await !router.contactIsFresh)
+    #expect(await router.answeringRemotelyFor == nil)
+    #expect(await router.choose(.auto, remoteConfigured: true) == .remote)
+    await router.observeSuccess()
+    clock.advance(.seconds(30))
+    #expect(await router.answeringRemotelyFor == .seconds(30))
+    // After a failure the 30 s window is never waited out by a turn, and the switch must be confirmed again.
+    await router.noteFailure()
+    #expect(await router.answeringRemotelyFor == nil)
+    await router.observeProbe(reachable: true)
+    #expect(await router.firstWindowLeft == nil)
+    #expect(await router.standing == .proving)
   }
 
   @Test func settingsComeFromTheEnvironmentAndBadOnesAreNamed() throws {
@@ -89,16 +133,23 @@ struct RoutedModelTests {
     let clock = ManualClock()
     let remote = RemoteChatModel(
       settings: RemoteSettings(url: URL(string: server.base)!, kind: .openai, model: "smol"), counter: local)
+    let waited = Mutex<[Duration]>([])
+    // Waiting moves the test's clock: the first-connect window passes at once.
     let routed = RoutedChatModel(
-      local: local, remote: remote, router: ProviderRouter(now: { clock.now }), preference: .auto)
+      local: local,
+      route: .init(remote: remote, router: ProviderRouter(now: { clock.now }), preference: .auto),
+      sleep: { duration in
+        if duration <= .seconds(5) { waited.withLock { $0.append(duration) } }
+        try await clock.sleep(duration)
+      })
 
-    // First contact: probed, but not trusted before 2 s.
-    #expect(try await !answer(routed).isEmpty)
-    #expect(routed.lastProvider == .local)
-    clock.advance(.seconds(2))
+    // First contact (a one-shot command): probed, the rest of the 2 s window waited out, probed again, and
+    // the remote server answers.
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .remote)
+    #expect(waited.withLock { $0 } == [.seconds(2)])
     #expect((routed.lastUsage?.generatedTokens ?? 0) > 0)
+    #expect(await routed.remoteStanding() == .usable)
 
     // A chat turn records who answered on the message, and the figures in the telemetry.
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
@@ -121,16 +172,29 @@ struct RoutedModelTests {
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .local)
 
-    // Back online: probes succeed, but the reconnect window is 30 s.
+    // Back online: the background probes hear it, but the reconnect window is 30 s and no turn waits it out.
     try server.start()
+    #expect(await routed.watchOnce() == .seconds(1))
+    #expect(await routed.remoteStanding() == .proving)
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .local)
     clock.advance(.seconds(10))
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .local)
     clock.advance(.seconds(20))
+    #expect(await routed.watchOnce() == .seconds(10))
     #expect(try await !answer(routed).isEmpty)
     #expect(routed.lastProvider == .remote)
+    #expect(waited.withLock { $0 } == [.seconds(2)])
+
+    // Gone while trusted: the health probe before the turn finds it away (the last contact is old), and the
+    // turn is local without trying the server.
+    clock.advance(.seconds(5))
+    server.stop()
+    #expect(try await !answer(routed).isEmpty)
+    #expect(routed.lastProvider == .local)
+    #expect(await routed.remoteStanding() == .unreachable)
+    #expect(await routed.watchOnce() == .seconds(2))
 
     // Forced remote fails with the server's absence named; forced local never asks it.
     server.stop()
@@ -145,6 +209,13 @@ struct GeminiWireTests {
   /// back, or fails as asked by the text.
   static func geminiServer() -> some ApplicationProtocol {
     let router = Router()
+    // The health probe's listing.
+    router.get("/v1beta/models") { request, _ -> Response in
+      let allowed = request.headers[.init("x-goog-api-key")!] == "g-key"
+      return Response(
+        status: allowed ? .ok : .unauthorized,
+        body: .init(byteBuffer: ByteBuffer(string: allowed ? #"{"models":[]}"# : #"{"error":"bad key"}"#)))
+    }
     router.post("/v1beta/models/:call") { request, _ -> Response in
       guard request.headers[.init("x-goog-api-key")!] == "g-key", request.uri.queryParameters.get("alt") == "sse"
       else {
@@ -163,11 +234,14 @@ struct GeminiWireTests {
       let delay: Duration? = text == "slow" ? .seconds(5) : text == "sluggish" ? .milliseconds(200) : nil
       let hasSystem = object?["systemInstruction"] != nil
       let words = text.split(separator: " ").map { "\($0) " } + (hasSystem ? ["[system seen]"] : [])
+      // Asked "slowly" with a system prompt: each word a third of a second after the last, ten times over.
+      let drips = hasSystem && text.contains("slowly")
       return Response(
         status: .ok, headers: [.contentType: "text/event-stream"],
         body: ResponseBody { writer in
           if let delay { try await Task.sleep(for: delay) }
-          for (index, word) in words.enumerated() {
+          for (index, word) in (drips ? Array(repeating: words, count: 10).flatMap { $0 } : words).enumerated() {
+            if drips { try await Task.sleep(for: .milliseconds(300)) }
             let last = index == words.count - 1
             let chunk: [String: Any] = [
               "candidates": [
@@ -253,6 +327,75 @@ struct GeminiWireTests {
       }
     }
   }
+
+  @Test func aRemoteAnswerCutAtItsTimeLimitKeepsWhatCameAndSaysItTimedOut() async throws {
+    try await Self.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      let local = ScriptedChatModel(name: "local", pieces: ["local answer"])
+      let routed = RoutedChatModel(
+        local: local,
+        route: .init(remote: RemoteChatModel(settings: settings), router: ProviderRouter(), preference: .remote))
+      var options = GenerationOptions()
+      options.timeout = .milliseconds(1_200)
+      var pieces = ""
+      var ends: [StopReason] = []
+      let clock = ContinuousClock()
+      let started = clock.now
+      for try await event in routed.generate(
+        messages: [.system("Be brief."), .user("say it slowly")], options: options)
+      {
+        if case .token(let piece) = event { pieces += piece }
+        if case .done(let reason) = event { ends.append(reason) }
+      }
+      #expect(clock.now - started < .seconds(3))
+      #expect(ends == [.timeout])
+      #expect(pieces.hasPrefix("say it "), "\(pieces)")
+      #expect(!pieces.contains("[system seen]"))
+      #expect(local.conversations.isEmpty)
+    }
+  }
+
+  @Test func anAnswerThatNeedsACapableModelIsNeverHandedToTheSmallLocalOne() async throws {
+    try await Self.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      let local = ScriptedChatModel(name: "tiny", contextSize: 2048, parameterCount: 135_000_000, pieces: ["made up"])
+      let clock = ManualClock()
+      let routed = RoutedChatModel(
+        local: local,
+        route: .init(
+          remote: RemoteChatModel(settings: settings), router: ProviderRouter(now: { clock.now }),
+          preference: .auto),
+        sleep: { try await clock.sleep($0) })
+      var options = GenerationOptions()
+      options.needsCapableModel = true
+      func answer(_ text: String) async throws -> String {
+        var pieces = ""
+        for try await event in routed.generate(messages: [.user(text)], options: options) {
+          if case .token(let piece) = event { pieces += piece }
+        }
+        return pieces
+      }
+      // Not heard of yet: no one may write it. Heard and proving itself: a turn would wait for it, so it may.
+      #expect(await !routed.writesFromFacts())
+      _ = await routed.watchOnce()
+      #expect(await routed.writesFromFacts())
+      #expect(try await answer("from the facts") == "from the facts ")
+      // It fails before its first token: the turn fails (the caller shows the facts) rather than fall back.
+      await #expect(throws: RemoteError.server(status: 500, message: "model overloaded")) {
+        _ = try await answer("fail")
+      }
+      // Away now, and not trusted again for 30 s: no one here may write it.
+      #expect(await !routed.writesFromFacts())
+      await #expect(throws: RemoteError.self) { _ = try await answer("from the facts") }
+      #expect(local.conversations.isEmpty)
+      // An answer that needs no such model still falls back.
+      #expect(try await routed.wholeAnswer(to: [.user("hello")], options: GenerationOptions()) == "made up")
+    }
+  }
 }
 
 @Suite("The local model lets its weights go while a trusted remote server answers", .heavy)
@@ -302,6 +445,70 @@ struct ParkingTests {
       #expect(!local.isEmpty)
       #expect(routed.lastProvider == .local)
       #expect(host.loaded != nil)
+      #expect(!host.isParked)
+    }
+  }
+}
+
+@Suite("The background watch of the remote server", .heavy)
+struct RemoteWatchTests {
+  @Test func theWeightsGoThirtySecondsAfterTheSwitchWithNoTurnAndComeBackWhenTheServerGoes() async throws {
+    try await GeminiWireTests.geminiServer().test(.live) { client in
+      let port = try #require(client.port)
+      let settings = RemoteSettings(
+        url: URL(string: "http://127.0.0.1:\(port)/v1beta")!, kind: .gemini, model: "gemini-test", apiKey: "g-key")
+      #expect(settings.parkLocalAfter == .seconds(30))
+      let clock = ManualClock()
+      let host = LocalModelHost(
+        active: .init(
+          options: LocalModelOptions(path: TestModels.smolLM2, contextSize: 512, threads: TestModels.threads)),
+        loaded: nil, environment: [:], record: { _ in }, now: { clock.now })
+      try await host.prepare()
+      let routed = RoutedChatModel(
+        local: host,
+        route: .init(
+          remote: RemoteChatModel(settings: settings, counter: host), router: ProviderRouter(now: { clock.now }),
+          preference: .auto, firstTokenTimeout: .seconds(10), parkLocalAfter: settings.parkLocalAfter),
+        sleep: { try await clock.sleep($0) })
+      // Heard, proving itself (probed again in a second), then usable (every 10 s) — before any turn.
+      #expect(await routed.remoteStanding() == .unknown)
+      #expect(await routed.watchOnce() == .seconds(1))
+      #expect(await routed.remoteStanding() == .proving)
+      clock.advance(.seconds(2))
+      #expect(await routed.watchOnce() == .seconds(10))
+      #expect(await routed.remoteStanding() == .usable)
+      // Usable but never used: the switch is not confirmed, so the weights stay however long it lasts.
+      clock.advance(.seconds(120))
+      _ = await routed.watchOnce()
+      #expect(host.loaded != nil)
+      // One remote answer confirms the switch; 30 s on, the watch lets the weights go with no turn.
+      var pieces = ""
+      for try await event in routed.generate(
+        messages: [.user("one two")], options: GenerationOptions(maxNewTokens: 6, sampling: .greedy))
+      {
+        if case .token(let piece) = event { pieces += piece }
+      }
+      #expect(pieces == "one two ")
+      #expect(routed.lastProvider == .remote)
+      clock.advance(.seconds(29))
+      _ = await routed.watchOnce()
+      #expect(host.loaded != nil)
+      clock.advance(.seconds(1))
+      _ = await routed.watchOnce()
+      #expect(host.loaded == nil)
+      #expect(host.isParked)
+      #expect(try host.countTokens([.user("Still counted?")]) > 3)
+      // The server is gone (here: the route now names a port nothing listens on): the watch hears it and
+      // loads the weights again before a turn needs them.
+      var gone = settings
+      gone.url = URL(string: "http://127.0.0.1:9/v1beta")!
+      routed.reroute(
+        .init(
+          remote: RemoteChatModel(settings: gone, counter: host), router: ProviderRouter(now: { clock.now }),
+          preference: .auto, parkLocalAfter: gone.parkLocalAfter))
+      #expect(await routed.watchOnce() == .seconds(2))
+      #expect(await routed.remoteStanding() == .unreachable)
+      try await waitUntil(seconds: 60) { host.loaded != nil }
       #expect(!host.isParked)
     }
   }

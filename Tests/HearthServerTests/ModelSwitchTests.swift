@@ -267,6 +267,37 @@ struct RemoteSettingsAPITests {
       #expect(try await Self.provider(server, session: session) == "local")
     }
   }
+
+  @Test func autoTurnsGoWhereTheBackgroundProbesFoundTheServerAndTheLocalModelIsLetGoAfterTheSwitch() async throws {
+    let llama = try LlamaServer(model: TestModels.smolLM2)
+    defer { llama.stop() }
+    try await LiveServer.with { server in
+      let saved = try await server.request(
+        .PUT, "/api/remote",
+        body: #"{"url":"\#(llama.base)","model":"smol","preference":"auto","park_local_after":1}"#)
+      #expect(saved.status == 200, "\(saved.body)")
+      #expect(saved.json?["park_local_after"]?.numberValue == 1)
+      #expect(saved.json?["writes_from_facts"]?.boolValue == true)
+      // The probes in the background, not a turn, find it reachable for its 2 s window.
+      try await waitUntil(seconds: 30) {
+        try await server.request(.GET, "/api/remote").json?["standing"]?.stringValue == "usable"
+      }
+      let session = try await AppAPITests.newSession(server)
+      #expect(try await Self.provider(server, session: session) == "remote")
+      // A second after the switch was confirmed, the local weights go, with no turn to trigger it; the next
+      // turn is still answered (and counted) while they are away.
+      try await waitUntil(seconds: 30) { server.engine.model == nil }
+      #expect(try await Self.provider(server, session: session) == "remote")
+      #expect(server.engine.model == nil)
+      for body in [
+        #"{"url":"\#(llama.base)","park_local_after":-1}"#, #"{"url":"\#(llama.base)","park_local_after":"soon"}"#,
+        #"{"url":"\#(llama.base)","writes_from_facts":"yes"}"#,
+      ] {
+        let refused = try await server.request(.PUT, "/api/remote", body: body)
+        #expect(refused.status == 400, "\(body)")
+      }
+    }
+  }
 }
 
 extension JSONValue {

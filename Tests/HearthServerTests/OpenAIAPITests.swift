@@ -263,13 +263,3 @@ extension OpenAIAPITests {
     }
   }
 }
-
-/// Polls `condition` until it holds or the time runs out.
-func waitUntil(seconds: Double, _ condition: @Sendable () async throws -> Bool) async throws {
-  let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-  while ContinuousClock.now < deadline {
-    if try await condition() { return }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-  Issue.record("condition not met within \(seconds) s")
-}

@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, api, chromium, shoot, stop_answer
+from web_support import BASE_URL, api, chromium, readable_day, shoot, stop_answer
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -820,8 +820,8 @@ class PolishTest(unittest.TestCase):
             box = self.wait.until(EC.element_to_be_clickable((By.XPATH, f"{row}//input[@type='checkbox']")))
             box.click()
             next_week = today + datetime.timedelta(days=7)
-            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"due again {next_week} 08:05"))
-            self.assertIn(f"{next_week} 08:05", self.find_xpath(row).text)
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"due again {readable_day(next_week, '08:05')}"))
+            self.assertIn(readable_day(next_week, "08:05"), self.find_xpath(row).text)
             self.assertIsNone(api(f"/api/reminders/{stored['id']}").get("completedAt"))
             self.assertNotIn("Water the plants", "".join(e.get_attribute("textContent") for e in self.driver.find_elements(By.CSS_SELECTOR, ".done-list")))
             # The toast, its Undo among them, meets the same checks as the page, and covers no part of the composer.

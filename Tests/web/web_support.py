@@ -57,3 +57,14 @@ def shoot(driver, name, toast=False):
     if not toast:
         driver.execute_script("const t = document.getElementById('toast'); if (t) t.hidden = true;")
     driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def readable_day(day, time=None):
+    """A day (and a time) as the page writes it: "Thu 3 Dec, 08:05", the year added when it is not this one."""
+    import datetime
+
+    weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday()]
+    month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][day.month - 1]
+    year = "" if day.year == datetime.date.today().year else f" {day.year}"
+    text = f"{weekday} {day.day} {month}{year}"
+    return f"{text}, {time}" if time else text

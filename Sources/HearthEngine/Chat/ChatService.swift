@@ -234,6 +234,8 @@ public actor ChatService {
         }
         continuation.yield(.sources(memory.citations))
       }
+      // The time limit covers the answer and its second pass, not the wait for the model.
+      let generationStarted = ContinuousClock.now
       let turn = Turn(
         database: database, model: model, session: start.session, assistant: start.assistant,
         systemPrompt: start.systemPrompt, options: options, configuration: configuration, now: now,
@@ -299,6 +301,7 @@ public actor ChatService {
       let facts = records.filter { $0.state == .answered }.compactMap(\.result)
       if !facts.isEmpty, !Task.isCancelled {
         var pass = SecondPass(database: database, model: model, events: continuation, now: now, logger: logger)
+        pass.timeLeft = options.timeout.map { $0 - (ContinuousClock.now - generationStarted) }
         if let hooks, let instructions = hooks.tools() {
           let (grammar, trigger) = hooks.grammar()
           pass.tools = (instructions, grammar, trigger)
@@ -318,7 +321,8 @@ public actor ChatService {
         records += more
       }
       // Nothing reaches the user that states what the records read for this turn do not hold.
-      if let check = hooks?.check, final.state == .complete, !Task.isCancelled {
+      // A timed-out answer is checked too: what it did say is shown.
+      if let check = hooks?.check, [.complete, .timedOut].contains(final.state), !Task.isCancelled {
         let checked = await check(
           AnswerToCheck(
             request: text, answer: final.content,

@@ -17,6 +17,7 @@ final class MeasuredChatModel: ChatModel {
   var name: String { base.name }
   var contextSize: Int { base.contextSize }
   var parameterCount: UInt64? { base.parameterCount }
+  func writesFromFacts() async -> Bool { await base.writesFromFacts() }
   var vocabulary: (any ModelVocabulary)? { base.vocabulary }
 
   func countTokens(_ messages: [ChatMessage]) throws -> Int {

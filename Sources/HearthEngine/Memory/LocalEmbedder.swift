@@ -38,6 +38,19 @@ public actor LocalEmbedder: TextEmbedder {
     }
   }
 
+  /// Whether the model is in memory (a search now pays no load).
+  public var isLoaded: Bool {
+    get async {
+      guard let loading else { return false }
+      do {
+        _ = try await loading.value
+        return true
+      } catch {
+        return false
+      }
+    }
+  }
+
   public func prepare() async throws -> EmbedderInfo {
     guard isInstalled else { throw EmbeddingError.modelMissing(path: path) }
     let embedder = try await loaded()

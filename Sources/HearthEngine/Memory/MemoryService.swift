@@ -38,6 +38,22 @@ public final class MemoryService: Sendable {
   /// Whether the embedding model is installed, so the memory can work.
   public var isAvailable: Bool { embedder.isInstalled }
 
+  /// Loads the embedding model and embeds one short text, so the first search does not pay the load (`hearth
+  /// serve` calls it at start). Nothing happens when the model is not installed; a failure is logged, and the
+  /// first search meets it again and says why.
+  public func warmUp() async {
+    guard embedder.isInstalled else { return }
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      _ = try await embedder.embed(["warm up"])
+      logger.info(
+        "the embedding model is ready", metadata: ["milliseconds": "\(Int((clock.now - start).milliseconds))"])
+    } catch {
+      logger.warning("the embedding model could not be warmed up", metadata: ["error": "\(ErrorKind.of(error))"])
+    }
+  }
+
   // MARK: Sources
 
   /// The indexed sources, newest first.

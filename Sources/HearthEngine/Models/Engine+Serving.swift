@@ -43,6 +43,14 @@ extension Engine {
     return served.filter(\.isActive) + served.filter { !$0.isActive }
   }
 
+  /// The chosen chat model as the web app's header names it: its id in the models folder, else its file name,
+  /// without `.gguf` — never the file header's own name, which is often a training run's ("Smollm2 135M 8k
+  /// Lc100K Mix1 Ep2").
+  public func activeModelLabel() -> String? {
+    guard let active = servedModels().first(where: \.isActive) else { return nil }
+    return ModelFileName.stem(active.id ?? active.file)
+  }
+
   /// What a request naming `name` is answered with: `nil` for the chosen model (``chosenModelAlias`` or one
   /// of its own names), which is read only once the request's turn comes, since a choice made meanwhile
   /// applies to it; else the installed chat model with that id, file name or a prefix of its file name

@@ -214,6 +214,14 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     }
   }
 
+  func parkWhenFree() async {
+    do {
+      try await line.run { await self.park() }
+    } catch {
+      // Cancelled while waiting in line: the engine is closing, and the weights go with it.
+    }
+  }
+
   /// Starts loading the weights again, in turn behind the requests in line.
   func warm() {
     guard isParked else { return }

@@ -14,10 +14,19 @@ public struct RemoteView: Sendable, Hashable, Encodable {
   public var key: String?
   public var preference: ProviderPreference
   public var firstTokenTimeout: Double?
+  /// Seconds of remote answers before the local model's weights are let go; `0` keeps them.
+  public var parkLocalAfter: Double?
+  /// Whether the server's model writes answers from what a look-up found.
+  public var writesFromFacts: Bool?
+  /// What the background probes found: `unknown`, `proving` (reachable, inside its stability window),
+  /// `usable` or `unreachable`; absent while turns stay local.
+  public var standing: RemoteStanding?
 
   enum CodingKeys: String, CodingKey {
-    case source, url, kind, model, key, preference
+    case source, url, kind, model, key, preference, standing
     case firstTokenTimeout = "first_token_timeout"
+    case parkLocalAfter = "park_local_after"
+    case writesFromFacts = "writes_from_facts"
   }
 }
 
@@ -29,18 +38,26 @@ public struct RemoteInput: Sendable, Hashable, Decodable {
   public var apiKey: String?
   public var preference: ProviderPreference?
   public var firstTokenTimeout: Double?
+  /// Seconds; `0` keeps the local model loaded.
+  public var parkLocalAfter: Double?
+  public var writesFromFacts: Bool?
 
   /// The fields a request may send.
   public enum CodingKeys: String, CodingKey, CaseIterable {
     case url, kind, model, preference
     case apiKey = "api_key"
     case firstTokenTimeout = "first_token_timeout"
+    case parkLocalAfter = "park_local_after"
+    case writesFromFacts = "writes_from_facts"
   }
 
   public init(
     url: String, kind: RemoteKind? = nil, model: String? = nil, apiKey: String? = nil,
-    preference: ProviderPreference? = nil, firstTokenTimeout: Double? = nil
+    preference: ProviderPreference? = nil, firstTokenTimeout: Double? = nil, parkLocalAfter: Double? = nil,
+    writesFromFacts: Bool? = nil
   ) {
+    self.parkLocalAfter = parkLocalAfter
+    self.writesFromFacts = writesFromFacts
     self.url = url
     self.kind = kind
     self.model = model
@@ -64,12 +81,18 @@ struct StoredRemote: Codable, Sendable, Hashable {
   var apiKey: String?
   var firstTokenTimeout: Double
   var preference: ProviderPreference
+  /// Seconds, `0` to keep the local model; absent in profiles saved before it existed (the default then).
+  var parkLocalAfter: Double?
+  var writesFromFacts: Bool?
 
   var settings: RemoteSettings? {
     URL(string: url).map {
       RemoteSettings(
         url: $0, kind: kind, model: model, apiKey: apiKey,
-        firstTokenTimeout: .milliseconds(Int64(firstTokenTimeout * 1000)))
+        firstTokenTimeout: .milliseconds(Int64(firstTokenTimeout * 1000)),
+        parkLocalAfter: parkLocalAfter.map { $0 == 0 ? nil : .milliseconds(Int64($0 * 1000)) }
+          ?? RemoteSettings.defaultParkLocalAfter,
+        writesFromFacts: writesFromFacts ?? true)
     }
   }
 }
@@ -113,18 +136,20 @@ extension Engine {
   }
 
   /// The remote provider in use (or set up but switched off), its key masked.
-  public func remoteView() -> RemoteView {
+  public func remoteView() async -> RemoteView {
     let state = remoteState.withLock { $0 }
     let settings = state.settings
     return RemoteView(
       source: state.source, url: settings?.url.absoluteString, kind: settings?.kind.rawValue, model: settings?.model,
-      key: settings?.maskedKey, preference: state.preference, firstTokenTimeout: settings?.firstTokenTimeout.seconds)
+      key: settings?.maskedKey, preference: state.preference, firstTokenTimeout: settings?.firstTokenTimeout.seconds,
+      parkLocalAfter: settings.map { $0.parkLocalAfter?.seconds ?? 0 }, writesFromFacts: settings?.writesFromFacts,
+      standing: await routed?.remoteStanding())
   }
 
   /// Checks and saves new remote settings in the profile, and routes the next turn by them.
   /// - Throws: ``RemoteError/invalidSettings(_:)`` naming what cannot be used; `StoreError` when saving fails.
   @discardableResult
-  public func setRemote(_ input: RemoteInput) throws -> RemoteView {
+  public func setRemote(_ input: RemoteInput) async throws -> RemoteView {
     let current = remoteState.withLock { $0 }
     guard let url = URL(string: input.url), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
     else { throw RemoteError.invalidSettings("url \(input.url) is not an http:// or https:// URL") }
@@ -134,6 +159,12 @@ extension Engine {
     let timeout = input.firstTokenTimeout ?? current.settings?.firstTokenTimeout.seconds ?? 20
     guard timeout > 0, timeout <= 3600 else {
       throw RemoteError.invalidSettings("first_token_timeout \(timeout) is not within 0 to 3600 seconds")
+    }
+    let parkAfter =
+      input.parkLocalAfter ?? current.settings.map { $0.parkLocalAfter?.seconds ?? 0 }
+      ?? RemoteSettings.defaultParkLocalAfter.seconds
+    guard parkAfter >= 0, parkAfter <= 86_400 else {
+      throw RemoteError.invalidSettings("park_local_after \(parkAfter) is not within 0 to 86400 seconds")
     }
     // A saved key stays with the origin it was given for: a new scheme, host or port without a key of its
     // own has none, so a changed URL never receives the old server's key.
@@ -145,13 +176,18 @@ extension Engine {
     let preference =
       input.preference ?? (current.preference == .local && current.settings == nil ? .auto : current.preference)
     let saved = StoredRemote(
-      url: url.absoluteString, kind: kind, model: model, apiKey: key, firstTokenTimeout: timeout, preference: preference
-    )
+      url: url.absoluteString, kind: kind, model: model, apiKey: key, firstTokenTimeout: timeout,
+      preference: preference,
+      parkLocalAfter: parkAfter,
+      writesFromFacts: input.writesFromFacts ?? current.settings?.writesFromFacts ?? true)
     try database.setSetting(Self.remoteKey, to: saved)
     let state = RemoteState(settings: saved.settings, source: "profile", preference: preference)
     remoteState.withLock { $0 = state }
-    if let host { routed?.reroute(Self.route(state, local: host)) }
-    return remoteView()
+    if let host {
+      routed?.reroute(Self.route(state, local: host))
+      routed?.startWatching()
+    }
+    return await remoteView()
   }
 
   /// Scheme, host and port (the scheme's default when none is written), as a browser tells origins apart.
@@ -164,11 +200,11 @@ extension Engine {
   /// Forgets the remote server saved in the profile; turns stay on this machine (until a restart reads
   /// `HEARTH_REMOTE_URL` again, if it is set).
   @discardableResult
-  public func clearRemote() throws -> RemoteView {
+  public func clearRemote() async throws -> RemoteView {
     try database.removeSetting(Self.remoteKey)
     remoteState.withLock { $0 = RemoteState(settings: nil, source: "none", preference: .local) }
     routed?.reroute(nil)
-    return remoteView()
+    return await remoteView()
   }
 
   /// Probes the remote server now; `nil` when none is set up.

@@ -33,6 +33,7 @@ public final class RemoteChatModel: ChatModel {
   }
 
   public var name: String { settings.model }
+  public func writesFromFacts() async -> Bool { settings.writesFromFacts }
   public var contextSize: Int { counter?.contextSize ?? 8192 }
 
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {

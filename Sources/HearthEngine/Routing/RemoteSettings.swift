@@ -19,17 +19,24 @@ public struct RemoteSettings: Sendable, Hashable {
   public var apiKey: String?
   /// How long the server may take to send its first token before the turn goes to the local model.
   public var firstTokenTimeout: Duration
-  /// Once the server has been trusted this long, the local model's weights are let go until it fails;
-  /// `nil` keeps them loaded.
+  /// This long after the switch to the server is confirmed (its first answer), the local model's weights are
+  /// let go until it fails; `nil` keeps them loaded.
   public var parkLocalAfter: Duration?
+  /// Whether the server's model is trusted to write an answer from what a look-up found (the second pass). Its
+  /// size is unknown, so it is, unless the user says otherwise.
+  public var writesFromFacts: Bool
+
+  /// The seeds' time before the local model is let go once the remote server answers.
+  public static let defaultParkLocalAfter: Duration = .seconds(30)
 
   /// Creates settings.
   public init(
     url: URL, kind: RemoteKind, model: String, apiKey: String? = nil, firstTokenTimeout: Duration = .seconds(20),
-    parkLocalAfter: Duration? = .seconds(300)
+    parkLocalAfter: Duration? = Self.defaultParkLocalAfter, writesFromFacts: Bool = true
   ) {
     self.firstTokenTimeout = firstTokenTimeout
     self.parkLocalAfter = parkLocalAfter
+    self.writesFromFacts = writesFromFacts
     self.url = url
     self.kind = kind
     self.model = model
@@ -37,8 +44,9 @@ public struct RemoteSettings: Sendable, Hashable {
   }
 
   /// The settings in `HEARTH_REMOTE_URL`, `HEARTH_REMOTE_KIND`, `HEARTH_REMOTE_MODEL`,
-  /// `HEARTH_REMOTE_API_KEY`, `HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT` and `HEARTH_REMOTE_PARK_AFTER` (seconds; 0
-  /// keeps the local model loaded), or `nil` when no URL is set.
+  /// `HEARTH_REMOTE_API_KEY`, `HEARTH_REMOTE_FIRST_TOKEN_TIMEOUT`, `HEARTH_REMOTE_PARK_AFTER` (seconds; 0
+  /// keeps the local model loaded) and `HEARTH_REMOTE_WRITES_FROM_FACTS` (`1` or `0`), or `nil` when no URL is
+  /// set.
   /// - Throws: ``RemoteError/invalidSettings(_:)`` naming a variable whose value cannot be used.
   public static func from(environment: [String: String]) throws(RemoteError) -> RemoteSettings? {
     guard let text = environment["HEARTH_REMOTE_URL"], !text.isEmpty else { return nil }
@@ -59,10 +67,24 @@ public struct RemoteSettings: Sendable, Hashable {
       }
       timeout = .milliseconds(Int64(seconds * 1000))
     }
+    var parkAfter: Duration? = defaultParkLocalAfter
+    if let text = environment["HEARTH_REMOTE_PARK_AFTER"], !text.isEmpty {
+      guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+        throw .invalidSettings("HEARTH_REMOTE_PARK_AFTER \(text) is not a number of seconds (0 to 86400)")
+      }
+      parkAfter = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
+    }
+    var writesFromFacts = true
+    if let text = environment["HEARTH_REMOTE_WRITES_FROM_FACTS"], !text.isEmpty {
+      guard let flag = ["1": true, "true": true, "yes": true, "0": false, "false": false, "no": false][text] else {
+        throw .invalidSettings("HEARTH_REMOTE_WRITES_FROM_FACTS \(text) is not 1 or 0")
+      }
+      writesFromFacts = flag
+    }
     return RemoteSettings(
       url: url, kind: kind, model: model,
       apiKey: environment["HEARTH_REMOTE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-      firstTokenTimeout: timeout)
+      firstTokenTimeout: timeout, parkLocalAfter: parkAfter, writesFromFacts: writesFromFacts)
   }
 
   /// The key as it may be shown: its last four characters.

@@ -38,6 +38,7 @@ public final class RoutedChatModel: ChatModel {
   private let sleep: @Sendable (Duration) async throws -> Void
   private let last = Mutex<Provider?>(nil)
   private let usage = Mutex<GenerationUsage?>(nil)
+  private let watching = Mutex<Task<Void, Never>?>(nil)
 
   /// Routes between `local` and the route's remote server; without a route every turn is local.
   public init(
@@ -128,30 +129,32 @@ public final class RoutedChatModel: ChatModel {
     // Token ids (logit bias, log probabilities) are the local vocabulary's.
     let pinned = (options.grammar != nil && options.grammarTrigger == nil) || options.usesTokenIDs
     if let route = route, !pinned, route.preference != .local {
-      if route.preference == .auto, await route.router.wantsProbe {
-        let reachable = await route.remote.probe()
-        await route.router.observeProbe(reachable: reachable)
-        if !reachable { (local as? any ParkableModel)?.warm() }
-      }
+      if route.preference == .auto { await confirm(route) }
       if await route.router.choose(route.preference, remoteConfigured: true) == .remote {
         last.withLock { $0 = .remote }
         do {
           try await remoteAnswer(route, messages: messages, options: options, into: continuation)
           await route.router.observeSuccess()
-          if let after = route.parkLocalAfter, let trusted = await route.router.trustedFor, trusted >= after {
-            await (local as? any ParkableModel)?.park()
+          if let after = route.parkLocalAfter, let answering = await route.router.answeringRemotelyFor,
+            answering >= after, let parkable = local as? any ParkableModel, await route.router.trustedFor != nil
+          {
+            await parkable.park()
           }
           return
         } catch let failure as RemoteFailure {
           await route.router.noteFailure()
           // The remote server may be going away: the local model comes back before it is needed again.
           (local as? any ParkableModel)?.warm()
-          // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one.
-          guard !failure.answered, route.preference == .auto, !(failure.error is CancellationError) else {
-            throw failure.error
-          }
+          // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one
+          // or the answer needs a model the local one is not.
+          let fallback = await mayAnswerLocally(options)
+          guard !failure.answered, route.preference == .auto, !(failure.error is CancellationError), fallback
+          else { throw failure.error }
         }
       }
+    }
+    guard await mayAnswerLocally(options) else {
+      throw RemoteError.unreachable("no model trusted to write this answer is answering now")
     }
     last.withLock { $0 = .local }
     for try await event in local.generate(messages: messages, options: options) {
@@ -160,10 +163,92 @@ public final class RoutedChatModel: ChatModel {
     }
   }
 
+  private func mayAnswerLocally(_ options: GenerationOptions) async -> Bool {
+    guard options.needsCapableModel else { return true }
+    return await local.writesFromFacts()
+  }
+
+  /// The local model when it is big enough, else a remote server that the user counts as capable and that this
+  /// turn would go to.
+  public func writesFromFacts() async -> Bool {
+    if await local.writesFromFacts() { return true }
+    guard let route, route.preference != .local, route.remote.settings.writesFromFacts else { return false }
+    if route.preference == .remote { return true }
+    if await route.router.remoteIsUsable { return true }
+    return await route.router.firstWindowLeft != nil
+  }
+
+  /// Before an `auto` generation commits: the server is probed when nothing was heard of it yet, the rest of its
+  /// first window is waited out (a one-shot command opens, probes and asks within those 2 s), and a usable
+  /// server is probed once more unless it was heard from a moment ago.
+  private func confirm(_ route: Route) async {
+    let router = route.router
+    if !(await router.hasObserved) { await probe(route) }
+    if let left = await router.firstWindowLeft {
+      do { try await sleep(left) } catch { return }
+      await probe(route)
+    } else if await router.remoteIsUsable, !(await router.contactIsFresh) {
+      await probe(route)
+    }
+  }
+
+  private func probe(_ route: Route) async {
+    let reachable = await route.remote.probe()
+    await route.router.observeProbe(reachable: reachable)
+    if !reachable { (local as? any ParkableModel)?.warm() }
+  }
+
+  /// Probes the remote server in the background for as long as this model lives, so its stability windows are
+  /// measured before turns arrive: every second while it proves itself, every 2 s while it is away, every 10 s
+  /// while it is usable. Once remote answers have come for ``Route/parkLocalAfter``, the local weights are let
+  /// go (when no generation holds them). Starting it again does nothing.
+  public func startWatching() {
+    watching.withLock { task in
+      guard task == nil else { return }
+      let sleep = self.sleep
+      task = Task { [weak self] in
+        while !Task.isCancelled {
+          guard let pause = await self?.watchOnce() else { return }
+          do { try await sleep(pause) } catch { return }
+        }
+      }
+    }
+  }
+
+  /// One look at the remote server; the pause before the next.
+  func watchOnce() async -> Duration {
+    guard let route, route.preference != .local else { return .seconds(5) }
+    let router = route.router
+    await probe(route)
+    if let after = route.parkLocalAfter, let answering = await router.answeringRemotelyFor, answering >= after,
+      let parkable = local as? any ParkableModel, !parkable.isParked, await router.trustedFor != nil
+    {
+      await parkable.parkWhenFree()
+    }
+    switch await router.standing {
+    case .usable: return .seconds(10)
+    case .proving: return .seconds(1)
+    case .unknown, .unreachable: return .seconds(2)
+    }
+  }
+
+  /// Where the remote server stands now, `nil` without a route.
+  public func remoteStanding() async -> RemoteStanding? {
+    guard let route, route.preference != .local else { return nil }
+    return await route.router.standing
+  }
+
+  deinit {
+    watching.withLock { $0?.cancel() }
+  }
+
   /// What the watchdog and the stream of one remote answer share.
   private final class AnswerFlags: Sendable {
     let answered = Mutex(false)
+    /// No first token came in time.
     let timedOut = Mutex(false)
+    /// The answer's time limit was reached.
+    let outOfTime = Mutex(false)
   }
 
   /// Why the remote answer failed, and whether any of it was shown.
@@ -180,11 +265,16 @@ public final class RoutedChatModel: ChatModel {
   ) async throws {
     var free = options
     (free.grammar, free.grammarTrigger) = (nil, nil)
+    // The answer's time limit is raced here rather than sent as the request's timeout, which would end the
+    // stream in an error and lose what had come.
+    free.timeout = nil
     let flags = AnswerFlags()
     let consumer = Task {
       for try await event in route.remote.generate(messages: messages, options: free) {
         if case .token = event { flags.answered.withLock { $0 = true } }
         if case .usage(let figures) = event { self.usage.withLock { $0 = figures } }
+        // A stream cut at the time limit ends as timed out, not as the cancellation that cut it.
+        if case .done = event, flags.outOfTime.withLock({ $0 }) { continue }
         continuation.yield(event)
       }
     }
@@ -194,7 +284,17 @@ public final class RoutedChatModel: ChatModel {
       flags.timedOut.withLock { $0 = true }
       consumer.cancel()
     }
-    defer { watchdog.cancel() }
+    let limit = options.timeout.map { limit in
+      Task {
+        try await Task.sleep(for: limit)
+        flags.outOfTime.withLock { $0 = true }
+        consumer.cancel()
+      }
+    }
+    defer {
+      watchdog.cancel()
+      limit?.cancel()
+    }
     let stuck = RemoteError.unreachable(
       "no first token within \(String(format: "%g", route.firstTokenTimeout.seconds)) s")
     do {
@@ -203,9 +303,15 @@ public final class RoutedChatModel: ChatModel {
       } onCancel: {
         consumer.cancel()
       }
+    } catch  where flags.outOfTime.withLock({ $0 }) && !flags.timedOut.withLock({ $0 }) {
+      // Cut at the time limit while it streamed: what came is kept.
     } catch {
       throw RemoteFailure(
         error: flags.timedOut.withLock({ $0 }) ? stuck : error, answered: flags.answered.withLock { $0 })
+    }
+    if flags.outOfTime.withLock({ $0 }), !flags.timedOut.withLock({ $0 }) {
+      continuation.yield(.done(.timeout))
+      return
     }
     // A cancelled stream may simply end rather than throw.
     if flags.timedOut.withLock({ $0 }) { throw RemoteFailure(error: stuck, answered: false) }
@@ -220,4 +326,6 @@ protocol ParkableModel: Sendable {
   func park() async
   /// Starts loading the weights again in the background.
   func warm()
+  /// Lets the weights go once no generation holds them (waiting its turn in the model's line).
+  func parkWhenFree() async
 }

@@ -49,13 +49,13 @@ struct RemoteRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/remote"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(engine.remoteView()) }
+    router.get { _, _ in try JSONResponse.make(await engine.remoteView()) }
     router.put { request, _ in
       let body = try await RequestReader.decodeStrict(
         RemoteInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try engine.setRemote(body))
+      return try JSONResponse.make(try await engine.setRemote(body))
     }
-    router.delete { _, _ in try JSONResponse.make(try engine.clearRemote()) }
+    router.delete { _, _ in try JSONResponse.make(try await engine.clearRemote()) }
     router.post("check") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       guard let check = await engine.checkRemote() else {

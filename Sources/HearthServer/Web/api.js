@@ -245,7 +245,32 @@ export const clock = {
   },
   weekday(date) { return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.getUTCDay()]; },
   time(text) { return text.slice(11, 16); },
+  month(date) { return months[date.getUTCMonth()]; },
+  /// A day or a day and time (`2026-12-03`, `2026-12-03T18:00`) as people write it: "Thu 3 Dec, 18:00", the year
+  /// added when it is not this one.
+  readable(text) {
+    const day = clock.parse(text.slice(0, 10));
+    const year = day.getUTCFullYear() === clock.today().getUTCFullYear() ? "" : ` ${day.getUTCFullYear()}`;
+    const date = `${clock.weekday(day)} ${day.getUTCDate()} ${clock.month(day)}${year}`;
+    return text.length > 10 ? `${date}, ${text.slice(11, 16)}` : date;
+  },
+  /// A birthday (`1990-04-12`, or `--04-12` with no year) as people write it: "12 Apr 1990", "12 Apr".
+  birthday(text) {
+    const match = /^(?:(\d{4})|--)-?(\d{2})-(\d{2})$/.exec(text);
+    if (!match) return text;
+    const [, year, month, day] = match;
+    return `${Number(day)} ${months[Number(month) - 1] ?? month}${year ? ` ${year}` : ""}`;
+  },
+  /// The days from `start` to `last` (both shown): "23 – 29 Nov 2026", "30 Nov – 6 Dec 2026".
+  span(start, last) {
+    const end = `${last.getUTCDate()} ${clock.month(last)} ${last.getUTCFullYear()}`;
+    if (start.getUTCFullYear() !== last.getUTCFullYear()) return `${start.getUTCDate()} ${clock.month(start)} ${start.getUTCFullYear()} – ${end}`;
+    if (start.getUTCMonth() !== last.getUTCMonth()) return `${start.getUTCDate()} ${clock.month(start)} – ${end}`;
+    return `${start.getUTCDate()} – ${end}`;
+  },
 };
+
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// Copies `text`. The clipboard API exists only on secure pages (https or localhost); elsewhere (a LAN address
 /// over http) a hidden text area is selected and copied the old way. Resolves to whether it worked.

@@ -1,6 +1,6 @@
 // The Briefing card on an empty chat: the day at a glance, from the user's own data (GET /api/briefing):
 // events, free time, reminders due and overdue, habits to do and birthdays in the week ahead.
-import { $, el, getJSON } from "/assets/api.js";
+import { $, clock as dates, el, getJSON } from "/assets/api.js";
 
 const clock = (localDateTime) => localDateTime.slice(11, 16);
 
@@ -24,10 +24,10 @@ export async function fillBriefing(card) {
   section("Free", briefing.freeTime.slice(0, 3).map((slot) =>
     `${clock(slot.start)}–${clock(slot.end)} (${hours(slot.minutes)})`));
   section("Due", briefing.due.map((task) => task.title));
-  section("Overdue", briefing.overdue.map((task) => `${task.title} (since ${task.due.time.slice(0, 10)})`));
+  section("Overdue", briefing.overdue.map((task) => `${task.title} (since ${dates.readable(task.due.time.slice(0, 10))})`));
   section("Habits", briefing.habits.map((habit) => `${habit.done ? "✓" : "○"} ${habit.name}`));
   section("Birthdays", briefing.birthdays.map((birthday) =>
-    `${birthday.name}, ${birthday.inDays === 0 ? "today" : birthday.inDays === 1 ? "tomorrow" : birthday.date}`
+    `${birthday.name}, ${birthday.inDays === 0 ? "today" : birthday.inDays === 1 ? "tomorrow" : dates.readable(birthday.date)}`
     + (birthday.turns ? ` (turns ${birthday.turns})` : "")));
   const day = new Date(`${briefing.date}T12:00:00`).toLocaleDateString(undefined,
     { weekday: "long", day: "numeric", month: "long" });

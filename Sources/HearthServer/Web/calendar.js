@@ -47,7 +47,7 @@ function rangeTitle(start, end) {
   if (state.mode === "day") {
     return start.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   }
-  return `${clock.format(start, false)} – ${clock.format(clock.addDays(end, -1), false)}`;
+  return clock.span(start, clock.addDays(end, -1));
 }
 
 function body(start) {
@@ -344,7 +344,7 @@ async function reschedule(item, startShift, endShift) {
   await show();
   const start = shifted(item.start, startShift);
   const end = shifted(item.end, endShift);
-  toast(`“${event.title}” now ${start.slice(0, 10)} ${clock.time(start)}–${clock.time(end)}.`, {
+  toast(`“${event.title}” now ${clock.readable(start.slice(0, 10))}, ${clock.time(start)}–${clock.time(end)}.`, {
     undo: async () => { await undo(); await show(); },
   });
 }
@@ -550,7 +550,7 @@ async function saveEvent(submitEvent) {
   showEventError("");
   await show();
   if (saved.conflicts.length) {
-    const names = saved.conflicts.map((item) => `${item.event.title} (${item.start.replace("T", " ")}–${clock.time(item.end)})`);
+    const names = saved.conflicts.map((item) => `${item.event.title} (${clock.readable(item.start.slice(0, 16))}–${clock.time(item.end)})`);
     $("event-conflicts").replaceChildren(el("p", { class: "warning" }, `Saved. It overlaps ${names.join(", ")}.`),
       el("button", { class: "button", type: "button", onclick: () => $("event-dialog").close() }, "OK"));
     form.dataset.id = saved.event.id;

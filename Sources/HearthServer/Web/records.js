@@ -1,7 +1,7 @@
 // The notes page (list, search, a Markdown editor with preview) and the contacts page (search, a card
 // per person, an editor).
 import {
-  $, api, attempt, clearFieldProblems, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
+  $, api, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
 } from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 import { renderMarkdown } from "/assets/markdown.js";
@@ -250,7 +250,7 @@ function card(contact) {
     el("dl", {},
       contact.phones.map((phone) => line(phone.label ?? "phone", el("a", { href: `tel:${phone.value}` }, phone.value))),
       contact.emails.map((email) => line(email.label ?? "e-mail", el("a", { href: `mailto:${email.value}` }, email.value))),
-      line("birthday", contact.birthday), line("notes", contact.notes)),
+      line("birthday", contact.birthday && clock.birthday(contact.birthday)), line("notes", contact.notes)),
     el("div", { class: "row" },
       el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; drawPage(refreshContacts); } }, "Edit"),
       el("button", { class: "button danger", type: "button", onclick: attempt(async () => {

@@ -69,7 +69,7 @@ function readWhen(fields) {
 
 function dueText(reminder) {
   if (!reminder.due) return "";
-  return reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.replace("T", " ").slice(0, 16);
+  return clock.readable(reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16));
 }
 
 /// Past its day (a date) or its minute (a time) on the user's clock.

@@ -11,9 +11,20 @@ function fill(view) {
   form.elements.api_key.value = "";
   form.elements.api_key.placeholder = view.key ? `set (${view.key}); type to replace, clear with a space` : "none";
   form.elements.first_token_timeout.value = view.first_token_timeout ?? "";
+  form.elements.park_local_after.value = view.park_local_after ?? "";
+  form.elements.writes_from_facts.checked = view.writes_from_facts ?? true;
   const origin = view.source === "environment" ? " (from HEARTH_REMOTE_URL)" : "";
-  $("remote-status").textContent = view.url ? `Set up${origin}.` : "No remote server: answers come from this machine.";
+  $("remote-status").textContent = view.url
+    ? `Set up${origin}. ${standings[view.standing] ?? ""}`.trim() : "No remote server: answers come from this machine.";
 }
+
+/// What the background probes found, in words.
+const standings = {
+  unknown: "Not checked yet.",
+  proving: "Reachable; answers move to it once it has stayed so for a moment.",
+  usable: "Reachable: it answers.",
+  unreachable: "Not reachable now: answers come from this machine.",
+};
 
 export async function loadRemote() {
   try {
@@ -35,6 +46,8 @@ export function wireRemote() {
     // An untouched key field keeps the saved key; a single space removes it.
     if (form.elements.api_key.value !== "") body.api_key = form.elements.api_key.value.trim();
     if (form.elements.first_token_timeout.value !== "") body.first_token_timeout = Number(form.elements.first_token_timeout.value);
+    if (form.elements.park_local_after.value !== "") body.park_local_after = Number(form.elements.park_local_after.value);
+    body.writes_from_facts = form.elements.writes_from_facts.checked;
     try {
       fill(await sendJSON("/api/remote", "PUT", body));
       $("remote-status").textContent = "Saved: the next answer follows these settings.";

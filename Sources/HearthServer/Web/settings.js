@@ -19,7 +19,7 @@ export function fillSettings() {
   state.settingsDirty = false;
   $("settings-status").textContent = "";
   form.preset.value = settings.preset;
-  for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens"]) form[name].value = settings[name];
+  for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens", "time_limit"]) form[name].value = settings[name];
   form.system_prompt.value = settings.system_prompt ?? "";
   form.show_thinking.checked = settings.show_thinking;
   $("settings-status").textContent = "";
@@ -32,7 +32,7 @@ async function saveSettings(event) {
   const settings = {
     preset: form.preset.value,
     temperature: number("temperature"), top_k: number("top_k"), top_p: number("top_p"), min_p: number("min_p"),
-    repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"),
+    repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"), time_limit: number("time_limit"),
     system_prompt: form.system_prompt.value.trim() === "" ? null : form.system_prompt.value,
     show_thinking: form.show_thinking.checked,
   };
