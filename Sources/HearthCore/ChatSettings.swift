@@ -92,13 +92,13 @@ public struct ChatSettings: Sendable, Hashable, Codable {
       maxNewTokens: maxTokens,
       sampling: SamplingParameters(
         temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty),
-      timeout: timeLimit > 0 ? .milliseconds(Int64(timeLimit * 1000)) : nil)
+      timeout: timeLimit > 0 ? .seconds(timeLimit) : nil)
   }
 
   /// Checks every value is in its range.
   public func validate() throws(InvalidParameterError) {
-    guard timeLimit.isFinite, (0...86_400).contains(timeLimit) else {
-      throw .init(name: "time limit", value: "\(timeLimit)", expected: "0 (none) to 86400 seconds")
+    guard timeLimit.isFinite, timeLimit == 0 || (1...86_400).contains(timeLimit) else {
+      throw .init(name: "time limit", value: "\(timeLimit)", expected: "0 (none) or 1 to 86400 seconds")
     }
     try generationOptions.validate()
     guard maxTokens <= 32_768 else {

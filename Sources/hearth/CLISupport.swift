@@ -124,11 +124,11 @@ struct SamplingOptionGroup: ParsableArguments {
   func generationOptions() throws -> GenerationOptions {
     let sampling = SamplingParameters(
       temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty, seed: seed)
-    guard timeout.isFinite, (0...86_400).contains(timeout) else {
-      throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "0 (none) to 86400 seconds")
+    guard timeout.isFinite, timeout == 0 || (0.1...86_400).contains(timeout) else {
+      throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "0 (none) or 0.1 to 86400 seconds")
     }
     let options = GenerationOptions(
-      maxNewTokens: maxTokens, sampling: sampling, timeout: timeout > 0 ? .milliseconds(Int64(timeout * 1000)) : nil)
+      maxNewTokens: maxTokens, sampling: sampling, timeout: timeout > 0 ? .seconds(timeout) : nil)
     try options.validate()
     return options
   }

@@ -21,6 +21,7 @@ struct ChatCommand: AsyncParsableCommand {
         /continue          carry on the last answer where it stopped
         /versions [N]      the versions of the latest fork; N shows version N
         y / n              confirm or decline the changes the last answer proposed
+        /reschedule N      move an event that overlaps others to the Nth free time offered
         /undo [ID]         take back an action (the latest one of this session by default)
         /actions           what this session's answers did
         /memory on|off     let this session's answers draw on the memory, or not
@@ -94,6 +95,8 @@ struct ChatCommand: AsyncParsableCommand {
       defer { withExtendedLifetime(interrupts) {} }
       var last: StoredMessage?
       var pending: [ActionRecord] = []
+      // The last answer's event that overlaps others, and the free times offered for it.
+      var conflict: (record: ActionRecord, choices: ConflictChoices)?
       // Files read with /attach, waiting for the next message.
       var attached: [UUID] = []
       /// Runs a turn of the chat, printing it as it comes; Ctrl-C stops it meanwhile.
@@ -112,6 +115,10 @@ struct ChatCommand: AsyncParsableCommand {
         if let failure = outcome.failure { throw failure }
         last = outcome.message
         pending = outcome.actions.filter { $0.state == .pending }
+        conflict =
+          outcome.actions.lazy.compactMap { record in engine.conflictChoices(for: record).map { (record, $0) } }
+          .first
+        if let conflict { Terminal.write("\n" + TurnPrinter.conflictLines(conflict.choices, of: conflict.record)) }
         Terminal.write("\n")
         if let last, let notice = TurnPrinter.notice(for: last) { Terminal.write(Terminal.dim(notice) + "\n") }
       }
@@ -171,6 +178,24 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.write(TurnPrinter.card(settled) + "\n")
           }
           pending = []
+        case "/reschedule":
+          guard let chosen = conflict else {
+            Terminal.writeError("hearth: the last answer's events overlap nothing\n")
+            break
+          }
+          guard let number = Int(argument), chosen.choices.slots.indices.contains(number - 1) else {
+            Terminal.writeError(
+              "hearth: /reschedule takes the number of a free time, 1 to \(chosen.choices.slots.count)\n")
+            break
+          }
+          do {
+            let moved = try await engine.rescheduleAction(chosen.record.id, to: chosen.choices.slots[number - 1].start)
+            Terminal.write(TurnPrinter.card(moved) + "\n")
+            pending.removeAll { $0.id == moved.id }
+            conflict = nil
+          } catch {
+            Terminal.writeError("hearth: \(error)\n")
+          }
         case "/undo":
           do {
             let target =

@@ -141,6 +141,8 @@ struct ServeCommand: AsyncParsableCommand {
         + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(
         configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+      // The remote server, if one is set up, is probed from now on, so turns find its standing measured.
+      engine.routed?.startWatching()
       // The first search should not wait for the embedding model to load.
       let warming = Task { await engine.memory.warmUp() }
       defer { warming.cancel() }

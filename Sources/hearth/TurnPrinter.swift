@@ -107,6 +107,23 @@ struct TurnPrinter {
     }
   }
 
+  /// The conflict card's choices under an action's line: what it overlaps, and the free times to move it to.
+  static func conflictLines(_ choices: ConflictChoices, of record: ActionRecord) -> String {
+    let overlaps = choices.overlaps.map { "“\($0.title)” (\($0.start.date) \($0.start.clock)–\($0.end.clock))" }
+    let cancel = record.state == .pending ? "n to cancel it" : "/undo to cancel it"
+    let keep = record.state == .pending ? "y to keep it as asked" : "keep it as it is"
+    var lines = ["  ! It overlaps \(overlaps.joined(separator: ", ")): \(keep), \(cancel)"]
+    if choices.slots.isEmpty {
+      lines[0] += "; no free time this week to move it to."
+    } else {
+      lines[0] += ", or /reschedule N to move it to a free time:"
+      lines += choices.slots.enumerated().map { index, slot in
+        "    \(index + 1)) \(slot.start.date.weekday.abbreviation) \(slot.start.date) \(slot.start.clock)–\(slot.end.clock)"
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
   /// A notice for an answer that did not end normally.
   static func notice(for message: StoredMessage) -> String? {
     switch message.state {

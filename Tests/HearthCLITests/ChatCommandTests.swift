@@ -54,6 +54,43 @@ struct ChatCommandTests {
     #expect(result.standardError.contains("/find needs the words to look for"))
   }
 
+  @Test func anEventThatOverlapsIsOfferedFreeTimesAndMovedToOne() async throws {
+    let runner = CommandRunner()
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = .current
+    let tomorrow = formatter.string(from: Date().addingTimeInterval(86_400))
+    let sync = try await runner.run([
+      "calendar", "add", "Team sync", "--start", "\(tomorrow)T10:00", "--duration", "60",
+    ])
+    #expect(sync.status == 0, "\(sync.standardError)")
+    let input = """
+      Add a meeting with Ola tomorrow at 10 for an hour
+      /reschedule 9
+      /reschedule 1
+      /reschedule 1
+      /quit
+
+      """
+    let result = try await runner.run(
+      ["chat", "--new", "--model", TestModels.smolLM2, "--temperature", "0", "--max-tokens", "20"], input: input)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("It overlaps “Team sync”"), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("/reschedule N to move it to a free time:"))
+    #expect(result.standardError.contains("/reschedule takes the number of a free time"))
+    #expect(result.standardOutput.contains(", a free time"), "\(result.standardOutput)")
+    // Moved once: the card overlaps nothing after.
+    #expect(result.standardError.contains("the last answer's events overlap nothing"))
+    let later = formatter.string(from: Date().addingTimeInterval(10 * 86_400))
+    let listed = try await runner.run(["calendar", "list", "--from", tomorrow, "--to", later, "--json"])
+    let items = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+    let ola = items.filter { ($0["title"] as? String)?.lowercased().contains("ola") == true }
+    #expect(ola.count == 1, "\(listed.standardOutput)")
+    #expect(ola.allSatisfy { ($0["start"] as? String)?.hasPrefix("\(tomorrow)T10:00") == false }, "\(ola)")
+    #expect(items.contains { $0["title"] as? String == "Team sync" })
+  }
+
   @Test func pinnedPromptsAndRepliesFromTheTerminal() async throws {
     let runner = CommandRunner()
     let pinned = try await runner.run(["prompts", "add", "Capital", "What is the capital of France?"])

@@ -326,7 +326,7 @@ struct SecondPassTests {
       options.timeout = .seconds(2)
       var final: StoredMessage?
       // The turn's own answer echoes at once; the second pass (the facts in its system prompt) drips a word every
-      // 0.3 s and meets what is left of the 2 s.
+      // 0.5 s and meets what is left of the 2 s.
       for await event in try await service.send("When is it, slowly?", to: session.id, options: options) {
         if case .finished(let message) = event { final = message }
       }

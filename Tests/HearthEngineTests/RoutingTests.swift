@@ -234,14 +234,14 @@ struct GeminiWireTests {
       let delay: Duration? = text == "slow" ? .seconds(5) : text == "sluggish" ? .milliseconds(200) : nil
       let hasSystem = object?["systemInstruction"] != nil
       let words = text.split(separator: " ").map { "\($0) " } + (hasSystem ? ["[system seen]"] : [])
-      // Asked "slowly" with a system prompt: each word a third of a second after the last, ten times over.
+      // Asked "slowly" with a system prompt: each word half a second after the last, ten times over.
       let drips = hasSystem && text.contains("slowly")
       return Response(
         status: .ok, headers: [.contentType: "text/event-stream"],
         body: ResponseBody { writer in
           if let delay { try await Task.sleep(for: delay) }
           for (index, word) in (drips ? Array(repeating: words, count: 10).flatMap { $0 } : words).enumerated() {
-            if drips { try await Task.sleep(for: .milliseconds(300)) }
+            if drips { try await Task.sleep(for: .milliseconds(500)) }
             let last = index == words.count - 1
             let chunk: [String: Any] = [
               "candidates": [

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthServer
+import HearthStore
 import HearthTestSupport
 import NIOHTTP1
 import Testing
@@ -287,7 +288,13 @@ struct RemoteSettingsAPITests {
       // A second after the switch was confirmed, the local weights go, with no turn to trigger it; the next
       // turn is still answered (and counted) while they are away.
       try await waitUntil(seconds: 30) { server.engine.model == nil }
-      #expect(try await Self.provider(server, session: session) == "remote")
+      let loads = try server.database.telemetry(kinds: [.load]).count
+      let events = try await AppAPITests.turn(server, session: session, text: "Say hello.")
+      let done = try #require(events.last { $0.name == "done" })
+      #expect(try AppAPITests.decode(done.data)["message"]?["provider"]?.stringValue == "remote")
+      // Nothing was loaded for it, and the page was not told of a load.
+      #expect(!events.contains { $0.name == "loading" })
+      #expect(try server.database.telemetry(kinds: [.load]).count == loads)
       #expect(server.engine.model == nil)
       for body in [
         #"{"url":"\#(llama.base)","park_local_after":-1}"#, #"{"url":"\#(llama.base)","park_local_after":"soon"}"#,

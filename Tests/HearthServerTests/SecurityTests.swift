@@ -96,6 +96,7 @@ struct SecurityTests {
       (.DELETE, "/api/contacts/\(id)", nil),
       (.POST, "/api/actions/\(id)/confirm", nil), (.POST, "/api/actions/\(id)/cancel", nil),
       (.POST, "/api/actions/\(id)/undo", nil),
+      (.POST, "/api/actions/\(id)/reschedule", #"{"start":"2026-12-01T09:00"}"#),
       (.DELETE, "/api/memory/sources?id=file:/nowhere/\(id).md", nil),
       (.PATCH, "/api/memory/facts/\(id)", #"{"isPinned":true}"#), (.DELETE, "/api/memory/facts/\(id)", nil),
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),

@@ -4,6 +4,7 @@ Usage: browser_test.py BASE_URL [--screenshots DIR]
 """
 
 import asyncio
+import datetime
 import json
 import os
 import subprocess
@@ -761,6 +762,41 @@ class WebAppTest(unittest.TestCase):
         # The cards come back with the session.
         self.driver.refresh()
         self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='deleted']")))
+
+    def test_9d05_an_event_that_overlaps_offers_keep_cancel_and_reschedule(self):
+        today = datetime.date.today()
+        tomorrow, later = today + datetime.timedelta(days=1), today + datetime.timedelta(days=10)
+
+        def olas():
+            found = api(f"/api/calendar/occurrences?from={today}&to={later}")["occurrences"]
+            return [o for o in found if "ola" in o["event"]["title"].lower()]
+
+        sync = api("/api/calendar/events", "POST", {"title": "Team sync", "start": f"{tomorrow}T10:00", "end": f"{tomorrow}T11:00"})["event"]
+        try:
+            self.driver.get(BASE_URL + "/")
+            self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+            self.send("Add a meeting with Ola tomorrow at 10 for an hour")
+            card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))
+            self.wait.until(lambda d: "Overlaps “Team sync”" in card.text)
+            for label in ["Keep", "Cancel", "Reschedule"]:
+                card.find_element(By.XPATH, f".//button[.='{label}']")
+            self.shoot("conflict-card")
+            card.find_element(By.XPATH, ".//button[.='Reschedule']").click()
+            slot = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".action-card .conflict-slot")))
+            start = slot.get_attribute("data-start")
+            slot.click()
+            # The card is the same addition, now at the free time, with its Undo and no overlap left.
+            moved = self.wait.until(EC.visibility_of_element_located(
+                (By.XPATH, "//div[contains(@class, 'action-card') and .//button[.='Undo']]")))
+            self.assertNotIn("Overlaps", moved.text)
+            self.assertEqual([o["start"][:16] for o in olas()], [start[:16]])
+            # The card's Undo takes the addition back.
+            moved.find_element(By.XPATH, ".//button[.='Undo']").click()
+            self.wait.until(lambda d: not olas())
+        finally:
+            api(f"/api/calendar/events/{sync['id']}", "DELETE")
+            for occurrence in olas():
+                api(f"/api/calendar/events/{occurrence['event']['id']}", "DELETE")
 
     def test_9d2_a_change_asked_for_over_mcp_waits_above_the_chat(self):
         async def ask():

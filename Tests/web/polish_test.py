@@ -688,7 +688,7 @@ class PolishTest(unittest.TestCase):
             form.find_element(By.NAME, "priority").send_keys("high")
             title.send_keys(Keys.ENTER)
             self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), "Call the plumber about the sink"))
-            self.assertIn(f"{tomorrow} 09:30", self.find(f"li[data-id='{item['id']}']").text)
+            self.assertIn(readable_day(datetime.date.fromisoformat(tomorrow), "09:30"), self.find(f"li[data-id='{item['id']}']").text)
             stored = next(r for r in api("/api/reminders")["reminders"] if r["id"] == item["id"])
             self.assertEqual((stored["title"], stored["priority"], stored["due"]["time"][:16]),
                              ("Call the plumber about the sink", "high", f"{tomorrow}T09:30"))
@@ -828,7 +828,7 @@ class PolishTest(unittest.TestCase):
             self.assert_accessible("390 px, reminders with a toast")
             self.find("#toast .toast-undo").click()
             self.wait.until(lambda d: api(f"/api/reminders/{stored['id']}")["due"]["time"][:16] == f"{today}T08:05")
-            self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), f"{today} 08:05"))
+            self.wait.until(EC.text_to_be_present_in_element((By.XPATH, row), readable_day(today, "08:05")))
 
             # Deleted, then back with its notes and its repeat.
             self.find_xpath(f"{row}//button[@title='Delete']").click()

@@ -21,6 +21,38 @@ extension Engine {
     return record
   }
 
+  /// The conflict card's choices for `record`: the events the event it adds (as it stands now) or would move
+  /// overlaps, and free times to move it to; `nil` when it overlaps nothing or the card is of another kind.
+  public func conflictChoices(for record: ActionRecord) -> ConflictChoices? {
+    guard var event = actions.cardEvent(record) else { return nil }
+    if record.state == .created, let id = record.itemID {
+      // An added event may have been moved or removed since.
+      guard
+        case .event(let current)? = logger.attempt("reading an added event", { try database.item(.event, id: id) })
+          ?? nil
+      else { return nil }
+      event = current
+    }
+    return logger.attempt("finding an event's overlaps and free times") {
+      try calendar.conflictChoices(for: event, now: configuration.clock())
+    } ?? nil
+  }
+
+  /// Moves the event a conflict card adds or would move to the free time starting at `start`, one its
+  /// ``conflictChoices(for:)`` offer now.
+  /// - Throws: ``RescheduleError`` when the card has no such choice; ``ActionStateError`` for a card that can
+  ///   no longer move; `StoreError` when the write fails.
+  public func rescheduleAction(_ id: UUID, to start: LocalDateTime) async throws -> ActionRecord {
+    guard let record = try database.action(id) else { throw StoreError.itemNotFound(kind: "action", id: id.uuidString) }
+    guard let choices = conflictChoices(for: record) else { throw RescheduleError.overlapsNothing(id) }
+    guard let slot = choices.slots.first(where: { $0.start == start }) else {
+      throw RescheduleError.notOffered(start, offered: choices.slots.map(\.start))
+    }
+    let moved = try actions.reschedule(record, to: slot)
+    await rememberChat(of: moved)
+    return moved
+  }
+
   /// Takes back what an action did.
   public func undoAction(_ id: UUID) async throws -> ActionRecord {
     let record = try actions.undo(id)

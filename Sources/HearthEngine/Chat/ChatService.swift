@@ -321,8 +321,8 @@ public actor ChatService {
         records += more
       }
       // Nothing reaches the user that states what the records read for this turn do not hold.
-      // A timed-out answer is checked too: what it did say is shown.
-      if let check = hooks?.check, [.complete, .timedOut].contains(final.state), !Task.isCancelled {
+      // A timed-out answer keeps what it said as it was shown: checking it could write a new one past the limit.
+      if let check = hooks?.check, final.state == .complete, !Task.isCancelled {
         let checked = await check(
           AnswerToCheck(
             request: text, answer: final.content,

@@ -112,7 +112,11 @@ extension Engine {
     }
     // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
     // is said for what it is.
-    if let host, host.loaded == nil { try await onEvent(.loading(model: host.name)) }
+    // From the first turn on, the remote server (if one is set up) is watched in the background.
+    routed?.startWatching()
+    if let host, host.loaded == nil, !(await routed?.keepsLocalParked() ?? false) {
+      try await onEvent(.loading(model: host.name))
+    }
     let reservation: ModelReservation
     do {
       reservation = try await waitInLine { try await onEvent(.queued(position: $0)) }
@@ -172,7 +176,7 @@ extension Engine {
     let (positions, continuation) = AsyncStream.makeStream(of: Int.self)
     let entering = Task {
       defer { continuation.finish() }
-      return try await reserveModel { continuation.yield($0) }
+      return try await reserveModel(routed: true) { continuation.yield($0) }
     }
     do {
       for await position in positions { try await report(position) }

@@ -47,11 +47,16 @@ extension Engine {
   ///   installed chat model; the loader's error when the model cannot be loaded; `CancellationError` when the
   ///   caller is cancelled while waiting (its place is given up).
   func reserveModel(
-    named name: String? = nil, onPosition: @escaping @Sendable (Int) -> Void = { _ in }
+    named name: String? = nil, routed allowsParked: Bool = false,
+    onPosition: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws -> ModelReservation {
     guard let host else { return try await reserveGiven(named: name, onPosition: onPosition) }
     let named = try name.flatMap { try chatModelChoice(named: $0) }
     var ticket = try await host.line.enter(onPosition: onPosition)
+    // A turn the trusted remote server answers holds the line without loading the weights let go for it.
+    if allowsParked, named == nil, let routed, let measured, await routed.keepsLocalParked() {
+      return ModelReservation(line: host.line, local: nil, ticket: ticket, model: measured)
+    }
     do {
       // The active model is read in line: a choice made by a request ahead applies to this one.
       var found = try await host.modelBesideOthers(for: named ?? host.active)

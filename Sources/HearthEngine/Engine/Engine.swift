@@ -109,7 +109,6 @@ public final class Engine: Sendable {
     self.given = given
     self.remoteState = Mutex(remote)
     let routed = host.map { RoutedChatModel(local: $0, route: Self.route(remote, local: $0)) }
-    if routed?.route != nil { routed?.startWatching() }
     self.routed = routed
     self.lock = lock
     self.sessions = SessionLibrary(database: database, conversationStates: paths.conversationStates)

@@ -31,6 +31,15 @@ extension ActionStateError: CategorizedError {
   public var category: ErrorCategory { ErrorCategory(.conflict, code: "action_state") }
 }
 
+extension RescheduleError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .overlapsNothing: ErrorCategory(.conflict, code: "nothing_to_reschedule")
+    case .notOffered: ErrorCategory(.invalid, parameter: "start")
+    }
+  }
+}
+
 extension ActionReferenceError: CategorizedError {
   public var category: ErrorCategory { ErrorCategory(.notFound) }
 }

@@ -46,6 +46,8 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     /// The weights were let go while a remote server answers; ``tokenizer`` counts tokens meanwhile.
     var parked = false
     var tokenizer: LlamaModel?
+    /// The weights of the model loaded last (of ``active``), known while it is let go.
+    var parameters: (path: String, count: UInt64?)?
   }
 
   /// A host for `active`, with `loaded` already in memory when given. The environment supplies
@@ -60,7 +62,10 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     self.environment = environment
     self.record = record
     self.now = now
-    self.state = Mutex(State(loaded: loaded, active: active, lastUsed: now()))
+    self.state = Mutex(
+      State(
+        loaded: loaded, active: active, lastUsed: now(),
+        parameters: loaded.map { (active.options.path, $0.parameterCount) }))
   }
 
   static let monotonicNow: @Sendable () -> Duration = {
@@ -78,6 +83,15 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   public var name: String { loaded?.name ?? active.fileName }
   public var contextSize: Int { loaded?.contextSize ?? active.options.contextSize ?? 4096 }
   public var parameterCount: UInt64? { loaded?.parameterCount }
+
+  /// From the weights of the model loaded last when it is let go: a parked large model still writes from facts.
+  public func writesFromFacts() async -> Bool {
+    let count = state.withLock { state in
+      state.loaded?.parameterCount
+        ?? state.parameters.flatMap { $0.path == state.active.options.path ? $0.count : nil }
+    }
+    return (count ?? 0) >= factWriterParameters
+  }
 
   /// The loaded model's vocabulary, or the tokenizer kept while the weights are let go.
   public var vocabulary: (any ModelVocabulary)? {
@@ -134,6 +148,7 @@ public final class LocalModelHost: ChatModel, ParkableModel {
         $0.lastUsed = self.now()
         $0.timeoutsInARow = 0
         $0.parked = false
+        $0.parameters = (choice.options.path, model.parameterCount)
       }
       return model
     }
@@ -214,9 +229,13 @@ public final class LocalModelHost: ChatModel, ParkableModel {
     }
   }
 
-  func parkWhenFree() async {
+  func parkWhenIdle(if stillWanted: @escaping @Sendable () async -> Bool) async {
+    guard await line.depth == 0 else { return }
     do {
-      try await line.run { await self.park() }
+      try await line.run {
+        guard await stillWanted() else { return }
+        await self.park()
+      }
     } catch {
       // Cancelled while waiting in line: the engine is closing, and the weights go with it.
     }

@@ -90,7 +90,7 @@ struct StoredRemote: Codable, Sendable, Hashable {
       RemoteSettings(
         url: $0, kind: kind, model: model, apiKey: apiKey,
         firstTokenTimeout: .milliseconds(Int64(firstTokenTimeout * 1000)),
-        parkLocalAfter: parkLocalAfter.map { $0 == 0 ? nil : .milliseconds(Int64($0 * 1000)) }
+        parkLocalAfter: parkLocalAfter.map { $0 == 0 ? nil : .seconds($0) }
           ?? RemoteSettings.defaultParkLocalAfter,
         writesFromFacts: writesFromFacts ?? true)
     }
@@ -163,8 +163,8 @@ extension Engine {
     let parkAfter =
       input.parkLocalAfter ?? current.settings.map { $0.parkLocalAfter?.seconds ?? 0 }
       ?? RemoteSettings.defaultParkLocalAfter.seconds
-    guard parkAfter >= 0, parkAfter <= 86_400 else {
-      throw RemoteError.invalidSettings("park_local_after \(parkAfter) is not within 0 to 86400 seconds")
+    guard parkAfter == 0 || (1...86_400).contains(parkAfter) else {
+      throw RemoteError.invalidSettings("park_local_after \(parkAfter) is not 0 or 1 to 86400 seconds")
     }
     // A saved key stays with the origin it was given for: a new scheme, host or port without a key of its
     // own has none, so a changed URL never receives the old server's key.
@@ -184,7 +184,14 @@ extension Engine {
     let state = RemoteState(settings: saved.settings, source: "profile", preference: preference)
     remoteState.withLock { $0 = state }
     if let host {
-      routed?.reroute(Self.route(state, local: host))
+      var route = Self.route(state, local: host)
+      // The same server keeps what was learnt of it (its standing, a failure's longer window, the switch).
+      if let before = routed?.route, let settings = state.settings, before.remote.settings.url == settings.url,
+        before.remote.settings.kind == settings.kind, before.remote.settings.model == settings.model
+      {
+        route?.router = before.router
+      }
+      routed?.reroute(route)
       routed?.startWatching()
     }
     return await remoteView()

@@ -69,10 +69,10 @@ public struct RemoteSettings: Sendable, Hashable {
     }
     var parkAfter: Duration? = defaultParkLocalAfter
     if let text = environment["HEARTH_REMOTE_PARK_AFTER"], !text.isEmpty {
-      guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
-        throw .invalidSettings("HEARTH_REMOTE_PARK_AFTER \(text) is not a number of seconds (0 to 86400)")
+      guard let seconds = Double(text), seconds == 0 || (1...86_400).contains(seconds) else {
+        throw .invalidSettings("HEARTH_REMOTE_PARK_AFTER \(text) is not 0 or a number of seconds from 1 to 86400")
       }
-      parkAfter = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
+      parkAfter = seconds == 0 ? nil : .seconds(seconds)
     }
     var writesFromFacts = true
     if let text = environment["HEARTH_REMOTE_WRITES_FROM_FACTS"], !text.isEmpty {

@@ -68,6 +68,10 @@ public final class RoutedChatModel: ChatModel {
   /// Replaces the route (new settings from the user); the next turn follows it.
   public func reroute(_ route: Route?) {
     current.withLock { $0 = route }
+    if route == nil || route?.preference == .local {
+      stopWatching()
+      (local as? any ParkableModel)?.warm()
+    }
   }
 
   public var name: String { local.name }
@@ -93,11 +97,7 @@ public final class RoutedChatModel: ChatModel {
   /// whoever answers; once the remote server is trusted and the local weights were let go, counting is all it
   /// is needed for, and its tokenizer does that.
   public func prepare() async throws {
-    if let parkable = local as? any ParkableModel, parkable.isParked, let route,
-      route.preference != .local, await route.router.trustedFor != nil
-    {
-      return
-    }
+    if await keepsLocalParked() { return }
     try await local.prepare()
   }
 
@@ -128,12 +128,19 @@ public final class RoutedChatModel: ChatModel {
   ) async throws {
     // Token ids (logit bias, log probabilities) are the local vocabulary's.
     let pinned = (options.grammar != nil && options.grammarTrigger == nil) || options.usesTokenIDs
-    if let route = route, !pinned, route.preference != .local {
+    // An answer from facts goes to the server only when the user trusts its model with them.
+    let trusted = !options.needsCapableModel || (route?.remote.settings.writesFromFacts ?? false)
+    if let route = route, !pinned, trusted, route.preference != .local {
       if route.preference == .auto { await confirm(route) }
       if await route.router.choose(route.preference, remoteConfigured: true) == .remote {
         last.withLock { $0 = .remote }
         do {
-          try await remoteAnswer(route, messages: messages, options: options, into: continuation)
+          // Cut by the time limit before a word came: nothing shows the server answers, so the switch is not
+          // confirmed by it.
+          guard
+            try await remoteAnswer(route, messages: messages, options: options, into: continuation)
+              != .cutBeforeAnswering
+          else { return }
           await route.router.observeSuccess()
           if let after = route.parkLocalAfter, let answering = await route.router.answeringRemotelyFor,
             answering >= after, let parkable = local as? any ParkableModel, await route.router.trustedFor != nil
@@ -195,7 +202,17 @@ public final class RoutedChatModel: ChatModel {
   private func probe(_ route: Route) async {
     let reachable = await route.remote.probe()
     await route.router.observeProbe(reachable: reachable)
-    if !reachable { (local as? any ParkableModel)?.warm() }
+    // The server may be going away: the local model comes back before it is needed (never answering when
+    // the user asked for the remote one only).
+    if !reachable, route.preference == .auto { (local as? any ParkableModel)?.warm() }
+  }
+
+  /// Whether the local weights are let go and stay so for this turn: the remote server is trusted, so only the
+  /// tokenizer is needed (a turn reserving the model then loads nothing).
+  public func keepsLocalParked() async -> Bool {
+    guard let parkable = local as? any ParkableModel, parkable.isParked, let route, route.preference != .local
+    else { return false }
+    return await route.router.trustedFor != nil
   }
 
   /// Probes the remote server in the background for as long as this model lives, so its stability windows are
@@ -203,6 +220,7 @@ public final class RoutedChatModel: ChatModel {
   /// while it is usable. Once remote answers have come for ``Route/parkLocalAfter``, the local weights are let
   /// go (when no generation holds them). Starting it again does nothing.
   public func startWatching() {
+    guard let route, route.preference != .local else { return }
     watching.withLock { task in
       guard task == nil else { return }
       let sleep = self.sleep
@@ -215,21 +233,43 @@ public final class RoutedChatModel: ChatModel {
     }
   }
 
+  private func stopWatching() {
+    watching.withLock { task in
+      task?.cancel()
+      task = nil
+    }
+  }
+
   /// One look at the remote server; the pause before the next.
   func watchOnce() async -> Duration {
-    guard let route, route.preference != .local else { return .seconds(5) }
+    guard let route, route.preference != .local else {
+      // Turns stay here now: weights let go for the server come back.
+      (local as? any ParkableModel)?.warm()
+      return .seconds(5)
+    }
     let router = route.router
     await probe(route)
-    if let after = route.parkLocalAfter, let answering = await router.answeringRemotelyFor, answering >= after,
-      let parkable = local as? any ParkableModel, !parkable.isParked, await router.trustedFor != nil
-    {
-      await parkable.parkWhenFree()
+    if await shouldPark(route), let parkable = local as? any ParkableModel {
+      // Decided again once the model is free: the server may have failed, or the route changed, meanwhile.
+      await parkable.parkWhenIdle { [weak self] in
+        guard let self, let now = self.route, now.router === route.router else { return false }
+        return await self.shouldPark(now)
+      }
     }
     switch await router.standing {
     case .usable: return .seconds(10)
     case .proving: return .seconds(1)
     case .unknown, .unreachable: return .seconds(2)
     }
+  }
+
+  /// Whether the switch to the server has held for ``Route/parkLocalAfter`` and the local weights are still here.
+  private func shouldPark(_ route: Route) async -> Bool {
+    guard route.preference != .local, let after = route.parkLocalAfter,
+      let parkable = local as? any ParkableModel, !parkable.isParked,
+      let answering = await route.router.answeringRemotelyFor, answering >= after
+    else { return false }
+    return await route.router.trustedFor != nil
   }
 
   /// Where the remote server stands now, `nil` without a route.
@@ -242,13 +282,28 @@ public final class RoutedChatModel: ChatModel {
     watching.withLock { $0?.cancel() }
   }
 
-  /// What the watchdog and the stream of one remote answer share.
+  /// How one remote answer stands: streaming, ended by the server, or cut at the answer's time limit. Whichever of
+  /// the stream's end and the limit comes first decides, once.
+  private enum Phase: Sendable {
+    case running, finished, cut
+  }
+
+  /// What the watchdogs and the stream of one remote answer share.
   private final class AnswerFlags: Sendable {
     let answered = Mutex(false)
     /// No first token came in time.
     let timedOut = Mutex(false)
-    /// The answer's time limit was reached.
-    let outOfTime = Mutex(false)
+    let phase = Mutex(Phase.running)
+    let pieces = Mutex(0)
+
+    /// Moves from running to `next`; whether this call did.
+    func end(as next: Phase) -> Bool {
+      phase.withLock { phase in
+        guard phase == .running else { return false }
+        phase = next
+        return true
+      }
+    }
   }
 
   /// Why the remote answer failed, and whether any of it was shown.
@@ -257,24 +312,40 @@ public final class RoutedChatModel: ChatModel {
     var answered: Bool
   }
 
+  /// How a remote answer that did not fail ended.
+  private enum RemoteEnd {
+    /// The server ended it (its `.done` was passed on).
+    case finished
+    /// The time limit cut it after some of it was shown (`.done(.timeout)` was passed on).
+    case cut
+    /// The time limit came before any of it (`.done(.timeout)` was passed on): nothing shows the server answers.
+    case cutBeforeAnswering
+  }
+
   /// Streams the remote server's answer; a first token that does not come within ``firstTokenTimeout`` ends
-  /// it as a failure (the server may be alive but stuck, which no connection timeout notices).
+  /// it as a failure (the server may be alive but stuck, which no connection timeout notices), and the answer's
+  /// own time limit, raced here, ends it as timed out with what came kept.
   private func remoteAnswer(
     _ route: Route, messages: [ChatMessage], options: GenerationOptions,
     into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
-  ) async throws {
+  ) async throws -> RemoteEnd {
     var free = options
     (free.grammar, free.grammarTrigger) = (nil, nil)
-    // The answer's time limit is raced here rather than sent as the request's timeout, which would end the
-    // stream in an error and lose what had come.
-    free.timeout = nil
+    // The request's own deadline comes after the race (a deadline ends the stream in an error and loses what
+    // had come); an answer with no limit has a day.
+    free.timeout = options.timeout.map { $0 + .seconds(30) } ?? .seconds(86_400)
     let flags = AnswerFlags()
+    let clock = ContinuousClock()
+    let started = clock.now
     let consumer = Task {
       for try await event in route.remote.generate(messages: messages, options: free) {
-        if case .token = event { flags.answered.withLock { $0 = true } }
+        if case .token = event {
+          flags.answered.withLock { $0 = true }
+          flags.pieces.withLock { $0 += 1 }
+        }
         if case .usage(let figures) = event { self.usage.withLock { $0 = figures } }
-        // A stream cut at the time limit ends as timed out, not as the cancellation that cut it.
-        if case .done = event, flags.outOfTime.withLock({ $0 }) { continue }
+        // The stream's end and the time limit race: the first decides, and a cut stream ends as timed out.
+        if case .done = event, !flags.end(as: .finished) { continue }
         continuation.yield(event)
       }
     }
@@ -287,8 +358,7 @@ public final class RoutedChatModel: ChatModel {
     let limit = options.timeout.map { limit in
       Task {
         try await Task.sleep(for: limit)
-        flags.outOfTime.withLock { $0 = true }
-        consumer.cancel()
+        if flags.end(as: .cut) { consumer.cancel() }
       }
     }
     defer {
@@ -297,24 +367,35 @@ public final class RoutedChatModel: ChatModel {
     }
     let stuck = RemoteError.unreachable(
       "no first token within \(String(format: "%g", route.firstTokenTimeout.seconds)) s")
+    var failure: (any Error)?
     do {
       try await withTaskCancellationHandler {
         try await consumer.value
       } onCancel: {
         consumer.cancel()
       }
-    } catch  where flags.outOfTime.withLock({ $0 }) && !flags.timedOut.withLock({ $0 }) {
-      // Cut at the time limit while it streamed: what came is kept.
     } catch {
-      throw RemoteFailure(
-        error: flags.timedOut.withLock({ $0 }) ? stuck : error, answered: flags.answered.withLock { $0 })
+      failure = error
     }
-    if flags.outOfTime.withLock({ $0 }), !flags.timedOut.withLock({ $0 }) {
+    let cut = flags.phase.withLock { $0 == .cut }
+    let answered = flags.answered.withLock { $0 }
+    if cut, !flags.timedOut.withLock({ $0 }) {
+      // What came is kept, said to be the server's, and ends as timed out; an error then is the cut's own.
+      let elapsed = clock.now - started
+      let figures = GenerationUsage(
+        promptTokens: 0, reusedPromptTokens: 0, prefilledTokens: 0, generatedTokens: flags.pieces.withLock { $0 },
+        prefillDuration: .zero, timeToFirstToken: nil, generationDuration: elapsed, provider: .remote)
+      usage.withLock { $0 = figures }
+      continuation.yield(.usage(figures))
       continuation.yield(.done(.timeout))
-      return
+      return answered ? .cut : .cutBeforeAnswering
+    }
+    if let failure {
+      throw RemoteFailure(error: flags.timedOut.withLock({ $0 }) ? stuck : failure, answered: answered)
     }
     // A cancelled stream may simply end rather than throw.
     if flags.timedOut.withLock({ $0 }) { throw RemoteFailure(error: stuck, answered: false) }
+    return .finished
   }
 }
 
@@ -326,6 +407,7 @@ protocol ParkableModel: Sendable {
   func park() async
   /// Starts loading the weights again in the background.
   func warm()
-  /// Lets the weights go once no generation holds them (waiting its turn in the model's line).
-  func parkWhenFree() async
+  /// Lets the weights go when no request holds or waits for the model and `stillWanted` says so then; a busy
+  /// model is left for a later look rather than queued behind.
+  func parkWhenIdle(if stillWanted: @escaping @Sendable () async -> Bool) async
 }

@@ -1,14 +1,20 @@
 import HearthCore
+import HearthEngine
 
 /// An action record as the web app shows it: every field of the record, with the words of its card — its state's
-/// label and what became of it, told as done when it ran — so no page keeps its own copy of them.
+/// label and what became of it, told as done when it ran — so no page keeps its own copy of them; and, for an
+/// event that overlaps others, the conflict card's choices (`conflict`: the overlaps and the free times).
 struct ActionCard: Encodable {
   var record: ActionRecord
+  var choices: ConflictChoices?
 
-  init(_ record: ActionRecord) { self.record = record }
+  init(_ record: ActionRecord, choices: ConflictChoices? = nil) {
+    self.record = record
+    self.choices = choices
+  }
 
   private enum Words: String, CodingKey {
-    case label, narration
+    case label, narration, conflict
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -16,5 +22,6 @@ struct ActionCard: Encodable {
     var words = encoder.container(keyedBy: Words.self)
     try words.encode(record.stateLabel, forKey: .label)
     try words.encode(record.narration, forKey: .narration)
+    try words.encodeIfPresent(choices, forKey: .conflict)
   }
 }

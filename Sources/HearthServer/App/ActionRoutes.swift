@@ -31,17 +31,41 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
       }
       let limit = try RouteInput.integer(request, "limit", default: 200, in: 1...1000)
       return try JSONResponse.make(
-        ["actions": try actions.log(session: session, state: state, limit: limit).map(ActionCard.init)])
+        ["actions": try actions.log(session: session, state: state, limit: limit).map(card)])
     }
     router.post(":id/confirm") { _, context in
-      try JSONResponse.make(ActionCard(try await engine.confirmAction(try RouteInput.id(context, of: "action"))))
+      try JSONResponse.make(card(try await engine.confirmAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/cancel") { _, context in
-      try JSONResponse.make(ActionCard(try await engine.cancelAction(try RouteInput.id(context, of: "action"))))
+      try JSONResponse.make(card(try await engine.cancelAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/undo") { _, context in
-      try JSONResponse.make(ActionCard(try await engine.undoAction(try RouteInput.id(context, of: "action"))))
+      try JSONResponse.make(card(try await engine.undoAction(try RouteInput.id(context, of: "action"))))
     }
+    // The conflict card's third choice: the event moved to one of the free times it offers.
+    router.post(":id/reschedule") { request, context in
+      let id = try RouteInput.id(context, of: "action")
+      let body = try await RequestReader.decodeStrict(
+        RescheduleInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let start = LocalDateTime(parsing: body.start) else {
+        throw APIError.invalidRequest("start \(body.start) is not a local date and time", parameter: "start")
+      }
+      return try JSONResponse.make(card(try await engine.rescheduleAction(id, to: start)))
+    }
+  }
+
+  /// A record with its card's words and, when its event overlaps others, the conflict choices.
+  private func card(_ record: ActionRecord) -> ActionCard {
+    ActionCard(record, choices: engine.conflictChoices(for: record))
+  }
+}
+
+/// Where a conflict card's event goes: the start of one of the free times it offers.
+struct RescheduleInput: Decodable, StrictInput {
+  var start: String
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case start
   }
 
 }

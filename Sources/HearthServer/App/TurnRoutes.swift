@@ -146,7 +146,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
             try await send(finished(message), "done")
             record(message)
           } else {
-            let (name, payload) = Self.encode(chatEvent)
+            let (name, payload) = Self.encode(chatEvent, choices: dependencies.engine.conflictChoices(for:))
             try await send(payload, name)
           }
         case .failed(let error):
@@ -185,7 +185,10 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       tokensPerSecond: message.generationTokensPerSecond ?? 0)
   }
 
-  static func encode(_ event: ChatEvent) -> (String, String) {
+  /// The event's name and payload; `choices` gives an action card its conflict choices.
+  static func encode(
+    _ event: ChatEvent, choices: (ActionRecord) -> ConflictChoices? = { _ in nil }
+  ) -> (String, String) {
     switch event {
     case .started(let user, let assistant):
       ("started", JSONResponse.encodedLine(StartedEvent(user: MessageView(user), assistant: MessageView(assistant))))
@@ -199,7 +202,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
         "replaced",
         JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text), "reason": reason.rawValue])
       )
-    case .actions(let records): ("actions", JSONResponse.encodedLine(["actions": records.map(ActionCard.init)]))
+    case .actions(let records):
+      ("actions", JSONResponse.encodedLine(["actions": records.map { ActionCard($0, choices: choices($0)) }]))
     case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
     }
   }

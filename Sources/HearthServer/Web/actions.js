@@ -1,6 +1,6 @@
 // Action cards: what an answer's blocks did or propose, in place of the raw blocks, with Confirm, Cancel
 // and Undo.
-import { api, attempt, el, getJSON, toast } from "/assets/api.js";
+import { api, attempt, clock, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 /// The answer as shown, its blocks left out for their cards: while it streams, the `shown` text the server
 /// sent; once stored, its content without the spans the server marked (`action_blocks`, UTF-16 offsets).
@@ -16,11 +16,14 @@ export function shownText(message) {
   return blocks.length && text === "Here is what I will do:" ? "" : text;
 }
 
-/// One record's card, with the buttons its state allows.
+/// One record's card, with the buttons its state allows. An event that overlaps others gets the conflict card's
+/// choices instead: Keep it as it is, Cancel it, or Reschedule it to one of the free times the server offers.
 export function card(record) {
   const buttons = [];
-  const act = (verb) => attempt(async () => {
-    const updated = await (await api(`/api/actions/${record.id}/${verb}`, { method: "POST" })).json();
+  const act = (verb, body) => attempt(async () => {
+    const updated = body
+      ? await sendJSON(`/api/actions/${record.id}/${verb}`, "POST", body)
+      : await (await api(`/api/actions/${record.id}/${verb}`, { method: "POST" })).json();
     const next = card(updated);
     node.replaceWith(next);
     // The focus stays where the user was, on the card, not at the top of the page.
@@ -29,13 +32,38 @@ export function card(record) {
     // What the step did, as the server tells it: "Deleted “Dentist” (…)", "Undone: Added “Dentist” …".
     toast(updated.narration);
   });
-  if (record.state === "pending") {
-    buttons.push(el("button", { class: "button primary", type: "button", onclick: act("confirm") }, "Confirm"));
-    buttons.push(el("button", { class: "button", type: "button", onclick: act("cancel") }, "Cancel"));
+  const conflict = record.conflict;
+  let slots = null;
+  if (conflict) {
+    // Keep: a waiting move runs as asked; an added event stays where it is (the card then offers Undo).
+    const keep = record.state === "pending" ? act("confirm")
+      : () => { const next = card({ ...record, conflict: undefined }); node.replaceWith(next); next.focus({ preventScroll: true }); };
+    buttons.push(el("button", { class: "button primary conflict-keep", type: "button", onclick: keep }, "Keep"));
+    buttons.push(el("button", { class: "button conflict-cancel", type: "button",
+      onclick: act(record.state === "pending" ? "cancel" : "undo") }, "Cancel"));
+    if (conflict.slots.length) {
+      slots = el("div", { class: "row wrap conflict-slots", hidden: true, role: "group", "aria-label": "Free times" },
+        conflict.slots.map((slot) => el("button", { class: "chip conflict-slot", type: "button",
+          "data-start": slot.start, onclick: act("reschedule", { start: slot.start }) },
+          `${clock.readable(slot.start.slice(0, 16))}–${clock.time(slot.end)}`)));
+      buttons.push(el("button", { class: "button conflict-reschedule", type: "button", "aria-expanded": "false",
+        onclick: (event) => {
+          slots.hidden = !slots.hidden;
+          event.currentTarget.setAttribute("aria-expanded", String(!slots.hidden));
+        } }, "Reschedule"));
+    }
+  } else {
+    if (record.state === "pending") {
+      buttons.push(el("button", { class: "button primary", type: "button", onclick: act("confirm") }, "Confirm"));
+      buttons.push(el("button", { class: "button", type: "button", onclick: act("cancel") }, "Cancel"));
+    }
+    if (["created", "updated", "deleted"].includes(record.state)) {
+      buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
+    }
   }
-  if (["created", "updated", "deleted"].includes(record.state)) {
-    buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
-  }
+  const overlaps = conflict ? el("div", { class: "action-conflict" }, "Overlaps " + conflict.overlaps.map((overlap) =>
+    `“${overlap.title}” (${clock.readable(overlap.start.slice(0, 16))}–${clock.time(overlap.end)})`).join(", ")
+    + (conflict.slots.length ? "." : "; no free time this week to move it to.")) : null;
   const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state,
     tabindex: "-1", role: "group", "aria-label": `${record.label}: ${record.summary}` },
     // The state's words are the server's ("Done", "Needs your OK"), read with the summary after them.
@@ -45,7 +73,9 @@ export function card(record) {
       ? `Asked for by ${record.source.slice(5)} (MCP)` : "Proposed by an automation") : null,
     record.result ? el("pre", { class: "action-result" }, record.result) : null,
     record.reason && record.state !== "cancelled" ? el("div", { class: "action-reason" }, record.reason) : null,
-    buttons.length ? el("div", { class: "row" }, buttons) : null);
+    overlaps,
+    buttons.length ? el("div", { class: "row" }, buttons) : null,
+    slots);
   return node;
 }
 
@@ -56,7 +86,7 @@ export function showCards(element, records) {
   const cards = el("div", { class: "action-cards" }, records.map(card));
   element.append(cards);
   // A card that waits for the user is brought into reach, above the composer.
-  if (records.some((record) => record.state === "pending")) cards.scrollIntoView({ block: "nearest" });
+  if (records.some((record) => record.state === "pending" || record.conflict)) cards.scrollIntoView({ block: "nearest" });
 }
 
 /// Loads a session's cards and puts each under its answer.

@@ -32,7 +32,9 @@ async function saveSettings(event) {
   const settings = {
     preset: form.preset.value,
     temperature: number("temperature"), top_k: number("top_k"), top_p: number("top_p"), min_p: number("min_p"),
-    repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"), time_limit: number("time_limit"),
+    repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"),
+    // An emptied field keeps the saved limit; 0 is "none".
+    time_limit: form.time_limit.value === "" ? state.settings?.time_limit ?? 300 : number("time_limit"),
     system_prompt: form.system_prompt.value.trim() === "" ? null : form.system_prompt.value,
     show_thinking: form.show_thinking.checked,
   };

@@ -1,0 +1,41 @@
+import Foundation
+import HearthCore
+import HearthStore
+
+extension ActionService {
+  /// The event a card adds or would move, with the times it would have: `nil` for any other card.
+  func cardEvent(_ record: ActionRecord) -> CalendarEvent? {
+    guard record.itemKind == .event, [.created, .pending].contains(record.state), let after = record.after,
+      case .event(let event)? = StoredItem(kind: .event, json: after)
+    else { return nil }
+    return event
+  }
+
+  /// Moves the event a card adds or would move to `slot`, one of its ``ConflictChoices``: a move that waited
+  /// runs there instead of where it asked (its record now says where), and an added event is moved, its card
+  /// still the one that undoes the addition. Made in one transaction with the record, as every action is.
+  /// - Throws: ``ActionStateError`` for a card in another state or of another kind; `StoreError` when the
+  ///   event of an added card is gone or the write fails.
+  func reschedule(_ record: ActionRecord, to slot: ConflictChoices.Slot) throws -> ActionRecord {
+    guard let itemID = record.itemID, cardEvent(record) != nil else {
+      throw ActionStateError(id: record.id, state: record.state, wanted: "move to a free time")
+    }
+    guard case .event(let current)? = try database.item(.event, id: itemID) else {
+      if record.state == .pending { return try settle(record, as: .cancelled, reason: "the event no longer exists") }
+      throw StoreError.itemNotFound(kind: "event", id: itemID)
+    }
+    var moved = current
+    (moved.start, moved.end, moved.isAllDay) = (slot.start, slot.end, false)
+    let prepared = try planner.prepared(.event(moved))
+    guard case .event(let stored) = prepared else { return record }
+    var record = record
+    record.after = prepared.json
+    if record.state == .pending {
+      record.before = StoredItem.event(current).json
+      record.summary = "Move “\(current.title)” from \(ActionPlanner.when(current)) to \(ActionPlanner.when(stored))"
+      return try settle(record, as: .updated, writing: .update(prepared))
+    }
+    record.summary = "Added “\(stored.title)” on \(ActionPlanner.when(stored)), a free time"
+    return try settle(record, as: .created, expecting: .created, writing: .update(prepared))
+  }
+}
