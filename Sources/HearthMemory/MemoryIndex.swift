@@ -60,6 +60,8 @@ public actor MemoryIndex {
   private var loaded: (info: EmbedderInfo, vectors: VectorIndex)?
   // The highest chunk row whose vector is held: rows above it were added since (by another process too).
   private var lastRowID: Int64 = 0
+  // Collections whose vectors were let go under memory pressure: the next search loads them back.
+  private var released: Set<MemoryCollection> = []
 
   /// Creates the memory over a profile's database.
   public init(database: HearthDatabase, embedder: any TextEmbedder, chunking: ChunkingOptions = .init()) {
@@ -155,6 +157,31 @@ public actor MemoryIndex {
     for rowID in try database.removeMemorySource(id) { loaded?.vectors.remove(rowID) }
   }
 
+  /// Lets the vectors of `collection` go from memory (under memory pressure, before the chat model is let go:
+  /// the past chats first); they stay in the database, and the next search loads them back. How many went.
+  @discardableResult
+  public func release(_ collection: MemoryCollection) -> Int {
+    guard loaded != nil else { return 0 }
+    released.insert(collection)
+    return loaded?.vectors.removeAll(in: collection) ?? 0
+  }
+
+  /// Vectors held in memory of `collection` now (none while it is let go).
+  public func heldVectors(in collection: MemoryCollection) -> Int {
+    loaded?.vectors.count(in: collection) ?? 0
+  }
+
+  /// Loads back what ``release(_:)`` let go. Rows added meanwhile are held already or come with ``catchUp()``;
+  /// loading one twice replaces it.
+  private func restoreReleased() throws {
+    guard !released.isEmpty, let dimension = loaded?.vectors.dimension else { return }
+    for collection in released {
+      let stored = try database.memoryVectors(dimension: dimension, in: collection)
+      loaded?.vectors.insert(rowIDs: stored.rowIDs, collections: stored.collections, values: stored.values)
+    }
+    released = []
+  }
+
   /// Chunks held in the vector search.
   public func vectorCount() async throws -> Int {
     try await prepare()
@@ -167,6 +194,7 @@ public actor MemoryIndex {
     guard !trimmed.isEmpty, options.k > 0 else { return [] }
     try await prepare()
     try catchUp()
+    try restoreReleased()
     let pool = options.candidates + options.excludedSources.count * 4
     // The keyword search reads only SQLite: it runs while the query is embedded and the vectors scanned.
     let database = database

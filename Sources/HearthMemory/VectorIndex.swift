@@ -49,6 +49,19 @@ public struct VectorIndex: Sendable {
     values = block
   }
 
+  /// Removes every vector of `collection`; how many there were.
+  @discardableResult
+  public mutating func removeAll(in collection: MemoryCollection) -> Int {
+    let gone = zip(rowIDs, collections).filter { $0.1 == collection }.map(\.0)
+    for rowID in gone { remove(rowID) }
+    return gone.count
+  }
+
+  /// Vectors held of `collection`.
+  public func count(in collection: MemoryCollection) -> Int {
+    collections.count { $0 == collection }
+  }
+
   /// Removes a chunk's vector; the last vector takes its place, so the block stays contiguous.
   public mutating func remove(_ rowID: Int64) {
     guard let slot = slots.removeValue(forKey: rowID) else { return }

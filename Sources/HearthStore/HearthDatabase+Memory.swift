@@ -160,11 +160,22 @@ extension HearthDatabase {
 
   /// Every vector (or those of rows after `after`), for the search held in memory; vectors of another length
   /// than `dimension` are skipped.
-  public func memoryVectors(dimension: Int, after: Int64 = 0) throws(StoreError) -> StoredVectors {
+  public func memoryVectors(
+    dimension: Int, after: Int64 = 0, in collection: MemoryCollection? = nil
+  ) throws(StoreError) -> StoredVectors {
     try read { db in
       var result = StoredVectors(rowIDs: [], collections: [], values: [])
-      let cursor = try Row.fetchCursor(
-        db, sql: "SELECT rowid, collection, vector FROM memoryChunk WHERE rowid > ? ORDER BY rowid", arguments: [after])
+      let cursor =
+        if let collection {
+          try Row.fetchCursor(
+            db,
+            sql: "SELECT rowid, collection, vector FROM memoryChunk WHERE rowid > ? AND collection = ? ORDER BY rowid",
+            arguments: [after, collection.rawValue])
+        } else {
+          try Row.fetchCursor(
+            db, sql: "SELECT rowid, collection, vector FROM memoryChunk WHERE rowid > ? ORDER BY rowid",
+            arguments: [after])
+        }
       while let row = try cursor.next() {
         let data: Data = row["vector"]
         guard data.count == dimension * 4 else { continue }

@@ -144,6 +144,7 @@ struct ChatCommand: AsyncParsableCommand {
         case "/new":
           current = try await service.newSession()
           attached = []
+          (pending, conflict) = ([], nil)
           Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")
         case "/sessions":
           for listed in try library.list(limit: 15) {
@@ -153,8 +154,9 @@ struct ChatCommand: AsyncParsableCommand {
         case "/switch":
           do {
             current = try library.session(matching: argument)
-            // Files read for the chat left behind stay with it.
+            // Files read for the chat left behind stay with it, and so do its cards.
             attached = []
+            (pending, conflict) = ([], nil)
             Terminal.write(Terminal.dim("(switched to “\(current.title)”)") + "\n")
           } catch {
             Terminal.writeError("hearth: \(error)\n")
@@ -178,6 +180,7 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.write(TurnPrinter.card(settled) + "\n")
           }
           pending = []
+          conflict = nil
         case "/reschedule":
           guard let chosen = conflict else {
             Terminal.writeError("hearth: the last answer's events overlap nothing\n")
@@ -206,6 +209,7 @@ struct ChatCommand: AsyncParsableCommand {
               break
             }
             Terminal.write(TurnPrinter.card(try await engine.undoAction(target.id)) + "\n")
+            if conflict?.record.id == target.id { conflict = nil }
           } catch {
             Terminal.writeError("hearth: \(error)\n")
           }

@@ -93,14 +93,14 @@ struct TurnPrinter {
     let id = String(record.id.uuidString.prefix(8))
     let asked = record.source.map { " · asked for by \($0)" } ?? ""
     switch record.state {
-    case .created: return "  ✓ \(record.summary)  " + Terminal.dim("(/undo \(id))\(asked)")
+    case .created: return "  ✓ \(record.cardLine)  " + Terminal.dim("(/undo \(id))\(asked)")
     case .pending:
       return "  ? \(record.summary) — confirm? (y/n)  "
         + Terminal.dim(id + asked + (record.reason.map { " · waits: \($0)" } ?? ""))
     case .answered:
       return "  ⓘ \(record.summary)\n"
         + (record.result ?? "").split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
-    case .updated, .deleted: return "  ✓ \(record.summary) (\(record.state.rawValue))  " + Terminal.dim("(/undo \(id))")
+    case .updated, .deleted: return "  ✓ \(record.cardLine)  " + Terminal.dim("(/undo \(id))")
     case .undone, .restored, .cancelled:
       return "  – \(record.summary) (\(record.state.rawValue)\(record.reason.map { ": \($0)" } ?? ""))"
     case .failed, .invalid: return "  ✗ \(record.summary)\(record.reason.map { ": \($0)" } ?? "")"
@@ -109,7 +109,16 @@ struct TurnPrinter {
 
   /// The conflict card's choices under an action's line: what it overlaps, and the free times to move it to.
   static func conflictLines(_ choices: ConflictChoices, of record: ActionRecord) -> String {
-    let overlaps = choices.overlaps.map { "“\($0.title)” (\($0.start.date) \($0.start.clock)–\($0.end.clock))" }
+    let overlaps = choices.overlaps.map { overlap in
+      let day = "\(overlap.start.date.weekday.abbreviation) \(overlap.start.date)"
+      let when =
+        overlap.allDay
+        ? "\(day), all day"
+        : overlap.start.date == overlap.end.date
+          ? "\(day) \(overlap.start.clock)–\(overlap.end.clock)"
+          : "\(day) \(overlap.start.clock) – \(overlap.end.date) \(overlap.end.clock)"
+      return "“\(overlap.title)” (\(when))"
+    }
     let cancel = record.state == .pending ? "n to cancel it" : "/undo to cancel it"
     let keep = record.state == .pending ? "y to keep it as asked" : "keep it as it is"
     var lines = ["  ! It overlaps \(overlaps.joined(separator: ", ")): \(keep), \(cancel)"]

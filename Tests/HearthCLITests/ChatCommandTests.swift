@@ -57,9 +57,14 @@ struct ChatCommandTests {
   @Test func anEventThatOverlapsIsOfferedFreeTimesAndMovedToOne() async throws {
     let runner = CommandRunner()
     let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.calendar = Calendar(identifier: .gregorian)
     formatter.dateFormat = "yyyy-MM-dd"
     formatter.timeZone = .current
-    let tomorrow = formatter.string(from: Date().addingTimeInterval(86_400))
+    let day = { (offset: Int) in
+      formatter.string(from: Calendar(identifier: .gregorian).date(byAdding: .day, value: offset, to: Date())!)
+    }
+    let tomorrow = day(1)
     let sync = try await runner.run([
       "calendar", "add", "Team sync", "--start", "\(tomorrow)T10:00", "--duration", "60",
     ])
@@ -81,7 +86,7 @@ struct ChatCommandTests {
     #expect(result.standardOutput.contains(", a free time"), "\(result.standardOutput)")
     // Moved once: the card overlaps nothing after.
     #expect(result.standardError.contains("the last answer's events overlap nothing"))
-    let later = formatter.string(from: Date().addingTimeInterval(10 * 86_400))
+    let later = day(10)
     let listed = try await runner.run(["calendar", "list", "--from", tomorrow, "--to", later, "--json"])
     let items = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])

@@ -42,6 +42,20 @@ struct ActionNarrationTests {
     #expect(Self.record(Self.delete, .cancelled, delete).narration == "Cancelled: \(delete)")
   }
 
+  @Test func aCardsLineTellsWhatHappenedWithItsVerb() {
+    #expect(Self.record(Self.create, .created, "Note “Shopping”").cardLine == "Added note “Shopping”")
+    #expect(
+      Self.record(Self.create, .undone, "Reminder “Buy stamps”, due 2026-12-04").cardLine
+        == "Added reminder “Buy stamps”, due 2026-12-04")
+    #expect(
+      Self.record(Self.create, .created, "Added “Dentist” on Fri 2026-12-04").cardLine
+        == "Added “Dentist” on Fri 2026-12-04")
+    let move = "Move “Dentist” from Fri 2026-12-04 10:00–11:00 to Fri 2026-12-04 14:00–15:00"
+    #expect(Self.record(Self.delete, .updated, move).cardLine.hasPrefix("Moved “Dentist” from"))
+    #expect(Self.record(Self.delete, .pending, move).cardLine == move)
+    #expect(Self.record(Self.delete, .cancelled, move).cardLine == move)
+  }
+
   @Test func blocksNoRecordTellsOfAndMalformedOnesAreLeftOut() {
     let text = "Noted. \(Self.create) [NOTE_ACTION:{\"action\":\"create\",\"title\":"
     #expect(ActionNarration.narrate(text, records: []) == "Noted.")

@@ -37,6 +37,17 @@ import Testing
     #expect(stats.longestStreak == 3)
   }
 
+  @Test func theRateSaysHowManyPlannedDaysItIsOf() {
+    // Made on Saturday with a check-in on Friday: of the three days to Monday, Friday was the one planned day
+    // (Monday, today, is still open).
+    let habit = Habit(name: "Run", schedule: .days([.monday, .wednesday, .friday]), createdAt: created(daysAgo: 2))
+    let stats = habit.stats(logs: logs(habit, daysAgo: [3]), today: today, zone: utc)
+    #expect(stats.windowDays == 4)
+    #expect(stats.plannedDays == 1)
+    #expect(stats.completionRate == 1)
+    #expect(Habit(name: "Swim", schedule: .timesPerWeek(2)).stats(logs: [], today: today, zone: utc).plannedDays == nil)
+  }
+
   @Test func timesPerWeekCountsWeeks() {
     let habit = Habit(name: "Gym", schedule: .timesPerWeek(2), createdAt: created(daysAgo: 21))
     // Last week (days 1–7): twice; the week before (8–14): once; the one before (15–21): twice.

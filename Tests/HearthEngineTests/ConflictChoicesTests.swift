@@ -103,14 +103,60 @@ struct ConflictChoicesTests {
       end: LocalDateTime(parsing: "2026-12-08T00:00")!)
     allDay.isAllDay = true
     allDay.isBusy = true
-    if let choices = try calendar.conflictChoices(for: allDay, now: Self.monday) {
-      #expect(choices.slots.allSatisfy { $0.end.secondsSinceEpoch - $0.start.secondsSinceEpoch == 2 * 3600 })
-      #expect(choices.slots.first?.start == LocalDateTime(parsing: "2026-12-08T09:00"))
-    }
-    // Over already: nothing to offer.
+    let choices = try #require(try calendar.conflictChoices(for: allDay, now: Self.monday))
+    #expect(choices.overlaps.map(\.allDay) == [false])
+    #expect(choices.slots.allSatisfy { $0.end.secondsSinceEpoch - $0.start.secondsSinceEpoch == 2 * 3600 })
+    #expect(choices.slots.first?.start == LocalDateTime(parsing: "2026-12-08T09:00"))
+    // Over already: nothing to offer, though it overlaps.
+    try event(engine, "Sunday brunch", "2026-12-06T09:00", "2026-12-06T11:00")
     let past = CalendarEvent(
       title: "Yesterday", start: LocalDateTime(parsing: "2026-12-06T09:00")!,
       end: LocalDateTime(parsing: "2026-12-06T10:00")!)
+    #expect(try calendar.conflicts(of: past).count == 1)
     #expect(try calendar.conflictChoices(for: past, now: Self.monday) == nil)
+  }
+
+  @Test func aRenameOffersNothingAMovedRenameKeepsItsNameAndAStartFreeSinceIsTaken() async throws {
+    let engine = try await engine()
+    try event(engine, "Review", "2026-12-08T09:00", "2026-12-08T12:00")
+    try event(engine, "Call with Sam", "2026-12-08T10:00", "2026-12-08T10:30")
+    // A rename moves nothing onto anything: a plain confirmation, no conflict card.
+    let rename = try await engine.actions.process(
+      answer: #"[CALENDAR_ACTION:{"action":"update","title":"call with sam","newTitle":"Call with Sam and Ana"}]"#)[0]
+    #expect(rename.state == .pending)
+    #expect(engine.conflictChoices(for: rename) == nil)
+    await #expect(throws: ActionStateError.self) {
+      _ = try await engine.rescheduleAction(rename.id, to: LocalDateTime(parsing: "2026-12-08T13:00")!)
+    }
+    _ = try await engine.cancelAction(rename.id)
+    // A move that renames too: at the free time chosen, with its new name.
+    let move = try await engine.actions.process(
+      answer:
+        #"[CALENDAR_ACTION:{"action":"update","title":"call with sam","newTitle":"Call with Ana","newStart":"2026-12-08T11:00"}]"#
+    )[0]
+    let choices = try #require(engine.conflictChoices(for: move))
+    #expect(choices.slots.first?.start == LocalDateTime(parsing: "2026-12-08T12:00"))
+    // Not the start offered, but free all the same (a card drawn earlier may offer a quarter hour gone by).
+    let moved = try await engine.rescheduleAction(move.id, to: LocalDateTime(parsing: "2026-12-08T13:15")!)
+    #expect(moved.state == .updated)
+    let call = try #require(try engine.calendar.events().first { $0.title == "Call with Ana" })
+    #expect(call.start == LocalDateTime(parsing: "2026-12-08T13:15"))
+    #expect(call.end == LocalDateTime(parsing: "2026-12-08T13:45"))
+    // Settled: nothing more to move.
+    await #expect(throws: ActionStateError.self) {
+      _ = try await engine.rescheduleAction(move.id, to: LocalDateTime(parsing: "2026-12-08T14:00")!)
+    }
+  }
+
+  @Test func aCreationWaitingForTheUserOffersNoFreeTimes() async throws {
+    let engine = try await engine()
+    try event(engine, "Standup", "2026-12-07T10:00", "2026-12-07T11:00")
+    // Proposed after the model read a document: it waits, with no event yet to move.
+    let held = try await engine.actions.process(
+      answer:
+        #"[CALENDAR_ACTION:{"action":"create","title":"Dentist","start":"2026-12-07T10:30","end":"2026-12-07T11:30"}]"#,
+      read: "a document")[0]
+    #expect(held.state == .pending)
+    #expect(engine.conflictChoices(for: held) == nil)
   }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import HearthCore
-import HearthEngine
 import HearthMemory
 import HearthStore
 import HearthTestSupport
 import Testing
+
+@testable import HearthEngine
 
 @Suite("Memory in chat turns (SmolLM2 and all-MiniLM-L6-v2, real)", .serialized, .heavy)
 struct MemoryServiceTests {
@@ -144,6 +145,34 @@ struct MemoryServiceTests {
       for: "What was the lighthouse keeper called in the story we talked about?", session: session.id, tokenBudget: 600,
       countTokens: { $0.count / 4 })
     #expect(context?.text.contains("Eriphantus") == true)
+  }
+
+  @Test("short of memory, the past chats' vectors go before the model, and the next search brings them back")
+  func pastChatsGoFirstUnderPressure() async throws {
+    let engine = try await engine()
+    let chat = ChatSession(title: "Trip")
+    let messages = [
+      StoredMessage(
+        sessionID: chat.id, index: 0, role: .user, content: "The Quillfeather ferry leaves Brindlecombe at dawn."),
+      StoredMessage(sessionID: chat.id, index: 1, role: .assistant, content: "Noted: the Quillfeather ferry at dawn."),
+    ]
+    let imported = try engine.sessions.importSession(SessionExport(session: chat, messages: messages))
+    try await engine.memory.remember(session: imported)
+    let index = engine.memory.index
+    let held = await index.heldVectors(in: .conversations)
+    #expect(held > 0)
+    // "Less than all the memory there is" always holds: the machine is short at every look.
+    let service = try #require(engine.idleUnloadService(idle: nil, pressure: UInt64.max, every: .seconds(60)))
+    #expect(await service.look(released: false))
+    #expect(await index.heldVectors(in: .conversations) == 0)
+    #expect(engine.model != nil)
+    // Still short at the next look: now the model goes.
+    #expect(await service.look(released: true))
+    #expect(engine.model == nil)
+    // The next search loads them back and finds the chat.
+    let hits = try await engine.memory.recall("When does the Quillfeather ferry leave Brindlecombe?")
+    #expect(hits.contains { $0.source.id == "chat:\(imported.id.uuidString)" })
+    #expect(await index.heldVectors(in: .conversations) == held)
   }
 
   @Test("a remembered chat holds what its answers did, never their blocks")

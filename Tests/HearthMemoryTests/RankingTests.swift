@@ -11,6 +11,21 @@ struct RankingTests {
     return values.map { $0 / max(norm, 1e-6) }
   }
 
+  @Test("a collection's vectors go all at once and the rest still rank as before")
+  func oneCollectionLetGo() {
+    var index = VectorIndex(dimension: 4)
+    let vectors: [[Float]] = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0.9, 0.1, 0, 0]].map(Self.unit)
+    for (row, vector) in vectors.enumerated() {
+      index.insert(Int64(row), collection: row % 2 == 0 ? .conversations : .notes, vector: vector)
+    }
+    #expect(index.count(in: .conversations) == 2)
+    #expect(index.removeAll(in: .conversations) == 2)
+    #expect(index.count(in: .conversations) == 0)
+    #expect(index.count == 2)
+    #expect(index.nearest(to: Self.unit([1, 0, 0, 0]), k: 2).map(\.rowID) == [3, 1])
+    #expect(index.collection(of: 0) == nil)
+  }
+
   @Test("the SIMD scan finds the same top k as a plain loop, after inserts and removals")
   func matchesPlainLoop() async {
     await propertyCheck(input: Gen.int(in: 1...10_000)) { seed in

@@ -714,6 +714,8 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".habit-card"), "Done today"))
         self.assertIn("1 day streak", self.find(".habit-card").text)
         self.assertIn("Every day", self.find(".habit-card").text)
+        # The rate says what it is of: here, today.
+        self.assertIn("100% of today", self.find(".habit-card").text)
         # Days are ticked, not typed; none ticked is said beside the form.
         form = self.find("#habit-form")
         form.find_element(By.NAME, "name").send_keys("Swim")
@@ -728,6 +730,17 @@ class WebAppTest(unittest.TestCase):
         swim = next(h for h in api("/api/habits")["habits"] if h["habit"]["name"] == "Swim")["habit"]
         self.assertEqual(swim["schedule"], "MO,TH")
         self.shoot("habits")
+        # Renamed and given another day in place, its days ticked as they were.
+        card.find_element(By.XPATH, ".//button[.='Edit']").click()
+        edit = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form.habit-edit")))
+        self.assertTrue(edit.find_element(By.CSS_SELECTOR, "input[name='day'][value='TH']").is_selected())
+        self.set_value(edit.find_element(By.NAME, "name"), "Swim laps")
+        edit.find_element(By.XPATH, ".//label[contains(@class, 'weekday')][normalize-space()='Sat']").click()
+        edit.find_element(By.XPATH, ".//button[.='Save']").click()
+        card = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//article[contains(., 'Swim laps')]")))
+        self.assertIn("Mon, Thu, Sat", card.text)
+        swim = next(h for h in api("/api/habits")["habits"] if h["habit"]["id"] == swim["id"])["habit"]
+        self.assertEqual((swim["name"], swim["schedule"]), ("Swim laps", "MO,TH,SA"))
         api(f"/api/habits/{swim['id']}", "DELETE")
 
     def test_9d_the_assistant_acts_with_cards(self):
@@ -797,6 +810,22 @@ class WebAppTest(unittest.TestCase):
             api(f"/api/calendar/events/{sync['id']}", "DELETE")
             for occurrence in olas():
                 api(f"/api/calendar/events/{occurrence['event']['id']}", "DELETE")
+
+    def test_9d06_a_look_up_shows_what_it_found_once(self):
+        tomorrow = datetime.date.today() + datetime.timedelta(days=1)
+        recital = api("/api/calendar/events", "POST", {"title": "Harp recital", "start": f"{tomorrow}T16:00", "end": f"{tomorrow}T17:00"})["event"]
+        try:
+            self.driver.get(BASE_URL + "/")
+            self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+            self.send("What's on my calendar tomorrow?")
+            card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='answered']")))
+            self.wait.until(lambda d: "Harp recital" in self.last_answer_text())
+            # The answer lists it; the card does not list it again.
+            self.assertEqual(card.find_elements(By.CSS_SELECTOR, ".action-result"), [])
+            answer = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant")[-1]
+            self.assertEqual(answer.text.count("Harp recital"), 1, answer.text)
+        finally:
+            api(f"/api/calendar/events/{recital['id']}", "DELETE")
 
     def test_9d2_a_change_asked_for_over_mcp_waits_above_the_chat(self):
         async def ask():
@@ -1088,6 +1117,9 @@ class WebAppTest(unittest.TestCase):
         form.find_element(By.NAME, "title").send_keys("Autosaved thoughts")
         form.find_element(By.NAME, "body").send_keys("Typed and never saved by hand.")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "note-status"), "Saved"))
+        # It is in the list at once, while the editor stays as it was typed in.
+        self.wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".note-list"), "Autosaved thoughts"))
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "body")
         self.driver.get(BASE_URL + "/#/calendar")
         notes = [n for n in api("/api/notes")["notes"] if n["title"] == "Autosaved thoughts"]
         self.assertEqual([n["body"] for n in notes], ["Typed and never saved by hand."])

@@ -35,6 +35,28 @@ extension ActionRecord {
 }
 
 extension ActionRecord {
+  /// The card's line after its label, told as what happened: a change that ran in the past tense ("Done —
+  /// Moved “Dentist” …", not "Move"), a creation with its verb ("Done — Added note “Shopping”"); a proposal as
+  /// proposed.
+  public var cardLine: String {
+    switch state {
+    case .updated, .deleted, .undone, .restored: Self.added(Self.pastTense(summary))
+    case .created: Self.added(summary)
+    case .pending, .cancelled, .answered, .failed, .invalid: summary
+    }
+  }
+
+  /// The kinds a creation's summary names without a verb ("Note “Shopping”").
+  static let addedNouns = ["Reminder ", "Note ", "Habit ", "Contact "]
+
+  /// "Note “Shopping”" as "Added note “Shopping”"; a summary with its own verb is kept.
+  static func added(_ summary: String) -> String {
+    guard let noun = addedNouns.first(where: { summary.hasPrefix($0) }) else { return summary }
+    return "Added " + noun.lowercased() + summary.dropFirst(noun.count)
+  }
+}
+
+extension ActionRecord {
   /// The verbs a proposed change opens with, and how they read once it ran.
   static let doneVerbs = [
     ("Delete ", "Deleted "), ("Move ", "Moved "), ("Change ", "Changed "), ("Mark ", "Marked "),

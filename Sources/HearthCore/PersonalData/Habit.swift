@@ -118,4 +118,7 @@ public struct HabitStats: Hashable, Sendable, Codable {
   public var streakUnit: String
   /// Days (within the window) with at least one log, oldest first: for a chart.
   public var doneDays: [LocalDate]
+  /// The scheduled days the rate is of (today only once done), for a habit kept on days rather than a weekly
+  /// count: a Mon/Wed/Fri habit begun on Wednesday has had one such day in three, and its rate says so.
+  public var plannedDays: Int? = nil
 }

@@ -50,7 +50,7 @@ extension Habit {
         currentStreak: current, longestStreak: longest,
         completionRate: expected.isEmpty ? 0 : Double(done) / Double(expected.count),
         windowDays: windowStart.days(until: today) + 1, doneToday: doneDays.contains(today), streakUnit: "days",
-        doneDays: chart)
+        doneDays: chart, plannedDays: expected.count)
     }
   }
 

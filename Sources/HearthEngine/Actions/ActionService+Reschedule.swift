@@ -1,19 +1,28 @@
 import Foundation
+import HearthActions
 import HearthCore
 import HearthStore
 
 extension ActionService {
-  /// The event a card adds or would move, with the times it would have: `nil` for any other card.
+  /// The event a card adds or would move, with the times it would have: `nil` for any other card — one of
+  /// another kind, one settled, a creation still waiting for the user (it has no event yet), or a change that
+  /// keeps the event's times (a rename of an event that overlaps something moves nothing onto it).
   func cardEvent(_ record: ActionRecord) -> CalendarEvent? {
-    guard record.itemKind == .event, [.created, .pending].contains(record.state), let after = record.after,
-      case .event(let event)? = StoredItem(kind: .event, json: after)
+    guard record.itemKind == .event, record.itemID != nil, [.created, .pending].contains(record.state),
+      let after = record.after, case .event(let event)? = StoredItem(kind: .event, json: after)
     else { return nil }
+    if record.state == .pending {
+      guard let before = record.before, case .event(let old)? = StoredItem(kind: .event, json: before),
+        old.start != event.start || old.end != event.end
+      else { return nil }
+    }
     return event
   }
 
   /// Moves the event a card adds or would move to `slot`, one of its ``ConflictChoices``: a move that waited
-  /// runs there instead of where it asked (its record now says where), and an added event is moved, its card
-  /// still the one that undoes the addition. Made in one transaction with the record, as every action is.
+  /// runs there instead of where it asked, with the rest of its change (a new title, a place) as asked; an
+  /// added event is moved, its card still the one that undoes the addition. Made in one transaction with the
+  /// record, as every action is.
   /// - Throws: ``ActionStateError`` for a card in another state or of another kind; `StoreError` when the
   ///   event of an added card is gone or the write fails.
   func reschedule(_ record: ActionRecord, to slot: ConflictChoices.Slot) throws -> ActionRecord {
@@ -25,7 +34,25 @@ extension ActionService {
       throw StoreError.itemNotFound(kind: "event", id: itemID)
     }
     var moved = current
-    (moved.start, moved.end, moved.isAllDay) = (slot.start, slot.end, false)
+    if record.state == .pending {
+      // The change as asked, read again from its block as a confirmation would, then at the free time.
+      guard let block = ActionBlockParser.parse(record.block).blocks.first else {
+        return try settle(record, as: .cancelled, reason: "the block no longer reads")
+      }
+      let changed: StoredItem
+      do {
+        changed = try planner.changed(.event(current), by: try block.validated().typed)
+      } catch {
+        return try settle(record, as: .cancelled, reason: "\(error)")
+      }
+      guard case .event(let event) = changed else { return record }
+      moved = event
+    }
+    if moved.isAllDay {
+      // A day becomes a time on the user's own clock.
+      (moved.isAllDay, moved.zone) = (false, .floating)
+    }
+    (moved.start, moved.end) = (slot.start, slot.end)
     let prepared = try planner.prepared(.event(moved))
     guard case .event(let stored) = prepared else { return record }
     var record = record

@@ -22,30 +22,45 @@ extension Engine {
   }
 
   /// The conflict card's choices for `record`: the events the event it adds (as it stands now) or would move
-  /// overlaps, and free times to move it to; `nil` when it overlaps nothing or the card is of another kind.
+  /// overlaps, and free times to move it to; `nil` when it overlaps nothing, is over, or the card is of another
+  /// kind or state (a failure to read is logged and offers nothing).
   public func conflictChoices(for record: ActionRecord) -> ConflictChoices? {
-    guard var event = actions.cardEvent(record) else { return nil }
-    if record.state == .created, let id = record.itemID {
-      // An added event may have been moved or removed since.
-      guard
-        case .event(let current)? = logger.attempt("reading an added event", { try database.item(.event, id: id) })
-          ?? nil
-      else { return nil }
-      event = current
-    }
-    return logger.attempt("finding an event's overlaps and free times") {
-      try calendar.conflictChoices(for: event, now: configuration.clock())
-    } ?? nil
+    logger.attempt("finding an event's overlaps and free times") { try cardChoices(for: record)?.choices } ?? nil
   }
 
-  /// Moves the event a conflict card adds or would move to the free time starting at `start`, one its
-  /// ``conflictChoices(for:)`` offer now.
-  /// - Throws: ``RescheduleError`` when the card has no such choice; ``ActionStateError`` for a card that can
-  ///   no longer move; `StoreError` when the write fails.
+  /// The card's event as it stands and its choices; `nil` when the card has none to offer.
+  private func cardChoices(for record: ActionRecord) throws -> (event: CalendarEvent, choices: ConflictChoices)? {
+    guard var event = actions.cardEvent(record) else { return nil }
+    let now = configuration.clock()
+    // Most cards in a log are of events long over: nothing to read for them.
+    let zone = calendar.timeZone
+    guard event.end.instant(in: event.isAllDay ? zone : event.zone.resolved(local: zone)) > now else {
+      return nil
+    }
+    if record.state == .created, let id = record.itemID {
+      // An added event may have been moved or removed since.
+      guard case .event(let current)? = try database.item(.event, id: id) else { return nil }
+      event = current
+    }
+    return try calendar.conflictChoices(for: event, now: now).map { (event, $0) }
+  }
+
+  /// Moves the event a conflict card adds or would move to the free time starting at `start`: one its
+  /// ``conflictChoices(for:)`` offer, or another start within the same free stretches.
+  /// - Throws: ``ActionStateError`` for a card that adds or moves no event (or no longer can);
+  ///   ``RescheduleError`` when its event overlaps nothing now or `start` is not free; `StoreError` when the
+  ///   action or its event is gone or a read or write fails.
   public func rescheduleAction(_ id: UUID, to start: LocalDateTime) async throws -> ActionRecord {
     guard let record = try database.action(id) else { throw StoreError.itemNotFound(kind: "action", id: id.uuidString) }
-    guard let choices = conflictChoices(for: record) else { throw RescheduleError.overlapsNothing(id) }
-    guard let slot = choices.slots.first(where: { $0.start == start }) else {
+    guard actions.cardEvent(record) != nil else {
+      throw ActionStateError(id: id, state: record.state, wanted: "move to a free time")
+    }
+    if record.state == .created, let itemID = record.itemID, try database.item(.event, id: itemID) == nil {
+      throw StoreError.itemNotFound(kind: "event", id: itemID)
+    }
+    guard let (event, choices) = try cardChoices(for: record) else { throw RescheduleError.overlapsNothing(id) }
+    let offered = choices.slots.first { $0.start == start }
+    guard let slot = try offered ?? calendar.freeSlot(for: event, startingAt: start, now: configuration.clock()) else {
       throw RescheduleError.notOffered(start, offered: choices.slots.map(\.start))
     }
     let moved = try actions.reschedule(record, to: slot)

@@ -38,6 +38,12 @@ public final class MemoryService: Sendable {
   /// Whether the embedding model is installed, so the memory can work.
   public var isAvailable: Bool { embedder.isInstalled }
 
+  /// Lets the past chats' vectors go from memory (they stay in the database; the next search loads them back):
+  /// what goes first when the machine runs short, before the chat model. How many went.
+  public func releaseConversations() async -> Int {
+    await index.release(.conversations)
+  }
+
   /// Loads the embedding model and embeds one short text, so the first search does not pay the load (`hearth
   /// serve` calls it at start). Nothing happens when the model is not installed; a failure is logged, and the
   /// first search meets it again and says why.

@@ -123,7 +123,10 @@ extension Engine {
   /// again. Run it in the service group beside the server; `nil` when there is nothing to watch.
   public func idleUnloadService(idle: Duration?, pressure: UInt64?, every interval: Duration) -> IdleUnloadService? {
     guard idle != nil || pressure != nil, let host else { return nil }
-    return IdleUnloadService(host: host, idle: idle, pressure: pressure, interval: interval, logger: logger)
+    let memory = memory
+    return IdleUnloadService(
+      host: host, idle: idle, pressure: pressure, interval: interval, logger: logger,
+      release: { await memory.releaseConversations() })
   }
 
   /// Starts downloading a model into the profile's models folder in the background; ``pulls`` tells how it

@@ -304,10 +304,13 @@ public final class LocalModelHost: ChatModel, ParkableModel {
   /// Unloads the model when nothing has used it for `idle`, or when less than `pressure` bytes are
   /// available, provided no request is running or waiting. Returns why it unloaded, if it did.
   @discardableResult
-  func unloadIfIdle(after idle: Duration?, pressure: UInt64? = nil) async -> String? {
+  func unloadIfIdle(
+    after idle: Duration?, pressure: UInt64? = nil,
+    available: @Sendable () -> UInt64 = { SystemMemory.available().bytes }
+  ) async -> String? {
     guard loaded != nil, await line.depth == 0 else { return nil }
     let quiet = idle.map { now() - state.withLock { $0.lastUsed } >= $0 } ?? false
-    let squeezed = pressure.map { SystemMemory.available().bytes < $0 } ?? false
+    let squeezed = pressure.map { available() < $0 } ?? false
     guard quiet || squeezed else { return nil }
     let reason = quiet ? "idle" : "memory pressure"
     try? await line.run { await self.unload(reason: reason) }

@@ -187,7 +187,8 @@ extension Engine {
       var route = Self.route(state, local: host)
       // The same server keeps what was learnt of it (its standing, a failure's longer window, the switch).
       if let before = routed?.route, let settings = state.settings, before.remote.settings.url == settings.url,
-        before.remote.settings.kind == settings.kind, before.remote.settings.model == settings.model
+        before.remote.settings.kind == settings.kind, before.remote.settings.model == settings.model,
+        before.remote.settings.apiKey == settings.apiKey
       {
         route?.router = before.router
       }

@@ -150,8 +150,9 @@ public final class RoutedChatModel: ChatModel {
           return
         } catch let failure as RemoteFailure {
           await route.router.noteFailure()
-          // The remote server may be going away: the local model comes back before it is needed again.
-          (local as? any ParkableModel)?.warm()
+          // The remote server may be going away: the local model comes back before it is needed again (when it
+          // may answer at all).
+          if route.preference == .auto { (local as? any ParkableModel)?.warm() }
           // Nothing was shown yet: the local model answers instead, unless the user asked for the remote one
           // or the answer needs a model the local one is not.
           let fallback = await mayAnswerLocally(options)

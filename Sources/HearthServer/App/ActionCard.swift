@@ -2,8 +2,9 @@ import HearthCore
 import HearthEngine
 
 /// An action record as the web app shows it: every field of the record, with the words of its card — its state's
-/// label and what became of it, told as done when it ran — so no page keeps its own copy of them; and, for an
-/// event that overlaps others, the conflict card's choices (`conflict`: the overlaps and the free times).
+/// label, its line after the label and what became of it, told as done when it ran — so no page keeps its own
+/// copy of them; and, for an event that overlaps others, the conflict card's choices (`conflict`: the overlaps
+/// and the free times).
 struct ActionCard: Encodable {
   var record: ActionRecord
   var choices: ConflictChoices?
@@ -14,7 +15,7 @@ struct ActionCard: Encodable {
   }
 
   private enum Words: String, CodingKey {
-    case label, narration, conflict
+    case label, narration, line, conflict
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -22,6 +23,7 @@ struct ActionCard: Encodable {
     var words = encoder.container(keyedBy: Words.self)
     try words.encode(record.stateLabel, forKey: .label)
     try words.encode(record.narration, forKey: .narration)
+    try words.encode(record.cardLine, forKey: .line)
     try words.encodeIfPresent(choices, forKey: .conflict)
   }
 }

@@ -18,7 +18,7 @@ export function shownText(message) {
 
 /// One record's card, with the buttons its state allows. An event that overlaps others gets the conflict card's
 /// choices instead: Keep it as it is, Cancel it, or Reschedule it to one of the free times the server offers.
-export function card(record) {
+export function card(record, { resultShown = false } = {}) {
   const buttons = [];
   const act = (verb, body) => attempt(async () => {
     const updated = body
@@ -61,17 +61,24 @@ export function card(record) {
       buttons.push(el("button", { class: "button", type: "button", onclick: act("undo") }, "Undo"));
     }
   }
+  const when = (overlap) => overlap.all_day ? `${clock.readable(overlap.start.slice(0, 10))}, all day`
+    : overlap.start.slice(0, 10) === overlap.end.slice(0, 10)
+      ? `${clock.readable(overlap.start.slice(0, 16))}–${clock.time(overlap.end)}`
+      : `${clock.readable(overlap.start.slice(0, 16))} – ${clock.readable(overlap.end.slice(0, 16))}`;
   const overlaps = conflict ? el("div", { class: "action-conflict" }, "Overlaps " + conflict.overlaps.map((overlap) =>
-    `“${overlap.title}” (${clock.readable(overlap.start.slice(0, 16))}–${clock.time(overlap.end)})`).join(", ")
+    `“${overlap.title}” (${when(overlap)})`).join(", ")
     + (conflict.slots.length ? "." : "; no free time this week to move it to.")) : null;
+  // The overlap line says what the summary's own "; it overlaps …" would say again.
+  const line = conflict ? (record.line ?? record.summary).replace(/; it overlaps .*$/, "") : record.line ?? record.summary;
   const node = el("div", { class: `action-card state-${record.state}`, "data-id": record.id, "data-state": record.state,
-    tabindex: "-1", role: "group", "aria-label": `${record.label}: ${record.summary}` },
-    // The state's words are the server's ("Done", "Needs your OK"), read with the summary after them.
+    tabindex: "-1", role: "group", "aria-label": `${record.label}: ${line}` },
+    // The state's words are the server's ("Done", "Needs your OK"), read with the line after them, told as
+    // what happened ("Done — Moved …", "Done — Added note …").
     el("div", { class: "action-head" }, el("span", { class: "action-state" }, record.label),
-      el("span", { class: "action-summary" }, record.summary)),
+      el("span", { class: "action-summary" }, line)),
     record.source ? el("div", { class: "action-source" }, record.source.startsWith("mcp: ")
       ? `Asked for by ${record.source.slice(5)} (MCP)` : "Proposed by an automation") : null,
-    record.result ? el("pre", { class: "action-result" }, record.result) : null,
+    record.result && !resultShown ? el("pre", { class: "action-result" }, record.result) : null,
     record.reason && record.state !== "cancelled" ? el("div", { class: "action-reason" }, record.reason) : null,
     overlaps,
     buttons.length ? el("div", { class: "row" }, buttons) : null,
@@ -83,10 +90,15 @@ export function card(record) {
 export function showCards(element, records) {
   element.querySelector(".action-cards")?.remove();
   if (!records.length) return;
-  const cards = el("div", { class: "action-cards" }, records.map(card));
+  // What a look-up found, when the answer above already lists it, is not listed again on its card.
+  const said = element.textContent.replace(/\s+/g, " ");
+  const shown = (result) => result.split("\n").map((line) => line.replace(/^\s*[-*•]\s*/, "").replace(/\s+/g, " ").trim())
+    .filter(Boolean).every((line) => said.includes(line));
+  const cards = el("div", { class: "action-cards" },
+    records.map((record) => card(record, { resultShown: Boolean(record.result) && shown(record.result) })));
   element.append(cards);
   // A card that waits for the user is brought into reach, above the composer.
-  if (records.some((record) => record.state === "pending" || record.conflict)) cards.scrollIntoView({ block: "nearest" });
+  if (records.some((record) => record.state === "pending")) cards.scrollIntoView({ block: "nearest" });
 }
 
 /// Loads a session's cards and puts each under its answer.

@@ -12,22 +12,30 @@ export function scheduleWords(schedule) {
   return schedule.split(",").map((day) => names.get(day) ?? day).join(", ");
 }
 
-/// The new-habit form: how often as a choice, the days as boxes to tick, a weekly count as a number; what is
-/// missing is said beside the field it concerns.
-function habitForm() {
+/// The habit form, new or (given `habit`) editing one: how often as a choice, the days as boxes to tick, a
+/// weekly count as a number; what is missing is said beside the field it concerns.
+function habitForm(habit = null) {
+  const schedule = habit?.schedule ?? "daily";
+  const weekly = /^(\d)\/week$/.exec(schedule);
+  const kind = schedule === "daily" ? "daily" : weekly ? "weekly" : "days";
+  const ticked = kind === "days" ? new Set(schedule.split(",")) : new Set();
   const often = el("select", { name: "often", "aria-label": "How often" },
     el("option", { value: "daily" }, "Every day"),
     el("option", { value: "days" }, "On certain days"),
     el("option", { value: "weekly" }, "Times a week"));
-  const days = el("fieldset", { class: "weekdays", hidden: true },
+  often.value = kind;
+  const days = el("fieldset", { class: "weekdays", hidden: kind !== "days" },
     el("legend", { class: "visually-hidden" }, "Days"),
-    WEEKDAYS.map(([code, name]) => el("label", { class: "weekday" }, el("input", { type: "checkbox", name: "day", value: code }), name)));
-  const times = el("label", { class: "times", hidden: true }, "Times ",
-    el("input", { name: "times", type: "number", min: 1, max: 7, value: 3, "aria-label": "Times a week" }));
-  const problem = el("p", { id: "habit-error", class: "field-error", role: "alert", hidden: true });
-  const form = el("form", { id: "habit-form", class: "inline-form" },
-    el("input", { name: "name", placeholder: "New habit", "aria-label": "New habit", required: true }),
-    often, days, times, el("button", { class: "button primary", type: "submit" }, "Add"), problem);
+    WEEKDAYS.map(([code, name]) => el("label", { class: "weekday" },
+      el("input", { type: "checkbox", name: "day", value: code, checked: ticked.has(code) }), name)));
+  const times = el("label", { class: "times", hidden: kind !== "weekly" }, "Times ",
+    el("input", { name: "times", type: "number", min: 1, max: 7, value: weekly ? Number(weekly[1]) : 3, "aria-label": "Times a week" }));
+  const problem = el("p", { class: "field-error habit-error", id: habit ? null : "habit-error", role: "alert", hidden: true });
+  const name = habit ? `Name of “${habit.name}”` : "New habit";
+  const form = el("form", { id: habit ? null : "habit-form", class: `inline-form${habit ? " habit-edit" : ""}` },
+    el("input", { name: "name", placeholder: "New habit", "aria-label": name, required: true, value: habit?.name ?? "" }),
+    often, days, times, el("button", { class: "button primary", type: "submit" }, habit ? "Save" : "Add"),
+    habit ? el("button", { class: "button", type: "button", onclick: () => showHabits() }, "Cancel") : null, problem);
   const say = (text) => { problem.textContent = text; problem.hidden = !text; };
   often.addEventListener("change", () => {
     days.hidden = often.value !== "days";
@@ -47,8 +55,14 @@ function habitForm() {
       schedule = `${count}/week`;
     }
     say("");
-    await sendJSON("/api/habits", "POST", { name: form.elements.name.value, schedule });
+    const body = { name: form.elements.name.value, schedule };
+    if (habit) {
+      await sendJSON(`/api/habits/${encodeURIComponent(habit.id)}`, "PUT", body);
+    } else {
+      await sendJSON("/api/habits", "POST", body);
+    }
     await showHabits();
+    if (habit) toast(`Saved “${body.name.trim()}”.`);
   }));
   return form;
 }
@@ -104,7 +118,7 @@ function habitCard({ habit, stats }) {
     el("p", { class: "habit-figures" },
       el("strong", {}, String(stats.currentStreak)),
       ` ${stats.currentStreak === 1 ? stats.streakUnit.replace(/s$/, "") : stats.streakUnit} streak · best ${stats.longestStreak} · `,
-      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ` of ${stats.windowDays === 1 ? "1 day" : `${stats.windowDays} days`}`),
+      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ratedOver(stats)),
     el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.windowDays} days done` },
       days.map((day) => el("span", { class: done.has(day) ? "on" : "", title: day }))),
     el("div", { class: "row" },
@@ -114,9 +128,25 @@ function habitCard({ habit, stats }) {
         onclick: attempt(() => stats.doneToday ? takeBackToday(habit) : checkIn(habit, {})),
       }, stats.doneToday ? "Done today ✓" : "Check in"),
       backdate(habit),
+      // Renamed or given other days in place; its check-ins stay.
+      el("button", { class: "icon-button edit-habit", type: "button", title: `Edit “${habit.name}”`,
+        onclick: (event) => {
+          const edit = habitForm(habit);
+          event.currentTarget.closest(".habit-card").replaceWith(edit);
+          edit.elements.name.focus();
+        } }, "Edit"),
       el("button", { class: "icon-button danger", type: "button", onclick: attempt(async () => {
         if (!window.confirm(`Delete “${habit.name}” and its check-ins?`)) return;
         await api(`/api/habits/${encodeURIComponent(habit.id)}`, { method: "DELETE" });
         await showHabits();
       }) }, "Delete")));
+}
+
+/// What a habit's rate is of: its planned days within the window ("of the 1 planned day in the last 3 days"), or
+/// the window itself for a weekly count.
+function ratedOver(stats) {
+  if (stats.windowDays === 1) return " of today";
+  const window = `the last ${stats.windowDays} days`;
+  if (stats.plannedDays == null) return ` of ${window}`;
+  return ` of the ${stats.plannedDays === 1 ? "1 planned day" : `${stats.plannedDays} planned days`} in ${window}`;
 }

@@ -36,19 +36,22 @@ async function refreshNotes() {
     ? (await getJSON(`/api/notes?q=${encodeURIComponent(query)}`)).hits.map((hit) => ({ ...hit.note, excerpt: hit.excerpt }))
     : (await getJSON("/api/notes")).notes;
   if (ticket !== noteState.ticket) return;
-  const list = el("nav", { class: "note-list", "aria-label": "Notes" }, notes.map((note) =>
-    el("button", {
-      type: "button", class: `note-item${noteState.selected?.id === note.id ? " active" : ""}`, "data-id": note.id,
-      onclick: async () => {
-        // The note being written is saved before another is opened.
-        if (noteState.dirty) await noteState.flush?.();
-        noteState.selected = note;
-        drawPage(refreshNotes);
-      },
-    }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
-    el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")))));
+  const list = el("nav", { class: "note-list", "aria-label": "Notes" }, notes.map(noteItem));
   $("notes-body").replaceChildren(list,
     noteState.selected ? editor(noteState.selected) : el("p", { class: "muted" }, notes.length ? "Pick a note, or start a new one." : "No notes yet."));
+}
+
+/// A note's entry in the list; opening another saves the one being written first.
+function noteItem(note) {
+  return el("button", {
+    type: "button", class: `note-item${noteState.selected?.id === note.id ? " active" : ""}`, "data-id": note.id,
+    onclick: async () => {
+      if (noteState.dirty) await noteState.flush?.();
+      noteState.selected = note;
+      drawPage(refreshNotes);
+    },
+  }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
+  el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")));
 }
 
 /// `markdown` with its `index`th task item (in reading order, code blocks skipped) ticked or not.
@@ -143,7 +146,12 @@ function editor(note) {
       noteState.selected = saved;
       noteState.dirty = false;
       const item = document.querySelector(`.note-item[data-id="${CSS.escape(saved.id)}"] .title`);
-      if (item) item.textContent = `${saved.isPinned ? "📌 " : ""}${saved.title}`;
+      if (item) {
+        item.textContent = `${saved.isPinned ? "📌 " : ""}${saved.title}`;
+      } else {
+        // A new note joins the list as soon as it is saved, without the editor being drawn again.
+        document.querySelector(".note-list")?.prepend(noteItem(saved));
+      }
       status.textContent = "Saved";
     }).catch((error) => { status.textContent = `Not saved: ${error.message}`; });
     return saving;
