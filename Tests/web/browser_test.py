@@ -435,6 +435,9 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("SmolLM2-135M-Instruct.Q4_1.gguf", self.find("#models").text)
         # How the model runs: a preset's impact is shown before it is applied.
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "Memory (estimate)"))
+        # Each column says what it holds.
+        self.assertEqual([th.text for th in self.driver.find_elements(By.CSS_SELECTOR, "#runtime-impact thead th")],
+                         ["Setting", "Now", "With these settings"])
         self.find("#runtime-form input[name='preset'][value='efficient']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "1024 tokens"))
         self.assertEqual(api("/api/runtime")["settings"]["preset"], "balanced")
@@ -696,6 +699,8 @@ class WebAppTest(unittest.TestCase):
 
         self.driver.get(BASE_URL + "/#/reminders")
         form = self.wait.until(EC.visibility_of_element_located((By.ID, "reminder-form")))
+        # The list field says it is one, so it does not read as a second title box.
+        self.assertIn("in list", form.text)
         form.find_element(By.NAME, "title").send_keys("Buy milk")
         self.set_value(form.find_element(By.NAME, "due"), time.strftime("%Y-%m-%d"))
         form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
@@ -1144,6 +1149,13 @@ class WebAppTest(unittest.TestCase):
         self.assertNotIn("Feed the cat", [r["title"] for r in api("/api/reminders")["reminders"]])
         self.find("#toast .toast-undo").click()
         self.wait.until(lambda _: "Feed the cat" in [r["title"] for r in api("/api/reminders")["reminders"]])
+        # An Undo belongs to its page: going to another page puts the toast away.
+        row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
+        row.find_element(By.XPATH, ".//button[.='Delete']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
+        time.sleep(0.4)
+        self.find(".nav-link[data-view='notes']").click()
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "toast")))
         for item in api("/api/reminders")["reminders"]:
             if item["title"] == "Feed the cat":
                 api(f"/api/reminders/{item['id']}", "DELETE")

@@ -146,11 +146,17 @@ export function toast(message, { undo } = {}) {
   }
   element.hidden = false;
   toast.delay = undo ? 8000 : 4000;
+  toast.shownAt = Date.now();
   if (!toast.wired) {
     toast.wired = true;
     // It stays while the pointer or the keyboard is on it, so Undo can be reached at any pace.
     for (const name of ["mouseenter", "focusin"]) element.addEventListener(name, () => clearTimeout(toast.timer));
     for (const name of ["mouseleave", "focusout"]) element.addEventListener(name, () => hideToastLater(element));
+    // An Undo belongs to the page it was offered on: another page puts it away (not one opened as part of the
+    // step that showed it).
+    window.addEventListener("hearth:view", () => {
+      if (!element.hidden && element.querySelector(".toast-undo") && Date.now() - toast.shownAt > 300) element.hidden = true;
+    });
   }
   hideToastLater(element);
 }

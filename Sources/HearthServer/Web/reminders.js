@@ -108,7 +108,9 @@ export async function showReminders() {
     repeatSelect(null),
     el("select", { name: "priority", "aria-label": "Priority" },
       ["none", "low", "medium", "high"].map((value) => el("option", { value }, value === "none" ? "No priority" : value))),
-    el("input", { name: "list", list: "reminder-lists", placeholder: "List", "aria-label": "List", value: reminderState.list || "Reminders" }),
+    // Said to be a list, not a second title: its own label before it.
+    el("label", { class: "list-field" }, "in list ",
+      el("input", { name: "list", list: "reminder-lists", placeholder: "List", "aria-label": "List", value: reminderState.list || "Reminders", size: 10 })),
     el("datalist", { id: "reminder-lists" }, lists.map((name) => el("option", { value: name }))),
     el("button", { class: "button primary", type: "submit" }, "Add"),
     problem);

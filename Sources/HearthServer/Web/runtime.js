@@ -31,6 +31,8 @@ function showImpact(impact) {
   const { current, proposed } = impact;
   $("runtime-impact").replaceChildren(
     el("caption", {}, `${impact.model}: now and with these settings`),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Setting"), el("th", { scope: "col" }, "Now"),
+      el("th", { scope: "col" }, "With these settings"))),
     row("Context", `${current.context_size} tokens`, `${proposed.context_size} tokens`),
     row("Threads", String(current.threads), String(proposed.threads)),
     row("Batch", String(current.batch_size), String(proposed.batch_size)),
