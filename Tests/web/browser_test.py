@@ -1477,6 +1477,13 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(toggle.text, "Memory on")
         toggle.click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-toggle"), "Memory off"))
+        # The source opens where it lives, named without the server's path or byte offsets.
+        link = self.find(".message.assistant .sources a")
+        self.assertNotIn("/", link.get_attribute("title"))
+        self.assertNotIn("bytes", link.get_attribute("title"))
+        link.click()
+        focused = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#memory-sources li.focused")))
+        self.assertIn("boat.md", focused.text)
 
 
     def test_9f_facts_are_added_pinned_edited_and_forgotten_on_the_memory_page(self):

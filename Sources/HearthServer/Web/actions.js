@@ -87,11 +87,12 @@ export function card(record, { resultShown = false } = {}) {
 }
 
 /// Shows `records` under the answer `element`, replacing cards shown before.
-export function showCards(element, records) {
+/// `answerText` is the answer as written so far, when the page may not have drawn all of it yet.
+export function showCards(element, records, answerText = null) {
   element.querySelector(".action-cards")?.remove();
   if (!records.length) return;
   // What a look-up found, when the answer above already lists it, is not listed again on its card.
-  const said = element.textContent.replace(/\s+/g, " ");
+  const said = (answerText ?? element.textContent).replace(/\s+/g, " ");
   const shown = (result) => result.split("\n").map((line) => line.replace(/^\s*[-*•]\s*/, "").replace(/\s+/g, " ").trim())
     .filter(Boolean).every((line) => said.includes(line));
   const cards = el("div", { class: "action-cards" },

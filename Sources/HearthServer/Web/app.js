@@ -1,6 +1,6 @@
 // The chat page: the chats drawer and search, the chat on screen, the composer, the other views and the wiring.
 import { $, api, attempt, drawPage, getJSON, sendJSON, showError, toast } from "/assets/api.js";
-import { pages, wirePages } from "/assets/pages.js";
+import { focus, pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
@@ -330,7 +330,9 @@ const fixedViews = ["settings", "models", "diagnostics"];
 function showView(name) {
   if (!mayLeaveSettings(name)) return false;
   // A page of its own is a step in the history, so Back returns to the page before.
-  if ((fixedViews.includes(name) || pages[name]) && location.hash !== `#/${name}`) history.pushState(null, "", `#/${name}`);
+  if ((fixedViews.includes(name) || pages[name]) && location.hash !== `#/${name}` && !location.hash.startsWith(`#/${name}/`)) {
+    history.pushState(null, "", `#/${name}`);
+  }
   window.dispatchEvent(new CustomEvent("hearth:view", { detail: name }));
   document.querySelector(".skip-link").textContent = name === "chat" ? "Skip to the message box" : "Skip to the page";
   for (const view of ["chat", "settings", "models", "diagnostics", ...Object.keys(pages)]) $(`view-${view}`).hidden = view !== name;
@@ -457,12 +459,17 @@ function wire() {
   });
 }
 
-/// Opens what the address names: a chat (`#/s/ID`), a page (`#/calendar`), or a new chat.
+/// Opens what the address names: a chat (`#/s/ID`), a page (`#/calendar`), one item on a page (`#/notes/ID`,
+/// where a citation leads), or a new chat.
 async function route() {
   const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
   const page = location.hash.match(/^#\/([a-z]+)$/);
+  const item = location.hash.match(/^#\/(notes|memory)\/(.+)$/);
   if (match) {
     if (state.current?.id !== match[1] || $("view-chat").hidden) await openSession(match[1]);
+  } else if (item) {
+    focus[item[1]] = decodeURIComponent(item[2]);
+    showView(item[1]);
   } else if (page && (pages[page[1]] || fixedViews.includes(page[1]))) {
     if ($(`view-${page[1]}`).hidden) showView(page[1]);
   } else if (location.hash !== "#/" || !state.current) {

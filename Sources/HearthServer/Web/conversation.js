@@ -227,10 +227,12 @@ export function showSources(element, citations) {
   citations.forEach((citation, index) => {
     const place = citation.heading && citation.heading !== citation.title ? ` › ${citation.heading}` : "";
     const href = citation.collection === "conversations" ? `#/s/${citation.location}`
-      : citation.collection === "notes" ? "#/notes" : "#/memory";
+      : citation.collection === "notes" ? `#/notes/${encodeURIComponent(citation.location)}`
+        : `#/memory/${encodeURIComponent(citation.sourceID)}`;
+    const kind = { conversations: "the chat", notes: "the note", documents: "the document in the memory" }[citation.collection]
+      ?? "it in the memory";
     if (index > 0) line.append(" · ");
-    line.append(el("a", { href, title: citation.collection === "documents" ? `${citation.location}, bytes ${citation.start}–${citation.end}` : citation.collection },
-      `[${citation.number}] ${citation.title}${place}`));
+    line.append(el("a", { href, title: `Open ${kind}` }, `[${citation.number}] ${citation.title}${place}`));
   });
   const actions = element.querySelector(".message-actions");
   if (actions) actions.before(line); else element.append(line);

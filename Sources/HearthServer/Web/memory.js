@@ -2,6 +2,7 @@
 // added by upload, removal, a search that shows its scores, the facts kept about the user, and the persona text.
 import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 import { factsSection } from "/assets/facts.js";
+import { focus } from "/assets/pages.js";
 
 const state = { query: "", mode: "hybrid" };
 
@@ -37,6 +38,15 @@ export async function showMemory() {
   $("view-memory").replaceChildren(form, el("p", { class: "muted", id: "memory-status" }, status),
     el("div", { id: "memory-results" }), factsSection(showMemory), personaForm,
     el("h3", {}, "Sources"), sourceList(overview.sources));
+  // Opened on one source (a citation's link): it is marked and brought into view.
+  if (focus.memory) {
+    const wanted = document.querySelector(`#memory-sources li[data-id="${CSS.escape(focus.memory)}"]`);
+    delete focus.memory;
+    if (wanted) {
+      wanted.classList.add("focused");
+      wanted.scrollIntoView({ block: "center" });
+    }
+  }
   if (state.query) await refreshResults();
 }
 
@@ -68,7 +78,7 @@ function label(source, heading) {
 function sourceList(sources) {
   if (!sources.length) return el("p", { class: "muted" }, "Nothing indexed yet. Add documents, write notes, or chat.");
   return el("ul", { class: "memory-sources", id: "memory-sources" }, sources.map((source) => el("li", { "data-id": source.id },
-    el("span", { class: "title", title: source.collection === "documents" ? source.location : null }, sourceName(source)),
+    el("span", { class: "title" }, sourceName(source)),
     el("span", { class: "meta" }, ` ${source.collection} · ${source.chunkCount} chunks `),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${source.title}`, onclick: attempt(async () => {
       if (!window.confirm(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`)) return;

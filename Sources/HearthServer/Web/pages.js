@@ -6,6 +6,9 @@ import { showAccounts } from "/assets/accounts.js";
 import { showMemory } from "/assets/memory.js";
 import { showContacts, showNotes } from "/assets/records.js";
 
+/// The item a page was opened on (`#/notes/ID`, `#/memory/SOURCE`), taken by the page when it draws.
+export const focus = {};
+
 export const pages = {
   calendar: showCalendar,
   reminders: showReminders,

@@ -4,6 +4,7 @@ import {
   $, api, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
 } from "/assets/api.js";
 import { download } from "/assets/calendar.js";
+import { focus } from "/assets/pages.js";
 import { renderMarkdown } from "/assets/markdown.js";
 
 const noteState = { selected: null, query: "", timer: null, dirty: false, flush: null };
@@ -13,6 +14,12 @@ for (const name of ["hashchange", "hearth:view"]) window.addEventListener(name, 
 window.addEventListener("beforeunload", (event) => { if (noteState.dirty) event.preventDefault(); });
 
 export async function showNotes() {
+  // Opened on one note (a citation's link): that note in the editor.
+  if (focus.notes) {
+    const id = focus.notes;
+    delete focus.notes;
+    noteState.selected = await getJSON(`/api/notes/${encodeURIComponent(id)}`);
+  }
   const search = el("input", { type: "search", id: "note-search", placeholder: "Search notes", "aria-label": "Search notes", value: noteState.query });
   search.addEventListener("input", () => {
     noteState.query = search.value;

@@ -270,7 +270,8 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           redrawSoon();
           break;
         case "actions":
-          showCards(answerElement, event.data.actions);
+          // The answer's text may not be drawn yet (it is drawn a frame later): the cards read it as written.
+          showCards(answerElement, event.data.actions, answer.shown);
           break;
         case "sources":
           answer.sources = event.data.sources;
