@@ -173,13 +173,14 @@ public actor MemoryIndex {
 
   /// Loads back what ``release(_:)`` let go. Rows added meanwhile are held already or come with ``catchUp()``;
   /// loading one twice replaces it.
-  private func restoreReleased() throws {
-    guard !released.isEmpty, let dimension = loaded?.vectors.dimension else { return }
-    for collection in released {
+  private func restoreReleased(for wanted: Set<MemoryCollection>?) throws {
+    let due = wanted.map { released.intersection($0) } ?? released
+    guard !due.isEmpty, let dimension = loaded?.vectors.dimension else { return }
+    for collection in due {
       let stored = try database.memoryVectors(dimension: dimension, in: collection)
       loaded?.vectors.insert(rowIDs: stored.rowIDs, collections: stored.collections, values: stored.values)
     }
-    released = []
+    released.subtract(due)
   }
 
   /// Chunks held in the vector search.
@@ -194,7 +195,8 @@ public actor MemoryIndex {
     guard !trimmed.isEmpty, options.k > 0 else { return [] }
     try await prepare()
     try catchUp()
-    try restoreReleased()
+    // Only a search that may reach what was let go loads it back (a turn's search of the persona alone does not).
+    try restoreReleased(for: options.collections)
     let pool = options.candidates + options.excludedSources.count * 4
     // The keyword search reads only SQLite: it runs while the query is embedded and the vectors scanned.
     let database = database

@@ -49,13 +49,31 @@ public struct VectorIndex: Sendable {
     values = block
   }
 
-  /// Removes every vector of `collection`; how many there were.
+  /// Removes every vector of `collection`, giving their memory back (the arrays are built again at the size of
+  /// what stays: removing one by one would keep their capacity); how many there were.
   @discardableResult
   public mutating func removeAll(in collection: MemoryCollection) -> Int {
-    let gone = zip(rowIDs, collections).filter { $0.1 == collection }.map(\.0)
-    for rowID in gone { remove(rowID) }
-    return gone.count
+    let kept = collections.indices.filter { collections[$0] != collection }
+    let gone = rowIDs.count - kept.count
+    guard gone > 0 else { return 0 }
+    var (keptRows, keptCollections, keptValues) = ([Int64](), [MemoryCollection](), [Float]())
+    keptRows.reserveCapacity(kept.count)
+    keptCollections.reserveCapacity(kept.count)
+    keptValues.reserveCapacity(kept.count * dimension)
+    var keptSlots: [Int64: Int] = [:]
+    keptSlots.reserveCapacity(kept.count)
+    for slot in kept {
+      keptSlots[rowIDs[slot]] = keptRows.count
+      keptRows.append(rowIDs[slot])
+      keptCollections.append(collections[slot])
+      keptValues.append(contentsOf: values[slot * dimension..<(slot + 1) * dimension])
+    }
+    (rowIDs, collections, values, slots) = (keptRows, keptCollections, keptValues, keptSlots)
+    return gone
   }
+
+  /// The bytes the vectors' storage holds now, its spare room included.
+  var reservedBytes: Int { values.capacity * MemoryLayout<Float>.stride }
 
   /// Vectors held of `collection`.
   public func count(in collection: MemoryCollection) -> Int {

@@ -24,6 +24,16 @@ struct RankingTests {
     #expect(index.count == 2)
     #expect(index.nearest(to: Self.unit([1, 0, 0, 0]), k: 2).map(\.rowID) == [3, 1])
     #expect(index.collection(of: 0) == nil)
+    // The memory is given back, not kept as spare room.
+    var large = VectorIndex(dimension: 64)
+    for row in 0..<1000 {
+      large.insert(
+        Int64(row), collection: row < 900 ? .conversations : .notes, vector: Self.unit(Array(repeating: 1, count: 64)))
+    }
+    let before = large.reservedBytes
+    #expect(large.removeAll(in: .conversations) == 900)
+    #expect(large.reservedBytes <= before / 5)
+    #expect(large.count == 100)
   }
 
   @Test("the SIMD scan finds the same top k as a plain loop, after inserts and removals")

@@ -1155,7 +1155,8 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
         time.sleep(0.4)
         self.find(".nav-link[data-view='notes']").click()
-        self.wait.until(EC.invisibility_of_element_located((By.ID, "toast")))
+        # Well before it would have gone by itself (8 s).
+        WebDriverWait(self.driver, 2).until(EC.invisibility_of_element_located((By.ID, "toast")))
         for item in api("/api/reminders")["reminders"]:
             if item["title"] == "Feed the cat":
                 api(f"/api/reminders/{item['id']}", "DELETE")

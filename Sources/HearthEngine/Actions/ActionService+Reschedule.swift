@@ -59,7 +59,9 @@ extension ActionService {
     record.after = prepared.json
     if record.state == .pending {
       record.before = StoredItem.event(current).json
-      record.summary = "Move “\(current.title)” from \(ActionPlanner.when(current)) to \(ActionPlanner.when(stored))"
+      record.summary =
+        "Move “\(current.title)” from \(ActionPlanner.when(current)) to \(ActionPlanner.when(stored))"
+        + (stored.title == current.title ? "" : ", as “\(stored.title)”")
       return try settle(record, as: .updated, writing: .update(prepared))
     }
     record.summary = "Added “\(stored.title)” on \(ActionPlanner.when(stored)), a free time"

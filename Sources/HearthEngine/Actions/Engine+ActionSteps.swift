@@ -32,15 +32,15 @@ extension Engine {
   private func cardChoices(for record: ActionRecord) throws -> (event: CalendarEvent, choices: ConflictChoices)? {
     guard var event = actions.cardEvent(record) else { return nil }
     let now = configuration.clock()
-    // Most cards in a log are of events long over: nothing to read for them.
-    let zone = calendar.timeZone
-    guard event.end.instant(in: event.isAllDay ? zone : event.zone.resolved(local: zone)) > now else {
-      return nil
-    }
     if record.state == .created, let id = record.itemID {
       // An added event may have been moved or removed since.
       guard case .event(let current)? = try database.item(.event, id: id) else { return nil }
       event = current
+    }
+    // Most cards in a log are of events long over: nothing more to read for them.
+    let zone = calendar.timeZone
+    guard event.end.instant(in: event.isAllDay ? zone : event.zone.resolved(local: zone)) > now else {
+      return nil
     }
     return try calendar.conflictChoices(for: event, now: now).map { (event, $0) }
   }

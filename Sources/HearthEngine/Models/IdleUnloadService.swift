@@ -35,8 +35,10 @@ public struct IdleUnloadService: Service {
     let squeezed = pressure.map { available() < $0 } ?? false
     if squeezed, !released, let release {
       let count = await release()
-      logger.info("past chats' vectors let go for memory", metadata: ["vectors": "\(count)"])
-      return true
+      if count > 0 {
+        logger.info("past chats' vectors let go for memory", metadata: ["vectors": "\(count)"])
+        return true
+      }
     }
     if let reason = await host.unloadIfIdle(after: idle, pressure: pressure, available: available) {
       logger.info("model unloaded", metadata: ["model": "\(host.name)", "reason": "\(reason)"])

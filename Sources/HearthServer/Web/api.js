@@ -154,8 +154,10 @@ export function toast(message, { undo } = {}) {
     for (const name of ["mouseleave", "focusout"]) element.addEventListener(name, () => hideToastLater(element));
     // An Undo belongs to the page it was offered on: another page puts it away (not one opened as part of the
     // step that showed it).
-    window.addEventListener("hearth:view", () => {
-      if (!element.hidden && element.querySelector(".toast-undo") && Date.now() - toast.shownAt > 300) element.hidden = true;
+    window.addEventListener("hearth:view", (event) => {
+      const moved = toast.view !== undefined && event.detail !== toast.view;
+      toast.view = event.detail;
+      if (moved && !element.hidden && element.querySelector(".toast-undo") && Date.now() - toast.shownAt > 300) element.hidden = true;
     });
   }
   hideToastLater(element);

@@ -468,8 +468,12 @@ async function route() {
   if (match) {
     if (state.current?.id !== match[1] || $("view-chat").hidden) await openSession(match[1]);
   } else if (item) {
-    focus[item[1]] = decodeURIComponent(item[2]);
-    showView(item[1]);
+    try {
+      focus[item[1]] = decodeURIComponent(item[2]);
+    } catch {
+      // Not an address a link of the app writes: the page alone.
+    }
+    if (!showView(item[1])) delete focus[item[1]];
   } else if (page && (pages[page[1]] || fixedViews.includes(page[1]))) {
     if ($(`view-${page[1]}`).hidden) showView(page[1]);
   } else if (location.hash !== "#/" || !state.current) {

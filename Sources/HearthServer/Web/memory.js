@@ -42,6 +42,8 @@ export async function showMemory() {
   if (focus.memory) {
     const wanted = document.querySelector(`#memory-sources li[data-id="${CSS.escape(focus.memory)}"]`);
     delete focus.memory;
+    history.replaceState(null, "", "#/memory");
+    if (!wanted) toast("That source is no longer in the memory.");
     if (wanted) {
       wanted.classList.add("focused");
       wanted.scrollIntoView({ block: "center" });

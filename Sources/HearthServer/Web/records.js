@@ -18,7 +18,15 @@ export async function showNotes() {
   if (focus.notes) {
     const id = focus.notes;
     delete focus.notes;
-    noteState.selected = await getJSON(`/api/notes/${encodeURIComponent(id)}`);
+    // The address stays the page's: a reload opens the page, not the citation again.
+    history.replaceState(null, "", "#/notes");
+    if (noteState.dirty) await noteState.flush?.();
+    try {
+      noteState.selected = await getJSON(`/api/notes/${encodeURIComponent(id)}`);
+    } catch {
+      noteState.selected = null;
+      toast("That note is no longer here.");
+    }
   }
   const search = el("input", { type: "search", id: "note-search", placeholder: "Search notes", "aria-label": "Search notes", value: noteState.query });
   search.addEventListener("input", () => {
