@@ -152,16 +152,22 @@ export function toast(message, { undo } = {}) {
     // It stays while the pointer or the keyboard is on it, so Undo can be reached at any pace.
     for (const name of ["mouseenter", "focusin"]) element.addEventListener(name, () => clearTimeout(toast.timer));
     for (const name of ["mouseleave", "focusout"]) element.addEventListener(name, () => hideToastLater(element));
-    // An Undo belongs to the page it was offered on: another page puts it away (not one opened as part of the
-    // step that showed it).
-    window.addEventListener("hearth:view", (event) => {
-      const moved = toast.view !== undefined && event.detail !== toast.view;
-      toast.view = event.detail;
-      if (moved && !element.hidden && element.querySelector(".toast-undo") && Date.now() - toast.shownAt > 300) element.hidden = true;
-    });
   }
   hideToastLater(element);
 }
+
+// An Undo belongs to the page it was offered on: going to another page puts it away (not the page opened as
+// part of the step that showed it, nor the same page again). Listened to from the start, so the page a toast
+// was shown on is known.
+let currentView = null;
+window.addEventListener("hearth:view", (event) => {
+  const moved = event.detail !== currentView;
+  currentView = event.detail;
+  const element = document.getElementById("toast");
+  if (moved && element && !element.hidden && element.querySelector(".toast-undo") && Date.now() - (toast.shownAt ?? 0) > 300) {
+    element.hidden = true;
+  }
+});
 
 function hideToastLater(element) {
   clearTimeout(toast.timer);
