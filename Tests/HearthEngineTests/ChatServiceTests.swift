@@ -247,6 +247,14 @@ struct SecondPassTests {
   }
 
   private func answer(with model: any ChatModel) async throws -> StoredMessage {
+    try await turn(with: model).message
+  }
+
+  /// `question` asked of `model` in a new chat whose look-up always finds the dentist at 10:00; the answer, the
+  /// store and the chat.
+  private func turn(
+    with model: any ChatModel, question: String = "When is the dentist?", options: GenerationOptions? = nil
+  ) async throws -> (message: StoredMessage, database: HearthDatabase, session: UUID) {
     let database = try HearthDatabase(path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
     let hooks = ChatService.ActionHooks(
       grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
@@ -260,10 +268,10 @@ struct SecondPassTests {
     let service = ChatService(database: database, model: model, actionHooks: hooks)
     let session = try await service.newSession()
     var final: StoredMessage?
-    for await event in try await service.send("When is the dentist?", to: session.id) {
+    for await event in try await service.send(question, to: session.id, options: options) {
       if case .finished(let message) = event { final = message }
     }
-    return try #require(final)
+    return (try #require(final), database, session.id)
   }
 
   @Test func aLargeModelWritesTheAnswerFromTheFacts() async throws {
@@ -309,34 +317,17 @@ struct SecondPassTests {
       let model = RoutedChatModel(
         local: factModel(parameters: 135_000_000),
         route: .init(remote: RemoteChatModel(settings: settings), router: ProviderRouter(), preference: .remote))
-      let database = try HearthDatabase(
-        path: try TestModels.temporaryDirectory().appendingPathComponent("h.sqlite").path)
-      let hooks = ChatService.ActionHooks(
-        grammar: { (#"root ::= "x""#, #"[\s\S]*?(QQQ[\s\S]*)"#) },
-        process: { message, _ in
-          [
-            ActionRecord(
-              messageID: message.id, kind: "CALENDAR_ACTION", block: "", state: .answered, summary: "",
-              result: "- Dentist at 10:00")
-          ]
-        })
-      let service = ChatService(database: database, model: model, actionHooks: hooks)
-      let session = try await service.newSession()
       var options = GenerationOptions(maxNewTokens: 200, sampling: .greedy)
       options.timeout = .seconds(2)
-      var final: StoredMessage?
       // The turn's own answer echoes at once; the second pass (the facts in its system prompt) drips a word every
       // 0.5 s and meets what is left of the 2 s.
-      for await event in try await service.send("When is it, slowly?", to: session.id, options: options) {
-        if case .finished(let message) = event { final = message }
-      }
-      let message = try #require(final)
+      let (message, database, session) = try await turn(with: model, question: "When is it, slowly?", options: options)
       #expect(message.state == .timedOut, "\(message.content)")
       #expect(message.stopReason == .timeout)
       // Both passes wrote: the echo, then at least the first dripped word of the second pass.
       #expect(message.content.components(separatedBy: "When").count - 1 >= 2, "\(message.content)")
       #expect(!message.content.contains("Here is what I found"))
-      #expect(try database.messages(in: session.id).last?.state == .timedOut)
+      #expect(try database.messages(in: session).last?.state == .timedOut)
     }
   }
 
