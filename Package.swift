@@ -62,6 +62,7 @@ let package = Package(
     .library(name: "HearthMCP", targets: ["HearthMCP"]),
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
+    .library(name: "HearthBackup", targets: ["HearthBackup"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,6 +80,7 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
+    .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
   ],
   targets: [
     .systemLibrary(name: "CLlama", pkgConfig: "llama"),
@@ -157,10 +159,23 @@ let package = Package(
       dependencies: ["HearthCore", "HearthStore"],
       swiftSettings: strictSettings
     ),
+    // The backup file: a profile's files streamed through zlib, sealed in authenticated frames under a key
+    // derived from a passphrase (scrypt), and read back with every byte checked. Knows files, not the profile.
+    .target(
+      name: "HearthBackup",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
+        .product(name: "CompressNIO", package: "compress-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HearthEngine",
       dependencies: [
         "HearthActions",
+        "HearthBackup",
         "HearthMemory",
         "HearthCore",
         "HearthDAV",
@@ -298,6 +313,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "HearthBackupTests",
+      dependencies: ["HearthBackup"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "HearthOCRTests",
       dependencies: ["HearthOCR", "HearthCore"],
       resources: [.copy("Fixtures")],
@@ -395,13 +415,13 @@ let package = Package(
 if ProcessInfo.processInfo.environment["HEARTH_PURE"] == "1" {
   let pureModules: Set<String> = [
     "HearthCore", "HearthStore", "HearthInterchange", "HearthActions", "HearthMemory", "HearthForms",
-    "HearthDAV", "HearthTestSupport",
+    "HearthDAV", "HearthBackup", "HearthTestSupport",
   ]
   let pureTests: Set<String> = [
     "HearthCoreTests", "HearthStoreTests", "HearthInterchangeTests", "HearthActionsTests", "HearthMemoryTests",
-    "HearthFormsTests", "HearthDAVTests",
+    "HearthFormsTests", "HearthDAVTests", "HearthBackupTests",
   ]
-  let purePackages = ["GRDB.swift", "Yams", "swift-nio", "swift-property-based"]
+  let purePackages = ["GRDB.swift", "Yams", "swift-nio", "swift-property-based", "swift-crypto", "compress-nio"]
   package.targets = package.targets.filter { pureModules.contains($0.name) || pureTests.contains($0.name) }
   package.products = package.products.filter { product in
     product.name != "hearth" && pureModules.contains(product.name)

@@ -5,7 +5,7 @@
 # turns text into the phonemes Hearth's voice speaks, or speaks it when that voice is missing; unzip opens the
 # .zip exports of other assistants' chat histories (zip makes them in the tests); Tesseract (its C library and
 # English data) reads the text of images attached to messages; faketime runs the date-sensitive tests on each
-# weekday and at the hours around midnight (scripts/shifted-clock-tests.sh).
+# weekday and at the hours around midnight (scripts/shifted-clock-tests.sh); zlib (zlib1g-dev) compresses backups.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,6 +24,7 @@ command -v zip >/dev/null 2>&1 || missing+=(zip)
 pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev)
 ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 || missing+=(tesseract-ocr-eng)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)
+pkg-config --exists zlib 2>/dev/null || [[ -f /usr/include/zlib.h ]] || missing+=(zlib1g-dev)
 
 if ((${#missing[@]} > 0)); then
   echo "system: installing ${missing[*]} from Debian"

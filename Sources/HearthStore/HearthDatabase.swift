@@ -128,6 +128,8 @@ public final class HearthDatabase: Sendable {
     switch error.resultCode {
     case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
     case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path)
+    case .SQLITE_FULL: return .diskFull(path: path)
+    case .SQLITE_READONLY: return .readOnly(path: path)
     default: return .unavailable(path: path, detail: error.message ?? "\(error)")
     }
   }

@@ -10,6 +10,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case newerVersion(path: String, unknownMigrations: [String])
   /// The database could not be opened or written.
   case unavailable(path: String, detail: String)
+  /// The disk holding the database is full: the write was rolled back whole, and works again once there is space.
+  case diskFull(path: String)
+  /// The database's file or folder cannot be written (a read-only file system or permissions).
+  case readOnly(path: String)
   /// A session does not exist.
   case sessionNotFound(String)
   /// A message does not exist.
@@ -31,6 +35,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       "the database \(path) was written by a newer version of Hearth (\(migrations.sorted().joined(separator: ", "))); upgrade Hearth to open it"
     case .unavailable(let path, let detail):
       "cannot use the database \(path): \(detail)"
+    case .diskFull(let path):
+      "the disk holding \(path) is full: nothing was written and nothing was lost; free some space and try again"
+    case .readOnly(let path):
+      "the database \(path) cannot be written (a read-only file system, or its permissions); nothing was changed"
     case .sessionNotFound(let id): "no session \(id)"
     case .messageNotFound(let id): "no message \(id)"
     case .invalidImport(let detail): "cannot import: \(detail)"
@@ -47,6 +55,8 @@ extension StoreError: CategorizedError {
     case .duplicateItem: ErrorCategory(.conflict, code: "duplicate_item")
     case .invalidImport: ErrorCategory(.invalid)
     case .locked: ErrorCategory(.unavailable, code: "database_locked")
+    case .diskFull: ErrorCategory(.unavailable, code: "disk_full")
+    case .readOnly: ErrorCategory(.unavailable, code: "read_only")
     case .corrupt, .newerVersion, .unavailable: ErrorCategory(.internalFailure, code: "database_error")
     }
   }

@@ -12,7 +12,7 @@ struct Hearth: AsyncParsableCommand {
       ModelsCommand.self,
       DoctorCommand.self,
       BriefingCommand.self, PromptsCommand.self, ImportCommand.self, NotificationsCommand.self, AutomationsCommand.self,
-      MCPCommand.self, AccountsCommand.self, SyncCommand.self,
+      MCPCommand.self, AccountsCommand.self, SyncCommand.self, BackupCommand.self, RestoreCommand.self,
       BenchCommand.self,
     ]
   )

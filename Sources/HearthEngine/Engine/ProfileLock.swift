@@ -29,6 +29,26 @@ public final class ProfileLock: Sendable {
     flock(descriptor, LOCK_SH)
   }
 
+  private init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Takes the lock exclusively without waiting, for work no other process may see half done (a restore):
+  /// `nil` when a running Hearth (`hearth serve`, a chat) holds it.
+  public static func exclusive(path: URL) throws -> ProfileLock? {
+    try FileManager.default.createDirectory(
+      at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let descriptor = open(path.path, O_RDWR | O_CREAT, 0o644)
+    guard descriptor >= 0 else {
+      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path])
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      return nil
+    }
+    return ProfileLock(descriptor: descriptor)
+  }
+
   deinit {
     flock(descriptor, LOCK_UN)
     close(descriptor)

@@ -1,0 +1,151 @@
+public import Foundation
+import HearthBackup
+import HearthCore
+import HearthStore
+
+/// What a restore did.
+public struct RestoreReport: Sendable, Codable, Hashable {
+  /// The backup restored, as checked before anything was moved.
+  public var backup: BackupSummary
+  /// Where the profile's former files now are; `nil` when the profile was empty.
+  public var keptAside: String?
+  /// Accounts whose app password is not in the restored profile: they sync again once it is given.
+  public var accountsWithoutPassword: [String]
+}
+
+extension ProfileBackup {
+  /// Restores the backup at `file` into the profile.
+  ///
+  /// The whole backup is read and checked first (every checksum, SQLite's full check of its database, the rows
+  /// it lists), beside the profile; only then are files moved, each by a rename. A profile that holds data is
+  /// replaced only when `replacing` says so, and its files are first moved into `before-restore-…` in the
+  /// profile folder, so nothing is lost either way. A running Hearth must be stopped first.
+  /// - Throws: ``ProfileBackupError``; the profile is as it was when anything fails.
+  public func restore(_ file: URL, passphrase: String?, replacing: Bool) throws(ProfileBackupError) -> RestoreReport {
+    try Self.makeFolder(paths.home)
+    let held: ProfileLock?
+    do {
+      held = try ProfileLock.exclusive(path: paths.generationLock)
+    } catch {
+      throw .files(path: paths.generationLock.path, detail: FileErrorText.describe(error))
+    }
+    guard let held else { throw .profileInUse(path: paths.home.path) }
+    defer { withExtendedLifetime(held) {} }
+    let holdsData = holdsData()
+    if holdsData, !replacing { throw .profileNotEmpty(path: paths.home.path) }
+
+    let staging = paths.home.appendingPathComponent(".restoring-\(UUID().uuidString)", isDirectory: true)
+    defer { Self.remove(staging) }
+    let (reader, manifest) = try Self.unpack(file, passphrase: passphrase, into: staging)
+    // Migrated where it lies, so a backup of a newer Hearth is refused before anything moves; documents named
+    // by their old folder's path are renamed to this one's.
+    do {
+      let staged = try HearthDatabase(path: staging.appendingPathComponent("hearth.sqlite").path)
+      if let source = manifest.sourceFolder {
+        try staged.relocateDocuments(
+          from: URL(fileURLWithPath: source).appendingPathComponent("documents").path,
+          to: paths.home.standardizedFileURL.appendingPathComponent("documents").path)
+      }
+    } catch {
+      throw .store(error)
+    }
+    let restoresPasswords = manifest.includes.contains("passwords")
+    let restoresModels = manifest.includes.contains("models")
+
+    var moved: [(from: URL, to: URL)] = []
+    var keptAside: URL?
+    do {
+      if holdsData || FileManager.default.fileExists(atPath: paths.database.path) {
+        let aside = Self.freeAsideName(in: paths.home, for: now())
+        try Self.makeFolder(aside)
+        keptAside = aside
+        var current = ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "documents", "state"]
+        if restoresPasswords { current.append("accounts") }
+        for name in current {
+          let url = paths.home.appendingPathComponent(name)
+          guard FileManager.default.fileExists(atPath: url.path) else { continue }
+          try Self.move(url, to: aside.appendingPathComponent(name), noting: &moved)
+        }
+      }
+      for name in ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "documents", "state", "accounts"] {
+        let staged = staging.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: staged.path) else { continue }
+        try Self.move(staged, to: paths.home.appendingPathComponent(name), noting: &moved)
+      }
+      if restoresModels { try restoreModels(from: staging, keptAside: &keptAside, noting: &moved) }
+    } catch {
+      // Put back what was moved, newest first, so the profile is as it was.
+      for (from, to) in moved.reversed() { _ = rename(to.path, from.path) }
+      // The folder set aside goes only when all of it went back: never a file of the user's with it.
+      if let keptAside, Self.regularFiles(under: keptAside, as: "").isEmpty { Self.remove(keptAside) }
+      if let error = error as? ProfileBackupError { throw error }
+      throw .files(path: paths.home.path, detail: FileErrorText.describe(error))
+    }
+    BackupWriter.synchronizeFolder(of: paths.database)
+    return RestoreReport(
+      backup: Self.summary(
+        of: file, header: reader.header, manifest: manifest, encrypted: reader.header.sealing != nil),
+      keptAside: keptAside?.path, accountsWithoutPassword: try accountsWithoutPassword())
+  }
+
+  /// Whether the profile has a database or documents worth keeping.
+  private func holdsData() -> Bool {
+    let documents = paths.home.appendingPathComponent("documents")
+    return FileManager.default.fileExists(atPath: paths.database.path)
+      || !Self.regularFiles(under: documents, as: "documents").isEmpty
+  }
+
+  /// The backup's models go into the models folder; a file of the same name there is kept aside first.
+  private func restoreModels(
+    from staging: URL, keptAside: inout URL?, noting moved: inout [(from: URL, to: URL)]
+  ) throws {
+    let staged = staging.appendingPathComponent("models")
+    for (file, path) in Self.regularFiles(under: staged, as: "") {
+      let relative = String(path.dropFirst())
+      let target = paths.models.appendingPathComponent(relative)
+      if FileManager.default.fileExists(atPath: target.path) {
+        let aside = keptAside ?? Self.freeAsideName(in: paths.home, for: now())
+        keptAside = aside
+        try Self.move(
+          target, to: aside.appendingPathComponent("models").appendingPathComponent(relative), noting: &moved)
+      }
+      try Self.move(file, to: target, noting: &moved)
+    }
+  }
+
+  private func accountsWithoutPassword() throws(ProfileBackupError) -> [String] {
+    let accounts: [Account]
+    do {
+      accounts = try HearthDatabase(path: paths.database.path).accounts()
+    } catch {
+      throw .store(error)
+    }
+    let folder = paths.home.appendingPathComponent("accounts")
+    return accounts.filter {
+      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0.id).password").path)
+    }.map(\.name)
+  }
+
+  private static func move(_ from: URL, to: URL, noting moved: inout [(from: URL, to: URL)]) throws {
+    try FileManager.default.createDirectory(
+      at: to.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    guard rename(from.path, to.path) == 0 else {
+      throw ProfileBackupError.files(path: to.path, detail: BackupWriter.lastSystemError())
+    }
+    moved.append((from, to))
+  }
+
+  private static func freeAsideName(in home: URL, for date: Date) -> URL {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd-HHmmss"
+    let stem = "before-restore-\(formatter.string(from: date))"
+    var candidate = home.appendingPathComponent(stem, isDirectory: true)
+    var number = 2
+    while FileManager.default.fileExists(atPath: candidate.path) {
+      candidate = home.appendingPathComponent("\(stem)-\(number)", isDirectory: true)
+      number += 1
+    }
+    return candidate
+  }
+}
