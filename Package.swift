@@ -380,7 +380,8 @@ let package = Package(
     .testTarget(
       name: "HearthServerTests",
       dependencies: [
-        "HearthServer", "HearthMCP", "HearthEngine", "HearthSpeech", "HearthStore", "HearthCore", "LlamaKit",
+        "HearthServer", "HearthMCP", "HearthEngine", "HearthBackup", "HearthSpeech", "HearthStore", "HearthCore",
+        "LlamaKit",
         "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

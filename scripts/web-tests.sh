@@ -28,14 +28,15 @@ trap cleanup EXIT
 pin=()
 if [[ -n "${HEARTH_SERVER_CPUS:-}" ]]; then pin=(taskset -c "$HEARTH_SERVER_CPUS"); fi
 
-# start_server HOME LOG [serve flags…]: a `hearth serve` on a free port; its address in $started_url.
+# start_server HOME LOG [serve flags…]: a `hearth serve` on a free port; its address in $started_url. Its first
+# scheduled backup waits a day, so the backups a page test takes are the only ones (the schedule has its own test).
 start_server() {
   local profile="$1" out="$2"
   shift 2
   HEARTH_HOME="$profile" HEARTH_EMBEDDING_MODEL="$HEARTH_MODELS_CACHE/$MINILM_FILE" \
     HEARTH_SPEECH_MODEL="$HEARTH_MODELS_CACHE/$WHISPER_MODEL_FILE" HEARTH_VAD_MODEL="$HEARTH_MODELS_CACHE/$VAD_MODEL_FILE" \
     HEARTH_VOICE_MODEL="$HEARTH_MODELS_CACHE/$PIPER_VOICE_FILE" ${pin[@]+"${pin[@]}"} "$hearth" serve --port 0 \
-    --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$@" >"$out" 2>&1 &
+    --first-backup-after 86400 --model "$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" "$@" >"$out" 2>&1 &
   local pid=$!
   servers+=("$pid")
   for _ in $(seq 1 300); do

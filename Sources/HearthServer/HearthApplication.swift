@@ -51,6 +51,7 @@ public func buildApplication(
   router.mount(MemoryRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(FactRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(AccountRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(BackupRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(ModelRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(RemoteRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(RuntimeRoutes(dependencies: dependencies, configuration: configuration))

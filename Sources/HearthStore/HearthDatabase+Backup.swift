@@ -41,6 +41,36 @@ extension HearthDatabase {
     try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
   }
 
+  /// SQLite's quick check of the database file at `path`, through a read-only connection opened before any
+  /// other: nothing is written to the file (opening the profile for use writes to it), so a damaged one is found
+  /// before a byte of it changes. A missing or empty file is sound: there is nothing to damage.
+  public static func quickCheck(fileAt path: String) throws(StoreError) -> [String] {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard size > 0 else { return ["ok"] }
+    return try readOnly(path) { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+  }
+
+  /// A saved setting read through a read-only connection (see ``quickCheck(fileAt:)``); `nil` when the file
+  /// cannot say.
+  public static func setting<Value: Decodable>(fileAt path: String, _ key: String, as type: Value.Type) -> Value? {
+    let text = try? readOnly(path) { db in
+      try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+    }
+    return text.flatMap { $0 }.flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
+  }
+
+  private static func readOnly<T>(_ path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    var configuration = Configuration()
+    configuration.readonly = true
+    do {
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      defer { try? queue.close() }
+      return try queue.inDatabase(body)
+    } catch {
+      throw translate(error, path: path)
+    }
+  }
+
   /// Rows in each ordinary table, the full-text indexes' own tables among them: what a backup records to compare
   /// a restore with.
   public func rowCounts() throws(StoreError) -> [String: Int] {

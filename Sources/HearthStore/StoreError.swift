@@ -28,7 +28,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .corrupt(let path, let detail):
-      "the database \(path) is damaged or not a Hearth database (\(detail)); it was left untouched"
+      "the database \(path) is damaged or not a Hearth database (\(detail)); Hearth stopped there: run hearth doctor, and restore a backup (hearth backup list)"
     case .locked(let path):
       "the database \(path) is locked by another process; try again"
     case .newerVersion(let path, let migrations):

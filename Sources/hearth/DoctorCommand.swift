@@ -8,7 +8,7 @@ struct DoctorCommand: AsyncParsableCommand {
     abstract: "A report to paste into a bug report: model, settings, memory, loads, speed, failures.",
     discussion: """
       Figures, file names and settings only: never chat text, ids, paths, host names or keys. The model is not \
-      loaded; loads and speeds come from the profile's telemetry.
+      loaded; loads and speeds come from the profile's telemetry. The database gets SQLite's full check.
       """)
 
   @Flag(name: .long, help: "Print JSON.")
@@ -16,8 +16,10 @@ struct DoctorCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
+      // A damaged database is reported before anything opens it for writing.
+      try ProfileBackup(paths: HearthPaths()).checkAtStart(logger: .commandLine())
       let engine = try await Engine.openProfile()
-      let report = try await engine.doctor()
+      let report = try await engine.doctor(fullCheck: true)
       Terminal.write(json ? String(decoding: try report.json(), as: UTF8.self) + "\n" : report.text)
     }
   }

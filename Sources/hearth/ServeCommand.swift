@@ -59,6 +59,13 @@ struct ServeCommand: AsyncParsableCommand {
   var syncEvery = 300
 
   @Option(
+    name: .customLong("first-backup-after"),
+    help: """
+      Take the first scheduled backup (Settings, Backups) this many seconds after the start, then as scheduled.
+      """)
+  var firstBackupAfter = 600
+
+  @Option(
     name: .customLong("unload-below"),
     help: "Unload the idle model when less than this many MiB of memory are available (0: never).")
   var unloadBelow = 256
@@ -119,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")
       }
       guard syncEvery >= 10 else { throw ValidationError("--sync-every must be 10 seconds or more") }
+      guard firstBackupAfter >= 0 else { throw ValidationError("--first-backup-after must be 0 or more seconds") }
       guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
       let engine = try await Engine.openForChat(
         modelOptions, logger: .commandLine(label: "hearth.engine", level: .info))
@@ -137,6 +145,8 @@ struct ServeCommand: AsyncParsableCommand {
         [
           app, engine.noticeScheduler(), engine.automationScheduler(), engine.machineCareService(),
           engine.accountSyncService(every: .seconds(syncEvery)),
+          engine.backupSchedule(
+            firstAfter: .seconds(firstBackupAfter), look: .seconds(min(60, max(1, firstBackupAfter)))),
         ]
         + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(

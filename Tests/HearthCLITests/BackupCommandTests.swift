@@ -193,6 +193,47 @@ struct BackupCommandTests {
     #expect(!(streaming.first?.content.isEmpty ?? true))
   }
 
+  @Test func aDamagedDatabaseIsNeverWrittenToAndTheNewestBackupIsNamed() async throws {
+    let (home, hearth, _) = try await seededProfile()
+    let taken = try json(try await ok(hearth, ["backup", "--json"]))
+    let file = try #require(taken["file"] as? String)
+    let database = home.appendingPathComponent("hearth.sqlite")
+    // The notes table's first page overwritten, as a bad sector would.
+    let root = try await CommandRunner.runProcess(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"select rootpage from sqlite_master "
+          + "where name='note'\").fetchone()[0], c.execute('pragma page_size').fetchone()[0])",
+        database.path,
+      ])
+    let numbers = root.standardOutput.split(separator: " ").compactMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    try #require(numbers.count == 2, "\(root)")
+    let handle = try FileHandle(forWritingTo: database)
+    try handle.seek(toOffset: UInt64((numbers[0] - 1) * numbers[1]))
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: numbers[1]))
+    try handle.close()
+    let damaged = try Data(contentsOf: database)
+
+    let refused = try await hearth.run(["ask", "Hello", "--max-tokens", "4"])
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("is damaged"), "\(refused.standardError)")
+    #expect(refused.standardError.contains("Hearth has not written to it"))
+    #expect(refused.standardError.contains("hearth restore --replace \(file)"))
+    #expect(try Data(contentsOf: database) == damaged)
+    let doctor = try await hearth.run(["doctor"])
+    #expect(doctor.standardOutput.contains("DAMAGED") || doctor.standardError.contains("damaged"), "\(doctor)")
+
+    let restored = try json(try await ok(hearth, ["restore", file, "--replace", "--json"]))
+    let aside = URL(fileURLWithPath: try #require(restored["kept_aside"] as? String))
+    #expect(try Data(contentsOf: aside.appendingPathComponent("hearth.sqlite")) == damaged)
+    try await ok(hearth, ["ask", "Hello", "--max-tokens", "4"])
+    #expect(try await ok(hearth, ["notes", "list"]).contains("Boiler"))
+    #expect(try await ok(hearth, ["doctor"]).contains("database                ok"))
+  }
+
   @Test func passwordsAreNeverWrittenUnencrypted() async throws {
     let (_, hearth, _) = try await seededProfile()
     let folder = try TestModels.temporaryDirectory()

@@ -51,7 +51,7 @@ struct SecurityTests {
     "/api/contacts/export", "/api/actions", "/api/actions?state=pending", "/api/memory", "/api/memory/search?q=x",
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
-    "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts",
+    "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts", "/api/backups",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -74,6 +74,7 @@ struct SecurityTests {
     (.POST, "/api/notes/suggest", #"{"title":"T","body":"Some words. More words."}"#),
     (.POST, "/api/import/chatgpt", "[]"), (.POST, "/api/import/claude?memory=false", "[]"),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
+    (.PUT, "/api/backups/settings", #"{"scheduled":false}"#), (.POST, "/api/backups", "{}"),
   ]
 
   /// Every route that names one item or action by id, with a body it would accept.

@@ -903,6 +903,29 @@ class WebAppTest(unittest.TestCase):
             if session["title"].startswith("What time is it in Tokyo"):
                 api(f"/api/sessions/{session['id']}", "DELETE")
 
+    def test_9d26_a_backup_taken_on_the_settings_page_is_listed_and_checks_out(self):
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "backups-form")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        self.wait.until(lambda _: form.find_element(By.NAME, "everyHours").get_attribute("value") == "24")
+        hours = form.find_element(By.NAME, "everyHours")
+        hours.clear()
+        hours.send_keys("12")
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "backups-status"), "Saved: a backup every 12 hours"))
+        self.assertEqual(api("/api/backups")["settings"]["everyHours"], 12)
+        before = len(api("/api/backups")["backups"])
+        self.find("#backup-now").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "backups-status"), "Backed up:"))
+        self.wait.until(lambda _: len(self.driver.find_elements(By.CSS_SELECTOR, "#backups-list li")) == before + 1)
+        self.shoot("backups")
+        newest = api("/api/backups")["backups"][0]["file"]
+        self.assertIn(newest, self.find("#backups-list").text)
+        checked = self.hearth("backup", "verify", newest)
+        self.assertIn("is sound", checked)
+        api("/api/backups/settings", "PUT", {"everyHours": 24})
+
     def test_9d27_pinned_prompts_and_a_reply(self):
         self.driver.get(BASE_URL + "/")
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".nav-link[data-view='settings']"))).click()

@@ -59,9 +59,12 @@ public struct ProfileBackup: Sendable {
   /// The file name extension of Hearth's backups.
   public static let fileExtension = "hearthbackup"
 
-  /// Takes a backup into `options.folder`.
+  /// Takes a backup into `options.folder`, its file named `prefix` and the local time
+  /// (`hearth-2026-12-04-091500.hearthbackup`).
   /// - Throws: ``ProfileBackupError``; a failed backup leaves no file behind.
-  public func create(_ options: BackupOptions) throws(ProfileBackupError) -> BackupSummary {
+  public func create(
+    _ options: BackupOptions, named prefix: String = "hearth-"
+  ) throws(ProfileBackupError) -> BackupSummary {
     if options.includesPasswords, options.passphrase == nil { throw .passwordsNeedPassphrase }
     guard FileManager.default.fileExists(atPath: paths.database.path) else {
       throw .noProfile(path: paths.home.path)
@@ -85,7 +88,7 @@ public struct ProfileBackup: Sendable {
       throw .store(error)
     }
     let taken = now()
-    let destination = Self.freeName(in: options.folder, for: taken)
+    let destination = Self.freeName(in: options.folder, prefix: prefix, for: taken)
     do {
       let writer = try BackupWriter(creating: destination, passphrase: options.passphrase, created: taken)
       try writer.add(fileAt: copy, as: "hearth.sqlite")
@@ -198,11 +201,11 @@ public struct ProfileBackup: Sendable {
   }
 
   /// `hearth-2026-12-04-091500.hearthbackup` in local time, with `-2`, `-3` … when taken within one second.
-  static func freeName(in folder: URL, for date: Date) -> URL {
+  static func freeName(in folder: URL, prefix: String, for date: Date) -> URL {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyy-MM-dd-HHmmss"
-    let stem = "hearth-\(formatter.string(from: date))"
+    let stem = "\(prefix)\(formatter.string(from: date))"
     var candidate = folder.appendingPathComponent("\(stem).\(fileExtension)")
     var number = 2
     while FileManager.default.fileExists(atPath: candidate.path)

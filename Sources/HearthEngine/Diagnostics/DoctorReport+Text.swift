@@ -126,6 +126,20 @@ extension DoctorReport {
         ("database", Self.bytes(counts.databaseBytes)), ("installed models", "\(counts.installedModels)"),
         ("telemetry records", "\(counts.telemetryRecords)"),
       ])
+    let newest = storage.latestBackup.map { ISO8601DateFormatter().string(from: $0) }
+    section(
+      "Storage",
+      [
+        (
+          "database",
+          storage.integrity == "damaged"
+            ? "DAMAGED: \(storage.problems.prefix(3).joined(separator: "; "))"
+              + " (restore the newest backup: hearth backup list, then hearth restore --replace FILE)"
+            : storage.integrity
+        ),
+        ("backups", "\(storage.backups)" + (newest.map { ", the newest taken \($0)" } ?? "")),
+        ("scheduled backups", storage.scheduled ? "on" : "off"),
+      ])
     if !accounts.isEmpty {
       section(
         "Accounts",

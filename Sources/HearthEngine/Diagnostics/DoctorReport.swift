@@ -19,6 +19,22 @@ public struct DoctorReport: Sendable, Encodable {
   public var counts: CountFacts
   /// The sync accounts, without their URLs, users or any title: what syncs and how the last sync went.
   public var accounts: [AccountFacts] = []
+  /// The database's check and the backups, without their paths.
+  public var storage = StorageFacts()
+
+  /// How sound the database is and how recent its backups are.
+  public struct StorageFacts: Sendable, Encodable {
+    /// `ok`, `damaged`, or `not checked` (the web page's report skips the full check, which reads every page).
+    public var integrity = "not checked"
+    /// What SQLite's check reported when it found damage (page and table names, never content).
+    public var problems: [String] = []
+    /// Backups in the backup folder.
+    public var backups = 0
+    /// When the newest was taken.
+    public var latestBackup: Date?
+    /// Whether backups are taken on a schedule.
+    public var scheduled = false
+  }
 
   /// One account in the report.
   public struct AccountFacts: Sendable, Encodable {

@@ -7,8 +7,9 @@ import Synchronization
 extension Engine {
   /// The report `hearth doctor` prints and the web app's Diagnostics page shows: provider, model, settings
   /// against what llama.cpp was given, memory, loads, recent performance and counts. Nothing the user wrote.
+  /// With `fullCheck`, SQLite's full integrity check reads the whole database (`hearth doctor`).
   /// - Throws: `StoreError` when the database cannot be read.
-  public func doctor() async throws -> DoctorReport {
+  public func doctor(fullCheck: Bool = false) async throws -> DoctorReport {
     let records = try database.telemetry(limit: 500)
     let counts = try sessions.counts()
     let environment = configuration.environment
@@ -41,7 +42,22 @@ extension Engine {
         installedModels: installedModelNames().count,
         telemetryRecords: try database.telemetryCounts().values.reduce(0, +)))
     report.accounts = try accounts.facts()
+    report.storage = try storageFacts(fullCheck: fullCheck)
     return report
+  }
+
+  private func storageFacts(fullCheck: Bool) throws -> DoctorReport.StorageFacts {
+    var facts = DoctorReport.StorageFacts()
+    if fullCheck {
+      let found = try database.integrityCheck()
+      facts.integrity = found == ["ok"] ? "ok" : "damaged"
+      facts.problems = found == ["ok"] ? [] : Array(found.prefix(10))
+    }
+    let listed = try backups.list()
+    facts.backups = listed.count
+    facts.latestBackup = listed.first?.created
+    facts.scheduled = try backups.settings().scheduled
+    return facts
   }
 
   private func providerFacts(lastProvider: Provider?) -> DoctorReport.ProviderFacts {

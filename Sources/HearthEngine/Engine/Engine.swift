@@ -52,6 +52,8 @@ public final class Engine: Sendable {
   public let facts: FactService
   /// The user's CalDAV and CardDAV accounts, kept in step with the store.
   public let accounts: AccountService
+  /// Backups of the profile: settings, taking one, the schedule.
+  public let backups: BackupService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
   public let notices: NoticeService
   /// Prompts answered on a schedule, each into a chat of its own.
@@ -138,6 +140,7 @@ public final class Engine: Sendable {
     self.accounts = AccountService(
       database: database, folder: paths.home.appendingPathComponent("accounts", isDirectory: true),
       timeZone: timeZone, clock: configuration.clock, logger: logger)
+    self.backups = BackupService(database: database, paths: paths, now: configuration.clock, logger: logger)
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)
     self.actions = actions
@@ -331,11 +334,17 @@ public final class Engine: Sendable {
   private static func openProfile(
     _ configuration: EngineConfiguration, generating: Bool
   ) throws -> (HearthDatabase, ProfileLock?) {
-    let database = try HearthDatabase(path: configuration.paths.database.path)
-    guard generating else { return (database, nil) }
+    guard generating else { return (try HearthDatabase(path: configuration.paths.database.path), nil) }
+    // Alone with the profile, the file is checked read-only before anything opens it for writing (opening
+    // writes), so a damaged database is never written to; then what a crash left is repaired.
+    var opened: HearthDatabase?
     let lock = try ProfileLock(path: configuration.paths.generationLock) {
+      try ProfileBackup(paths: configuration.paths).checkAtStart(logger: configuration.logger)
+      let database = try HearthDatabase(path: configuration.paths.database.path)
       try database.repairAfterCrash()
+      opened = database
     }
+    let database = try opened ?? HearthDatabase(path: configuration.paths.database.path)
     if let policy = configuration.historyPolicy { try database.prune(policy) }
     return (database, lock)
   }

@@ -4,6 +4,7 @@ import { focus, pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
+import { wireBackups } from "/assets/backups.js";
 import { wirePrompts } from "/assets/prompts.js";
 import { wireHistoryImport } from "/assets/history.js";
 import { wireAttachments } from "/assets/attachments.js";
@@ -493,6 +494,7 @@ async function start() {
     watchNotices();
     wireMCPSettings().catch(() => {});
     wireToolServers().catch(() => {});
+    wireBackups().catch(() => {});
     wirePrompts().catch(() => {});
     wireHistoryImport(() => loadSessions());
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
