@@ -2,6 +2,9 @@
 public enum BackupError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The backup could not be written (a full disk, a read-only folder); nothing half-written is left behind.
   case write(path: String, detail: String)
+  /// A file held in the backup could not be written out while it was read back (a full disk, a read-only
+  /// folder); the restore stops and the profile is left as it was.
+  case extract(path: String, detail: String)
   /// A file could not be read, either the backup or one of the files it should hold.
   case read(path: String, detail: String)
   /// The file does not start the way a Hearth backup does.
@@ -23,6 +26,8 @@ public enum BackupError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .write(let path, let detail):
       return "could not write the backup \(path): \(detail); nothing was left half-written"
+    case .extract(let path, let detail):
+      return "could not write \(path) out of the backup: \(detail); the profile was left as it was"
     case .read(let path, let detail): return "could not read \(path): \(detail)"
     case .notABackup(let path): return "\(path) is not a Hearth backup"
     case .unsupportedFormat(let path, let detail):

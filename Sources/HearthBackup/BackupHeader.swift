@@ -16,6 +16,8 @@ public struct BackupHeader: Codable, Sendable, Equatable {
 
   /// The format this version writes and reads.
   public static let currentFormat = 1
+  /// The frame sizes a backup may use: large enough to compress well, small enough to hold in memory.
+  public static let frameSizes = 1...(16 << 20)
   /// The bytes every backup starts with.
   static let magic = Array("HEARTH-BACKUP\n".utf8)
   /// The largest header a reader accepts.
@@ -88,7 +90,7 @@ extension BackupHeader {
     guard header.format == currentFormat else {
       throw .unsupportedFormat(path: path, detail: "format \(header.format); this version reads \(currentFormat)")
     }
-    guard header.compression == "zlib", (1...(16 << 20)).contains(header.frameSize) else {
+    guard header.compression == "zlib", frameSizes.contains(header.frameSize) else {
       throw .unsupportedFormat(path: path, detail: "compression \(header.compression)")
     }
     if let sealing = header.sealing {

@@ -57,19 +57,22 @@ public final class BackupReader {
     return try BackupHeader.read(from: handle, path: url.path).0
   }
 
-  /// Reads the whole backup. With a folder, each file is written under it (folders 0700, files with the user's
-  /// part of their mode) and made durable; without one, the files are only checked.
+  /// Reads the whole backup. With a folder, each file that `extracting` picks by its path is written under it
+  /// (folders 0700, files with the user's part of their mode) and made durable; the others, and all of them
+  /// without a folder, are only checked.
   /// - Returns: the manifest, once every file matched it.
   /// - Throws: ``BackupError/damaged(path:detail:)`` at the first byte that does not check out,
   ///   ``BackupError/unsafeEntry(path:entry:)`` for a path outside the folder.
-  public func read(into folder: URL?) throws(BackupError) -> BackupManifest {
+  public func read(
+    into folder: URL?, extracting: (String) -> Bool = { _ in true }
+  ) throws(BackupError) -> BackupManifest {
     var seen: [BackupManifest.Entry] = []
     while true {
       let kind = try take(1)[0]
       switch PayloadRecord(rawValue: kind) {
       case .file:
         let entry: StoredEntry = try record(limit: PayloadRecord.largestEntry)
-        seen.append(try readFile(entry, into: folder))
+        seen.append(try readFile(entry, into: extracting(entry.path) ? folder : nil))
       case .manifest:
         let manifest: BackupManifest = try record(limit: PayloadRecord.largestManifest)
         try expectEnd()
@@ -96,7 +99,7 @@ public final class BackupReader {
         do {
           try output.write(contentsOf: piece)
         } catch {
-          throw .write(
+          throw .extract(
             path: folder?.appendingPathComponent(entry.path).path ?? entry.path, detail: FileErrorText.describe(error))
         }
       }
@@ -109,7 +112,7 @@ public final class BackupReader {
       do {
         try output.synchronize()
       } catch {
-        throw .write(
+        throw .extract(
           path: folder?.appendingPathComponent(entry.path).path ?? entry.path, detail: FileErrorText.describe(error))
       }
     }
@@ -123,11 +126,11 @@ public final class BackupReader {
         at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
     } catch {
-      throw .write(path: target.path, detail: FileErrorText.describe(error))
+      throw .extract(path: target.path, detail: FileErrorText.describe(error))
     }
     let mode = mode_t(entry.mode & 0o700 | 0o600)
     let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL, mode)
-    guard descriptor >= 0 else { throw .write(path: target.path, detail: BackupWriter.lastSystemError()) }
+    guard descriptor >= 0 else { throw .extract(path: target.path, detail: BackupWriter.lastSystemError()) }
     return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   }
 

@@ -26,6 +26,10 @@ public final class BackupWriter {
     creating destination: URL, passphrase: String?, cost: KeyDerivationCost = .standard, created: Date = Date(),
     frameSize: Int = 1 << 20
   ) throws(BackupError) {
+    guard BackupHeader.frameSizes.contains(frameSize) else {
+      throw .write(
+        path: destination.path, detail: "a frame of \(frameSize) bytes is outside \(BackupHeader.frameSizes)")
+    }
     self.destination = destination
     // Whole seconds, as the header and manifest write it.
     let created = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down))

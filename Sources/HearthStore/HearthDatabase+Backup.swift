@@ -151,11 +151,12 @@ extension HearthDatabase {
           arguments: [relocated, new, old.unicodeScalars.count + 1, id])
         try db.execute(sql: "UPDATE memoryChunk SET sourceID = ? WHERE sourceID = ?", arguments: [relocated, id])
       }
-      // Citations keep the source's id in JSON, with or without escaped slashes.
-      for (from, to) in [(oldID, newID), (Self.escaped(oldID), Self.escaped(newID))] {
+      // Citations keep the source's id and its location in JSON, with or without escaped slashes; the folder
+      // followed by a slash is in both.
+      for (from, to) in [(old + "/", new + "/"), (Self.escaped(old) + "\\/", Self.escaped(new) + "\\/")] {
         try db.execute(
           sql: "UPDATE messageCitations SET citations = replace(citations, ?, ?) WHERE instr(citations, ?) > 0",
-          arguments: [from + (from.contains("\\/") ? "\\/" : "/"), to + (to.contains("\\/") ? "\\/" : "/"), from])
+          arguments: [from, to, from])
       }
       return moved.count
     }

@@ -130,8 +130,19 @@ public final class HearthDatabase: Sendable {
     case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path)
     case .SQLITE_FULL: return .diskFull(path: path)
     case .SQLITE_READONLY: return .readOnly(path: path)
+    case .SQLITE_IOERR, .SQLITE_CANTOPEN: return inputOutputFailure(error, path: path)
     default: return .unavailable(path: path, detail: error.message ?? "\(error)")
     }
+  }
+
+  /// SQLite says only "disk I/O error" when the write-ahead log or its index cannot grow on a full disk, or a
+  /// file cannot be made on a read-only one: the folder's file system tells which.
+  private static func inputOutputFailure(_ error: DatabaseError, path: String) -> StoreError {
+    let folder = (path as NSString).deletingLastPathComponent
+    let attributes = try? FileManager.default.attributesOfFileSystem(forPath: folder)
+    if let free = attributes?[.systemFreeSize] as? NSNumber, free.int64Value < 1 << 20 { return .diskFull(path: path) }
+    if !FileManager.default.isWritableFile(atPath: folder) { return .readOnly(path: path) }
+    return .unavailable(path: path, detail: error.message ?? "\(error)")
   }
 
   /// Runs a read, translating errors.

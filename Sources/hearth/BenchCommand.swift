@@ -13,6 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
       BenchAssistantCommand.self,
       BenchIntentsCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self, BenchSyncCommand.self,
+      BenchSoakCommand.self,
     ],
     defaultSubcommand: BenchLlamaCommand.self
   )

@@ -146,7 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
           app, engine.noticeScheduler(), engine.automationScheduler(), engine.machineCareService(),
           engine.accountSyncService(every: .seconds(syncEvery)),
           engine.backupSchedule(
-            firstAfter: .seconds(firstBackupAfter), look: .seconds(min(60, max(1, firstBackupAfter)))),
+            firstAfter: .seconds(firstBackupAfter), look: .seconds(60)),
         ]
         + (unloading.map { [$0] } ?? [])
       let group = ServiceGroup(

@@ -225,6 +225,13 @@ struct BackupCommandTests {
     #expect(try Data(contentsOf: database) == damaged)
     let doctor = try await hearth.run(["doctor"])
     #expect(doctor.standardOutput.contains("DAMAGED") || doctor.standardError.contains("damaged"), "\(doctor)")
+    // No backup is taken of a damaged copy, so the sound one stays the newest.
+    let backupOfDamage = try await hearth.run(["backup"])
+    #expect(backupOfDamage.status == 1)
+    #expect(backupOfDamage.standardError.contains("no backup was taken"), "\(backupOfDamage.standardError)")
+    #expect(try Data(contentsOf: database) == damaged)
+    let listed = try await ok(hearth, ["backup", "list", "--json"])
+    #expect(listed.components(separatedBy: ".hearthbackup").count == 2, "\(listed)")
 
     let restored = try json(try await ok(hearth, ["restore", file, "--replace", "--json"]))
     let aside = URL(fileURLWithPath: try #require(restored["kept_aside"] as? String))
@@ -243,24 +250,14 @@ struct BackupCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 
-  @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root"))
+  @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small file system needs root"))
   func aFullDiskFailsTheBackupWholeAndTheNextOneWorksOnceThereIsSpace() async throws {
     let (home, hearth, _) = try await seededProfile()
     var generator = SystemRandomNumberGenerator()
     let scan = home.appendingPathComponent("documents/scan.bin")
     try Data((0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: scan)
-    let small = try TestModels.temporaryDirectory().appendingPathComponent("small")
-    try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-    let mounted = try await CommandRunner.runProcess(
-      "/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
-    try #require(mounted.status == 0, "\(mounted.standardError)")
-    defer {
-      let unmount = Process()
-      unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-      unmount.arguments = [small.path]
-      try? unmount.run()
-      unmount.waitUntilExit()
-    }
+    let disk = try SmallFileSystem(megabytes: 2)
+    let small = disk.folder
 
     let full = try await hearth.run(["backup", "--to", small.path])
     #expect(full.status == 1)

@@ -71,4 +71,36 @@ struct DoctorCommandTests {
     #expect(text.standardOutput.contains("llama.cpp build"))
     #expect(text.standardOutput.contains("set-up proof            passed"))
   }
+
+  @Test func aSearchIndexThatLostANoteIsRebuiltByTheFullCheckAndTheNoteIsFoundAgain() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2])
+    for (title, body) in [("Boiler", "The boiler service is due in March"), ("Ferry", "Leaves at 7:40")] {
+      let added = try await hearth.run(["notes", "add", title, "--body", body])
+      #expect(added.status == 0, "\(added.standardError)")
+    }
+    // The index told to forget a note the table still holds, as a write past its triggers would.
+    let broken = try await CommandRunner.runProcess(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"insert into note_fts(note_fts, rowid, "
+          + "title, body) select 'delete', rowid, title, body from note where title='Boiler'\"); c.commit()",
+        home.appendingPathComponent("hearth.sqlite").path,
+      ])
+    #expect(broken.status == 0, "\(broken.standardError)")
+    #expect(try await hearth.run(["notes", "search", "boiler"]).standardOutput.contains("Boiler") == false)
+
+    let doctor = try await hearth.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.standardError)")
+    #expect(doctor.standardOutput.contains("rebuilt from the data they index (note_fts"), "\(doctor.standardOutput)")
+    #expect(doctor.standardOutput.contains("database                ok"), "\(doctor.standardOutput)")
+    #expect(try await hearth.run(["notes", "search", "boiler"]).standardOutput.contains("Boiler"))
+    let again = try await hearth.run(["doctor", "--json"])
+    let storage = try #require(
+      (try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])?["storage"]
+        as? [String: Any], "\(again.standardOutput)")
+    #expect(storage["search_indexes"] as? String == "ok")
+    #expect(storage["rebuilt_indexes"] as? [String] == [])
+  }
 }

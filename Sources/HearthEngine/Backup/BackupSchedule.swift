@@ -51,16 +51,21 @@ public struct BackupSchedule: Service {
         return .notDue
       }
       let summary = try await backups.takeNow(scheduled: true)
-      let removed = try backups.rotate()
-      logger.info(
-        "scheduled backup taken", metadata: ["bytes": "\(summary.bytes)", "rotated away": "\(removed.count)"])
-      return .done
+      logger.info("scheduled backup taken", metadata: ["file": "\(summary.file)", "bytes": "\(summary.bytes)"])
     } catch is BackupBusyError {
       return .notDue
     } catch {
       logger.error("the scheduled backup failed", metadata: ["error": "\(error)"])
       return .failed(interval: interval)
     }
+    // The backup stands whatever the rotation does: a rotation that failed keeps more, never fewer.
+    do {
+      let removed = try backups.rotate()
+      if !removed.isEmpty { logger.info("old scheduled backups let go", metadata: ["count": "\(removed.count)"]) }
+    } catch {
+      logger.error("the rotation of scheduled backups failed", metadata: ["error": "\(error)"])
+    }
+    return .done
   }
 }
 

@@ -71,21 +71,40 @@ public struct ProfileBackup: Sendable {
     }
     let database: HearthDatabase
     do {
+      // Read-only first: a damaged database is never opened for writing, not even by a backup.
+      let found = try HearthDatabase.quickCheck(fileAt: paths.database.path)
+      guard found == ["ok"] else { throw ProfileBackupError.unsoundProfile(path: paths.database.path, found: found) }
       database = try HearthDatabase(path: paths.database.path)
-    } catch {
+    } catch let error as ProfileBackupError {
+      throw error
+    } catch let error as StoreError {
+      if case .corrupt(_, let detail) = error { throw .unsoundProfile(path: paths.database.path, found: [detail]) }
       throw .store(error)
+    } catch {
+      throw .files(path: paths.database.path, detail: FileErrorText.describe(error))
     }
     try Self.makeFolder(options.folder)
-    Self.removeLeftovers(in: options.folder, before: now().addingTimeInterval(-6 * 3_600))
-    let staging = options.folder.appendingPathComponent(".taking-\(UUID().uuidString)", isDirectory: true)
+    let cutoff = now().addingTimeInterval(-6 * 3_600)
+    Self.removeLeftovers(in: options.folder, before: cutoff)
+    Self.removeLeftovers(in: paths.home, before: cutoff)
+    // The plain copy of the database stays inside the profile: the destination may be a shared or synced
+    // folder, and an encrypted backup must never leave a readable copy there, even for a moment.
+    let staging = paths.home.appendingPathComponent(".taking-\(UUID().uuidString)", isDirectory: true)
     try Self.makeFolder(staging)
     defer { Self.remove(staging) }
     let copy = staging.appendingPathComponent("hearth.sqlite")
     let tables: [String: Int]
     do {
       tables = try database.snapshot(to: copy.path)
-    } catch {
+      // A damaged database makes a damaged backup, and rotation would then drop the sound ones it replaces.
+      let found = try HearthDatabase.quickCheck(fileAt: copy.path)
+      guard found == ["ok"] else { throw ProfileBackupError.unsoundProfile(path: paths.database.path, found: found) }
+    } catch let error as ProfileBackupError {
+      throw error
+    } catch let error as StoreError {
       throw .store(error)
+    } catch {
+      throw .files(path: copy.path, detail: FileErrorText.describe(error))
     }
     let taken = now()
     let destination = Self.freeName(in: options.folder, prefix: prefix, for: taken)
@@ -112,7 +131,9 @@ public struct ProfileBackup: Sendable {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "hearth-verify-\(UUID().uuidString)", isDirectory: true)
     defer { Self.remove(scratch) }
-    let (reader, manifest) = try Self.unpack(file, passphrase: passphrase, into: scratch)
+    // Only the database is written out (to be checked by SQLite); every other file is checked as it is read.
+    let (reader, manifest) = try Self.unpack(
+      file, passphrase: passphrase, into: scratch, extracting: { $0 == "hearth.sqlite" })
     return Self.summary(of: file, header: reader.header, manifest: manifest, encrypted: reader.header.sealing != nil)
   }
 
@@ -129,13 +150,13 @@ public struct ProfileBackup: Sendable {
 
   /// Reads the backup into `folder` and checks the database in it.
   static func unpack(
-    _ file: URL, passphrase: String?, into folder: URL
+    _ file: URL, passphrase: String?, into folder: URL, extracting: (String) -> Bool = { _ in true }
   ) throws(ProfileBackupError) -> (BackupReader, BackupManifest) {
     let reader: BackupReader
     let manifest: BackupManifest
     do {
       reader = try BackupReader(opening: file, passphrase: passphrase)
-      manifest = try reader.read(into: folder)
+      manifest = try reader.read(into: folder, extracting: extracting)
     } catch {
       throw .backup(error)
     }

@@ -12,6 +12,8 @@ public enum ProfileBackupError: Error, Sendable, CustomStringConvertible {
   case profileInUse(path: String)
   /// The profile holds data and the restore was not told to replace it.
   case profileNotEmpty(path: String)
+  /// The profile's own database did not pass SQLite's check: no backup is taken of a damaged copy.
+  case unsoundProfile(path: String, found: [String])
   /// The database inside the backup did not pass SQLite's check.
   case unsoundDatabase(backup: String, found: [String])
   /// The database inside the backup does not hold what its manifest says.
@@ -32,6 +34,9 @@ public enum ProfileBackupError: Error, Sendable, CustomStringConvertible {
       "a running Hearth (hearth serve, a chat) is using the profile at \(path); stop it, then restore"
     case .profileNotEmpty(let path):
       "the profile at \(path) already holds data; pass --replace to keep it aside and restore over it"
+    case .unsoundProfile(let path, let found):
+      "the database \(path) is damaged (\(found.prefix(3).joined(separator: "; "))); no backup was taken, so the "
+        + "older ones stay as they are (hearth doctor checks it, hearth restore brings the newest back)"
     case .unsoundDatabase(let backup, let found):
       "the database inside \(backup) is damaged (\(found.prefix(3).joined(separator: "; "))); nothing was restored"
     case .contentsDiffer(let backup, let table, let expected, let found):
@@ -51,8 +56,9 @@ extension ProfileBackupError: CategorizedError {
     case .profileInUse, .profileNotEmpty: ErrorCategory(.conflict, code: "profile_in_use")
     case .backup(.passphraseNeeded), .backup(.wrongPassphrase), .backup(.unusablePassphrase):
       ErrorCategory(.invalid, parameter: "passphrase")
-    case .backup(.write), .files: ErrorCategory(.unavailable, code: "backup_not_written")
+    case .backup(.write), .backup(.extract), .files: ErrorCategory(.unavailable, code: "backup_not_written")
     case .store(let error): error.category
+    case .unsoundProfile: ErrorCategory(.unavailable, code: "database_damaged")
     case .unsoundDatabase, .contentsDiffer, .backup: ErrorCategory(.invalid, code: "backup_damaged")
     }
   }

@@ -39,6 +39,8 @@ extension ProfileBackup {
     let (reader, manifest) = try Self.unpack(file, passphrase: passphrase, into: staging)
     // Migrated where it lies, so a backup of a newer Hearth is refused before anything moves; documents named
     // by their old folder's path are renamed to this one's.
+    let restoresPasswords = manifest.includes.contains("passwords")
+    let withoutPassword: [String]
     do {
       let staged = try HearthDatabase(path: staging.appendingPathComponent("hearth.sqlite").path)
       if let source = manifest.sourceFolder {
@@ -46,10 +48,14 @@ extension ProfileBackup {
           from: URL(fileURLWithPath: source).appendingPathComponent("documents").path,
           to: paths.home.standardizedFileURL.appendingPathComponent("documents").path)
       }
+      // Found before anything moves, so a restore that went through is never reported as failed.
+      let passwords = (restoresPasswords ? staging : paths.home).appendingPathComponent("accounts")
+      withoutPassword = try staged.accounts().filter {
+        !FileManager.default.fileExists(atPath: passwords.appendingPathComponent("\($0.id).password").path)
+      }.map(\.name)
     } catch {
       throw .store(error)
     }
-    let restoresPasswords = manifest.includes.contains("passwords")
     let restoresModels = manifest.includes.contains("models")
 
     var moved: [(from: URL, to: URL)] = []
@@ -75,17 +81,27 @@ extension ProfileBackup {
       if restoresModels { try restoreModels(from: staging, keptAside: &keptAside, noting: &moved) }
     } catch {
       // Put back what was moved, newest first, so the profile is as it was.
-      for (from, to) in moved.reversed() { _ = rename(to.path, from.path) }
+      var notPutBack: [String] = []
+      for (from, to) in moved.reversed() where rename(to.path, from.path) != 0 {
+        notPutBack.append("\(from.path) (it is at \(to.path))")
+      }
       // The folder set aside goes only when all of it went back: never a file of the user's with it.
       if let keptAside, Self.regularFiles(under: keptAside, as: "").isEmpty { Self.remove(keptAside) }
+      let cause = (error as? ProfileBackupError)?.description ?? FileErrorText.describe(error)
+      guard notPutBack.isEmpty else {
+        throw .files(
+          path: paths.home.path,
+          detail: "\(cause); these could not be put back and are where the message says: "
+            + notPutBack.joined(separator: ", "))
+      }
       if let error = error as? ProfileBackupError { throw error }
-      throw .files(path: paths.home.path, detail: FileErrorText.describe(error))
+      throw .files(path: paths.home.path, detail: cause)
     }
     BackupWriter.synchronizeFolder(of: paths.database)
     return RestoreReport(
       backup: Self.summary(
         of: file, header: reader.header, manifest: manifest, encrypted: reader.header.sealing != nil),
-      keptAside: keptAside?.path, accountsWithoutPassword: try accountsWithoutPassword())
+      keptAside: keptAside?.path, accountsWithoutPassword: withoutPassword)
   }
 
   /// Whether the profile has a database or documents worth keeping.
@@ -111,19 +127,6 @@ extension ProfileBackup {
       }
       try Self.move(file, to: target, noting: &moved)
     }
-  }
-
-  private func accountsWithoutPassword() throws(ProfileBackupError) -> [String] {
-    let accounts: [Account]
-    do {
-      accounts = try HearthDatabase(path: paths.database.path).accounts()
-    } catch {
-      throw .store(error)
-    }
-    let folder = paths.home.appendingPathComponent("accounts")
-    return accounts.filter {
-      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0.id).password").path)
-    }.map(\.name)
   }
 
   private static func move(_ from: URL, to: URL, noting moved: inout [(from: URL, to: URL)]) throws {

@@ -137,6 +137,12 @@ extension DoctorReport {
               + " (restore the newest backup: hearth backup list, then hearth restore --replace FILE)"
             : storage.integrity
         ),
+        (
+          "search indexes",
+          storage.rebuiltIndexes.isEmpty
+            ? storage.searchIndexes
+            : "rebuilt from the data they index (\(storage.rebuiltIndexes.joined(separator: ", ")) did not match it)"
+        ),
         ("backups", "\(storage.backups)" + (newest.map { ", the newest taken \($0)" } ?? "")),
         ("scheduled backups", storage.scheduled ? "on" : "off"),
       ])

@@ -28,6 +28,10 @@ public struct DoctorReport: Sendable, Encodable {
     public var integrity = "not checked"
     /// What SQLite's check reported when it found damage (page and table names, never content).
     public var problems: [String] = []
+    /// `ok`, `rebuilt` (an index did not match its rows and was built again from them) or `not checked`.
+    public var searchIndexes = "not checked"
+    /// The full-text indexes rebuilt by this check.
+    public var rebuiltIndexes: [String] = []
     /// Backups in the backup folder.
     public var backups = 0
     /// When the newest was taken.

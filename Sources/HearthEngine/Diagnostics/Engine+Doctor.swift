@@ -49,6 +49,9 @@ extension Engine {
   private func storageFacts(fullCheck: Bool) throws -> DoctorReport.StorageFacts {
     var facts = DoctorReport.StorageFacts()
     if fullCheck {
+      // The indexes first: they are derived data, and a search that misses what the user wrote is fixed here.
+      facts.rebuiltIndexes = try database.repairSearchIndexes()
+      facts.searchIndexes = facts.rebuiltIndexes.isEmpty ? "ok" : "rebuilt"
       let found = try database.integrityCheck()
       facts.integrity = found == ["ok"] ? "ok" : "damaged"
       facts.problems = found == ["ok"] ? [] : Array(found.prefix(10))

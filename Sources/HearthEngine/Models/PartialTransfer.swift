@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthBackup
 import HearthCore
 import NIOCore
 import NIOHTTP1
@@ -121,7 +122,15 @@ struct PartialTransfer {
             received: size, available: room,
             folder: ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
         }
-        try handle.write(contentsOf: bytes)
+        do {
+          try handle.write(contentsOf: bytes)
+        } catch {
+          // A full disk or a read-only one: retrying cannot help, and what arrived is what resumes later.
+          throw ModelDownloadError.storage(
+            path: path,
+            detail: "\(FileErrorText.describe(error)); the \(size) bytes that arrived are kept: run the same "
+              + "command again once there is room")
+        }
         digest.update(bytes)
         size += UInt64(bytes.count)
         if clock.now - lastReport >= .milliseconds(100) {

@@ -1,0 +1,194 @@
+import AsyncHTTPClient
+public import Foundation
+import HearthStore
+import NIOCore
+import NIOHTTP1
+
+/// A day of use, compressed: `hearth serve` driven by several clients at once with a mix of chats, OpenAI and
+/// Anthropic completions (some streamed and hung up on halfway), note imports, searches, notices, calendar
+/// writes and backups, for a set time. Reports what was served, failures by kind (those of the client's own
+/// doing apart), latency per kind, resident memory and open descriptors after the warm-up and at the end, and
+/// the database's integrity check once the server has stopped.
+public struct SoakBenchmark: Sendable {
+  public struct Configuration: Sendable {
+    /// The `hearth` executable to start as the server.
+    public var executable: URL
+    public var modelPath: String
+    public var seconds: Double
+    public var clients = 4
+    /// The share of the time before memory and descriptors are first read.
+    public var warmUp = 0.2
+    /// The server's environment (the embedding model, the speech models…); `HEARTH_HOME` is set to a scratch one.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    public var seed: UInt64 = 20_261_204
+
+    public init(executable: URL, modelPath: String, seconds: Double) {
+      (self.executable, self.modelPath, self.seconds) = (executable, modelPath, seconds)
+    }
+  }
+
+  /// What a client does.
+  public enum Kind: String, CaseIterable, Sendable, Codable {
+    case chat, completion, hungUp = "completion hung up", anthropic, importNote = "import", search, notices
+    case calendar, backup
+
+    var weight: Double {
+      switch self {
+      case .chat: 2
+      case .completion: 3
+      case .hungUp: 2
+      case .anthropic: 1
+      case .importNote: 1
+      case .search: 2
+      case .notices: 1
+      case .calendar: 1
+      case .backup: 0.25
+      }
+    }
+  }
+
+  /// One kind's figures.
+  public struct KindFigures: Sendable, Codable {
+    public var kind: Kind
+    public var served: Int
+    /// Failures that were not the client's doing, by what they were (`status 500`, `transport: …`).
+    public var failed: [String: Int]
+    /// Requests the client itself cut short (a hung-up stream) or that were told to come back (a backup busy).
+    public var byTheClient: Int
+    public var p50Ms: Double
+    public var p99Ms: Double
+  }
+
+  public struct Report: Sendable, Codable {
+    public var seconds: Double
+    public var clients: Int
+    public var requests: Int
+    /// Failures that were not the client's doing, all kinds together.
+    public var failures: Int
+    public var kinds: [KindFigures]
+    public var residentAfterWarmUp: UInt64?
+    public var residentAtEnd: UInt64?
+    public var descriptorsAfterWarmUp: Int?
+    public var descriptorsAtEnd: Int?
+    /// The server stopped by itself on SIGTERM.
+    public var stoppedCleanly: Bool
+    /// SQLite's full check of the profile after the server stopped (`["ok"]` when sound).
+    public var integrity: [String]
+
+    /// Resident memory growth after the warm-up, as a fraction.
+    public var residentGrowth: Double? {
+      guard let start = residentAfterWarmUp, let end = residentAtEnd, start > 0 else { return nil }
+      return Double(end) / Double(start) - 1
+    }
+  }
+
+  let configuration: Configuration
+
+  public init(configuration: Configuration) { self.configuration = configuration }
+
+  /// Runs the soak.
+  public func run(progress: Benchmark.Progress) async throws -> Report {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-soak-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let server = try SoakServer(
+      executable: configuration.executable, home: home, modelPath: configuration.modelPath,
+      environment: configuration.environment)
+    do {
+      try await server.waitUntilListening()
+    } catch {
+      _ = await server.stop()
+      throw error
+    }
+    progress(
+      "soak: hearth serve on port \(server.port), \(configuration.clients) clients for \(configuration.seconds) s")
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let driver = SoakClient(http: client, base: "http://127.0.0.1:\(server.port)")
+    let start = ContinuousClock.now
+    let deadline = start + .milliseconds(Int64(configuration.seconds * 1000))
+    let warmUpEnd = start + .milliseconds(Int64(configuration.seconds * configuration.warmUp * 1000))
+    let watcher = Task { () -> (UInt64?, Int?) in
+      try? await Task.sleep(until: warmUpEnd)
+      return (server.residentBytes(), server.openDescriptors())
+    }
+    let samples = await withTaskGroup(of: [SoakClient.Sample].self) { group in
+      for index in 0..<configuration.clients {
+        let seed = configuration.seed &+ UInt64(index)
+        group.addTask { await driver.drive(until: deadline, seed: seed, client: index) }
+      }
+      return await group.reduce(into: []) { $0 += $1 }
+    }
+    let (residentAfterWarmUp, descriptorsAfterWarmUp) = await watcher.value
+    // Connections the clients opened are closed before the end's reading, as a user's browser would.
+    try? await client.shutdown()
+    try? await Task.sleep(for: .milliseconds(500))
+    let residentAtEnd = server.residentBytes()
+    let descriptorsAtEnd = server.openDescriptors()
+    let stopped = await server.stop()
+    let integrity: [String]
+    do {
+      integrity = try HearthDatabase(path: home.appendingPathComponent("hearth.sqlite").path).integrityCheck()
+    } catch {
+      integrity = ["\(error)"]
+    }
+    let kinds = Kind.allCases.map { kind in Self.figures(kind, samples.filter { $0.kind == kind }) }
+    return Report(
+      seconds: configuration.seconds, clients: configuration.clients, requests: samples.count,
+      failures: kinds.reduce(0) { $0 + $1.failed.values.reduce(0, +) }, kinds: kinds,
+      residentAfterWarmUp: residentAfterWarmUp, residentAtEnd: residentAtEnd,
+      descriptorsAfterWarmUp: descriptorsAfterWarmUp, descriptorsAtEnd: descriptorsAtEnd, stoppedCleanly: stopped,
+      integrity: integrity)
+  }
+
+  static func figures(_ kind: Kind, _ samples: [SoakClient.Sample]) -> KindFigures {
+    var failed: [String: Int] = [:]
+    var byTheClient = 0
+    var served: [Double] = []
+    for sample in samples {
+      switch sample.outcome {
+      case .served: served.append(sample.milliseconds)
+      case .byTheClient: byTheClient += 1
+      case .failed(let why): failed[why, default: 0] += 1
+      }
+    }
+    return KindFigures(
+      kind: kind, served: served.count, failed: failed, byTheClient: byTheClient,
+      p50Ms: percentile(served, 0.5), p99Ms: percentile(served, 0.99))
+  }
+
+  static func percentile(_ values: [Double], _ share: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let rank = Int((Double(sorted.count) * share).rounded(.up)) - 1
+    return sorted[min(sorted.count - 1, max(0, rank))]
+  }
+}
+
+extension SoakBenchmark.Report {
+  /// The report as a table.
+  public var table: String {
+    var lines = [
+      "kind                   served  failed  by client    p50 ms    p99 ms"
+    ]
+    for figures in kinds {
+      lines.append(
+        figures.kind.rawValue.padding(toLength: 21, withPad: " ", startingAt: 0)
+          + String(
+            format: "%8d%8d%11d%10.0f%10.0f", figures.served, figures.failed.values.reduce(0, +),
+            figures.byTheClient, figures.p50Ms, figures.p99Ms))
+      for (why, count) in figures.failed.sorted(by: { $0.key < $1.key }) { lines.append("    \(count) × \(why)") }
+    }
+    let mib = { (bytes: UInt64?) in bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unknown" }
+    lines.append("")
+    lines.append(
+      "\(requests) requests from \(clients) clients in \(Int(seconds)) s; \(failures) failed not by the client")
+    lines.append(
+      "resident memory: \(mib(residentAfterWarmUp)) after the warm-up, \(mib(residentAtEnd)) at the end"
+        + (residentGrowth.map { String(format: " (%+.1f %%)", $0 * 100) } ?? ""))
+    lines.append(
+      "open descriptors: \(descriptorsAfterWarmUp.map(String.init) ?? "unknown") after the warm-up, "
+        + "\(descriptorsAtEnd.map(String.init) ?? "unknown") at the end")
+    lines.append("stopped on SIGTERM: \(stoppedCleanly ? "yes" : "no, killed")")
+    lines.append("integrity check: \(integrity.prefix(3).joined(separator: "; "))")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
