@@ -161,18 +161,26 @@ public final class BackupReader {
     return bytes
   }
 
-  /// Inflates the next frame into the buffer; `false` once the frames have ended.
+  /// Inflates the next piece into the buffer, reading the next frame when the last one is used up; `false` once
+  /// the frames have ended and all they held was taken out.
   private func pull() throws(BackupError) -> Bool {
-    guard !framesEnded, let frame = try frames.next() else {
-      framesEnded = true
-      return false
+    while true {
+      let piece: [UInt8]?
+      do {
+        piece = try inflater.next()
+      } catch {
+        throw .damaged(path: path, detail: "its compressed data is corrupt")
+      }
+      if let piece {
+        buffer.append(contentsOf: piece)
+        return true
+      }
+      guard !framesEnded, let frame = try frames.next() else {
+        framesEnded = true
+        return false
+      }
+      inflater.feed(frame)
     }
-    do {
-      try inflater.add(frame) { buffer.append(contentsOf: $0) }
-    } catch {
-      throw .damaged(path: path, detail: "its compressed data is corrupt")
-    }
-    return true
   }
 
   /// Nothing may follow the manifest.

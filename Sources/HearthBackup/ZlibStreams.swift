@@ -45,34 +45,42 @@ final class Deflater {
   }
 }
 
-/// zlib's inflate over pieces of a compressed stream; refuses bytes after the stream's end.
+/// zlib's inflate over pieces of a compressed stream, taken out a piece at a time: however much a few bytes
+/// inflate to (zlib's ratio reaches a thousand to one), no more than a piece is held in memory. Refuses bytes
+/// after the stream's end.
 final class Inflater {
+  /// The most one piece holds.
+  static let pieceSize = 256 * 1024
   private let decompressor: ZlibDecompressor
-  private var output = ByteBufferAllocator().buffer(capacity: 256 * 1024)
+  private var input = ByteBufferAllocator().buffer(capacity: 16)
+  private var output = ByteBufferAllocator().buffer(capacity: pieceSize)
 
   init() throws {
     decompressor = try ZlibDecompressor(algorithm: .zlib)
   }
 
-  /// Inflates `bytes`, handing on what they hold.
-  func add(_ bytes: [UInt8], emit: ([UInt8]) throws -> Void) throws {
-    var input = ByteBufferAllocator().buffer(capacity: max(bytes.count, 1))
+  /// Hands in the next compressed bytes; what the ones before held must all have been taken out (``next()``
+  /// returned `nil`).
+  func feed(_ bytes: [UInt8]) {
+    input.discardReadBytes()
     input.writeBytes(bytes)
-    while input.readableBytes > 0 {
-      output.reserveCapacity(minimumWritableBytes: 256 * 1024)
-      let before = (input.readableBytes, output.readableBytes)
+  }
+
+  /// The next piece of what the bytes fed so far hold; `nil` once all of it has been taken out.
+  /// - Throws: zlib's error for corrupt data, ``InflateError/trailingBytes`` for bytes after the stream's end.
+  func next() throws -> [UInt8]? {
+    while true {
+      output.clear()
+      let before = input.readableBytes
       do {
+        // Called even with no input left: zlib may hold output that did not fit the last piece.
         try decompressor.inflate(from: &input, to: &output)
       } catch let error as CompressNIOError where error == .bufferOverflow || error == .inputBufferOverflow {
-        // Full output, or all input taken: both are progress, not failure.
+        // The piece is full, or all input is taken: both are progress, not failure.
       }
-      let progressed = input.readableBytes != before.0 || output.readableBytes != before.1
-      if output.readableBytes > 0 {
-        let piece = output.readBytes(length: output.readableBytes) ?? []
-        output.clear()
-        try emit(piece)
-      }
-      guard progressed else { throw InflateError.trailingBytes }
+      if output.readableBytes > 0 { return output.readBytes(length: output.readableBytes) }
+      if input.readableBytes == 0 { return nil }
+      guard input.readableBytes != before else { throw InflateError.trailingBytes }
     }
   }
 

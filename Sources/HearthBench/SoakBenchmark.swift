@@ -21,6 +21,8 @@ public struct SoakBenchmark: Sendable {
     /// The server's environment (the embedding model, the speech models…); `HEARTH_HOME` is set to a scratch one.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     public var seed: UInt64 = 20_261_204
+    /// The most resident memory may grow from the warm-up to the end, as a fraction, before the soak fails.
+    public var maxGrowth = 0.10
 
     public init(executable: URL, modelPath: String, seconds: Double) {
       (self.executable, self.modelPath, self.seconds) = (executable, modelPath, seconds)
@@ -29,12 +31,14 @@ public struct SoakBenchmark: Sendable {
 
   /// What a client does.
   public enum Kind: String, CaseIterable, Sendable, Codable {
-    case chat, completion, hungUp = "completion hung up", anthropic, importNote = "import", search, notices
+    case chat, stopped = "chat stopped", completion, hungUp = "completion hung up", anthropic
+    case importNote = "import", search, notices
     case calendar, backup
 
     var weight: Double {
       switch self {
       case .chat: 2
+      case .stopped: 1
       case .completion: 3
       case .hungUp: 2
       case .anthropic: 1
@@ -70,8 +74,17 @@ public struct SoakBenchmark: Sendable {
     public var residentAtEnd: UInt64?
     public var descriptorsAfterWarmUp: Int?
     public var descriptorsAtEnd: Int?
+    /// Descriptors open at the end, once every client has hung up, that neither the idle server before the load
+    /// nor the server after the warm-up held: sockets beyond the idle ones, files and pipes beyond both readings.
+    public var leakedDescriptors: Int?
+    /// What the leaked descriptors point at (a path, `socket`, `pipe`), one entry each.
+    public var leaked: [String]
     /// The server stopped by itself on SIGTERM.
     public var stoppedCleanly: Bool
+    /// How the server ended when it ended by itself before the soak's end (a crash), else `nil`.
+    public var exitedEarly: String?
+    /// The most growth of resident memory the soak allowed, as a fraction.
+    public var maxGrowth: Double
     /// SQLite's full check of the profile after the server stopped (`["ok"]` when sound).
     public var integrity: [String]
 
@@ -79,6 +92,25 @@ public struct SoakBenchmark: Sendable {
     public var residentGrowth: Double? {
       guard let start = residentAfterWarmUp, let end = residentAtEnd, start > 0 else { return nil }
       return Double(end) / Double(start) - 1
+    }
+
+    /// Whether everything held: no request failed by the server's doing, nothing leaked, memory within its
+    /// growth, a clean stop and a sound database.
+    public var passed: Bool {
+      failures == 0 && (leakedDescriptors ?? 0) == 0 && (residentGrowth ?? 0) <= maxGrowth && stoppedCleanly
+        && integrity == ["ok"]
+    }
+  }
+
+  /// Descriptors in `end` beyond what `idle` (sockets) or either earlier reading (everything else) held.
+  static func leaked(idle: [String], warm: [String], end: [String]) -> [String] {
+    func counted(_ targets: [String]) -> [String: Int] { targets.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+    let (idle, warm) = (counted(idle), counted(warm))
+    return counted(end).sorted { $0.key < $1.key }.flatMap { target, count -> [String] in
+      // Connections come and go with the clients: once they have all hung up, only the idle server's remain.
+      let allowed =
+        target == "socket" ? idle[target, default: 0] : max(idle[target, default: 0], warm[target, default: 0])
+      return Array(repeating: target, count: max(0, count - allowed))
     }
   }
 
@@ -106,9 +138,10 @@ public struct SoakBenchmark: Sendable {
     let start = ContinuousClock.now
     let deadline = start + .milliseconds(Int64(configuration.seconds * 1000))
     let warmUpEnd = start + .milliseconds(Int64(configuration.seconds * configuration.warmUp * 1000))
-    let watcher = Task { () -> (UInt64?, Int?) in
+    let idleDescriptors = server.descriptorTargets()
+    let watcher = Task { () -> (UInt64?, [String]?) in
       try? await Task.sleep(until: warmUpEnd)
-      return (server.residentBytes(), server.openDescriptors())
+      return (server.residentBytes(), server.descriptorTargets())
     }
     let samples = await withTaskGroup(of: [SoakClient.Sample].self) { group in
       for index in 0..<configuration.clients {
@@ -118,11 +151,21 @@ public struct SoakBenchmark: Sendable {
       return await group.reduce(into: []) { $0 += $1 }
     }
     let (residentAfterWarmUp, descriptorsAfterWarmUp) = await watcher.value
-    // Connections the clients opened are closed before the end's reading, as a user's browser would.
+    // Connections the clients opened are closed before the end's reading, as a user's browser would; the
+    // server closes its side as it notices, so the reading waits (10 s at most) for the sockets to go.
     try? await client.shutdown()
-    try? await Task.sleep(for: .milliseconds(500))
+    var descriptorsAtEnd = server.descriptorTargets()
+    let closing = ContinuousClock.now + .seconds(10)
+    while let idle = idleDescriptors, let end = descriptorsAtEnd, ContinuousClock.now < closing,
+      end.count(where: { $0 == "socket" }) > idle.count(where: { $0 == "socket" })
+    {
+      try? await Task.sleep(for: .milliseconds(100))
+      descriptorsAtEnd = server.descriptorTargets()
+    }
     let residentAtEnd = server.residentBytes()
-    let descriptorsAtEnd = server.openDescriptors()
+    let leaked = idleDescriptors.flatMap { idle in
+      descriptorsAfterWarmUp.flatMap { warm in descriptorsAtEnd.map { Self.leaked(idle: idle, warm: warm, end: $0) } }
+    }
     let stopped = await server.stop()
     let integrity: [String]
     do {
@@ -135,8 +178,9 @@ public struct SoakBenchmark: Sendable {
       seconds: configuration.seconds, clients: configuration.clients, requests: samples.count,
       failures: kinds.reduce(0) { $0 + $1.failed.values.reduce(0, +) }, kinds: kinds,
       residentAfterWarmUp: residentAfterWarmUp, residentAtEnd: residentAtEnd,
-      descriptorsAfterWarmUp: descriptorsAfterWarmUp, descriptorsAtEnd: descriptorsAtEnd, stoppedCleanly: stopped,
-      integrity: integrity)
+      descriptorsAfterWarmUp: descriptorsAfterWarmUp?.count, descriptorsAtEnd: descriptorsAtEnd?.count,
+      leakedDescriptors: leaked?.count, leaked: leaked ?? [], stoppedCleanly: stopped,
+      exitedEarly: server.exitedEarly, maxGrowth: configuration.maxGrowth, integrity: integrity)
   }
 
   static func figures(_ kind: Kind, _ samples: [SoakClient.Sample]) -> KindFigures {
@@ -186,8 +230,12 @@ extension SoakBenchmark.Report {
         + (residentGrowth.map { String(format: " (%+.1f %%)", $0 * 100) } ?? ""))
     lines.append(
       "open descriptors: \(descriptorsAfterWarmUp.map(String.init) ?? "unknown") after the warm-up, "
-        + "\(descriptorsAtEnd.map(String.init) ?? "unknown") at the end")
-    lines.append("stopped on SIGTERM: \(stoppedCleanly ? "yes" : "no, killed")")
+        + "\(descriptorsAtEnd.map(String.init) ?? "unknown") at the end, "
+        + "\(leakedDescriptors.map(String.init) ?? "unknown") leaked"
+        + (leaked.isEmpty ? "" : " (\(leaked.prefix(5).joined(separator: ", ")))"))
+    lines.append(
+      "stopped on SIGTERM: "
+        + (stoppedCleanly ? "yes" : exitedEarly.map { "no, it had ended by itself (\($0))" } ?? "no, killed"))
     lines.append("integrity check: \(integrity.prefix(3).joined(separator: "; "))")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -28,11 +28,16 @@ struct SoakClient: Sendable {
     var random = SeededRandom(seed: seed)
     var samples: [Sample] = []
     var count = 0
-    let total = SoakBenchmark.Kind.allCases.reduce(0) { $0 + $1.weight }
+    let kinds = SoakBenchmark.Kind.allCases
+    let total = kinds.reduce(0) { $0 + $1.weight }
     while ContinuousClock.now < deadline {
       var pick = Double.random(in: 0..<total, using: &random)
+      // Each client first goes through every kind once (from a kind of its own), so even a short soak has
+      // done all of them; then the weighted mix.
       let kind =
-        SoakBenchmark.Kind.allCases.first {
+        count < kinds.count
+        ? kinds[(client + count) % kinds.count]
+        : kinds.first {
           pick -= $0.weight; return pick < 0
         } ?? .notices
       let word = Self.words[Int.random(in: 0..<Self.words.count, using: &random)]
@@ -61,6 +66,11 @@ struct SoakClient: Sendable {
         return try await expect(
           .POST, "/v1/chat/completions",
           #"{"model":"soak","max_tokens":16,"messages":[{"role":"user","content":"Tell me about the \#(word)."}]}"#)
+      case .stopped:
+        let session = try await json(.POST, "/api/sessions", #"{"title":"Soak stopped \#(tag)"}"#)
+        guard let id = session["id"] as? String else { return .failed("no session id") }
+        return try await stopHalfway(
+          session: id, #"{"text":"Write a long story about a \#(word), chapter by chapter."}"#)
       case .hungUp:
         return try await hangUp(
           "/v1/chat/completions",
@@ -122,6 +132,22 @@ struct SoakClient: Sendable {
     let response = try await http.execute(request(method, path, body), timeout: .seconds(60))
     let bytes = try await response.body.collect(upTo: 1 << 20)
     return (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any]) ?? [:]
+  }
+
+  /// Starts a turn, presses Stop once its stream has begun (as the page's Stop button does), then reads the
+  /// stream to its end: served when the stop was taken and the turn ended without an error.
+  private func stopHalfway(session: String, _ body: String) async throws -> Outcome {
+    let path = "/api/sessions/\(session)/turns"
+    let response = try await http.execute(request(.POST, path, body), timeout: .seconds(600))
+    guard response.status == .ok else { return .failed("\(path): status \(response.status.code)") }
+    var stream = response.body.makeAsyncIterator()
+    var text = ""
+    if let first = try await stream.next() { text += String(buffer: first) }
+    let stop = try await http.execute(request(.POST, "/api/sessions/\(session)/stop", nil), timeout: .seconds(60))
+    _ = try await stop.body.collect(upTo: 1 << 16)
+    guard stop.status == .ok else { return .failed("/api/sessions/:id/stop: status \(stop.status.code)") }
+    while let piece = try await stream.next() { text += String(buffer: piece) }
+    return text.contains("event: error") ? .failed("stopped turn: error event") : .served
   }
 
   /// Reads the first piece of a streamed answer, then hangs up as a closed tab does.

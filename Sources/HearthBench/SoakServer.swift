@@ -63,15 +63,35 @@ final class SoakServer: @unchecked Sendable {
   }
 
   /// Its open file descriptors; `nil` where the system does not say.
-  func openDescriptors() -> Int? {
-    let listed = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")
-    return listed?.count
+  func openDescriptors() -> Int? { descriptorTargets()?.count }
+
+  /// What each open descriptor points at (`/path`, `socket`, `pipe`, `anon_inode:[eventfd]` — inode numbers
+  /// left out, so two sockets read alike); `nil` where the system does not say.
+  func descriptorTargets() -> [String]? {
+    let folder = "/proc/\(process.processIdentifier)/fd"
+    guard let listed = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    return listed.compactMap { name in
+      // A descriptor closed between the listing and its reading is simply gone.
+      guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)") else {
+        return nil
+      }
+      return target.replacingOccurrences(of: #":\[\d+\]$"#, with: "", options: .regularExpression)
+    }
   }
+
+  /// Whether it exited by itself before it was asked to stop (a crash during the soak), and how.
+  private(set) var exitedEarly: String?
 
   /// Stops it as a user would (SIGTERM), then at once after `patience`; whether it stopped by itself, with
   /// status 0 (not killed, not crashed on the way out).
   func stop(patience: Duration = .seconds(30)) async -> Bool {
-    guard process.isRunning else { return true }
+    guard process.isRunning else {
+      // It ended on its own: a crash or an exit during the soak is no clean stop.
+      process.waitUntilExit()
+      output.fileHandleForReading.readabilityHandler = nil
+      exitedEarly = "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)"
+      return false
+    }
     kill(process.processIdentifier, SIGTERM)
     let deadline = ContinuousClock.now + patience
     while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }

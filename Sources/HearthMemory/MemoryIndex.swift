@@ -85,9 +85,25 @@ public actor MemoryIndex {
     let stored = try database.memoryVectors(dimension: info.identity.dimension)
     var vectors = VectorIndex(dimension: info.identity.dimension)
     vectors.insert(rowIDs: stored.rowIDs, collections: stored.collections, values: stored.values)
+    if !stored.misfits.isEmpty { try await repair(stored.misfits, into: &vectors) }
     loaded = (info, vectors)
-    lastRowID = max(last, stored.rowIDs.last ?? 0)
+    lastRowID = max(last, stored.rowIDs.last ?? 0, stored.misfits.max() ?? 0)
     return info
+  }
+
+  /// Embeds again the chunks whose stored vector was damaged (not of the index's size), from the text they
+  /// hold, and stores and holds the new vectors: a damaged row of the vector index is rebuilt, never passed over.
+  private func repair(_ rowIDs: [Int64], into vectors: inout VectorIndex) async throws {
+    let texts = try database.memoryChunkTexts(rowIDs: rowIDs)
+    let collections = try database.memoryChunkCollections(rowIDs: rowIDs)
+    for start in stride(from: 0, to: texts.count, by: 64) {
+      let group = Array(texts[start..<min(start + 64, texts.count)])
+      let embedded = try await embedder.embed(group.map(\.text))
+      try database.updateMemoryVectors(zip(group, embedded).map { ($0.rowID, $1) })
+      for (chunk, vector) in zip(group, embedded) {
+        vectors.insert(chunk.rowID, collection: collections[chunk.rowID] ?? .documents, vector: vector)
+      }
+    }
   }
 
   /// Takes in the vectors another process stored since they were loaded (a `hearth index add` while

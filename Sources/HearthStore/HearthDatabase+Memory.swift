@@ -22,6 +22,9 @@ public struct StoredVectors: Sendable {
   public var collections: [MemoryCollection]
   /// `rowIDs.count × dimension` floats.
   public var values: [Float]
+  /// Chunks whose stored vector is not of the index's size (a damaged row): left out of `rowIDs`, to be
+  /// embedded again from their text.
+  public var misfits: [Int64] = []
 }
 
 /// Which embedding model made the stored vectors.
@@ -158,8 +161,8 @@ extension HearthDatabase {
     }
   }
 
-  /// Every vector (or those of rows after `after`), for the search held in memory; vectors of another length
-  /// than `dimension` are skipped.
+  /// Every vector (or those of rows after `after`), for the search held in memory; rows whose vector is of
+  /// another length than `dimension` are listed apart (``StoredVectors/misfits``).
   public func memoryVectors(
     dimension: Int, after: Int64 = 0, in collection: MemoryCollection? = nil
   ) throws(StoreError) -> StoredVectors {
@@ -178,7 +181,10 @@ extension HearthDatabase {
         }
       while let row = try cursor.next() {
         let data: Data = row["vector"]
-        guard data.count == dimension * 4 else { continue }
+        guard data.count == dimension * 4 else {
+          result.misfits.append(row["rowid"])
+          continue
+        }
         result.rowIDs.append(row["rowid"])
         result.collections.append(MemoryCollection(rawValue: row["collection"]) ?? .documents)
         data.withUnsafeBytes { raw in
@@ -258,13 +264,25 @@ extension HearthDatabase {
   }
 
   /// What the embedding model reads for every chunk (headings and text), by row id, for re-embedding.
-  public func memoryChunkTexts() throws(StoreError) -> [(rowID: Int64, text: String)] {
-    try read { db in
-      try Row.fetchAll(db, sql: "SELECT rowid, heading, text FROM memoryChunk ORDER BY rowid").map { row in
+  public func memoryChunkTexts(rowIDs: [Int64]? = nil) throws(StoreError) -> [(rowID: Int64, text: String)] {
+    let only = rowIDs.map { " WHERE rowid IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
+    return try read { db in
+      try Row.fetchAll(db, sql: "SELECT rowid, heading, text FROM memoryChunk\(only) ORDER BY rowid").map { row in
         let heading: String = row["heading"]
         let text: String = row["text"]
         return (row["rowid"], heading.isEmpty ? text : "\(heading)\n\(text)")
       }
+    }
+  }
+
+  /// The collection of each of the given chunks.
+  public func memoryChunkCollections(rowIDs: [Int64]) throws(StoreError) -> [Int64: MemoryCollection] {
+    guard !rowIDs.isEmpty else { return [:] }
+    return try read { db in
+      let list = rowIDs.map(String.init).joined(separator: ",")
+      let rows = try Row.fetchAll(db, sql: "SELECT rowid, collection FROM memoryChunk WHERE rowid IN (\(list))")
+      return Dictionary(
+        uniqueKeysWithValues: rows.map { ($0["rowid"], MemoryCollection(rawValue: $0["collection"]) ?? .documents) })
     }
   }
 

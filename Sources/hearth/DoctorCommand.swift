@@ -16,8 +16,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      // A damaged database is reported before anything opens it for writing.
-      try ProfileBackup(paths: HearthPaths()).checkAtStart(logger: .commandLine())
+      // Opening the profile reports a damaged database before anything opens it for writing.
       let engine = try await Engine.openProfile()
       let report = try await engine.doctor(fullCheck: true)
       Terminal.write(json ? String(decoding: try report.json(), as: UTF8.self) + "\n" : report.text)

@@ -223,6 +223,13 @@ struct BackupCommandTests {
     #expect(refused.standardError.contains("Hearth has not written to it"))
     #expect(refused.standardError.contains("hearth restore --replace \(file)"))
     #expect(try Data(contentsOf: database) == damaged)
+    // Commands that edit the data without a model refuse the same way.
+    for command in [["notes", "add", "Ferry", "--body", "Leaves at 7:40"], ["calendar", "list"]] {
+      let edit = try await hearth.run(command)
+      #expect(edit.status == 1, "\(command)")
+      #expect(edit.standardError.contains("is damaged"), "\(command): \(edit.standardError)")
+    }
+    #expect(try Data(contentsOf: database) == damaged)
     let doctor = try await hearth.run(["doctor"])
     #expect(doctor.standardOutput.contains("DAMAGED") || doctor.standardError.contains("damaged"), "\(doctor)")
     // No backup is taken of a damaged copy, so the sound one stays the newest.

@@ -96,4 +96,76 @@ struct DiskFullTests {
     let again = try await hearth.run(["ask", "Say hello again.", "--temperature", "0", "--max-tokens", "8"])
     #expect(again.status == 0, "\(again.standardError)")
   }
+
+  @Test(.enabled(if: DAVServer.isInstalled, "Radicale is set up by scripts/setup-dav.sh"))
+  func aSyncOnAFullDiskStopsWithTheCauseAndTheNextOneBringsEverythingOnce() async throws {
+    let server = try DAVServer(.radicale)
+    try server.phone("make-calendar", "family", "Family")
+    try server.phone("save-many", "family", "150", "phone")
+    let disk = try SmallFileSystem(megabytes: 6)
+    let home = disk.folder.appendingPathComponent("profile")
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "TZ": "UTC"])
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let password = home.appendingPathComponent("password")
+    try "\(server.password)\n".write(to: password, atomically: true, encoding: .utf8)
+    let added = try await hearth.run([
+      "accounts", "add", "caldav", server.base, "--user", server.user, "--password-file", password.path,
+      "--name", "home",
+    ])
+    #expect(added.status == 0, "\(added)")
+
+    let filler = try disk.fill()
+    let full = try await hearth.run(["sync"])
+    #expect(full.status == 1, "\(full)")
+    #expect((full.standardOutput + full.standardError).contains("is full"), "\(full)")
+    #expect(!full.standardError.contains("Fatal error"))
+
+    try FileManager.default.removeItem(at: filler)
+    let database = try HearthDatabase(path: home.appendingPathComponent("hearth.sqlite").path)
+    #expect(try database.integrityCheck() == ["ok"])
+    let synced = try await hearth.run(["sync"])
+    #expect(synced.status == 0, "\(synced)")
+    let events = try database.events()
+    #expect(events.count == 150)
+    #expect(Set(events.map(\.title)).count == 150)
+    #expect(try server.phone("list", "family").split(separator: "\n").count == 150)
+  }
+
+  @Test func aReadOnlyDiskStopsATurnAnImportAndABackupWithTheCauseAndChangesNothing() async throws {
+    let disk = try SmallFileSystem(megabytes: 8)
+    let home = disk.folder.appendingPathComponent("profile")
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2])
+    let first = try await hearth.run(["ask", "Say hello.", "--temperature", "0", "--max-tokens", "8"])
+    #expect(first.status == 0, "\(first.standardError)")
+    let database = home.appendingPathComponent("hearth.sqlite")
+    let before = try HearthDatabase(path: database.path).rowCounts()
+    let note = try TestModels.temporaryDirectory()
+    try Data("# Trip\n\nThe ferry leaves at 7:40 from pier 3.\n".utf8).write(to: note.appendingPathComponent("trip.md"))
+    let backups = disk.folder.appendingPathComponent("backups")
+    try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+
+    try disk.setReadOnly(true)
+    let stored = try Data(contentsOf: database)
+    for command in [
+      ["ask", "Say hello again.", "--temperature", "0", "--max-tokens", "8"], ["notes", "import", note.path],
+      ["backup", "--to", backups.path],
+    ] {
+      let refused = try await hearth.run(command)
+      #expect(refused.status == 1, "\(command): \(refused)")
+      #expect(refused.standardError.lowercased().contains("read-only"), "\(command): \(refused.standardError)")
+      #expect(!refused.standardError.contains("Fatal error"))
+    }
+    #expect(try Data(contentsOf: database) == stored)
+
+    try disk.setReadOnly(false)
+    let after = try HearthDatabase(path: database.path)
+    #expect(try after.integrityCheck() == ["ok"])
+    #expect(try after.rowCounts()["message"] == before["message"])
+    let again = try await hearth.run(["ask", "Say hello again.", "--temperature", "0", "--max-tokens", "8"])
+    #expect(again.status == 0, "\(again.standardError)")
+    let imported = try await hearth.run(["notes", "import", note.path])
+    #expect(imported.status == 0, "\(imported.standardError)")
+    let backedUp = try await hearth.run(["backup", "--to", backups.path])
+    #expect(backedUp.status == 0, "\(backedUp.standardError)")
+  }
 }

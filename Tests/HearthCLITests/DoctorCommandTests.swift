@@ -103,4 +103,54 @@ struct DoctorCommandTests {
     #expect(storage["search_indexes"] as? String == "ok")
     #expect(storage["rebuilt_indexes"] as? [String] == [])
   }
+
+  @Test func aDatabaseTheFullCheckFindsDamagedIsNotWrittenToNotEvenToRebuildAnIndex() async throws {
+    let home = try TestModels.temporaryDirectory()
+    let hearth = CommandRunner(environment: ["HEARTH_HOME": home.path, "HEARTH_MODEL": TestModels.smolLM2])
+    let added = try await hearth.run(["notes", "add", "Boiler", "--body", "The boiler service is due in March"])
+    #expect(added.status == 0, "\(added.standardError)")
+    // Damage the quick check at start does not see (an index whose entries do not match its table), and a
+    // search index that lost the note, which a sound database would have rebuilt.
+    let database = home.appendingPathComponent("hearth.sqlite").path
+    let broken = try await CommandRunner.runProcess(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        """
+        import sqlite3,sys
+        c=sqlite3.connect(sys.argv[1])
+        c.execute("create table scratch(a, b)")
+        c.executemany("insert into scratch values (?, ?)", [(i, i + 1000) for i in range(50)])
+        c.execute("create index scratch_a on scratch(a)")
+        c.execute("insert into note_fts(note_fts, rowid, title, body) select 'delete', rowid, title, body from note")
+        c.commit()
+        c.execute("pragma writable_schema=on")
+        c.execute("update sqlite_master set sql='CREATE INDEX scratch_a ON scratch(b)' where name='scratch_a'")
+        c.commit()
+        c.close()
+        c=sqlite3.connect(sys.argv[1])
+        assert c.execute("pragma quick_check").fetchall() == [("ok",)]
+        assert c.execute("pragma integrity_check").fetchall() != [("ok",)]
+        """,
+        database,
+      ])
+    #expect(broken.status == 0, "\(broken.standardError)")
+
+    let doctor = try await hearth.run(["doctor", "--json"])
+    let storage = try #require(
+      (try JSONSerialization.jsonObject(with: Data(doctor.standardOutput.utf8)) as? [String: Any])?["storage"]
+        as? [String: Any], "\(doctor.standardOutput)\n\(doctor.standardError)")
+    #expect(storage["integrity"] as? String == "damaged", "\(storage)")
+    #expect(storage["rebuilt_indexes"] as? [String] == [], "\(storage)")
+    #expect((storage["search_indexes"] as? String ?? "").hasPrefix("not checked"), "\(storage)")
+    // The search index still misses the note: nothing was rebuilt in the damaged file.
+    let count = try await CommandRunner.runProcess(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from note_fts "
+          + "where note_fts match 'boiler'\").fetchone()[0])", database,
+      ])
+    #expect(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(count)")
+  }
 }

@@ -216,6 +216,41 @@ struct ModelDownloadTests {
   /// The test servers run on this machine.
   static let local = PullDestination(allowsPrivateNetwork: true)
 
+  @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small file system needs root"))
+  func aDiskThatFillsDuringAPullStopsItAtOnceWithTheCauseAndItResumesOnceThereIsRoom() async throws {
+    // Room for the pull's own check (the file and its margin) before the disk fills.
+    let disk = try SmallFileSystem(megabytes: 32)
+    let small = ModelRegistry(folder: disk.folder.appendingPathComponent("models"))
+    let bytes = GGUFBuilder.modelBytes(megabytes: 5, seed: 11)
+    let hash = sha256(bytes)
+    try bytes.write(to: served.appendingPathComponent("five.gguf"))
+    let nginx = try NginxServer(root: served)
+    // Another program takes the room after the pull checked it: 2 MB are left when the bytes arrive.
+    let filler = try disk.fill(leaving: 2 << 20)
+    let error = await #expect(throws: ModelDownloadError.self) {
+      _ = try await ModelDownloader(registry: small, destination: Self.local, freeSpace: { _ in 1 << 40 }).pull(
+        url: "\(nginx.base)/five.gguf", sha256: hash, name: "five")
+    }
+    guard case .storage(_, let detail) = error else {
+      Issue.record("not reported as a storage failure: \(String(describing: error))")
+      return
+    }
+    #expect(detail.contains(String(cString: strerror(ENOSPC))), "\(detail)")
+    // Retrying cannot help a full disk: one request, and what arrived is kept for the next pull.
+    #expect(nginx.accessLog().count == 1, "\(nginx.accessLog())")
+    let partial = disk.folder.appendingPathComponent("models/.partial")
+    let kept = try FileManager.default.contentsOfDirectory(atPath: partial.path).filter { $0.hasSuffix(".part") }
+    #expect(kept.count == 1)
+    #expect(try small.installed().isEmpty)
+
+    try FileManager.default.removeItem(at: filler)
+    let model = try await ModelDownloader(registry: small, destination: Self.local).pull(
+      url: "\(nginx.base)/five.gguf", sha256: hash, name: "five")
+    #expect(model.status == .ready(verified: true))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: model.path)) == bytes)
+    #expect(nginx.accessLog().contains { $0.contains(" 206 ") }, "\(nginx.accessLog())")
+  }
+
   @Test func pullsReachOnlyPublicAddressesUnlessPrivateNetworksAreAllowed() async throws {
     let bytes = GGUFBuilder.modelBytes(megabytes: 1, seed: 8)
     try bytes.write(to: served.appendingPathComponent("model.gguf"))

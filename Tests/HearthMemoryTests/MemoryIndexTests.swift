@@ -100,6 +100,22 @@ struct MemoryIndexTests {
     #expect(try await other.search("boiler bangs").first?.source.id == Self.boiler.id)
   }
 
+  @Test("a stored vector of the wrong size is embedded again from its chunk's text, not passed over")
+  func damagedVectorRebuilt() async throws {
+    let database = try Self.database()
+    _ = try await MemoryIndex(database: database, embedder: WordHashEmbedder()).index(Self.boiler)
+    let row = try #require(try database.memoryChunkTexts().first?.rowID)
+    // Half the vector lost, as a torn write or a bad sector would leave it.
+    try database.updateMemoryVectors([(row, [Float](repeating: 0.5, count: 32))])
+    #expect(try database.memoryVectors(dimension: 64).misfits == [row])
+
+    let reopened = MemoryIndex(database: database, embedder: WordHashEmbedder())
+    #expect(try await reopened.search("boiler bangs").first?.source.id == Self.boiler.id)
+    let stored = try database.memoryVectors(dimension: 64)
+    #expect(stored.misfits.isEmpty)
+    #expect(stored.rowIDs.contains(row))
+  }
+
   @Test("a reopened memory finds what an earlier one stored")
   func persists() async throws {
     let database = try Self.database()

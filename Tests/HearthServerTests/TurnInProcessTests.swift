@@ -113,6 +113,39 @@ struct TurnInProcessTests {
     }
   }
 
+  @Test func aTurnStoppedWhileItWaitsInLineEndsStoppedWithNothingGenerated() async throws {
+    let model = ScriptedChatModel(pieces: (1...40).map { "\($0) " }, pause: .milliseconds(20))
+    try await LiveServer.inProcess(model: model) { server in
+      let first = try await AppAPITests.newSession(server)
+      let second = try await AppAPITests.newSession(server)
+      let secondID = try #require(UUID(uuidString: second))
+      async let firstEvents = Self.turn(server, session: first, text: "Count from 1 to 40.")
+      try await waitUntil(seconds: 10) { model.conversations.count == 1 }
+      async let secondEvents = Self.turn(server, session: second, text: "Write a long story.")
+      // The second turn is taken in and waits for the model: Stop is heard, not dropped.
+      try await waitUntil(seconds: 10) { await server.engine.chat.isGenerating(secondID) }
+      let stop = try await server.request(.POST, "/api/sessions/\(second)/stop", body: "{}")
+      #expect(stop.json?["stopped"] == .bool(true), "\(stop.body)")
+      let events = try await secondEvents
+      #expect(events.contains { $0.name == "queued" }, "\(events.map(\.name))")
+      let finished = events.last(where: { $0.name == "done" })
+      #expect(finished != nil, "\(events.map(\.name))")
+      let done = try Self.data(finished)["message"]
+      #expect(done?["state"]?.stringValue == "cancelled")
+      #expect(done?["content"]?.stringValue == "")
+      #expect(try await firstEvents.last?.name == "done")
+      // The model was never asked the stopped turn's question, and both sessions are free.
+      #expect(model.conversations.count == 1)
+      let stored = try server.database.messages(in: secondID)
+      #expect(stored.map(\.role) == [.user, .assistant])
+      #expect(stored.last?.state == .cancelled)
+      #expect(await !server.engine.chat.isGenerating(secondID))
+      // The next turn in that session runs as usual.
+      let again = try await Self.turn(server, session: second, text: "Say hello.")
+      #expect(try Self.data(again.last { $0.name == "done" })["message"]?["state"]?.stringValue == "complete")
+    }
+  }
+
   @Test func aModelThatCannotBeMadeReadyIsTheTurnsErrorEvent() async throws {
     try await LiveServer.inProcess(model: UnreadyModel()) { server in
       let id = try await AppAPITests.newSession(server)

@@ -19,9 +19,10 @@ public final class SmallFileSystem: Sendable {
 
   deinit { _ = Self.run("/bin/umount", ["-l", folder.path]) }
 
-  /// Writes a filler file until the disk is full; returns it (remove it to make room again).
+  /// Writes a filler file until the disk is full but for `leaving` bytes; returns it (remove it to make room
+  /// again).
   @discardableResult
-  public func fill() throws -> URL {
+  public func fill(leaving: Int = 0) throws -> URL {
     let filler = folder.appendingPathComponent("filler")
     _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
     let handle = try FileHandle(forWritingTo: filler)
@@ -30,7 +31,17 @@ public final class SmallFileSystem: Sendable {
     while (try? handle.write(contentsOf: piece)) != nil {}
     // What is left is less than a piece: fill it byte by byte.
     while (try? handle.write(contentsOf: Data([0]))) != nil {}
+    if leaving > 0 {
+      let size = try handle.seekToEnd()
+      try handle.truncate(atOffset: size - UInt64(min(leaving, Int(size))))
+    }
     return filler
+  }
+
+  /// Mounts it again read-only (`true`) or writable, as a disk that went read-only after errors would be.
+  public func setReadOnly(_ readOnly: Bool) throws {
+    let status = Self.run("/bin/mount", ["-o", readOnly ? "remount,ro" : "remount,rw", folder.path])
+    guard status == 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: folder.path]) }
   }
 
   private static func run(_ executable: String, _ arguments: [String]) -> Int32 {

@@ -31,6 +31,7 @@ extension ProfileBackup {
     }
     guard let held else { throw .profileInUse(path: paths.home.path) }
     defer { withExtendedLifetime(held) {} }
+    removeLeftovers()
     let holdsData = holdsData()
     if holdsData, !replacing { throw .profileNotEmpty(path: paths.home.path) }
 
@@ -82,8 +83,8 @@ extension ProfileBackup {
     } catch {
       // Put back what was moved, newest first, so the profile is as it was.
       var notPutBack: [String] = []
-      for (from, to) in moved.reversed() where rename(to.path, from.path) != 0 {
-        notPutBack.append("\(from.path) (it is at \(to.path))")
+      for (from, to) in moved.reversed() {
+        do { try Self.relocate(to, to: from) } catch { notPutBack.append("\(from.path) (it is at \(to.path))") }
       }
       // The folder set aside goes only when all of it went back: never a file of the user's with it.
       if let keptAside, Self.regularFiles(under: keptAside, as: "").isEmpty { Self.remove(keptAside) }
@@ -132,10 +133,66 @@ extension ProfileBackup {
   private static func move(_ from: URL, to: URL, noting moved: inout [(from: URL, to: URL)]) throws {
     try FileManager.default.createDirectory(
       at: to.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    guard rename(from.path, to.path) == 0 else {
-      throw ProfileBackupError.files(path: to.path, detail: BackupWriter.lastSystemError())
-    }
+    try relocate(from, to: to)
     moved.append((from, to))
+  }
+
+  /// Moves a file by a rename; across disks (the models folder may be on another than the profile) it is copied
+  /// beside its place, renamed in, and only then removed from where it was.
+  private static func relocate(_ from: URL, to: URL) throws(ProfileBackupError) {
+    guard rename(from.path, to.path) != 0 else { return }
+    guard errno == EXDEV else { throw .files(path: to.path, detail: BackupWriter.lastSystemError()) }
+    let beside = to.deletingLastPathComponent().appendingPathComponent(".\(to.lastPathComponent).restoring")
+    do {
+      try FileManager.default.copyItem(at: from, to: beside)
+    } catch {
+      Self.remove(beside)
+      throw .files(path: to.path, detail: FileErrorText.describe(error))
+    }
+    // On disk before the original goes: a crash after the removal must not find the copy still in a cache.
+    if let failure = synchronizeTree(at: beside) {
+      Self.remove(beside)
+      throw .files(path: to.path, detail: failure)
+    }
+    guard rename(beside.path, to.path) == 0 else {
+      let detail = BackupWriter.lastSystemError()
+      Self.remove(beside)
+      throw .files(path: to.path, detail: detail)
+    }
+    BackupWriter.synchronizeFolder(of: to)
+    // Both copies are whole and durable now; one left behind where it was is only space, never a loss.
+    Self.remove(from)
+  }
+
+  /// Flushes a file, or every file and folder under a folder, to the disk; what went wrong, in words, or `nil`.
+  private static func synchronizeTree(at url: URL) -> String? {
+    var items = [url]
+    if let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) {
+      for case let item as URL in walker { items.append(item) }
+    }
+    for item in items {
+      let descriptor = open(item.path, O_RDONLY)
+      guard descriptor >= 0 else { return "\(item.path): \(BackupWriter.lastSystemError())" }
+      defer { close(descriptor) }
+      guard fsync(descriptor) == 0 else { return "\(item.path): \(BackupWriter.lastSystemError())" }
+    }
+    return nil
+  }
+
+  /// What a restore killed halfway left: its staging folder in the profile, and the copies it was making
+  /// across disks (`.NAME.restoring`) beside the database and the models. Only the restore, which holds the
+  /// profile alone, makes them, so any found now are from one that did not finish.
+  private func removeLeftovers() {
+    for folder in [paths.home, paths.models] {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in names where name.hasPrefix(".restoring-") || (name.hasPrefix(".") && name.hasSuffix(".restoring")) {
+        Self.remove(folder.appendingPathComponent(name))
+      }
+    }
+    let models = Self.regularFiles(under: paths.models, as: "").map(\.0)
+    for file in models where file.lastPathComponent.hasPrefix(".") && file.lastPathComponent.hasSuffix(".restoring") {
+      Self.remove(file)
+    }
   }
 
   private static func freeAsideName(in home: URL, for date: Date) -> URL {

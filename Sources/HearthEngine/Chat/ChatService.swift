@@ -13,6 +13,10 @@ public actor ChatService {
   let now: @Sendable () -> Date
   private let logger: Logger
   private var activeTurns: [UUID: Task<Void, Never>] = [:]
+  // Turns taken in for a session that have not started yet (in line for the model, or while it loads): a stop
+  // meanwhile is kept, and the turn, once it starts, ends at once as stopped with nothing generated.
+  private var waitingTurns: [UUID: Set<UUID>] = [:]
+  private var stopsWhileWaiting: Set<UUID> = []
   private let actionHooks: ActionHooks?
   let memoryHooks: MemoryHooks?
 
@@ -106,7 +110,26 @@ public actor ChatService {
   }
 
   /// Whether `sessionID` is answering right now.
-  public func isGenerating(_ sessionID: UUID) -> Bool { activeTurns[sessionID] != nil }
+  public func isGenerating(_ sessionID: UUID) -> Bool {
+    activeTurns[sessionID] != nil || waitingTurns[sessionID] != nil
+  }
+
+  /// A turn for `sessionID` waits to start (``Engine/runTurn(_:onEvent:)`` says so before it waits for the
+  /// model): until ``turnStopsWaiting(_:in:)`` with the token returned, the session counts as answering and a
+  /// stop is kept for it.
+  func turnWaits(in sessionID: UUID) -> UUID {
+    let token = UUID()
+    waitingTurns[sessionID, default: []].insert(token)
+    return token
+  }
+
+  /// The turn that waited has started, or will not (saying so again changes nothing): a stop kept for it goes
+  /// with the last turn waiting in the session.
+  func turnStopsWaiting(_ token: UUID, in sessionID: UUID) {
+    guard var waiting = waitingTurns[sessionID], waiting.remove(token) != nil else { return }
+    waitingTurns[sessionID] = waiting.isEmpty ? nil : waiting
+    if waiting.isEmpty { stopsWhileWaiting.remove(sessionID) }
+  }
 
   /// Returns once the turn running in `sessionID`, if any, has ended and stored its answer as it ended.
   public func settled(_ sessionID: UUID) async {
@@ -115,7 +138,11 @@ public actor ChatService {
 
   /// Stops the answer being generated in `sessionID`, keeping what was said so far.
   public func stop(_ sessionID: UUID) {
-    activeTurns[sessionID]?.cancel()
+    if let running = activeTurns[sessionID] {
+      running.cancel()
+    } else if waitingTurns[sessionID] != nil {
+      stopsWhileWaiting.insert(sessionID)
+    }
   }
 
   /// Sends a user message and streams the turn's events. The user message and an empty answer are saved
@@ -353,6 +380,8 @@ public actor ChatService {
     }
     activeTurns[sessionID] = task
     continuation.onTermination = { _ in task.cancel() }
+    // Stopped while it waited for the model: its message and an empty answer are kept, stopped at once.
+    if stopsWhileWaiting.remove(sessionID) != nil { task.cancel() }
     return events
   }
 

@@ -110,6 +110,24 @@ extension Engine {
       try await onEvent(.failed(error))
       return
     }
+    // From here until the chat starts, a stop is kept for the turn (it then ends at once, stopped), and the
+    // session counts as answering.
+    let waiting = await chat.turnWaits(in: session)
+    do {
+      try await waitAndRun(
+        request, chat: chat, session: session, waiting: waiting, prompt: prompt, options: options, onEvent: onEvent)
+    } catch {
+      await chat.turnStopsWaiting(waiting, in: session)
+      throw error
+    }
+    await chat.turnStopsWaiting(waiting, in: session)
+  }
+
+  /// The rest of ``runTurn(_:onEvent:)`` once the turn is taken in: the line, then the chat.
+  private func waitAndRun(
+    _ request: TurnRequest, chat: ChatService, session: UUID, waiting: UUID, prompt: String,
+    options: GenerationOptions, onEvent: (TurnEvent) async throws -> Void
+  ) async throws {
     // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
     // is said for what it is.
     // From the first turn on, the remote server (if one is set up) is watched in the background.
@@ -123,6 +141,7 @@ extension Engine {
     } catch let failure as TurnListenerGone {
       throw failure.error
     } catch {
+      await chat.turnStopsWaiting(waiting, in: session)
       try await onEvent(.failed(error))
       return
     }
@@ -132,9 +151,17 @@ extension Engine {
       // A listener that left while waiting must not start a turn.
       try await onEvent(.ready)
       do {
-        let events = try await chat.start(
-          request.kind, in: session, systemPrompt: prompt, options: options,
-          attachments: request.attachments)
+        let events: AsyncStream<ChatEvent>
+        do {
+          events = try await chat.start(
+            request.kind, in: session, systemPrompt: prompt, options: options,
+            attachments: request.attachments)
+        } catch {
+          await chat.turnStopsWaiting(waiting, in: session)
+          throw error
+        }
+        // Started: a stop now reaches the running turn itself.
+        await chat.turnStopsWaiting(waiting, in: session)
         // Leaving this loop drops the stream, which stops the generation; the release below waits for it to
         // settle before the next request is let in.
         for await event in events {

@@ -49,12 +49,17 @@ extension Engine {
   private func storageFacts(fullCheck: Bool) throws -> DoctorReport.StorageFacts {
     var facts = DoctorReport.StorageFacts()
     if fullCheck {
-      // The indexes first: they are derived data, and a search that misses what the user wrote is fixed here.
-      facts.rebuiltIndexes = try database.repairSearchIndexes()
-      facts.searchIndexes = facts.rebuiltIndexes.isEmpty ? "ok" : "rebuilt"
+      // SQLite's own check first, and a damaged database is never written to: its search indexes are rebuilt
+      // (derived data, so a search that misses what the user wrote finds it again) only when it is sound.
       let found = try database.integrityCheck()
       facts.integrity = found == ["ok"] ? "ok" : "damaged"
       facts.problems = found == ["ok"] ? [] : Array(found.prefix(10))
+      if found == ["ok"] {
+        facts.rebuiltIndexes = try database.repairSearchIndexes()
+        facts.searchIndexes = facts.rebuiltIndexes.isEmpty ? "ok" : "rebuilt"
+      } else {
+        facts.searchIndexes = "not checked (the database is damaged)"
+      }
     }
     let listed = try backups.list()
     facts.backups = listed.count

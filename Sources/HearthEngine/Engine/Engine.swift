@@ -334,7 +334,12 @@ public final class Engine: Sendable {
   private static func openProfile(
     _ configuration: EngineConfiguration, generating: Bool
   ) throws -> (HearthDatabase, ProfileLock?) {
-    guard generating else { return (try HearthDatabase(path: configuration.paths.database.path), nil) }
+    guard generating else {
+      // A command that only reads or edits the data (notes add, an import) opens it for writing as well: the
+      // same read-only check first, so a damaged database is never written to by any command.
+      try ProfileBackup(paths: configuration.paths).checkAtStart(logger: configuration.logger)
+      return (try HearthDatabase(path: configuration.paths.database.path), nil)
+    }
     // Alone with the profile, the file is checked read-only before anything opens it for writing (opening
     // writes), so a damaged database is never written to; then what a crash left is repaired.
     var opened: HearthDatabase?

@@ -1,4 +1,21 @@
 public import Foundation
+public import HearthCore
+
+/// Why the profile's lock could not be taken.
+public enum ProfileLockError: Error, Sendable, CustomStringConvertible, CategorizedError {
+  /// The lock file could not be opened or made: `cause` is the system's word for it (`Read-only file system`,
+  /// `Permission denied`, `No space left on device`).
+  case cannotOpen(path: String, cause: String)
+
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let cause):
+      "cannot open the profile's lock file \(path): \(cause); nothing was changed"
+    }
+  }
+
+  public var category: ErrorCategory { ErrorCategory(.unavailable, code: "profile_unavailable") }
+}
 
 /// An advisory lock on the profile, held for as long as a process may write answers into the database.
 ///
@@ -15,7 +32,7 @@ public final class ProfileLock: Sendable {
       at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
     descriptor = open(path.path, O_RDWR | O_CREAT, 0o644)
     guard descriptor >= 0 else {
-      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path])
+      throw ProfileLockError.cannotOpen(path: path.path, cause: String(cString: strerror(errno)))
     }
     if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
       do {
@@ -40,7 +57,7 @@ public final class ProfileLock: Sendable {
       at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
     let descriptor = open(path.path, O_RDWR | O_CREAT, 0o644)
     guard descriptor >= 0 else {
-      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path.path])
+      throw ProfileLockError.cannotOpen(path: path.path, cause: String(cString: strerror(errno)))
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)
