@@ -34,4 +34,29 @@ struct EverydayRequestTests {
     #expect(outcome.blocks == [#"[CALENDAR_ACTION:{"action":"query","from":"2026-11-28","to":"2026-11-28"}]"#])
     #expect(outcome.answer.contains("Sat 2026-11-28 19:30–21:30: Dinner with Marco"), "\(outcome.answer)")
   }
+
+  /// Questions that name one of the user's things, in words the readers of changes took for a change (a reminder
+  /// made of the question, a note titled "Wifi password") or left to the model (which invented an answer).
+  static let namedThings: [AssistantCase] = [
+    AssistantCase(
+      "when do I have to renew my passport by", .lookups, .answer(.reminder, "list", facts: ["2026-12-05"])),
+    AssistantCase("how urgent is the electricity bill reminder", .lookups, .answer(.reminder, "list", facts: ["high"])),
+    AssistantCase("whats the wifi password", .lookups, .answer(.note, "search", facts: ["tulip42"])),
+    AssistantCase("remind me where i met anna", .lookups, .answer(.contactsSearch, nil, facts: ["Lyon"])),
+    AssistantCase("which room is mondays team meeting in", .schedule, .answer(.calendar, "query", facts: ["Room 4"])),
+    AssistantCase(
+      "remind me what the team meeting on monday is about", .schedule, .answer(.calendar, "query", facts: ["Sam"])),
+    AssistantCase(
+      "how long is the hair cut, when does it finish?", .schedule, .answer(.calendar, "query", facts: ["15:45"])),
+  ]
+
+  @Test(arguments: namedThings.map(\.request))
+  func aQuestionThatNamesOneOfTheUsersThingsShowsItsRecordAndChangesNothing(request: String) async throws {
+    let testCase = try #require(Self.namedThings.first { $0.request == request })
+    let evaluation = AssistantEvaluation(model: try await Self.model.value)
+    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
+    #expect(outcome.rightFacts, "\(outcome.answer)")
+    #expect(outcome.invented.isEmpty, "\(outcome.invented)")
+  }
 }

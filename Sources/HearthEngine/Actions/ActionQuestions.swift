@@ -22,8 +22,15 @@ extension ActionPlanner {
           isAllDay: occurrence.event.isAllDay)
         let calendarName =
           occurrence.event.calendar == CalendarEvent.defaultCalendar ? "" : " (\(occurrence.event.calendar) calendar)"
+        // An event asked about by name ("what is the team meeting about") shows what its notes say too.
+        let notes =
+          text == nil
+          ? ""
+          : occurrence.event.notes.map {
+            " — notes: " + $0.split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200)
+          } ?? ""
         return "- \(Self.when(shown)): \(occurrence.event.title)"
-          + (occurrence.event.location.map { " at \($0)" } ?? "") + calendarName
+          + (occurrence.event.location.map { " at \($0)" } ?? "") + calendarName + notes
       }
       return (
         "Looked up the calendar (\(found.count) found)",

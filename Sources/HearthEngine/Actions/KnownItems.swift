@@ -39,6 +39,24 @@ struct KnownItems: Sendable {
     }
   }
 
+  /// The items a question may name (``ItemQuestion``), each with what it holds: an event's place and notes, a
+  /// note's text, a contact's organisation and notes; reminders and habits by their names.
+  @Sendable func questionItems(_ kind: ActionKind) -> [KnownItem] {
+    switch kind {
+    case .note:
+      return read(kind) {
+        try notes.list().prefix(300).map { KnownItem($0.title, details: [String($0.body.prefix(400))]) }
+      }
+    case .contactsSearch:
+      return read(kind) {
+        try contacts.list().prefix(500).map {
+          KnownItem($0.fullName, details: [$0.organization, $0.notes].compactMap { $0 })
+        }
+      }
+    default: return items(kind)
+    }
+  }
+
   /// The names a request may call the user's contacts and habits by (``DataQuestion``).
   func questionNames() -> DataQuestion.Names {
     DataQuestion.Names(contacts: items(.contactsSearch).map(\.name), habits: items(.habit).map(\.name))

@@ -42,10 +42,20 @@ struct TurnDrafter: Sendable {
       if let block = factQuestion(request, today: today) { return block }
       // "My brother's name is Tomas": a statement about the user that asks for no change of their data.
       if let block = factBlock(request, today: today, explicitOnly: false) { return block }
+      // A question asks to be told: it changes nothing, and when it names one of the user's things ("where's the
+      // dentist appointment again", "remind me where I met Anna") it is answered with that thing's record.
+      let asked = ItemQuestion.isQuestion(request)
+      let named = asked ? ItemQuestion.lookUp(request, items: known.questionItems) : nil
+      if ItemQuestion.asksToBeTold(request), let named { return named }
       // The request's meaning decides only where its words and the names of the user's items find nothing.
       if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
-        return drafted
+        if !asked || Self.isLookUp(drafted) { return drafted }
+        if let named { return named }
+        // A change drafted from a question that names nothing of the user's is no answer to it: the views below
+        // (or the model, checked) answer instead.
+        if !Self.isChange(drafted) { return drafted }
       }
+      if let named { return named }
       // A question about the user's data that no reader took for an action gets the view that answers it
       // (the days it names, the list, the contact), never the model's own idea of the user's week.
       if let view = DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block {
@@ -58,6 +68,21 @@ struct TurnDrafter: Sendable {
       logger.warning("an action could not be drafted", metadata: ["error": "\(ErrorKind.of(error))"])
       return nil
     }
+  }
+
+  /// Whether `drafted` is a look-up of the user's data (a calendar query or free time, the reminders, a note
+  /// search, habit figures, a contact search).
+  static func isLookUp(_ drafted: String) -> Bool {
+    guard let block = ActionBlockParser.parse(drafted).blocks.first else { return false }
+    if block.kind == .contactsSearch { return true }
+    guard [.calendar, .reminder, .note, .habit].contains(block.kind) else { return false }
+    return ["query", "free", "list", "search", "stats"].contains(block.payload["action"]?.stringValue ?? "")
+  }
+
+  /// Whether `drafted` would change the user's data (anything but a look-up, a web search or a question).
+  static func isChange(_ drafted: String) -> Bool {
+    guard let block = ActionBlockParser.parse(drafted).blocks.first else { return false }
+    return block.kind != .webSearch && !isLookUp(drafted)
   }
 
   /// The request Hearth asked about and the intent `reply` chose, when the answer before `reply` is Hearth's
