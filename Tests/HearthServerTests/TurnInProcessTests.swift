@@ -114,7 +114,7 @@ struct TurnInProcessTests {
   }
 
   @Test func aTurnStoppedWhileItWaitsInLineEndsStoppedWithNothingGenerated() async throws {
-    let model = ScriptedChatModel(pieces: (1...40).map { "\($0) " }, pause: .milliseconds(20))
+    let model = ScriptedChatModel(pieces: (1...150).map { "\($0) " }, pause: .milliseconds(20))
     try await LiveServer.inProcess(model: model) { server in
       let first = try await AppAPITests.newSession(server)
       let second = try await AppAPITests.newSession(server)

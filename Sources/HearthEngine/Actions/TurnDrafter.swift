@@ -44,7 +44,8 @@ struct TurnDrafter: Sendable {
       if let block = factBlock(request, today: today, explicitOnly: false) { return block }
       // A question asks to be told: it changes nothing, and when it names one of the user's things ("where's the
       // dentist appointment again", "remind me where I met Anna") it is answered with that thing's record.
-      let asked = ItemQuestion.isQuestion(request)
+      // A question about a document the user gave ("what does the pantry document say …") is the memory's.
+      let asked = ItemQuestion.isQuestion(request) && !ActionDrafter.asksAboutAFile(request)
       let named = asked ? ItemQuestion.lookUp(request, items: known.questionItems) : nil
       if ItemQuestion.asksToBeTold(request), let named { return named }
       // The request's meaning decides only where its words and the names of the user's items find nothing.
