@@ -46,6 +46,9 @@ public enum ItemQuestion {
     }
     if first == "any", second == "idea" { return true }
     guard questionAuxiliaries.contains(first) else { return false }
+    // "Is it possible to add …", "is there a way to move …": a request asked politely.
+    let rest = words.dropFirst(2).prefix(3)
+    if rest.contains("possible") || (rest.contains("way") && words.contains("to")) { return false }
     // "Did my reading", "had my run": a check-in said short, not a question; "did I …", "is my …" ask.
     if ["do", "does", "did", "have", "has", "had"].contains(first) {
       return ["i", "we", "there", "it", "anything", "any"].contains(second)

@@ -18,6 +18,7 @@ struct ItemQuestionTests {
     "did my reading for today", "had my run this morning", "How do I run a good meeting?",
     "What should I cook for lunch?", "why is the sky blue", "remind me to call the plumber",
     "can you move the haircut to 4pm?",
+    "is it possible to add lunch with priya on friday at 1?", "is there a way to move the dentist to friday",
   ])
   func requestsAdviceAndCheckInsAreNotQuestionsAboutAThing(request: String) {
     #expect(!ItemQuestion.isQuestion(request))

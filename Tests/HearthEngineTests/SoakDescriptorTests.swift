@@ -15,7 +15,10 @@ struct SoakDescriptorTests {
     #expect(
       SoakBenchmark.leaked(idle: idle, warm: warm, end: idle + ["/p/backups/b.hearthbackup", "pipe"])
         == ["/p/backups/b.hearthbackup", "pipe"])
+    // The database's pool opens its readers as reads overlap, after the warm-up too, up to its limit.
+    let pooled = Array(repeating: "/p/hearth.sqlite", count: 6)
+    #expect(SoakBenchmark.leaked(idle: idle, warm: warm, end: Array(idle.dropFirst()) + pooled).isEmpty)
     #expect(
-      SoakBenchmark.leaked(idle: idle, warm: warm, end: idle + ["/p/hearth.sqlite"]) == ["/p/hearth.sqlite"])
+      SoakBenchmark.leaked(idle: idle, warm: warm, end: idle + pooled) == ["/p/hearth.sqlite"])
   }
 }
