@@ -46,17 +46,24 @@ struct TurnDrafter: Sendable {
       // dentist appointment again", "remind me where I met Anna") it is answered with that thing's record.
       // A question about a document the user gave ("what does the pantry document say …") is the memory's.
       let asked = ItemQuestion.isQuestion(request) && !ActionDrafter.asksAboutAFile(request)
-      let named = asked ? ItemQuestion.lookUp(request, items: known.questionItems) : nil
-      if ItemQuestion.asksToBeTold(request), let named { return named }
+      // Read only when needed: it reads every note, contact and event, and most questions are answered first.
+      var looked: String??
+      func named() -> String? {
+        if let looked { return looked }
+        let found = asked ? ItemQuestion.lookUp(request, items: known.questionItems) : nil
+        looked = .some(found)
+        return found
+      }
+      if ItemQuestion.asksToBeTold(request), let named = named() { return named }
       // The request's meaning decides only where its words and the names of the user's items find nothing.
       if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
         if !asked || Self.isLookUp(drafted) { return drafted }
-        if let named { return named }
+        if let named = named() { return named }
         // A change drafted from a question that names nothing of the user's is no answer to it: the views below
         // (or the model, checked) answer instead.
         if !Self.isChange(drafted) { return drafted }
       }
-      if let named { return named }
+      if let named = named() { return named }
       // A question about the user's data that no reader took for an action gets the view that answers it
       // (the days it names, the list, the contact), never the model's own idea of the user's week.
       if let view = DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block {
