@@ -86,6 +86,16 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit) ?? Self.defaultTimeLimit
   }
 
+  /// These settings with the sampling values of `preset` (a persona's), the length and time limit kept.
+  public func sampled(as preset: Preset) -> ChatSettings {
+    var settings = self
+    let sampling = preset.sampling
+    settings.preset = preset
+    (settings.temperature, settings.topK, settings.topP) = (sampling.temperature, sampling.topK, sampling.topP)
+    (settings.minP, settings.repeatPenalty) = (sampling.minP, sampling.repeatPenalty)
+    return settings
+  }
+
   /// The generation options these settings ask for.
   public var generationOptions: GenerationOptions {
     GenerationOptions(

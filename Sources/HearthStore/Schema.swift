@@ -124,6 +124,9 @@ enum Schema {
     migrator.registerMigration("v17-accounts") { db in
       try SyncedItemRow.createTables(db)
     }
+    migrator.registerMigration("v18-personas") { db in
+      try PersonaRow.create(db)
+    }
     return migrator
   }
 }

@@ -52,6 +52,7 @@ struct SecurityTests {
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
     "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts", "/api/backups",
+    "/api/personas",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -68,6 +69,7 @@ struct SecurityTests {
     (.POST, "/api/memory/documents?name=a.md", "# A\n\nThe spare key is under the blue pot.\n"),
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
     (.POST, "/api/memory/facts", #"{"text":"I like tea."}"#),
+    (.POST, "/api/personas", #"{"name":"Ada","backstory":"Born in a lighthouse."}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),
@@ -101,6 +103,8 @@ struct SecurityTests {
       (.DELETE, "/api/memory/sources?id=file:/nowhere/\(id).md", nil),
       (.PATCH, "/api/memory/facts/\(id)", #"{"isPinned":true}"#), (.DELETE, "/api/memory/facts/\(id)", nil),
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
+      (.GET, "/api/personas/\(id)", nil), (.PATCH, "/api/personas/\(id)", #"{"preset":"creative"}"#),
+      (.DELETE, "/api/personas/\(id)", nil),
       (.POST, "/api/notices/reminder:\(id):0/done", nil), (.POST, "/api/notices/reminder:\(id):0/dismiss", nil),
       (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),
       (.DELETE, "/api/mcp/servers/s\(id.prefix(8))", nil), (.POST, "/api/mcp/servers/s\(id.prefix(8))/refresh", nil),

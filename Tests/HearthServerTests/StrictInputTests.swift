@@ -29,6 +29,11 @@ struct StrictInputTests {
     Case(method: .POST, path: "/api/contacts", body: #"{"fullName":"Ada Lovelace"}"#),
     Case(method: .POST, path: "/api/prompts", body: #"{"name":"Plan","text":"Plan my day"}"#),
     Case(method: .PUT, path: "/api/memory/persona", body: #"{"text":"I like short answers."}"#),
+    Case(
+      method: .POST, path: "/api/personas",
+      body:
+        #"{"name":"Captain","system_prompt":"You are a sea captain.","backstory":"","model":null,"preset":"creative"}"#
+    ),
   ]
 
   static let settings =

@@ -13,6 +13,7 @@ public final class ScriptedChatModel: ChatModel {
   private let ending: StopReason
   private let pause: Duration?
   private let asked = Mutex<[[ChatMessage]]>([])
+  private let askedWith = Mutex<[GenerationOptions]>([])
   /// How long ``prepare()`` takes, as a model loading would (a stop can then arrive before any answer).
   public let preparation: Duration?
 
@@ -50,6 +51,9 @@ public final class ScriptedChatModel: ChatModel {
   /// Every conversation the model was asked to answer, oldest first.
   public var conversations: [[ChatMessage]] { asked.withLock { $0 } }
 
+  /// The options of every generation, oldest first (beside ``conversations``).
+  public var options: [GenerationOptions] { askedWith.withLock { $0 } }
+
   /// About four characters a token, and a few for each message's framing.
   public func countTokens(_ messages: [ChatMessage]) throws -> Int {
     messages.reduce(0) { $0 + $1.content.count / 4 + 4 }
@@ -59,6 +63,7 @@ public final class ScriptedChatModel: ChatModel {
     messages: [ChatMessage], options: GenerationOptions
   ) -> AsyncThrowingStream<GenerationEvent, any Error> {
     asked.withLock { $0.append(messages) }
+    askedWith.withLock { $0.append(options) }
     let (pieces, ending, pause) = (reply(messages), ending, pause)
     return AsyncThrowingStream { continuation in
       let task = Task {

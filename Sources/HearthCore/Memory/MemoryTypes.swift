@@ -12,13 +12,16 @@ public enum MemoryCollection: String, Sendable, Hashable, Codable, CaseIterable,
   case persona
   /// The facts the user told Hearth about themselves, kept in step with them.
   case facts
+  /// The backstories of the user's personas, each read only in the chats started with its persona.
+  case backstories
 
   public var description: String { rawValue }
 }
 
 /// One remembered text as a whole: a file, a note, a chat, the persona.
 public struct MemorySource: Sendable, Hashable, Codable, Identifiable {
-  /// `file:` + absolute path, `note:` + id, `chat:` + session id, `fact:` + id, or `persona`.
+  /// `file:` + absolute path, `note:` + id, `chat:` + session id, `fact:` + id, `backstory:` + persona id, or
+  /// `persona`.
   public var id: String
   public var collection: MemoryCollection
   /// A name for people: the file name, the note's title, the chat's title.
@@ -164,6 +167,7 @@ extension MemoryCollection {
     case .conversations: "past chat"
     case .persona: "about the user"
     case .facts: "fact"
+    case .backstories: "persona's backstory"
     }
   }
 }

@@ -16,12 +16,15 @@ public enum TurnKind: Sendable, Hashable {
 
 extension ChatService {
   /// Starts a turn of any kind; see ``send(_:to:systemPrompt:options:)``, ``regenerate(_:in:systemPrompt:options:)``,
-  /// ``edit(_:to:in:systemPrompt:options:)`` and ``continueAnswer(_:in:systemPrompt:options:)``.
+  /// ``edit(_:to:in:systemPrompt:options:)`` and ``continueAnswer(_:in:systemPrompt:options:)``. `chosen` is a
+  /// model the turn generates with in place of the chat's own (a persona's, held for the turn by its caller).
   public func start(
     _ kind: TurnKind, in sessionID: UUID, systemPrompt: String? = nil, options: GenerationOptions? = nil,
-    attachments: [UUID] = []
+    attachments: [UUID] = [], model chosen: (any ChatModel)? = nil
   ) throws -> AsyncStream<ChatEvent> {
     if case .message = kind {} else if !attachments.isEmpty { throw ChatError.attachmentsNeedANewMessage }
+    modelForStartingTurn = chosen
+    defer { modelForStartingTurn = nil }
     return switch kind {
     case .message(let text):
       try send(text, to: sessionID, systemPrompt: systemPrompt, options: options, attachments: attachments)

@@ -9,6 +9,10 @@ public import Logging
 public actor ChatService {
   let database: HearthDatabase
   private var model: (any ChatModel)?
+  // The model the turn being started generates with in place of `model` (a persona's own, held by the
+  // engine for it), set only while ``start(_:in:systemPrompt:options:attachments:model:)`` runs: the actor
+  // runs that call through without a suspension, so no other turn sees it.
+  var modelForStartingTurn: (any ChatModel)?
   private let configuration: ChatConfiguration
   let now: @Sendable () -> Date
   private let logger: Logger
@@ -198,7 +202,7 @@ public actor ChatService {
   /// The model and options a new turn in `sessionID` will use, once nothing stands in its way.
   func ready(_ sessionID: UUID, options: GenerationOptions?) throws -> (any ChatModel, GenerationOptions) {
     guard activeTurns[sessionID] == nil else { throw ChatError.alreadyGenerating(sessionID: sessionID) }
-    guard let model else { throw ChatError.modelNotReady }
+    guard let model = modelForStartingTurn ?? model else { throw ChatError.modelNotReady }
     var options = options ?? configuration.generation
     try options.validate()
     if options.conversationState == nil, let folder = configuration.conversationStates {

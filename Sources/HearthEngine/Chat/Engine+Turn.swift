@@ -97,13 +97,17 @@ extension Engine {
     var options: GenerationOptions
     let chat: ChatService
     let session: UUID
+    let persona: Persona?
     do {
       if request.session == nil { try await checkTurn(request) }
       (chat, session) = try await conversation(for: request.target)
+      // A chat started with a persona is answered as it: its prompt, its sampling, its model.
+      persona = try request.session.flatMap { try database.persona(ofSession: $0) }
       let settings = try chatSettings()
-      let parts = systemPromptParts(custom: request.systemPrompt ?? settings.systemPrompt)
+      let parts = systemPromptParts(
+        custom: request.systemPrompt ?? (persona == nil ? settings.systemPrompt : nil), persona: persona)
       prompt = parts.text
-      options = request.options ?? settings.generationOptions
+      options = request.options ?? (persona?.preset.map(settings.sampled(as:)) ?? settings).generationOptions
       options.reusablePrefix = parts.reusablePrefix
       options.isBackground = request.isBackground
     } catch {
@@ -115,7 +119,8 @@ extension Engine {
     let waiting = await chat.turnWaits(in: session)
     do {
       try await waitAndRun(
-        request, chat: chat, session: session, waiting: waiting, prompt: prompt, options: options, onEvent: onEvent)
+        request, chat: chat, session: session, waiting: waiting, prompt: prompt, options: options,
+        model: persona?.model, onEvent: onEvent)
     } catch {
       await chat.turnStopsWaiting(waiting, in: session)
       throw error
@@ -126,18 +131,30 @@ extension Engine {
   /// The rest of ``runTurn(_:onEvent:)`` once the turn is taken in: the line, then the chat.
   private func waitAndRun(
     _ request: TurnRequest, chat: ChatService, session: UUID, waiting: UUID, prompt: String,
-    options: GenerationOptions, onEvent: (TurnEvent) async throws -> Void
+    options: GenerationOptions, model name: String?, onEvent: (TurnEvent) async throws -> Void
   ) async throws {
-    // The model was let go (idle, memory pressure) or never loaded: taking the line loads it, and that wait
-    // is said for what it is.
+    // The model was let go (idle, memory pressure) or never loaded, or the turn names another: taking the
+    // line loads it, and that wait is said for what it is.
     // From the first turn on, the remote server (if one is set up) is watched in the background.
     routed?.startWatching()
-    if let host, host.loaded == nil, !(await routed?.keepsLocalParked() ?? false) {
-      try await onEvent(.loading(model: host.name))
+    if let host {
+      let named: LocalModelHost.Choice?
+      do {
+        named = try name.flatMap { try chatModelChoice(named: $0) }
+      } catch {
+        await chat.turnStopsWaiting(waiting, in: session)
+        try await onEvent(.failed(error))
+        return
+      }
+      if let named, host.loaded?.options.loadsTheSameModel(as: named.options) != true {
+        try await onEvent(.loading(model: named.fileName))
+      } else if named == nil, host.loaded == nil, !(await routed?.keepsLocalParked() ?? false) {
+        try await onEvent(.loading(model: host.name))
+      }
     }
     let reservation: ModelReservation
     do {
-      reservation = try await waitInLine { try await onEvent(.queued(position: $0)) }
+      reservation = try await waitInLine(named: name) { try await onEvent(.queued(position: $0)) }
     } catch let failure as TurnListenerGone {
       throw failure.error
     } catch {
@@ -155,7 +172,7 @@ extension Engine {
         do {
           events = try await chat.start(
             request.kind, in: session, systemPrompt: prompt, options: options,
-            attachments: request.attachments)
+            attachments: request.attachments, model: reservation.isNamed ? reservation.model : nil)
         } catch {
           await chat.turnStopsWaiting(waiting, in: session)
           throw error
@@ -199,11 +216,13 @@ extension Engine {
   }
 
   /// Enters the line, reporting each new position; a report that throws gives up the place.
-  private func waitInLine(report: (Int) async throws -> Void) async throws -> ModelReservation {
+  private func waitInLine(
+    named name: String?, report: (Int) async throws -> Void
+  ) async throws -> ModelReservation {
     let (positions, continuation) = AsyncStream.makeStream(of: Int.self)
     let entering = Task {
       defer { continuation.finish() }
-      return try await reserveModel(routed: true) { continuation.yield($0) }
+      return try await reserveModel(named: name, routed: true) { continuation.yield($0) }
     }
     do {
       for await position in positions { try await report(position) }

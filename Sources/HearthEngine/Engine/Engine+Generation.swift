@@ -11,6 +11,8 @@ struct ModelReservation: Sendable {
   let ticket: GenerationQueue.Ticket
   /// The model to generate with (its generations' figures are recorded).
   let model: any ChatModel
+  /// Held for a model the request named in place of the chosen one: only `model` generates with it.
+  var isNamed = false
 }
 
 extension Engine {
@@ -69,7 +71,8 @@ extension Engine {
       guard let local = found else { throw ChatError.modelNotReady }
       return ModelReservation(
         line: host.line, local: local, ticket: ticket,
-        model: MeasuredChatModel(LocalModelLane(local), record: Self.recorder(database, logger: logger)))
+        model: MeasuredChatModel(LocalModelLane(local), record: Self.recorder(database, logger: logger)),
+        isNamed: named != nil)
     } catch {
       await host.line.leave(ticket)
       throw error

@@ -16,19 +16,27 @@ extension Engine {
   /// ``systemPrompt(custom:now:)`` and the start of it a local model may keep evaluated between runs
   /// (``HearthCore/GenerationOptions/reusablePrefix``): Hearth's own words only, never the user's.
   /// `now` defaults to the engine's clock.
-  public func systemPromptParts(custom: String? = nil, now: Date? = nil) -> (text: String, reusablePrefix: String?) {
+  /// A `persona` speaks in Hearth's place: its own instructions (or its name) open the prompt, its backstory
+  /// follows, and the rest is as for Hearth.
+  public func systemPromptParts(
+    custom: String? = nil, persona: Persona? = nil, now: Date? = nil
+  ) -> (text: String, reusablePrefix: String?) {
     if let custom { return (custom, nil) }
     let count: (String) -> Int = { text in self.model?.countTokens(text) ?? text.count }
-    let builder = promptBuilder(now: now ?? configuration.clock(), count: count)
+    let builder = promptBuilder(now: now ?? configuration.clock(), persona: persona, count: count)
     return (builder.build(countTokens: count), builder.sharedPrefix(countTokens: count))
   }
 
   /// The facts' share of the system prompt, in the model's tokens: about a dozen short facts.
   static let factsBudget = 200
 
-  private func promptBuilder(now: Date, count: (String) -> Int) -> SystemPromptBuilder {
+  private func promptBuilder(now: Date, persona: Persona?, count: (String) -> Int) -> SystemPromptBuilder {
     var builder = SystemPromptBuilder()
-    builder.add(SystemPromptBuilder.identity())
+    if let persona {
+      Self.addIdentity(of: persona, to: &builder, count: count)
+    } else {
+      builder.add(SystemPromptBuilder.identity())
+    }
     let today = LocalDate(now, in: calendar.timeZone)
     if chatConfiguration.actions {
       builder.add(
@@ -84,6 +92,28 @@ extension Engine {
       PromptSection(name: "reminders", text: digest.dueReminders(today: today), tokenBudget: 150, isVolatile: true))
     builder.add(PromptSection(name: "habits", text: digest.todaysHabits(now: now), tokenBudget: 100, isVolatile: true))
     return builder
+  }
+
+  /// The persona's opening and its backstory: its instructions whole (they are short by rule), the backstory
+  /// whole when it fits its budget, else its start, marked so, the rest coming with each question.
+  private static func addIdentity(of persona: Persona, to builder: inout SystemPromptBuilder, count: (String) -> Int) {
+    if let own = persona.systemPrompt {
+      builder.add(PromptSection(name: "identity", text: own, tokenBudget: count(own)))
+    } else {
+      var identity = SystemPromptBuilder.identity(name: persona.name)
+      // The name is the user's: no longer the same for everyone, and never cut, however long.
+      identity.isShared = false
+      identity.tokenBudget = max(identity.tokenBudget, count(identity.text))
+      builder.add(identity)
+    }
+    guard !persona.backstory.isEmpty else { return }
+    let part = PersonaPrompt.leading(
+      ActionBlockParser.defused(persona.backstory), tokenBudget: MemoryService.backstoryBudget, countTokens: count)
+    let rest = part.isWhole ? "" : " (This is the start of a longer story; its parts that fit a question come with it.)"
+    builder.add(
+      PromptSection(
+        name: "backstory", text: "Your own story, as \(persona.name): \(part.text)\(rest)",
+        tokenBudget: MemoryService.backstoryBudget + 40))
   }
 
   /// `options` with the action-block grammar when answers may act (and no other grammar is set), as the

@@ -193,6 +193,7 @@ public final class MemoryService: Sendable {
   public func recall(_ query: String, options: RetrievalOptions = .init()) async throws -> [MemoryHit] {
     try await syncNotes()
     try await syncFacts()
+    try await syncBackstories()
     try await refreshChatsWithActions()
     return try await index.search(query, options: options)
   }
@@ -305,17 +306,30 @@ public final class MemoryService: Sendable {
     for question: String, session: UUID?, tokenBudget: Int, countTokens: (String) -> Int
   ) async -> MemoryContext? {
     guard isAvailable else { return nil }
+    // The chat's persona keeps its own story whether or not the memory is on: it is who answers, not what
+    // the user keeps.
+    var backstory: [MemoryHit] = []
     if let session {
       do {
-        guard try database.usesMemory(session) else { return nil }
+        if let persona = try database.persona(ofSession: session) {
+          backstory = await backstoryPieces(of: persona, for: question, countTokens: countTokens)
+        }
+      } catch {
+        logger.error("the chat's persona could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
+      }
+      do {
+        guard try database.usesMemory(session) else {
+          return backstory.isEmpty
+            ? nil : MemoryPrompt.context(for: backstory, tokenBudget: tokenBudget, countTokens: countTokens)
+        }
       } catch {
         logger.error("the chat's memory switch could not be read", metadata: ["error": "\(ErrorKind.of(error))"])
         return nil
       }
     }
     var options = RetrievalOptions(
-      k: 4, perCollection: 3, minimumSimilarity: Self.relevanceFloor,
-      minimumSimilarityWithSharedWords: Self.relevanceFloorWithSharedWords,
+      k: 4, collections: Set(MemoryCollection.allCases).subtracting([.backstories]), perCollection: 3,
+      minimumSimilarity: Self.relevanceFloor, minimumSimilarityWithSharedWords: Self.relevanceFloorWithSharedWords,
       // The persona is in every system prompt already.
       excludedSources: Set(["persona"] + (session.map { ["chat:\($0.uuidString)"] } ?? [])))
     let aboutPastChats = Self.asksAboutPastChats(question)
@@ -332,7 +346,7 @@ public final class MemoryService: Sendable {
     // only when it clearly fits, and then only with what the user said in it.
     if !aboutPastChats { hits = hits.compactMap(Self.userLines) }
     // A persona longer than the system prompt holds comes in parts: the three closest to the question, first.
-    hits = await personaPieces(for: question, countTokens: countTokens) + hits
+    hits = backstory + (await personaPieces(for: question, countTokens: countTokens)) + hits
     guard !hits.isEmpty else { return nil }
     return MemoryPrompt.context(for: hits, tokenBudget: tokenBudget, countTokens: countTokens)
   }

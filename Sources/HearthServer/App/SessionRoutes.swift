@@ -33,7 +33,8 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     router.post { request, _ in
       let body = try await RequestReader.decodeStrict(
         NewSession.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
-      let session = try await dependencies.engine.chat.newSession(title: body.title.map(Self.cleanTitle) ?? "New chat")
+      let session = try await dependencies.engine.newSession(
+        title: body.title.map(Self.cleanTitle) ?? "New chat", persona: body.persona)
       return try JSONResponse.make(session, status: .created)
     }
     router.post("import") { request, _ in
@@ -138,6 +139,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     return SessionDetail(
       session: try library.session(id), messages: messages.map(MessageView.init), forks: try library.forks(in: id),
       usesMemory: try memory.usesMemory(in: id),
+      persona: try dependencies.engine.personas.persona(ofSession: id).map { PersonaBrief(id: $0.id, name: $0.name) },
       citations: Dictionary(
         uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) }))
   }
@@ -163,12 +165,20 @@ struct SessionDetail: Encodable {
   var forks: [MessageFork]
   /// Whether this chat's answers draw on the memory.
   var usesMemory: Bool
+  /// The persona the chat was started with, which answers in it.
+  var persona: PersonaBrief?
   /// The sources each answer drew on, by message id.
   var citations: [String: [Citation]]
 }
 struct NewSession: StrictInput {
   var title: String?
-  enum CodingKeys: String, CodingKey, CaseIterable { case title }
+  /// The persona (its id or name) that answers in the chat.
+  var persona: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, persona }
+}
+struct PersonaBrief: Encodable {
+  var id: UUID
+  var name: String
 }
 struct ForkChoice: StrictInput {
   var current: Int
