@@ -31,6 +31,9 @@ struct AskCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Do not save the exchange as a session.")
   var noSave = false
 
+  @Option(name: .long, help: "Start the session with this persona (name or id; see hearth personas), which answers.")
+  var persona: String?
+
   @Option(
     name: .long,
     help:
@@ -49,11 +52,16 @@ struct AskCommand: AsyncParsableCommand {
   func validate() throws {
     if noSave, session != nil { throw ValidationError("--no-save and --session cannot be combined") }
     if noSave, !attach.isEmpty { throw ValidationError("--attach keeps the files with the chat: drop --no-save") }
+    if persona != nil, noSave || session != nil {
+      throw ValidationError(
+        "--persona starts a new session: drop \(noSave ? "--no-save" : "--session") (a session keeps the persona it was started with)"
+      )
+    }
   }
 
   func run() async throws {
     try await reportingFailures {
-      let options = try samplingOptions.generationOptions()
+      var options = try samplingOptions.generationOptions()
       let text = try promptText()
       let engine = try await Engine.openForChat(
         modelOptions, generation: options, actions: !noActions, memory: !noMemory, provider: provider)
@@ -66,7 +74,11 @@ struct AskCommand: AsyncParsableCommand {
         if let session {
           kept = try engine.sessions.session(matching: session)
         } else {
-          kept = try await engine.chat.newSession()
+          kept = try await engine.newSession(persona: persona)
+        }
+        // A chat's persona samples by its preset, under the values given as flags.
+        if let preset = try engine.personas.persona(ofSession: kept.id)?.preset {
+          options = try samplingOptions.generationOptions(preset: preset)
         }
         var attached: [UUID] = []
         for path in attach {

@@ -96,20 +96,20 @@ struct SamplingOptionGroup: ParsableArguments {
   @Option(name: .long, help: "Most tokens to generate.")
   var maxTokens: Int = 512
 
-  @Option(name: .long, help: "Sampling temperature; 0 is greedy (deterministic).")
-  var temperature: Double = 0.7
+  @Option(name: .long, help: "Sampling temperature; 0 is greedy (deterministic). (default: 0.7)")
+  var temperature: Double?
 
-  @Option(name: .long, help: "Top-k filter; 0 disables it.")
-  var topK: Int = 40
+  @Option(name: .long, help: "Top-k filter; 0 disables it. (default: 40)")
+  var topK: Int?
 
-  @Option(name: .long, help: "Top-p (nucleus) filter; 1 disables it.")
-  var topP: Double = 0.95
+  @Option(name: .long, help: "Top-p (nucleus) filter; 1 disables it. (default: 0.95)")
+  var topP: Double?
 
-  @Option(name: .long, help: "Min-p filter; 0 disables it.")
-  var minP: Double = 0.05
+  @Option(name: .long, help: "Min-p filter; 0 disables it. (default: 0.05)")
+  var minP: Double?
 
-  @Option(name: .long, help: "Repeat penalty; 1 disables it.")
-  var repeatPenalty: Double = 1.1
+  @Option(name: .long, help: "Repeat penalty; 1 disables it. (default: 1.1)")
+  var repeatPenalty: Double?
 
   @Option(name: .long, help: "Random seed (default: a fresh one each time).")
   var seed: UInt32?
@@ -121,9 +121,17 @@ struct SamplingOptionGroup: ParsableArguments {
   )
   var timeout: Double = ChatSettings.defaultTimeLimit
 
-  func generationOptions() throws -> GenerationOptions {
+  /// The command line's own sampling values.
+  static let defaultSampling = SamplingParameters(
+    temperature: 0.7, topK: 40, topP: 0.95, minP: 0.05, repeatPenalty: 1.1)
+
+  /// The options the flags ask for; a value not given is `preset`'s (a persona's) when one is, else the
+  /// command line's default.
+  func generationOptions(preset: ChatSettings.Preset? = nil) throws -> GenerationOptions {
+    let base = preset?.sampling ?? Self.defaultSampling
     let sampling = SamplingParameters(
-      temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty, seed: seed)
+      temperature: temperature ?? base.temperature, topK: topK ?? base.topK, topP: topP ?? base.topP,
+      minP: minP ?? base.minP, repeatPenalty: repeatPenalty ?? base.repeatPenalty, seed: seed)
     guard timeout.isFinite, timeout == 0 || (0.1...86_400).contains(timeout) else {
       throw InvalidParameterError(name: "timeout", value: "\(timeout)", expected: "0 (none) or 0.1 to 86400 seconds")
     }

@@ -42,6 +42,9 @@ struct ChatCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Start a new session.")
   var new = false
 
+  @Option(name: .long, help: "Start a new session answered by this persona (name or id; see hearth personas).")
+  var persona: String?
+
   @Flag(name: .long, help: "Hide the model's thinking.")
   var hideThinking = false
 
@@ -50,6 +53,9 @@ struct ChatCommand: AsyncParsableCommand {
 
   func validate() throws {
     if new, session != nil { throw ValidationError("--new and --session cannot be combined") }
+    if persona != nil, session != nil {
+      throw ValidationError("--persona starts a new session; a session keeps the persona it was started with")
+    }
   }
 
   @Flag(name: .long, help: "Chat without acting on your calendar, reminders, notes, habits or contacts.")
@@ -109,8 +115,11 @@ struct ChatCommand: AsyncParsableCommand {
         }
         var files: [UUID] = []
         if case .message = kind { (files, attached) = (attached, []) }
+        // A chat's persona samples by its preset, under the values given as flags.
+        let preset = try engine.personas.persona(ofSession: current.id)?.preset
+        let turnOptions = preset == nil ? options : try samplingOptions.generationOptions(preset: preset)
         let outcome = try await TurnPrinter.run(
-          TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: options, attachments: files),
+          TurnRequest(session: current.id, kind: kind, systemPrompt: system, options: turnOptions, attachments: files),
           on: engine)
         if let failure = outcome.failure { throw failure }
         last = outcome.message
@@ -285,6 +294,7 @@ struct ChatCommand: AsyncParsableCommand {
 
   private func startingSession(_ engine: Engine) async throws -> ChatSession {
     if let session { return try engine.sessions.session(matching: session) }
+    if let persona { return try await engine.newSession(persona: persona) }
     if !new, let recent = try engine.sessions.list(limit: 1).first { return recent }
     return try await engine.chat.newSession()
   }

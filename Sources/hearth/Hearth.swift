@@ -8,7 +8,8 @@ struct Hearth: AsyncParsableCommand {
     subcommands: [
       AskCommand.self, ChatCommand.self, ServeCommand.self, SessionsCommand.self, CalendarCommand.self,
       RemindersCommand.self, NotesCommand.self, HabitsCommand.self, ContactsCommand.self, ActionsCommand.self,
-      IndexCommand.self, MemoryCommand.self, RecallCommand.self, TranscribeCommand.self, SayCommand.self,
+      IndexCommand.self, MemoryCommand.self, PersonasCommand.self, RecallCommand.self, TranscribeCommand.self,
+      SayCommand.self,
       ModelsCommand.self,
       DoctorCommand.self,
       BriefingCommand.self, PromptsCommand.self, ImportCommand.self, NotificationsCommand.self, AutomationsCommand.self,

@@ -63,6 +63,53 @@ struct PersonaMemoryTests {
     #expect(answer.content.contains("Pepperoni"), "\(answer.content)")
   }
 
+  @Test(
+    "a persona's 2,000-word backstory: its start in the prompt, a detail from its end answered in its own chat, memory off or on, and never read in another chat"
+  )
+  func aPersonasBackstory() async throws {
+    var configuration = EngineConfiguration(
+      paths: HearthPaths(home: try TestModels.temporaryDirectory()), environment: [:])
+    configuration.sharedEmbedder = Self.embedder
+    configuration.chat = ChatConfiguration(
+      generation: GenerationOptions(maxNewTokens: 48, sampling: .greedy), summarizesWithModel: false, actions: false)
+    let model = try await Self.model.value
+    let engine = try Engine.open(configuration, model: model)
+    let rowan = try await engine.personas.create(Persona(name: "Rowan", backstory: Self.backstory, preset: .precise))
+    _ = try await engine.personas.create(
+      Persona(name: "Other", backstory: Self.backstory.replacingOccurrences(of: "Pepperoni", with: "Biscuit")))
+    let prompt = engine.systemPromptParts(persona: rowan).text
+    #expect(prompt.hasPrefix("You are Rowan, a helpful"))
+    #expect(prompt.contains("In 1990 I spent a season in Lyon"))
+    #expect(prompt.contains("This is the start of a longer story"))
+    #expect(!prompt.contains("Pepperoni"))
+
+    let session = try await engine.newSession(persona: "rowan")
+    let question = "What was your childhood dog called?"
+    var sources: [Citation] = []
+    var final: StoredMessage?
+    try await engine.runTurn(TurnRequest(session: session.id, kind: .message(question))) { event in
+      if case .chat(.sources(let cited)) = event { sources = cited }
+      if case .chat(.finished(let message)) = event { final = message }
+    }
+    #expect(sources.contains { $0.sourceID == "backstory:\(rowan.id.uuidString)" }, "\(sources)")
+    let answer = try #require(final)
+    #expect(answer.content.contains("Pepperoni"), "\(answer.content)")
+
+    // The persona's own story comes with its questions with the memory off too; no other persona's does.
+    try engine.memory.setUsesMemory(false, in: session.id)
+    let own = await engine.memory.context(for: question, session: session.id, for: model)
+    #expect(own?.text.contains("Pepperoni") == true, "\(own?.text ?? "")")
+    #expect(own?.text.contains("Biscuit") == false)
+    // A chat without a persona reads no backstory.
+    let plain = try await engine.newSession()
+    let elsewhere = await engine.memory.context(for: question, session: plain.id, for: model)
+    #expect(elsewhere?.text.contains("Pepperoni") != true && elsewhere?.text.contains("Biscuit") != true)
+    // Removed, the persona's backstory leaves the index; its chat stays, answered as Hearth.
+    try await engine.personas.delete("Rowan")
+    #expect(try engine.memory.sources(in: .backstories).map(\.title) == ["Other's backstory"])
+    #expect(try engine.personas.persona(ofSession: session.id) == nil)
+  }
+
   @Test("a persona that fits is whole in the prompt and never retrieved again")
   func aShortPersona() async throws {
     var configuration = EngineConfiguration(

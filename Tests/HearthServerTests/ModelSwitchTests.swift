@@ -81,6 +81,38 @@ struct ModelSwitchTests {
       )
     }
   }
+  @Test func aPersonaChatIsAnsweredByItsOwnModelWhileAnotherChatKeepsTheChosenOne() async throws {
+    try await LiveServer.routed { server in
+      let smol = "SmolLM2-135M-Instruct.Q4_1.gguf"
+      let gemma = "gemma-3-270m-Q4_K_M.gguf"
+      let added = try await server.request(
+        .POST, "/api/personas", body: #"{"name":"Poet","model":"gemma-3-270m","preset":"precise"}"#)
+      #expect(added.status == 201, "\(added.body)")
+      let refused = try await server.request(.POST, "/api/personas", body: #"{"name":"Ghost","model":"no-such"}"#)
+      #expect(refused.json?["error"]?["param"]?.stringValue == "model", "\(refused.body)")
+      let poet = try #require(
+        try await server.request(.POST, "/api/sessions", body: #"{"persona":"Poet"}"#).json?["id"]?.stringValue)
+      let plain = try await AppAPITests.newSession(server)
+      // Both at once: each waits for its model in the same line, and neither takes the other's.
+      async let poetTurn = TurnInProcessTests.turn(server, session: poet, text: "Say hi.")
+      async let plainTurn = TurnInProcessTests.turn(server, session: plain, text: "Say hi.")
+      let (poetEvents, _) = try await (poetTurn, plainTurn)
+      #expect(poetEvents.last?.name == "done", "\(poetEvents.map(\.name))")
+      // Its model was not in memory: the wait for it is said for what it is.
+      #expect(poetEvents.contains { $0.name == "loading" && $0.data.contains(gemma) }, "\(poetEvents.map(\.name))")
+      for (session, expected) in [(poet, gemma), (plain, smol)] {
+        let detail = try await server.request(.GET, "/api/sessions/\(session)")
+        #expect(detail.json?["session"]?["model"]?.stringValue == expected, "\(detail.body)")
+        let answer = detail.json?["messages"]?.arrayValue?.last
+        #expect(answer?["state"]?.stringValue == "complete", "\(detail.body)")
+      }
+      // The persona's model answered for it alone: the chosen one is still the one chosen.
+      #expect(try await server.request(.GET, "/api/models").json?["active"]?.stringValue == smol)
+      let after = try await server.request(.POST, "/v1/chat/completions", body: Self.ask(nil))
+      #expect(after.json?["model"]?.stringValue == smol)
+    }
+  }
+
 }
 
 @Suite("Runtime settings through the API", .heavy)

@@ -146,10 +146,11 @@ extension Engine {
         try await onEvent(.failed(error))
         return
       }
-      if let named, host.loaded?.options.loadsTheSameModel(as: named.options) != true {
-        try await onEvent(.loading(model: named.fileName))
-      } else if named == nil, host.loaded == nil, !(await routed?.keepsLocalParked() ?? false) {
-        try await onEvent(.loading(model: host.name))
+      let wanted = named ?? host.active
+      // A turn the remote server answers leaves the local weights where they are.
+      let parked = named == nil ? await routed?.keepsLocalParked() ?? false : false
+      if !parked, host.loaded?.options.loadsTheSameModel(as: wanted.options) != true {
+        try await onEvent(.loading(model: wanted.fileName))
       }
     }
     let reservation: ModelReservation
