@@ -7,6 +7,7 @@ import asyncio
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -1541,6 +1542,53 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(lambda driver: "Faro" not in driver.find_element(By.ID, "fact-list").text)
         history = json.loads(self.hearth("memory", "facts", "--history", "--json"))
         self.assertEqual([fact for fact in history if "live in" in fact["text"]], [])
+
+    def test_9f2_a_persona_is_added_on_the_memory_page_and_answers_the_chat_started_with_it(self):
+        self.driver.get(BASE_URL + "/#/memory")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#persona-add summary"))).click()
+        name = self.wait.until(EC.element_to_be_clickable((By.ID, "persona-name-new")))
+        name.send_keys("Captain Wren")
+        self.find("#persona-prompt-new").send_keys("You are Captain Wren, a retired sea captain. Speak plainly.")
+        self.find("#persona-backstory-new").send_keys("I sailed the Baltic for thirty years on the Petrel.")
+        Select(self.find("#persona-preset-new")).select_by_value("creative")
+        self.find("#persona-add button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "persona-list"), "Captain Wren"))
+        kept = [p for p in json.loads(self.hearth("personas", "list", "--json")) if p["name"] == "Captain Wren"]
+        self.assertEqual(len(kept), 1)
+        self.assertEqual((kept[0]["preset"], kept[0]["model"] if "model" in kept[0] else None), ("creative", None))
+        self.assertIn("thirty years", kept[0]["backstory"])
+        persona = kept[0]["id"]
+
+        # Its row starts a chat with it: the picker names it, and the box says who answers.
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[aria-label='Chat with Captain Wren']"))).click()
+        self.wait.until(lambda driver: driver.find_element(By.ID, "persona-picker").get_attribute("value") == persona)
+        self.assertEqual(self.find("#prompt").get_attribute("placeholder"), "Message Captain Wren")
+        self.send("Hello, who are you?")
+        chip = self.wait.until(EC.visibility_of_element_located((By.ID, "persona-chip")))
+        self.assertEqual(chip.text, "as Captain Wren")
+        session = re.search(r"#/s/([0-9A-Fa-f-]{36})", self.driver.current_url).group(1)
+        self.wait.until(lambda driver: not api(f"/api/sessions/{session}")["messages"][-1]["state"] == "generating")
+        self.assertEqual(api(f"/api/sessions/{session}")["persona"]["name"], "Captain Wren")
+        self.assertFalse(self.find("#persona-picker").is_displayed())
+
+        # A new chat is Hearth's again unless another is picked.
+        self.find("#new-chat").click()
+        self.wait.until(lambda driver: driver.find_element(By.ID, "persona-picker").is_displayed())
+        self.assertEqual(self.find("#persona-picker").get_attribute("value"), "")
+        self.assertEqual(self.find("#prompt").get_attribute("placeholder"), "Message Hearth")
+        self.assertFalse(self.find("#persona-chip").is_displayed())
+
+        # Changed on the page, then removed: its chat stays, answered as Hearth.
+        self.driver.get(BASE_URL + "/#/memory")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[aria-label='Edit Captain Wren']"))).click()
+        Select(self.wait.until(EC.element_to_be_clickable(
+            (By.ID, f"persona-preset-{persona[:8]}")))).select_by_value("precise")
+        self.find(f"li[data-id='{persona}'] form button[type='submit']").click()
+        self.wait.until(lambda driver: api(f"/api/personas/{persona}")["preset"] == "precise")
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[aria-label='Remove Captain Wren']"))).click()
+        self.wait.until(EC.alert_is_present()).accept()
+        self.wait.until(lambda driver: "Captain Wren" not in driver.find_element(By.ID, "persona-list").text)
+        self.assertIsNone(api(f"/api/sessions/{session}").get("persona"))
 
     def test_9g_an_account_is_added_synced_and_a_collection_turned_off_on_the_accounts_page(self):
         self.driver.get(BASE_URL + "/#/accounts")

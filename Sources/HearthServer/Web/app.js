@@ -24,6 +24,7 @@ import { refreshForks, send, setGenerating, stop, wireTurns } from "/assets/turn
 import { watchChat, wireLive } from "/assets/live.js";
 import { fillSettings, loadSettings, mayLeaveSettings, wireSettings } from "/assets/settings.js";
 import { loadModels, showModelName } from "/assets/models.js";
+import { fillPersonaPicker } from "/assets/personas.js";
 
 // ---- Sessions drawer ------------------------------------------------------------------------------
 
@@ -108,6 +109,13 @@ function showSessionHeader(session) {
   $("session-title").textContent = session ? session.title : "New chat";
   $("session-title").title = session ? session.title : "";
   $("session-actions").hidden = !session;
+  // A new chat may be started with a persona; a chat keeps the one it was started with.
+  const picker = $("persona-picker");
+  picker.hidden = Boolean(session) || picker.options.length < 2;
+  $("persona-chip").hidden = !session || !state.persona;
+  $("persona-chip").textContent = state.persona ? `as ${state.persona.name}` : "";
+  const speaker = session ? state.persona?.name : picker.selectedOptions[0]?.value && picker.selectedOptions[0].textContent;
+  $("prompt").placeholder = `Message ${speaker || "Hearth"}`;
   if (!session) return;
   $("memory-toggle").textContent = state.usesMemory === false ? "Memory off" : "Memory on";
   $("memory-toggle").classList.toggle("on", state.usesMemory !== false);
@@ -142,9 +150,10 @@ async function openSession(id, hit) {
 }
 
 /// Shows a chat as the server sent it: messages, versions, sources and action cards, and its live answer.
-async function showDetail({ session, messages, forks, usesMemory, citations }) {
+async function showDetail({ session, messages, forks, usesMemory, citations, persona }) {
   state.current = session;
   state.usesMemory = usesMemory;
+  state.persona = persona ?? null;
   showSessionHeader(session);
   renderConversation(session, messages, forks);
   attachLiveTurn(session.id);
@@ -176,10 +185,15 @@ function renderSessionListActive() {
   document.querySelectorAll(".session-item").forEach((item) => item.classList.toggle("active", item.dataset.id === state.current?.id));
 }
 
-function newChat() {
+/// An empty chat, answered by Hearth or by the persona `persona` (its id) names.
+function newChat(persona = "") {
   if (!mayLeaveSettings("chat")) { history.replaceState(null, "", "#/settings"); return; }
   state.current = null;
   state.usesMemory = true;
+  state.persona = null;
+  fillPersonaPicker($("persona-picker"), persona)
+    .then(() => { if (!state.current) showSessionHeader(null); })
+    .catch(() => {});
   watchChat(null);
   restoreDraft();
   history.replaceState(null, "", "#/");
@@ -228,8 +242,11 @@ function provisionalTitle(text) {
 /// The chat a message goes to: the one on screen, or a new one named after the message.
 async function ensureSession(text) {
   if (state.current) return state.current;
-  const response = await api("/api/sessions", { method: "POST", json: {} });
+  const picker = $("persona-picker");
+  const persona = picker.hidden ? "" : picker.value;
+  const response = await api("/api/sessions", { method: "POST", json: persona ? { persona } : {} });
   state.current = await response.json();
+  state.persona = persona ? { id: persona, name: picker.selectedOptions[0].textContent } : null;
   localStorage.removeItem(draftKey(null));
   history.replaceState(null, "", `#/s/${state.current.id}`);
   showSessionHeader({ ...state.current, title: provisionalTitle(text) });
@@ -425,7 +442,8 @@ function wire() {
   });
   $("prompt").addEventListener("input", () => { autosize(); saveDraft(); });
   $("stop").addEventListener("click", stop);
-  $("new-chat").addEventListener("click", newChat);
+  $("new-chat").addEventListener("click", () => newChat());
+  $("persona-picker").addEventListener("change", () => showSessionHeader(null));
   $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
   $("search-scope").addEventListener("change", runSearch);
   wireResultKeys($("search"), $("session-list"));
@@ -464,10 +482,13 @@ function wire() {
 /// where a citation leads), or a new chat.
 async function route() {
   const match = location.hash.match(/^#\/s\/([0-9a-fA-F-]{36})$/);
+  const withPersona = location.hash.match(/^#\/new\/([0-9a-fA-F-]{36})$/);
   const page = location.hash.match(/^#\/([a-z]+)$/);
   const item = location.hash.match(/^#\/(notes|memory)\/(.+)$/);
   if (match) {
     if (state.current?.id !== match[1] || $("view-chat").hidden) await openSession(match[1]);
+  } else if (withPersona) {
+    newChat(withPersona[1]);
   } else if (item) {
     try {
       focus[item[1]] = decodeURIComponent(item[2]);

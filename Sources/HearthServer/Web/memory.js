@@ -1,7 +1,9 @@
 // The memory page: what the assistant remembers (collections and sources with chunk counts), documents
-// added by upload, removal, a search that shows its scores, the facts kept about the user, and the persona text.
+// added by upload, removal, a search that shows its scores, the facts kept about the user, the persona text and
+// the user's personas.
 import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 import { factsSection } from "/assets/facts.js";
+import { personasSection } from "/assets/personas.js";
 import { focus } from "/assets/pages.js";
 
 const state = { query: "", mode: "hybrid" };
@@ -37,6 +39,7 @@ export async function showMemory() {
   }));
   $("view-memory").replaceChildren(form, el("p", { class: "muted", id: "memory-status" }, status),
     el("div", { id: "memory-results" }), factsSection(showMemory), personaForm,
+    personasSection(showMemory, (persona) => { location.hash = `#/new/${persona.id}`; }),
     el("h3", {}, "Sources"), sourceList(overview.sources));
   // Opened on one source (a citation's link): it is marked and brought into view.
   if (focus.memory) {
