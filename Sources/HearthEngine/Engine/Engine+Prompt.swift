@@ -53,10 +53,9 @@ extension Engine {
         let part = PersonaPrompt.leading(persona, tokenBudget: MemoryService.personaBudget, countTokens: count)
         let rest =
           part.isWhole ? "" : " (This is the start of a longer text; its parts that fit a question come with it.)"
-        builder.add(
-          PromptSection(
-            name: "persona", text: "About the user, in their words: \(part.text)\(rest)",
-            tokenBudget: MemoryService.personaBudget + 40))
+        let text = "About the user, in their words: \(part.text)\(rest)"
+        // Sized here, so the builder's own trimming (whole lines) never drops it.
+        builder.add(PromptSection(name: "persona", text: text, tokenBudget: count(text)))
       }
     } catch {
       // What the user said about themselves is missing from this turn: the model is told so, and so is the log.
@@ -110,10 +109,9 @@ extension Engine {
     let part = PersonaPrompt.leading(
       ActionBlockParser.defused(persona.backstory), tokenBudget: MemoryService.backstoryBudget, countTokens: count)
     let rest = part.isWhole ? "" : " (This is the start of a longer story; its parts that fit a question come with it.)"
-    builder.add(
-      PromptSection(
-        name: "backstory", text: "Your own story, as \(persona.name): \(part.text)\(rest)",
-        tokenBudget: MemoryService.backstoryBudget + 40))
+    let text = "Your own story, as \(persona.name): \(part.text)\(rest)"
+    // Sized here, so the builder's own trimming (whole lines) never drops it.
+    builder.add(PromptSection(name: "backstory", text: text, tokenBudget: count(text)))
   }
 
   /// `options` with the action-block grammar when answers may act (and no other grammar is set), as the
