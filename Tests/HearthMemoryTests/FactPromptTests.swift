@@ -26,4 +26,18 @@ struct FactPromptTests {
     let pinned = Fact(text: String(repeating: "word ", count: 60), isPinned: true)
     #expect(FactPrompt.section(for: [pinned], tokenBudget: 20, countTokens: words)?.included == [pinned])
   }
+
+  @Test("when the facts do not all fit, those the question is about are kept before newer ones, in their order")
+  func aQuestionKeepsItsFacts() throws {
+    let facts = [
+      Fact(text: "I like jazz."), Fact(text: "I live in Ghent."), Fact(text: "I work at the harbour."),
+      Fact(text: "My sisters are Ana and Eva."),
+    ]
+    let plain = try #require(FactPrompt.section(for: facts, tokenBudget: 41, countTokens: words))
+    #expect(plain.included.map(\.text) == ["I like jazz.", "I live in Ghent.", "I work at the harbour."])
+    let asked = try #require(
+      FactPrompt.section(for: facts, tokenBudget: 41, question: "What is my sister called?", countTokens: words))
+    #expect(asked.included.map(\.text) == ["I like jazz.", "I live in Ghent.", "My sisters are Ana and Eva."])
+    #expect(asked.leftOut == 1)
+  }
 }

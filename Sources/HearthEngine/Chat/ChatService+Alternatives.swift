@@ -12,6 +12,14 @@ public enum TurnKind: Sendable, Hashable {
   case edit(UUID, text: String)
   /// The unfinished answer with this id, carried on where it stopped.
   case continueAnswer(UUID)
+
+  /// The words the user writes with this turn: a new message's or an edit's; `nil` for the others.
+  public var newText: String? {
+    switch self {
+    case .message(let text), .edit(_, let text): text
+    case .regenerate, .continueAnswer: nil
+    }
+  }
 }
 
 extension ChatService {

@@ -105,7 +105,8 @@ extension Engine {
       persona = try request.session.flatMap { try database.persona(ofSession: $0) }
       let settings = try chatSettings()
       let parts = systemPromptParts(
-        custom: request.systemPrompt ?? (persona == nil ? settings.systemPrompt : nil), persona: persona)
+        custom: request.systemPrompt ?? (persona == nil ? settings.systemPrompt : nil), persona: persona,
+        question: request.kind.newText)
       prompt = parts.text
       options = request.options ?? (persona?.preset.map(settings.sampled(as:)) ?? settings).generationOptions
       options.reusablePrefix = parts.reusablePrefix

@@ -17,20 +17,24 @@ extension Engine {
   /// (``HearthCore/GenerationOptions/reusablePrefix``): Hearth's own words only, never the user's.
   /// `now` defaults to the engine's clock.
   /// A `persona` speaks in Hearth's place: its own instructions (or its name) open the prompt, its backstory
-  /// follows, and the rest is as for Hearth.
+  /// follows, and the rest is as for Hearth. The facts `question` is about are the last left out when the
+  /// facts do not all fit.
   public func systemPromptParts(
-    custom: String? = nil, persona: Persona? = nil, now: Date? = nil
+    custom: String? = nil, persona: Persona? = nil, question: String? = nil, now: Date? = nil
   ) -> (text: String, reusablePrefix: String?) {
     if let custom { return (custom, nil) }
     let count: (String) -> Int = { text in self.model?.countTokens(text) ?? text.count }
-    let builder = promptBuilder(now: now ?? configuration.clock(), persona: persona, count: count)
+    let builder = promptBuilder(
+      now: now ?? configuration.clock(), persona: persona, question: question, count: count)
     return (builder.build(countTokens: count), builder.sharedPrefix(countTokens: count))
   }
 
   /// The facts' share of the system prompt, in the model's tokens: about a dozen short facts.
   static let factsBudget = 200
 
-  private func promptBuilder(now: Date, persona: Persona?, count: (String) -> Int) -> SystemPromptBuilder {
+  private func promptBuilder(
+    now: Date, persona: Persona?, question: String?, count: (String) -> Int
+  ) -> SystemPromptBuilder {
     var builder = SystemPromptBuilder()
     if let persona {
       Self.addIdentity(of: persona, to: &builder, count: count)
@@ -65,7 +69,7 @@ extension Engine {
           name: "persona", text: "What the user wrote about themselves could not be read just now.", tokenBudget: 30))
     }
     do {
-      if let told = try memory.factsSection(tokenBudget: Self.factsBudget, countTokens: count) {
+      if let told = try memory.factsSection(tokenBudget: Self.factsBudget, question: question, countTokens: count) {
         // Sized here, whole facts only: the builder's own trimming never cuts one.
         builder.add(PromptSection(name: "facts", text: told.text, tokenBudget: max(Self.factsBudget, told.tokens) + 40))
       }

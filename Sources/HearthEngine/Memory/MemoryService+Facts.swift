@@ -25,11 +25,14 @@ extension MemoryService {
     return fact
   }
 
-  /// The facts section of the system prompt: the pinned facts, then the newest, while they fit in
-  /// `tokenBudget`; those left out are found by the memory's search when a turn needs them. `nil` when no
-  /// fact holds today.
-  public func factsSection(tokenBudget: Int, countTokens: (String) -> Int) throws -> FactPrompt.Section? {
-    FactPrompt.section(for: try facts.holding(), tokenBudget: tokenBudget, countTokens: countTokens)
+  /// The facts section of the system prompt: the pinned facts, then those `question` is about, then the
+  /// newest, while they fit in `tokenBudget`; those left out are found by the memory's search when a turn needs
+  /// them. `nil` when no fact holds today.
+  public func factsSection(
+    tokenBudget: Int, question: String? = nil, countTokens: (String) -> Int
+  ) throws -> FactPrompt.Section? {
+    FactPrompt.section(
+      for: try facts.holding(), tokenBudget: tokenBudget, question: question, countTokens: countTokens)
   }
 }
 
