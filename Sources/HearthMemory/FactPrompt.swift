@@ -56,13 +56,9 @@ public enum FactPrompt {
 
   /// The words of `text` that say what it is about: three letters or more, no stop words, a plural's `s` off.
   static func contentWords(_ text: String) -> Set<String> {
-    var words: Set<String> = []
-    for piece in text.lowercased().split(whereSeparator: { !$0.isLetter }) {
-      let word = String(piece)
-      guard word.count >= 3, !KeywordQuery.stopWords.contains(word) else { continue }
-      let plural = word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss")
-      words.insert(plural ? String(word.dropLast()) : word)
-    }
-    return words
+    Set(
+      KeywordQuery.contentWords(of: text, minimumLength: 3).map { word in
+        word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : word
+      })
   }
 }

@@ -23,6 +23,15 @@ public enum KeywordQuery {
     return kept.isEmpty ? words : kept
   }
 
+  /// The lower-case words of `text` of `minimumLength` letters or more that are no function words: what a
+  /// sentence is about, for telling whether two texts speak of the same thing.
+  public static func contentWords(of text: String, minimumLength: Int) -> Set<String> {
+    Set(
+      text.lowercased().split(whereSeparator: { !$0.isLetter }).lazy.map(String.init).filter {
+        $0.count >= minimumLength && !stopWords.contains($0)
+      })
+  }
+
   /// The most words a keyword search looks for: the rarest ones, which carry nearly all of BM25's ranking.
   public static let maximumWords = 4
 

@@ -108,34 +108,20 @@ extension HearthDatabase {
     }.map { row throws(StoreError) in try row.persona() }
   }
 
-  /// The personas of these sessions; sessions without one are absent.
-  public func personaIDs(ofSessions sessionIDs: [UUID]) throws(StoreError) -> [UUID: UUID] {
-    guard !sessionIDs.isEmpty else { return [:] }
-    return try read { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql: "SELECT sessionID, personaID FROM sessionPersona WHERE sessionID IN ("
-          + sessionIDs.map { _ in "?" }.joined(separator: ",") + ")",
-        arguments: StatementArguments(sessionIDs.map(\.uuidString)))
-      var found: [UUID: UUID] = [:]
-      for row in rows {
-        guard let session = UUID(uuidString: row["sessionID"]), let persona = UUID(uuidString: row["personaID"])
-        else { continue }
-        found[session] = persona
-      }
-      return found
-    }
-  }
-
-  /// Starts `sessionID` with the persona `personaID` (a chat keeps the persona it was started with).
-  /// - Throws: ``StoreError/sessionNotFound(_:)`` or ``StoreError/itemNotFound(kind:id:)`` for the persona.
-  public func setPersona(_ personaID: UUID, forSession sessionID: UUID) throws(StoreError) {
-    _ = try session(sessionID)
-    guard try persona(personaID) != nil else { throw .itemNotFound(kind: "persona", id: personaID.uuidString) }
-    try write { db in
+  /// Creates `session`, started with the persona `personaID`, in one transaction: no chat is made when the
+  /// persona is not there (a chat keeps the persona it was started with).
+  /// - Throws: ``StoreError/itemNotFound(kind:id:)`` for the persona.
+  @discardableResult
+  public func createSession(_ session: ChatSession, persona personaID: UUID) throws(StoreError) -> ChatSession {
+    let found = try write { db in
+      guard try PersonaRow.exists(db, key: personaID.uuidString) else { return false }
+      try SessionRow(session).insert(db)
       try db.execute(
-        sql: "INSERT OR REPLACE INTO sessionPersona (sessionID, personaID) VALUES (?, ?)",
-        arguments: [sessionID.uuidString, personaID.uuidString])
+        sql: "INSERT INTO sessionPersona (sessionID, personaID) VALUES (?, ?)",
+        arguments: [session.id.uuidString, personaID.uuidString])
+      return true
     }
+    guard found else { throw .itemNotFound(kind: "persona", id: personaID.uuidString) }
+    return session
   }
 }

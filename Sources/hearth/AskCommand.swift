@@ -49,9 +49,23 @@ struct AskCommand: AsyncParsableCommand {
   @OptionGroup var modelOptions: ModelOptionGroup
   @OptionGroup var samplingOptions: SamplingOptionGroup
 
+  /// A persona with a model of its own answers with it, on this machine: a flag that asks otherwise is refused.
+  static func check(_ persona: Persona, model file: String?, provider: ProviderPreference?) throws {
+    guard let own = persona.model else { return }
+    if let file {
+      throw ValidationError("\(persona.name) answers with \(own): drop --model \(file), or change the persona")
+    }
+    if provider == .remote {
+      throw ValidationError("\(persona.name) answers with \(own) on this machine: drop --provider remote")
+    }
+  }
+
   func validate() throws {
     if noSave, session != nil { throw ValidationError("--no-save and --session cannot be combined") }
     if noSave, !attach.isEmpty { throw ValidationError("--attach keeps the files with the chat: drop --no-save") }
+    if persona != nil, system != nil {
+      throw ValidationError("--persona answers by the persona's own prompt: drop --system, or change the persona")
+    }
     if persona != nil, noSave || session != nil {
       throw ValidationError(
         "--persona starts a new session: drop \(noSave ? "--no-save" : "--session") (a session keeps the persona it was started with)"
@@ -70,15 +84,23 @@ struct AskCommand: AsyncParsableCommand {
       var request = TurnRequest.ephemeral(text, systemPrompt: system, options: options, usesMemory: !noMemory)
       var target: ChatSession?
       if !noSave {
-        let kept: ChatSession
-        if let session {
-          kept = try engine.sessions.session(matching: session)
-        } else {
-          kept = try await engine.newSession(persona: persona)
+        // The persona that answers: the one asked for, or the continued chat's. Checked before a chat is made.
+        let continued = try session.map { try engine.sessions.session(matching: $0) }
+        let answering =
+          try continued.map { try engine.personas.persona(ofSession: $0.id) }
+          ?? persona.map {
+            try engine.personas.find($0)
+          }
+        if let answering {
+          try Self.check(answering, model: modelOptions.file.model, provider: provider)
+          // It samples by its preset, under the values given as flags.
+          if let preset = answering.preset { options = try samplingOptions.generationOptions(preset: preset) }
         }
-        // A chat's persona samples by its preset, under the values given as flags.
-        if let preset = try engine.personas.persona(ofSession: kept.id)?.preset {
-          options = try samplingOptions.generationOptions(preset: preset)
+        let kept: ChatSession
+        if let continued {
+          kept = continued
+        } else {
+          kept = try await engine.newSession(persona: answering?.id.uuidString)
         }
         var attached: [UUID] = []
         for path in attach {

@@ -56,6 +56,9 @@ struct ChatCommand: AsyncParsableCommand {
     if persona != nil, session != nil {
       throw ValidationError("--persona starts a new session; a session keeps the persona it was started with")
     }
+    if persona != nil, system != nil {
+      throw ValidationError("--persona answers by the persona's own prompt: drop --system, or change the persona")
+    }
   }
 
   @Flag(name: .long, help: "Chat without acting on your calendar, reminders, notes, habits or contacts.")
@@ -151,7 +154,8 @@ struct ChatCommand: AsyncParsableCommand {
               found.isEmpty ? "(no message here holds “\(argument)”)\n" : found.joined(separator: "\n") + "\n")
           }
         case "/new":
-          current = try await service.newSession()
+          // A chat begun with --persona goes on with it.
+          current = try await engine.newSession(persona: persona)
           attached = []
           (pending, conflict) = ([], nil)
           Terminal.write(Terminal.dim("(new session \(current.id.uuidString.prefix(8)))") + "\n")
@@ -294,7 +298,10 @@ struct ChatCommand: AsyncParsableCommand {
 
   private func startingSession(_ engine: Engine) async throws -> ChatSession {
     if let session { return try engine.sessions.session(matching: session) }
-    if let persona { return try await engine.newSession(persona: persona) }
+    if let persona {
+      try AskCommand.check(try engine.personas.find(persona), model: modelOptions.file.model, provider: nil)
+      return try await engine.newSession(persona: persona)
+    }
     if !new, let recent = try engine.sessions.list(limit: 1).first { return recent }
     return try await engine.chat.newSession()
   }

@@ -48,6 +48,9 @@ struct PersonasCommand: AsyncParsableCommand {
         throw ValidationError("give --backstory or --backstory-file, not both")
       }
       if preset == .custom { throw ValidationError("--preset takes precise, balanced or creative") }
+      if promptFile == "-", backstoryFile == "-" {
+        throw ValidationError("only one of --prompt-file and --backstory-file can read standard input")
+      }
     }
 
     /// Writes the fields given into `persona`.

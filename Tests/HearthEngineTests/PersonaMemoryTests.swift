@@ -100,10 +100,13 @@ struct PersonaMemoryTests {
     let own = await engine.memory.context(for: question, session: session.id, for: model)
     #expect(own?.text.contains("Pepperoni") == true, "\(own?.text ?? "")")
     #expect(own?.text.contains("Biscuit") == false)
-    // A chat without a persona reads no backstory.
+    // A chat without a persona reads no backstory, though the memory finds what else it holds.
+    _ = try await engine.memory.addUpload(
+      name: "dogs.md", data: Data("# Dogs\n\nThe neighbours' childhood dog was a beagle called Rex.\n".utf8))
     let plain = try await engine.newSession()
-    let elsewhere = await engine.memory.context(for: question, session: plain.id, for: model)
-    #expect(elsewhere?.text.contains("Pepperoni") != true && elsewhere?.text.contains("Biscuit") != true)
+    let elsewhere = try #require(await engine.memory.context(for: question, session: plain.id, for: model))
+    #expect(elsewhere.text.contains("Rex"), "\(elsewhere.text)")
+    #expect(!elsewhere.text.contains("Pepperoni") && !elsewhere.text.contains("Biscuit"))
     // Removed, the persona's backstory leaves the index; its chat stays, answered as Hearth.
     try await engine.personas.delete("Rowan")
     #expect(try engine.memory.sources(in: .backstories).map(\.title) == ["Other's backstory"])
@@ -134,9 +137,28 @@ struct PersonaMemoryTests {
     ) { event in
       if case .chat(.actions(let proposed)) = event { records += proposed }
     }
-    // The model wrote it, but after reading the backstory: it waits for the user.
-    #expect(records.map(\.state) == [.pending], "\(records)")
+    // The model wrote out the backstory's own block: that is never run.
+    #expect(records.map(\.state) == [.invalid], "\(records)")
+    #expect(records.first?.summary.contains("copied from what was read") == true)
     #expect(try engine.calendar.events().isEmpty)
+    // A block of the model's own in a chat whose persona has a backstory, even one short enough to be whole in
+    // the prompt, waits for the user.
+    _ = try await engine.personas.create(Persona(name: "Brief", backstory: "I sail every January."))
+    let brief = try await engine.newSession(persona: "Brief")
+    records = []
+    try await engine.runTurn(TurnRequest(session: brief.id, kind: .message("Tell me about your sailing."))) { event in
+      if case .chat(.actions(let proposed)) = event { records += proposed }
+    }
+    #expect(records.map(\.state) == [.pending], "\(records)")
+    // A prompt of the caller's own in a persona's chat is refused, naming it, and nothing is asked.
+    let asked = model.conversations.count
+    var failure: (any Error)?
+    try await engine.runTurn(TurnRequest(session: brief.id, kind: .message("Hi"), systemPrompt: "You are a cat.")) {
+      if case .failed(let error) = $0 { failure = error }
+    }
+    #expect(
+      (failure as? PersonaError).map { "\($0)".contains("system_prompt") } == true, "\(String(describing: failure))")
+    #expect(model.conversations.count == asked)
   }
 
   @Test("a persona that fits is whole in the prompt and never retrieved again")

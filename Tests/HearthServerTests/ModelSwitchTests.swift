@@ -106,6 +106,14 @@ struct ModelSwitchTests {
         let answer = detail.json?["messages"]?.arrayValue?.last
         #expect(answer?["state"]?.stringValue == "complete", "\(detail.body)")
       }
+      // Written again, the answer is its model's again.
+      let poetDetail = try await server.request(.GET, "/api/sessions/\(poet)")
+      let answer = try #require(poetDetail.json?["messages"]?.arrayValue?.last?["id"]?.stringValue)
+      let again = try await server.request(.POST, "/api/sessions/\(poet)/messages/\(answer)/regenerate", body: "{}")
+      #expect(again.status == 200, "\(again.body)")
+      let regenerated = try await server.request(.GET, "/api/sessions/\(poet)")
+      #expect(regenerated.json?["session"]?["model"]?.stringValue == gemma)
+      #expect(regenerated.json?["messages"]?.arrayValue?.last?["state"]?.stringValue == "complete")
       // The persona's model answered for it alone: the chosen one is still the one chosen.
       #expect(try await server.request(.GET, "/api/models").json?["active"]?.stringValue == smol)
       let after = try await server.request(.POST, "/v1/chat/completions", body: Self.ask(nil))

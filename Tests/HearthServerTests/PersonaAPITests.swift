@@ -51,6 +51,11 @@ struct PersonaAPITests {
       let badChange = try await server.request(.PATCH, "/api/personas/\(id)", body: #"{"name":"ada"}"#)
       #expect(badChange.status == 409)
       #expect(try await server.request(.GET, "/api/personas/\(id)").json?["name"]?.stringValue == "Captain")
+      // Null clears what may be empty, and is refused for what may not.
+      let ada = try await server.request(.PATCH, "/api/personas/Ada", body: #"{"model":null}"#)
+      #expect(ada.status == 200 && ada.json?["model"] == nil, "\(ada.body)")
+      let nullName = try await server.request(.PATCH, "/api/personas/Ada", body: #"{"name":null}"#)
+      #expect(nullName.status == 400 && nullName.json?["error"]?["param"]?.stringValue == "name", "\(nullName.body)")
       let listed = try await server.request(.GET, "/api/personas")
       #expect(listed.json?["personas"]?.arrayValue?.map { $0["name"]?.stringValue } == ["Ada", "Captain"])
       #expect(try await server.request(.DELETE, "/api/personas/nobody").status == 404)
@@ -69,6 +74,7 @@ struct PersonaAPITests {
 
       let created = try await server.request(.POST, "/api/sessions", body: #"{"persona":"captain"}"#)
       #expect(created.status == 201, "\(created.body)")
+      #expect(created.json?["persona"]?["name"]?.stringValue == "Captain")
       let session = try #require(created.json?["id"]?.stringValue)
       let detail = try await server.request(.GET, "/api/sessions/\(session)")
       #expect(detail.json?["persona"]?["name"]?.stringValue == "Captain")

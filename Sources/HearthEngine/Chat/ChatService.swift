@@ -108,9 +108,12 @@ public actor ChatService {
     try database.repairAfterCrash()
   }
 
-  /// Starts an empty session.
-  public func newSession(title: String = SessionTitle.placeholder) throws -> ChatSession {
-    try database.createSession(ChatSession(title: title, createdAt: now(), model: model?.name))
+  /// Starts an empty session, answered by the persona with the id `persona` when one is given (both written
+  /// at once: no chat is made for a persona that is not there).
+  public func newSession(title: String = SessionTitle.placeholder, persona: UUID? = nil) throws -> ChatSession {
+    let session = ChatSession(title: title, createdAt: now(), model: model?.name)
+    guard let persona else { return try database.createSession(session) }
+    return try database.createSession(session, persona: persona)
   }
 
   /// Whether `sessionID` is answering right now.
@@ -311,6 +314,10 @@ public actor ChatService {
       let attached = (read("attachments") { try database.attachments(in: sessionID) } ?? []).filter {
         $0.messageID != nil
       }.map(\.text)
+      // So is a persona's backstory, whole in the prompt or in pieces: often pasted from elsewhere, it is never
+      // the user's request. A block drafted by code from the user's words owes it nothing.
+      let backstory =
+        drafted == nil ? read("persona") { try database.persona(ofSession: sessionID)?.backstory } ?? nil : nil
       // What the user wrote about themselves and the facts they told are theirs; documents, notes and past
       // chats the memory brought are data, and after them nothing runs on the answer's word alone.
       let retrieved = memory.map { context in
@@ -323,6 +330,7 @@ public actor ChatService {
         retrieved.flatMap { $0.isEmpty ? nil : $0.joined(separator: "\n") },
         imported && drafted == nil ? earlier ?? "" : nil,
         attached.isEmpty ? nil : attached.joined(separator: "\n"),
+        backstory.flatMap { $0.isEmpty ? nil : $0 },
       ].compactMap { $0 }
       // A block drafted by code from the user's request is theirs, even when they asked the same before.
       let texts = TurnTexts(

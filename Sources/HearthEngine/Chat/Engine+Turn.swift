@@ -103,10 +103,15 @@ extension Engine {
       (chat, session) = try await conversation(for: request.target)
       // A chat started with a persona is answered as it: its prompt, its sampling, its model.
       persona = try request.session.flatMap { try database.persona(ofSession: $0) }
+      if let persona, request.systemPrompt != nil {
+        // Its own prompt is who it is: another in its place would leave half a persona.
+        throw PersonaError.invalid(
+          field: "system_prompt", "\(persona.name) answers this chat by its own prompt; change the persona instead")
+      }
       let settings = try chatSettings()
       let parts = systemPromptParts(
         custom: request.systemPrompt ?? (persona == nil ? settings.systemPrompt : nil), persona: persona,
-        question: request.kind.newText)
+        question: try question(of: request))
       prompt = parts.text
       options = request.options ?? (persona?.preset.map(settings.sampled(as:)) ?? settings).generationOptions
       options.reusablePrefix = parts.reusablePrefix
@@ -198,6 +203,21 @@ extension Engine {
     await release(reservation)
     if let listenerError { throw listenerError }
     if let failure { try await onEvent(.failed(failure)) }
+  }
+
+  /// What the user asks in this turn: a new message's or an edit's text, or — for an answer written again or
+  /// carried on — the message it answers.
+  private func question(of request: TurnRequest) throws -> String? {
+    if let text = request.kind.newText { return text }
+    guard let session = request.session else { return nil }
+    let answer: UUID
+    switch request.kind {
+    case .regenerate(let id), .continueAnswer(let id): answer = id
+    case .message, .edit: return nil
+    }
+    let messages = try database.messages(in: session)
+    guard let position = messages.firstIndex(where: { $0.id == answer }) else { return nil }
+    return messages[..<position].last { $0.role == .user }?.content
   }
 
   /// The chat service and session a turn runs in: the profile's own, or — for a turn that is not kept — a

@@ -373,12 +373,7 @@ public final class MemoryService: Sendable {
   /// A persona's piece cut to its sentences that share a word with the question; `nil` when none does. A small
   /// model repeats the first sentence it is shown, and in a life story that is seldom the one asked about.
   static func sentencesAnswering(_ question: String, in hit: MemoryHit) -> MemoryHit? {
-    func words(_ text: String) -> Set<String> {
-      Set(
-        text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init).filter {
-          $0.count >= 4 && !KeywordQuery.stopWords.contains($0)
-        })
-    }
+    func words(_ text: String) -> Set<String> { KeywordQuery.contentWords(of: text, minimumLength: 4) }
     let asked = words(question)
     let sentences = PersonaPrompt.sentences(of: hit.chunk.text)
     let answering = sentences.filter { !words($0).isDisjoint(with: asked) }

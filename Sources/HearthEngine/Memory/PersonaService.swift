@@ -39,10 +39,10 @@ public struct PersonaService: Sendable {
   /// Changes the persona `reference` names with `change`; its id and creation day stay.
   /// - Throws: ``PersonaError`` as ``create(_:)`` does, or when none is found.
   @discardableResult
-  public func update(_ reference: String, _ change: (inout Persona) -> Void) async throws -> Persona {
+  public func update(_ reference: String, _ change: (inout Persona) throws -> Void) async throws -> Persona {
     let found = try find(reference)
     var persona = found
-    change(&persona)
+    try change(&persona)
     persona = persona.normalized
     (persona.id, persona.createdAt, persona.updatedAt) = (found.id, found.createdAt, clock())
     try await save(persona)
@@ -62,17 +62,6 @@ public struct PersonaService: Sendable {
 
   /// The persona the chat `sessionID` was started with, or `nil`.
   public func persona(ofSession sessionID: UUID) throws -> Persona? { try database.persona(ofSession: sessionID) }
-
-  /// The personas of these chats, by chat; chats without one are absent.
-  public func personaIDs(ofSessions sessionIDs: [UUID]) throws -> [UUID: UUID] {
-    try database.personaIDs(ofSessions: sessionIDs)
-  }
-
-  /// Starts the chat `sessionID` with the persona `reference` names.
-  /// - Throws: ``PersonaError/notFound(_:)``; `StoreError` for an unknown chat.
-  public func assign(_ reference: String, to sessionID: UUID) throws {
-    try database.setPersona(try find(reference).id, forSession: sessionID)
-  }
 
   private func save(_ persona: Persona) async throws {
     try persona.validate()
@@ -107,9 +96,12 @@ extension Engine {
     -> ChatSession
   {
     let persona = try reference.map { try personas.find($0) }
-    let session = try await chat.newSession(title: title)
-    if let persona { try database.setPersona(persona.id, forSession: session.id) }
-    return session
+    do {
+      return try await chat.newSession(title: title, persona: persona?.id)
+    } catch StoreError.itemNotFound(kind: "persona", _) {
+      // Removed between the look-up and the write.
+      throw PersonaError.notFound(reference ?? "")
+    }
   }
 
   /// The user's personas.
@@ -120,16 +112,23 @@ extension Engine {
   }
 
   /// Throws unless `name` names a chat model a turn can be answered with: the model this engine was given,
-  /// the chosen one, or another installed chat model (by id or the start of its file name, as turns name them).
+  /// or one a turn may name (``chatModelChoice(named:)``); an engine opened without a model (the command line's
+  /// `hearth personas`) asks the registry for an installed chat model by id or the start of its file name.
   func checkChatModel(_ name: String) throws {
-    if host == nil, let given {
+    if host != nil {
+      _ = try chatModelChoice(named: name)
+      return
+    }
+    if let given {
       if name != given.name { throw ModelRegistryError.unknownModel(name, known: [given.name]) }
       return
     }
     let wanted = Self.stem(name)
-    if let host, name == host.active.id || Self.stem(host.active.fileName).hasPrefix(wanted) { return }
     let chat = try ModelRegistry(folder: paths.models).installed().filter { $0.entry.role == .chat }
-    guard chat.contains(where: { $0.entry.id == name || Self.stem($0.entry.fileName).hasPrefix(wanted) }) else {
+    guard
+      name == Self.chosenModelAlias
+        || chat.contains(where: { $0.entry.id == name || Self.stem($0.entry.fileName).hasPrefix(wanted) })
+    else {
       throw ModelRegistryError.unknownModel(name, known: chat.map(\.entry.id))
     }
   }

@@ -32,10 +32,8 @@ struct PersonaRoutes<Context: RequestContext>: RouteArea {
       let reference = try context.parameters.require("id")
       let input = try await RequestReader.decodeStrict(
         PersonaFields.self, from: request, limit: configuration.maxBodyBytes)
-      // The fields are read before the change, so a bad one is refused with nothing written.
-      var checked = try personas.find(reference)
-      try input.apply(to: &checked)
-      return try JSONResponse.make(try await personas.update(reference) { $0 = checked })
+      // A field that cannot be taken is refused before anything is written.
+      return try JSONResponse.make(try await personas.update(reference) { try input.apply(to: &$0) })
     }
     router.delete(":id") { _, context in
       try await personas.delete(try context.parameters.require("id"))
@@ -63,6 +61,12 @@ struct PersonaFields: StrictInput {
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
+    // A null name or backstory is no value: refused, not taken for "keep it".
+    for key in [CodingKeys.name, .backstory] where container.contains(key) {
+      if try container.decodeNil(forKey: key) {
+        throw APIError.invalidRequest("\(key.rawValue) cannot be null", parameter: key.rawValue)
+      }
+    }
     name = try container.decodeIfPresent(String.self, forKey: .name)
     backstory = try container.decodeIfPresent(String.self, forKey: .backstory)
     func clearable(_ key: CodingKeys) throws -> String?? {

@@ -35,7 +35,10 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
         NewSession.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       let session = try await dependencies.engine.newSession(
         title: body.title.map(Self.cleanTitle) ?? "New chat", persona: body.persona)
-      return try JSONResponse.make(session, status: .created)
+      let persona = try dependencies.engine.personas.persona(ofSession: session.id)
+      return try JSONResponse.make(
+        NewSessionView(session: session, persona: persona.map { PersonaBrief(id: $0.id, name: $0.name) }),
+        status: .created)
     }
     router.post("import") { request, _ in
       let export = try await RequestReader.decode(
@@ -179,6 +182,19 @@ struct NewSession: StrictInput {
 struct PersonaBrief: Encodable {
   var id: UUID
   var name: String
+}
+/// A new chat: the session's own fields, and the persona it was started with.
+struct NewSessionView: Encodable {
+  var session: ChatSession
+  var persona: PersonaBrief?
+
+  enum CodingKeys: String, CodingKey { case persona }
+
+  func encode(to encoder: any Encoder) throws {
+    try session.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(persona, forKey: .persona)
+  }
 }
 struct ForkChoice: StrictInput {
   var current: Int

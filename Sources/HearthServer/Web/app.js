@@ -191,6 +191,8 @@ function newChat(persona = "") {
   state.current = null;
   state.usesMemory = true;
   state.persona = null;
+  // Kept at once, so a message sent before the picker is filled still goes to the persona chosen.
+  state.newPersona = persona;
   fillPersonaPicker($("persona-picker"), persona)
     .then(() => { if (!state.current) showSessionHeader(null); })
     .catch(() => {});
@@ -242,11 +244,10 @@ function provisionalTitle(text) {
 /// The chat a message goes to: the one on screen, or a new one named after the message.
 async function ensureSession(text) {
   if (state.current) return state.current;
-  const picker = $("persona-picker");
-  const persona = picker.hidden ? "" : picker.value;
+  const persona = state.newPersona;
   const response = await api("/api/sessions", { method: "POST", json: persona ? { persona } : {} });
   state.current = await response.json();
-  state.persona = persona ? { id: persona, name: picker.selectedOptions[0].textContent } : null;
+  state.persona = state.current.persona ?? null;
   localStorage.removeItem(draftKey(null));
   history.replaceState(null, "", `#/s/${state.current.id}`);
   showSessionHeader({ ...state.current, title: provisionalTitle(text) });
@@ -443,7 +444,10 @@ function wire() {
   $("prompt").addEventListener("input", () => { autosize(); saveDraft(); });
   $("stop").addEventListener("click", stop);
   $("new-chat").addEventListener("click", () => newChat());
-  $("persona-picker").addEventListener("change", () => showSessionHeader(null));
+  $("persona-picker").addEventListener("change", () => {
+    state.newPersona = $("persona-picker").value;
+    showSessionHeader(null);
+  });
   $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
   $("search-scope").addEventListener("change", runSearch);
   wireResultKeys($("search"), $("session-list"));

@@ -13,8 +13,10 @@ export function personasSection(refresh, startChat) {
   const list = el("ul", { class: "persona-list", id: "persona-list" });
   const adding = el("details", { id: "persona-add" }, el("summary", {}, "Add a persona"));
   section.append(list, adding);
-  Promise.all([getJSON("/api/personas"), getJSON("/api/models").catch(() => ({ models: [] }))])
-    .then(([{ personas }, { models }]) => {
+  Promise.all([getJSON("/api/personas"), getJSON("/api/models").catch(() => ({ models: [], choosable: [] }))])
+    .then(([{ personas }, overview]) => {
+      // Only the chat models a turn can be answered with (not the embedding or speech models).
+      const models = overview.models.filter((model) => overview.choosable?.includes(model.id));
       adding.append(form(null, models, refresh));
       if (!personas.length) return list.replaceChildren(el("li", { class: "muted" }, "None yet."));
       list.replaceChildren(...personas.map((persona) => item(persona, models, refresh, startChat)));
@@ -26,7 +28,7 @@ export function personasSection(refresh, startChat) {
 function item(persona, models, refresh, startChat) {
   const traits = [persona.model?.replace(/\.gguf$/i, ""), persona.preset].filter(Boolean);
   const words = persona.backstory ? persona.backstory.split(/\s+/).length : 0;
-  const row = el("li", { class: "persona", "data-id": persona.id },
+  const row = el("li", { class: "persona-row", "data-id": persona.id },
     el("strong", { class: "persona-name" }, persona.name),
     el("span", { class: "meta" }, traits.length ? ` · ${traits.join(" · ")}` : "", words ? ` · backstory of ${words} words` : ""),
     el("button", { class: "button small", type: "button", "aria-label": `Chat with ${persona.name}`, onclick: () => startChat(persona) }, "Chat"),
