@@ -58,6 +58,8 @@ public struct RequestHints: Sendable, Hashable {
     // "Add birthday party for Lea on Saturday at 3pm": an event to add, at a time, whoever it is for.
     let adds = [" add ", " schedule ", " put ", " book ", " plan ", " create "].contains { text.hasPrefix($0) }
     if adds, namesATime { return .calendar }
+    // "What date is mum's birthday on my calendar?": the calendar, named, decides over a contact's field.
+    if has(text, [" my calendar", " the calendar"]) { return .calendar }
     if has(text, ["phone", "e-mail", "email", "birthday", "contact", "'s number", "'s address"]) {
       return .contactsSearch
     }
@@ -89,7 +91,9 @@ public struct RequestHints: Sendable, Hashable {
       let shifts =
         has(text, ["bring ", "shift "]) && has(text, [" forward", " back", " earlier", " later", " to "])
         && !has(text, ["what ", "which ", "should i bring"])
-      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts {
+      // "The dinner with Marco is now at 8pm": a new time stated is a move.
+      let restated = has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"])
+      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts || restated {
         return "update"
       }
       if has(text, ["what ", "when ", "when's", "show", "what's", "list", "where ", "anything", "any "])

@@ -61,12 +61,33 @@ extension RequestHints {
       let between = text(note.upperBound..<colon.lowerBound)
       if !between.isEmpty, between.split(separator: " ").count <= 6 { titleStart = note.upperBound }
     }
+    if titleStart == nil, let quoted = Self.quotedTitle(after: "note", in: request) {
+      // "New note 'Book ideas' - The Overstory, Piranesi": the title in quotes, the text after it.
+      let body = quoted.rest.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "-–—:,")))
+      return (
+        quoted.title.prefix(1).uppercased() + quoted.title.dropFirst(),
+        body.isEmpty ? nil : body.prefix(1).uppercased() + body.dropFirst()
+      )
+    }
     guard let titleStart else { return nil }
     let marker = firstMarker(after: titleStart)
     let title = text(titleStart..<(marker?.lowerBound ?? lowered.endIndex))
     guard !title.isEmpty else { return nil }
     let body = marker.map { text($0.upperBound..<lowered.endIndex) }.flatMap { $0.isEmpty ? nil : $0 }
     return (title.prefix(1).uppercased() + title.dropFirst(), body.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+  }
+
+  /// The words in quotes right after `noun` ("note 'Book ideas'", "note “Trip”") and what follows them.
+  static func quotedTitle(after noun: String, in request: String) -> (title: String, rest: String)? {
+    let quotes: [Character: Character] = ["'": "'", "\"": "\"", "‘": "’", "“": "”"]
+    guard let found = request.range(of: noun + " ", options: .caseInsensitive) else { return nil }
+    let after = request[found.upperBound...].drop { $0 == " " }
+    guard let open = after.first, let close = quotes[open] else { return nil }
+    let inside = after.dropFirst()
+    guard let end = inside.firstIndex(of: close) else { return nil }
+    let title = inside[..<end].trimmingCharacters(in: .whitespaces)
+    guard !title.isEmpty else { return nil }
+    return (title, String(inside[inside.index(after: end)...]))
   }
 
   /// A short title for a note's text: its first words up to a verb of being ("The gate code is 4512" →
@@ -79,6 +100,52 @@ extension RequestHints {
     }
     let title = words.prefix(5).joined(separator: " ").trimmingCharacters(in: .punctuationCharacters)
     return title.isEmpty ? "Note" : title.prefix(1).uppercased() + title.dropFirst()
+  }
+
+  /// Where a request says an item goes, anywhere in it: "put the party in my calendar, …".
+  static let placementPhrases: [[String]] = ["in", "on", "to", "into"].flatMap { preposition in
+    ["my", "the"].flatMap { owner in
+      ["calendar", "diary", "agenda", "reminders", "to-do list", "todo list", "list"].map {
+        [preposition, owner] + $0.split(separator: " ").map(String.init)
+      }
+    }
+  }
+
+  /// Words that say how urgent a reminder is, left out of its title (its priority says it).
+  static let priorityWords: Set<String> = ["high", "low", "medium", "priority", "urgent", "important"]
+
+  /// `words` without each run of them that spells one of `phrases` (whatever the case and trailing commas).
+  static func removing(_ phrases: [[String]], from words: [String]) -> [String] {
+    var kept: [String] = []
+    var index = 0
+    let bare = words.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ",;.")) }
+    outer: while index < words.count {
+      for phrase in phrases where index + phrase.count <= words.count {
+        if Array(bare[index..<(index + phrase.count)]) == phrase {
+          index += phrase.count
+          continue outer
+        }
+      }
+      kept.append(words[index])
+      index += 1
+    }
+    return kept
+  }
+
+  /// An event's title and the place it names after "at" ("Drinks with Tom at the Crown" → "Drinks with Tom",
+  /// "The Crown"); the title alone when it names none. A place is a few words and no number (a number after
+  /// "at" is a time the reader did not take).
+  public static func placeOut(of title: String) -> (title: String, place: String?) {
+    let words = title.split(separator: " ").map(String.init)
+    guard let at = words.lastIndex(where: { $0.lowercased() == "at" }), at > 0, at + 1 < words.count else {
+      return (title, nil)
+    }
+    let place = words[(at + 1)...]
+    guard place.count <= 6, !place.contains(where: { $0.contains(where: \.isNumber) }) else { return (title, nil) }
+    let name = words[..<at].joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+    let spot = place.joined(separator: " ").trimmingCharacters(in: .punctuationCharacters)
+    guard !name.isEmpty, !spot.isEmpty else { return (title, nil) }
+    return (name, spot.prefix(1).uppercased() + spot.dropFirst())
   }
 
   /// Words that trail a request without naming anything: "…, add it", "… to my calendar".
@@ -101,6 +168,10 @@ extension RequestHints {
           || RequestHints.weekdayNames[String(word.lowercased().dropLast())] != nil
       }
     }
+    // "… in my calendar, …", "a high priority reminder …": where it goes and how urgent it is are no part of
+    // its name.
+    kept = Self.removing(Self.placementPhrases, from: kept)
+    if kind == .reminder { kept.removeAll { Self.priorityWords.contains($0.lowercased()) } }
     while called == nil, let first = kept.first, Self.commandWords.contains(first.lowercased()) { kept.removeFirst() }
     // "I have a haircut on Tuesday, add it": the words that only ask go.
     while let last = kept.last, Self.trailingWords.contains(last.lowercased()) { kept.removeLast() }

@@ -155,6 +155,20 @@ struct SpokenTimeReader {
     if let weekday = SpokenTime.weekdays[word],
       word.count > 4 || ["on", "by", "until", "till"].contains(previous)
     {
+      // "Friday the 4th", "Friday 4th of December": one day, named twice.
+      let the = next == "the" ? 1 : 0
+      if let day = SpokenTime.ordinal(self.word(1 + the, from: index)), (1...31).contains(day) {
+        let of = self.word(2 + the, from: index) == "of" ? 1 : 0
+        if let month = SpokenTime.months[self.word(2 + the + of, from: index)] {
+          guard let date = upcoming(month: month, day: day, year: nil) else { return nil }
+          named(date)
+          return 3 + the + of
+        }
+        if let date = upcoming(day: day, on: weekday) {
+          named(date)
+          return 2 + the
+        }
+      }
       let ahead = (weekday.index - today.weekday.index + 7) % 7
       named(today.adding(days: ahead == 0 ? 7 : ahead))
       if found.days.count > 1, ["to", "until", "through", "and"].contains(previous) { betweenDays = true }
@@ -197,6 +211,21 @@ struct SpokenTimeReader {
       guard let date = upcoming(month: month, day: day, year: year) else { return nil }
       named(date)
       return 1
+    }
+    return nil
+  }
+
+  /// The next day of the month numbered `day` (from today) that falls on `weekday`, within a year and a
+  /// half; `nil` when none does (the 31st is never a Friday in the months ahead).
+  private func upcoming(day: Int, on weekday: Weekday) -> LocalDate? {
+    var first = LocalDate(year: today.year, month: today.month, day: 1)!
+    for _ in 0..<18 {
+      if let date = LocalDate(year: first.year, month: first.month, day: day), date >= today,
+        date.weekday == weekday
+      {
+        return date
+      }
+      first = first.adding(days: LocalDate.daysIn(month: first.month, year: first.year))
     }
     return nil
   }

@@ -36,4 +36,44 @@ import Testing
     #expect(hints("What should I cook for lunch?").kind == nil)
     #expect(hints("What is the capital of France?").kind == nil)
   }
+
+  @Test func theCalendarNamedAndANewTimeStatedDecideTheKindAndAction() {
+    #expect(hints("what date is mum's birthday on my calendar").kind == .calendar)
+    #expect(hints("what date is mum's birthday").kind == .contactsSearch)
+    #expect(hints("the dinner with marco on saturday is now at 8pm").action == "update")
+    #expect(hints("the team meeting has moved to 3pm on Friday").action == "update")
+  }
+
+  @Test func aWeekdayWithItsDayOfTheMonthIsOneDay() {
+    // Wednesday 25 November 2026: Friday the 4th is 4 December, a Friday.
+    let wednesday = LocalDate(year: 2026, month: 11, day: 25)!
+    let move = RequestHints("move my dentist appointment to friday the 4th at 2:30pm", today: wednesday)
+    #expect(move.dateTimes.map(\.shortDescription) == ["2026-12-04T14:30"])
+    #expect(
+      RequestHints("lunch on Friday 4th of December", today: wednesday).dates == [
+        LocalDate(year: 2026, month: 12, day: 4)!
+      ])
+    // The day of the month that falls on that weekday, however far: Monday the 1st is 1 February 2027.
+    #expect(
+      RequestHints("call on monday the 1st", today: wednesday).dates == [LocalDate(year: 2027, month: 2, day: 1)!])
+  }
+
+  @Test func titlesLeaveOutWhereTheyGoAndHowUrgentTheyAre() {
+    let party = hints("put the office christmas party in my calendar, 12th december 7:30pm at the town hall")
+    #expect(party.title == "Office christmas party at the town hall")
+    #expect(RequestHints.placeOut(of: party.title ?? "") == ("Office christmas party", "The town hall"))
+    #expect(RequestHints.placeOut(of: "Drinks with tom at the crown") == ("Drinks with tom", "The crown"))
+    // A number after "at" is a time, not a place; nothing before "at" is no title.
+    #expect(RequestHints.placeOut(of: "Call at 5 pm").place == nil)
+    #expect(RequestHints.placeOut(of: "At home").place == nil)
+    #expect(hints("set a high priority reminder to send the invoice by monday").title == "Send the invoice")
+    #expect(hints("add milk to my list").title == "Milk")
+  }
+
+  @Test func aNoteTitledInQuotesKeepsItsTextApart() {
+    let note = hints("new note 'Book ideas' - The Overstory, Piranesi").namedNote
+    #expect(note?.title == "Book ideas")
+    #expect(note?.body == "The Overstory, Piranesi")
+    #expect(hints("make a note “Trip”: passport and charger").namedNote?.body == "Passport and charger")
+  }
 }

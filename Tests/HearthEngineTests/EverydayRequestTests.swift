@@ -50,6 +50,49 @@ struct EverydayRequestTests {
       "how long is the hair cut, when does it finish?", .schedule, .answer(.calendar, "query", facts: ["15:45"])),
   ]
 
+  /// Requests in shapes the readers were widened for — a place after "at", where the item goes, how urgent it
+  /// is, a quoted note title, a weekday with its day of the month, a place changed, a new time stated, a text
+  /// after a colon, a check-in ticked off, a line of a diary — in words of their own (not the benchmark's).
+  static let shapes: [AssistantCase] = [
+    AssistantCase(
+      "book squash with ben at the leisure centre on saturday 10am", .creations,
+      .action(.calendar, "create", fields: ["title": "~squash", "start": "2026-11-28T10:00", "location": "~leisure"])),
+    AssistantCase(
+      "stick the school concert into my calendar, 9th december 6pm", .creations,
+      .action(.calendar, "create", fields: ["title": "~concert", "start": "2026-12-09T18:00"])),
+    AssistantCase(
+      "urgent reminder to renew the car insurance by friday", .creations,
+      .action(.reminder, "create", fields: ["title": "~insurance", "due": "2026-11-27", "priority": "high"])),
+    AssistantCase(
+      "new note \"Gift ideas\" - a scarf for mum", .creations,
+      .action(.note, "create", fields: ["title": "~gift", "body": "~scarf"])),
+    AssistantCase(
+      "shift the dentist to tuesday the 8th at 9am", .changes,
+      .action(.calendar, "update", fields: ["title": "~dentist", "newStart": "2026-12-08T09:00"])),
+    AssistantCase(
+      "change the venue of the dentist to Harbour Clinic", .changes,
+      .action(.calendar, "update", fields: ["title": "~dentist", "location": "~harbour"])),
+    AssistantCase(
+      "yoga class on saturday is now at 11am", .changes,
+      .action(.calendar, "update", fields: ["title": "~yoga", "newStart": "2026-11-28T11:00"])),
+    AssistantCase(
+      "append to my lisbon trip note: taxi booked for 10:15", .changes,
+      .action(.note, "append", fields: ["title": "~lisbon", "text": "~10:15"])),
+    AssistantCase("tick off read for today", .checkIns, .action(.habit, "log", fields: ["name": "~read"])),
+    AssistantCase(
+      "piano lesson next wednesday at 4pm", .creations,
+      .action(.calendar, "create", fields: ["title": "~piano", "start": "2026-12-02T16:00"])),
+  ]
+
+  @Test(arguments: shapes.map(\.request))
+  func aRequestInAShapeTheReadersKnowIsDraftedWithItsFields(request: String) async throws {
+    let testCase = try #require(Self.shapes.first { $0.request == request })
+    let evaluation = AssistantEvaluation(model: try await Self.model.value)
+    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
+    #expect(outcome.rightFields, "\(outcome.blocks)")
+  }
+
   @Test(arguments: namedThings.map(\.request))
   func aQuestionThatNamesOneOfTheUsersThingsShowsItsRecordAndChangesNothing(request: String) async throws {
     let testCase = try #require(Self.namedThings.first { $0.request == request })

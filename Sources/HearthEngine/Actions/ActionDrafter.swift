@@ -44,6 +44,12 @@ public struct ActionDrafter: Sendable {
       return items
     }
     if hints.kind == nil { hints = namingAnItem(request, hints: hints, known: known) }
+    // "Boiler service next Tuesday at 11 for 2 hours", "Coffee with Anna Thursday 10:30": a thing, a day and a
+    // time, said as a line in a diary, is an event to add.
+    if hints.kind == nil, Self.readsAsADiaryLine(request, hints: hints) {
+      hints.kind = .calendar
+      hints.action = "create"
+    }
     // A question about a document asks the memory, whatever it resembles: the turn cites the passages.
     if hints.kind == nil, let reading, !Self.asksAboutAFile(request) {
       switch reading {
@@ -138,18 +144,25 @@ public struct ActionDrafter: Sendable {
       "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
       "call off",
     ]
+    // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =
-      ["bring ", "shift "].contains(where: lowered.contains)
-      && [" forward", " back", " earlier", " later"].contains(where: lowered.contains)
+      (["bring ", "shift "].contains(where: lowered.contains)
+        && [" forward", " back", " earlier", " later"].contains(where: lowered.contains))
+      || (lowered.contains(" shift ") && lowered.contains(" to "))
     if verbs.contains(where: { lowered.contains($0) }) || shifts {
       for kind in [ActionKind.calendar, .reminder, .note] where fits(kind) {
         return reading(kind, as: RequestHints.action(lowered, kind: kind))
       }
     }
     let doneWords: Set<String> = ["did", "done", "finished", "bought", "paid", "got", "went", "ran", "read", "sent"]
+    // "Monday run done ✅", "tick off reading": a check-in said as a note to oneself, not as a question.
+    let ticked =
+      ["tick off", "ticked off", "check off", "mark it done", "mark as done", "✅", "✔", "☑"].contains(
+        where: lowered.contains)
+      || (["done", "completed"].contains(words.last ?? "") && !request.contains("?"))
     let saysDone =
       (words.first == "i" && words.dropFirst().prefix(2).contains { doneWords.contains($0) || $0.hasSuffix("ed") })
-      || lowered.contains("done with") || lowered.contains(" finished ")
+      || lowered.contains("done with") || lowered.contains(" finished ") || ticked
     if saysDone {
       if fits(.habit) { return reading(.habit, as: "log") }
       if fits(.reminder) { return reading(.reminder, as: "complete") }
@@ -167,6 +180,26 @@ public struct ActionDrafter: Sendable {
       if !Self.asksAboutAFile(request), fits(.note) { return reading(.note, as: "search") }
     }
     return hints
+  }
+
+  /// Whether `request` names a day and a clock time around a few words of its own, with no question, no
+  /// statement about the user ("I ran at 7 on Monday") and no change of something else.
+  static func readsAsADiaryLine(_ request: String, hints: RequestHints) -> Bool {
+    guard hints.time.namesDay, !hints.time.clocks.isEmpty, !request.contains("?") else { return false }
+    let words = hints.words.map { $0.lowercased() }
+    let first = words.first ?? ""
+    let opensOtherwise: Set<String> = [
+      "i", "i'm", "im", "we", "it", "it's", "that", "this", "he", "she", "they", "you", "my", "our", "is", "are",
+      "was", "were", "did", "do", "does", "can", "could", "what", "when", "where", "who", "why", "how", "which",
+    ]
+    let lowered = " \(request.lowercased().replacingOccurrences(of: "’", with: "'")) "
+    // "Don't let me forget to …", "need to …": a duty, which the request's meaning may make a reminder.
+    let duty = ["forget", "remember", "need to", "have to", "must ", "should ", "don't let me", "dont let me"]
+    guard !opensOtherwise.contains(first), !duty.contains(where: lowered.contains),
+      RequestHints.action(lowered, kind: .calendar) == "create"
+    else { return false }
+    // Something beyond the time is named: the event's own words.
+    return words.indices.contains { !hints.time.timeWords.contains($0) && $0 < words.count && words[$0].count > 2 }
   }
 
   /// Whether a request speaks of a document the user gave the memory ("the pantry document", "the PDF").

@@ -24,7 +24,15 @@ extension ActionDrafter {
         fixed["start"] = json(LocalDateTime(startOf: day).adding(seconds: 9 * 3600).shortDescription)
         fixed["end"] = json(LocalDateTime(startOf: day).adding(seconds: 10 * 3600).shortDescription)
       }
-      if let title = hints.title { fixed["title"] = json(title) }
+      if let title = hints.title {
+        // "Drinks with Tom at the Crown": the place is the event's location, not part of its name.
+        let (name, place) = RequestHints.placeOut(of: title)
+        fixed["title"] = json(name)
+        if let place {
+          fixed["location"] = json(place)
+          omit.remove("location")
+        }
+      }
     case (.calendar, "update"):
       omit.formUnion(["start"])
       // A new time said without a day keeps the event's own day: "move the dentist to 4pm".
@@ -47,6 +55,19 @@ extension ActionDrafter {
         fixed["newEnd"] = json(newStart.adding(seconds: minutes * 60).shortDescription)
       } else {
         omit.insert("newEnd")
+      }
+      // "Change the location of the team meeting to Room 7".
+      if ["location", "venue", "where it is"].contains(where: lowered.contains),
+        let range = lowered.range(of: " to ", options: .backwards)
+      {
+        let place = String(request[range.upperBound...]).trimmingCharacters(
+          in: .whitespaces.union(.punctuationCharacters))
+        if !place.isEmpty {
+          fixed["location"] = json(place)
+          omit.remove("location")
+          // Only the place changes: no time was said.
+          if hints.time.clocks.isEmpty, !hints.time.namesDay { omit.formUnion(["newStart", "newEnd"]) }
+        }
       }
       if !["rename", "call it", "title"].contains(where: { lowered.contains($0) }) {
         omit.insert("newTitle")
@@ -73,6 +94,14 @@ extension ActionDrafter {
         omit.insert("due")
       }
       if let title = hints.title { fixed["title"] = json(title) }
+      // "A high priority reminder to …", "urgent: …".
+      let priority =
+        ["high priority", "urgent", "important"].contains(where: lowered.contains)
+        ? "high" : lowered.contains("low priority") ? "low" : lowered.contains("medium priority") ? "medium" : nil
+      if let priority {
+        fixed["priority"] = json(priority)
+        omit.remove("priority")
+      }
     case (.reminder, "list"):
       omit.insert("list")
     case (.note, "create"):
@@ -90,6 +119,10 @@ extension ActionDrafter {
         let to = words.lastIndex(where: { $0.lowercased() == "to" }), to > verb + 1
       {
         fixed["text"] = json(words[(verb + 1)..<to].joined(separator: " "))
+      } else if let colon = request.firstIndex(of: ":") {
+        // "Add to the Lisbon trip note: flight lands 09:45": what follows the colon, as written.
+        let text = request[request.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty { fixed["text"] = json(text) }
       }
     case (.contactsSearch, _):
       if let target { fixed["query"] = json(target.name) }
