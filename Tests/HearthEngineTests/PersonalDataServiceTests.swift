@@ -113,6 +113,23 @@ struct PersonalDataServiceTests {
     #expect(next.map { LocalDateTime($0.start, in: paris) } == at("2026-12-02T10:00"))
   }
 
+  @Test func aDayOffAskedAboutIsReadInTheSameHoursAndAWeekKeepsItsWorkingDays() async throws {
+    let engine = try await engine()
+    try engine.calendar.setWorkingHours(WorkingHours(parsing: "10:00-12:00")!)
+    _ = try engine.calendar.create(
+      CalendarEvent(title: "Yoga", start: at("2026-12-05T10:00"), end: at("2026-12-05T11:00")))
+    // Saturday 5 December: no working day, yet the question is about it.
+    let saturday = DateInterval(
+      start: at("2026-12-05T00:00").instant(in: paris), end: at("2026-12-06T00:00").instant(in: paris))
+    let free = try engine.calendar.freeSlots(in: saturday)
+    #expect(free.map { LocalDateTime($0.start, in: paris) } == [at("2026-12-05T11:00")])
+    // A week that holds working days keeps to them: the weekend stays out.
+    let week = DateInterval(
+      start: at("2026-11-30T00:00").instant(in: paris), end: at("2026-12-07T00:00").instant(in: paris))
+    let weekdays = try engine.calendar.freeSlots(in: week).map { LocalDate($0.start, in: paris).weekday }
+    #expect(weekdays.count == 5 && !weekdays.contains(.saturday) && !weekdays.contains(.sunday))
+  }
+
   @Test func anImportKeepsGoodItemsAndSkipsRepeatedOrBrokenOnes() async throws {
     let engine = try await engine()
     let file = """

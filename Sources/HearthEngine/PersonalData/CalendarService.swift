@@ -78,10 +78,16 @@ public struct CalendarService: Sendable {
     try context.database.setSetting(Self.workingHoursKey, to: hours)
   }
 
-  /// Free slots of at least `minimum` seconds within working hours over `window`.
+  /// Free slots of at least `minimum` seconds within working hours over `window`. A window of days off only
+  /// ("when am I free on Saturday?") is read in the same hours of those days: the question is about them.
   public func freeSlots(in window: DateInterval, minimum: TimeInterval = 30 * 60) throws -> [DateInterval] {
     let busy = FreeTime.busy(try occurrences(in: window))
-    return FreeTime.slots(in: window, busy: busy, hours: try workingHours(), zone: timeZone, minimum: minimum)
+    var hours = try workingHours()
+    let first = LocalDate(window.start, in: timeZone)
+    let last = LocalDate(window.end.addingTimeInterval(-1), in: timeZone)
+    let days = (0...max(0, first.days(until: last))).map { first.adding(days: $0).weekday }
+    if !days.contains(where: hours.days.contains) { hours.days = Set(Weekday.allCases) }
+    return FreeTime.slots(in: window, busy: busy, hours: hours, zone: timeZone, minimum: minimum)
   }
 
   /// The first free `duration`-second slot starting at or after `after`, within 30 days.
