@@ -40,6 +40,7 @@ public func buildApplication(
   router.mount(VoiceRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(TokenizerRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(SessionRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(SessionBulkRoutes(dependencies: dependencies, configuration: configuration))
   let live = LiveTurns()
   router.mount(TurnRoutes(dependencies: dependencies, configuration: configuration, metrics: metrics, live: live))
   router.mount(CalendarRoutes(dependencies: dependencies, configuration: configuration))

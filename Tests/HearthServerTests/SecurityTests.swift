@@ -70,6 +70,7 @@ struct SecurityTests {
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
     (.POST, "/api/memory/facts", #"{"text":"I like tea."}"#),
     (.POST, "/api/personas", #"{"name":"Ada","backstory":"Born in a lighthouse."}"#),
+    (.POST, "/api/sessions/bulk", #"{"ids":[],"action":"archive"}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
     (.POST, "/api/prompts", #"{"name":"Plan","text":"Plan my day."}"#),

@@ -29,6 +29,7 @@ struct StrictInputTests {
     Case(method: .POST, path: "/api/contacts", body: #"{"fullName":"Ada Lovelace"}"#),
     Case(method: .POST, path: "/api/prompts", body: #"{"name":"Plan","text":"Plan my day"}"#),
     Case(method: .PUT, path: "/api/memory/persona", body: #"{"text":"I like short answers."}"#),
+    Case(method: .POST, path: "/api/sessions/bulk", body: #"{"ids":[],"action":"pin"}"#),
     Case(
       method: .POST, path: "/api/personas",
       body:

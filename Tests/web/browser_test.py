@@ -1590,6 +1590,32 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(lambda driver: "Captain Wren" not in driver.find_element(By.ID, "persona-list").text)
         self.assertIsNone(api(f"/api/sessions/{session}").get("persona"))
 
+    def test_9f3_chats_are_selected_and_deleted_with_undo_and_the_history_cleared_but_what_is_pinned(self):
+        made = [api("/api/sessions", "POST", {"title": f"Bulk chat {n}"})["id"] for n in range(3)]
+        api(f"/api/sessions/{made[2]}", "PATCH", {"pinned": True})
+        self.driver.get(BASE_URL + "/#/")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-list"), "Bulk chat 0"))
+        self.wait.until(EC.element_to_be_clickable((By.ID, "select-chats"))).click()
+        for n in (0, 1):
+            self.find_xpath(f"//button[contains(@class,'session-item')][.//span[text()='Bulk chat {n}']]").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "selection-count"), "2 selected"))
+        self.find("#selection-delete").click()
+        # Hidden at once, kept while Undo is offered, and back with Undo.
+        self.wait.until(lambda driver: "Bulk chat 0" not in driver.find_element(By.ID, "session-list").text)
+        self.assertEqual(len([s for s in api("/api/sessions")["sessions"] if s["id"] in made]), 3)
+        self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#toast .toast-undo"))).click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-list"), "Bulk chat 0"))
+        # Cleared from Settings: the pinned chat stays; the rest go once the Undo goes.
+        self.driver.get(BASE_URL + "/#/settings")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "clear-history"))).click()
+        alert = self.wait.until(EC.alert_is_present())
+        self.assertIn("pinned and archived chats stay", alert.text)
+        alert.accept()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "cleared"))
+        self.wait.until(lambda driver: not driver.find_element(By.ID, "toast").is_displayed())
+        self.wait.until(lambda driver: [s["id"] for s in api("/api/sessions")["sessions"]] == [made[2]])
+        self.assertIn("Bulk chat 2", self.find("#session-list").text)
+
     def test_9g_an_account_is_added_synced_and_a_collection_turned_off_on_the_accounts_page(self):
         self.driver.get(BASE_URL + "/#/accounts")
         url = self.wait.until(EC.element_to_be_clickable((By.ID, "account-url")))

@@ -25,13 +25,15 @@ import { watchChat, wireLive } from "/assets/live.js";
 import { fillSettings, loadSettings, mayLeaveSettings, wireSettings } from "/assets/settings.js";
 import { loadModels, showModelName } from "/assets/models.js";
 import { fillPersonaPicker } from "/assets/personas.js";
+import { decorate, isSelecting, toggle, wireSelection, withoutPending } from "/assets/selection.js";
 
 // ---- Sessions drawer ------------------------------------------------------------------------------
 
 async function loadSessions() {
   const archived = $("show-archived").checked;
   const { sessions } = await getJSON(`/api/sessions${archived ? "?archived=true" : ""}`);
-  state.sessions = sessions;
+  // Chats waiting to be deleted (their Undo still offered) are not shown.
+  state.sessions = withoutPending(sessions);
   if ($("search").value.trim() === "") renderSessionList();
 }
 
@@ -52,7 +54,8 @@ function sessionButton(session, detail, hit) {
   title.className = "title";
   title.textContent = session.title + (session.is_archived ? " (archived)" : "");
   button.append(title, detail);
-  button.addEventListener("click", () => openSession(session.id, hit));
+  decorate(button, session);
+  button.addEventListener("click", () => (isSelecting() ? toggle(session.id, renderSessionList) : openSession(session.id, hit)));
   return button;
 }
 
@@ -452,6 +455,11 @@ function wire() {
   $("search-scope").addEventListener("change", runSearch);
   wireResultKeys($("search"), $("session-list"));
   $("show-archived").addEventListener("change", () => loadSessions().catch((error) => showError(error.message)));
+  wireSelection({
+    reload: () => loadSessions().catch((error) => showError(error.message)),
+    left: (ids) => { if (state.current && ids.has(state.current.id)) newChat(); },
+    redraw: renderSessionList,
+  });
   $("rename").addEventListener("click", startRename);
   $("pin").addEventListener("click", () => patchSession({ pinned: !state.current.is_pinned }).catch((error) => showError(error.message)));
   $("archive").addEventListener("click", () => patchSession({ archived: !state.current.is_archived }).catch((error) => showError(error.message)));
