@@ -1593,7 +1593,9 @@ class WebAppTest(unittest.TestCase):
     def test_9f3_chats_are_selected_and_deleted_with_undo_and_the_history_cleared_but_what_is_pinned(self):
         made = [api("/api/sessions", "POST", {"title": f"Bulk chat {n}"})["id"] for n in range(3)]
         api(f"/api/sessions/{made[2]}", "PATCH", {"pinned": True})
+        # A page already open learns of chats made elsewhere when it loads again.
         self.driver.get(BASE_URL + "/#/")
+        self.driver.refresh()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-list"), "Bulk chat 0"))
         self.wait.until(EC.element_to_be_clickable((By.ID, "select-chats"))).click()
         for n in (0, 1):
@@ -1615,6 +1617,17 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(lambda driver: not driver.find_element(By.ID, "toast").is_displayed())
         self.wait.until(lambda driver: [s["id"] for s in api("/api/sessions")["sessions"]] == [made[2]])
         self.assertIn("Bulk chat 2", self.find("#session-list").text)
+
+    def test_9f4_the_model_chip_says_in_words_whether_the_model_is_in_memory(self):
+        self.driver.get(BASE_URL + "/#/")
+        self.driver.refresh()
+        chip = self.wait.until(EC.visibility_of_element_located((By.ID, "model-chip")))
+        # The walk's earlier answers loaded it; the page reads that from the server, not from its own turns.
+        loaded = api("/api/models")["loaded"]
+        self.wait.until(lambda driver: chip.get_attribute("data-state") in ("ready", "idle"))
+        expected = "in memory" if loaded else "not in memory; it loads with the next answer"
+        self.assertTrue(chip.get_attribute("aria-label").endswith(": " + expected), chip.get_attribute("aria-label"))
+        self.assertIn(expected, chip.get_attribute("title"))
 
     def test_9g_an_account_is_added_synced_and_a_collection_turned_off_on_the_accounts_page(self):
         self.driver.get(BASE_URL + "/#/accounts")

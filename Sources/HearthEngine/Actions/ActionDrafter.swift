@@ -46,7 +46,13 @@ public struct ActionDrafter: Sendable {
     if hints.kind == nil { hints = namingAnItem(request, hints: hints, known: known) }
     // "Boiler service next Tuesday at 11 for 2 hours", "Coffee with Anna Thursday 10:30": a thing, a day and a
     // time, said as a line in a diary, is an event to add.
-    if hints.kind == nil, Self.readsAsADiaryLine(request, hints: hints) {
+    // Not when it names one of the user's things: "dentist friday at 10" may move the dentist, or ask about it.
+    let namesAnItem = {
+      [ActionKind.calendar, .reminder, .note, .habit].contains { kind in
+        known(kind).contains { ItemMatcher.score($0, request: request) >= 1 }
+      }
+    }
+    if hints.kind == nil, Self.readsAsADiaryLine(request, hints: hints), !namesAnItem() {
       hints.kind = .calendar
       hints.action = "create"
     }
@@ -185,7 +191,8 @@ public struct ActionDrafter: Sendable {
   /// Whether `request` names a day and a clock time around a few words of its own, with no question, no
   /// statement about the user ("I ran at 7 on Monday") and no change of something else.
   static func readsAsADiaryLine(_ request: String, hints: RequestHints) -> Bool {
-    guard hints.time.namesDay, !hints.time.clocks.isEmpty, !request.contains("?") else { return false }
+    // A day said in words ("next Tuesday", "the 9th"): "from 1 to 20" is a span of hours, not a diary's day.
+    guard !hints.time.days.isEmpty, !hints.time.clocks.isEmpty, !request.contains("?") else { return false }
     let words = hints.words.map { $0.lowercased() }
     let first = words.first ?? ""
     let opensOtherwise: Set<String> = [

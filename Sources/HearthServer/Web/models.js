@@ -11,23 +11,43 @@ function fact(list, label, value) {
 
 const size = (bytes) => bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GiB` : `${(bytes / (1 << 20)).toFixed(1)} MiB`;
 
-/// The model that answers, named in the chat's header (a remote server's when turns go there); a link to
-/// the Models page.
+/// The model that answers, named in the chat's header (a remote server's when turns go there), with whether it
+/// is in memory; a link to the Models page.
 export async function showModelName() {
-  const [{ models, active }, remote] = await Promise.all([getJSON("/api/models"), getJSON("/api/remote").catch(() => null)]);
+  const [{ models, active, loaded }, remote] = await Promise.all([getJSON("/api/models"), getJSON("/api/remote").catch(() => null)]);
   const chip = $("model-chip");
+  // A chip that says a load failed keeps saying so until a model is in memory again.
+  if (chip.dataset.state === "failed" && loaded !== active) return;
+  chip.dataset.state = loaded && loaded === active ? "ready" : "idle";
+  chip.dataset.note = chip.dataset.state === "ready" ? "in memory" : "not in memory; it loads with the next answer";
   const model = models.find((candidate) => candidate.id === active);
   const local = model ? model.id.replace(/\.gguf$/i, "") : null;
   const remoteName = remote?.url && remote.preference !== "local" ? (remote.model || new URL(remote.url).host) : null;
   chip.hidden = !local && !remoteName;
   if (chip.hidden) return;
   if (remoteName && (remote.preference === "remote" || !local)) {
+    chip.dataset.state = "remote";
     chip.textContent = `${remoteName} (remote)`;
     chip.title = `Answers come from ${remoteName} on ${remote.url}${local ? `; ${local} on this machine when it cannot be reached` : ""}.`;
   } else {
     chip.textContent = local;
-    chip.title = `Answers come from ${model.name ?? local}, on this machine${remoteName ? `, or from ${remoteName} when it is used` : ""}. Choose another model on the Models page.`;
+    chip.title = `Answers come from ${model.name ?? local}, on this machine (${chip.dataset.note})${remoteName ? `, or from ${remoteName} when it is used` : ""}. Choose another model on the Models page.`;
   }
+  chip.setAttribute("aria-label", `${chip.textContent}: ${chip.dataset.state === "remote" ? "remote" : chip.dataset.note}`);
+}
+
+/// What a turn tells of the model while it waits: `loading` (with its name), `ready` once it answers, or
+/// `failed` (with why) when it could not be loaded. The chip says it in words as well as by its mark.
+export function setModelChip(state, detail = "") {
+  const chip = $("model-chip");
+  if (chip.hidden || chip.dataset.state === "remote") return;
+  const name = chip.textContent.replace(/ \((loading…|failed to load)\)$/, "");
+  chip.dataset.state = state;
+  const words = { loading: "loading…", failed: "failed to load" }[state];
+  chip.textContent = words ? `${name} (${words})` : name;
+  chip.title = state === "failed" ? `The model could not be loaded: ${detail}. The Models page can check it or choose another.`
+    : state === "loading" ? `Loading ${detail || name} into memory…` : chip.title;
+  chip.setAttribute("aria-label", `${name}: ${words ?? "in memory"}`);
 }
 
 export async function loadModels() {

@@ -6,6 +6,7 @@ import { restoreAttachments, takeAttachments } from "/assets/attachments.js";
 import { shownText, showCards } from "/assets/actions.js";
 import { fillMessage, messageElement, setMessageHandlers, showForks, showSources } from "/assets/conversation.js";
 import { currentTurn, state } from "/assets/state.js";
+import { setModelChip } from "/assets/models.js";
 
 // What the page around the conversation does (set by `wireTurns`): make the chat a first message goes to, put
 // a message that was not sent back into the box, open a chat again, show a chat's detail, hear a turn end.
@@ -208,12 +209,15 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           queued.hidden = false;
           queued.dataset.loading = "true";
           queued.textContent = `Loading the model (${event.data.model})…`;
+          setModelChip("loading", event.data.model);
           break;
         case "started": {
           turn.started = true;
           // Stop was asked for before the server had the turn: it is asked of the server now, so that a change
           // being prepared is not made.
           if (turn.stopWanted) stop();
+          // The model is in memory now: the header says which, and that it is.
+          if (queued.dataset.loading) document.dispatchEvent(new Event("hearth:model-changed"));
           if (!queued.dataset.loading) queued.remove();
           // The chat may have been opened again since this was sent, showing the saved copies of these two
           // messages beside the live ones: the live ones stay.
@@ -284,6 +288,8 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           redraw();
           break;
         case "error":
+          // An error before the turn started, after a load was announced, is the load's.
+          if (queued.dataset.loading && !turn.started) setModelChip("failed", event.data.message);
           showError(event.data.message);
           break;
       }
