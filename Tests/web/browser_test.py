@@ -1615,7 +1615,11 @@ class WebAppTest(unittest.TestCase):
         alert.accept()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "cleared"))
         self.wait.until(lambda driver: not driver.find_element(By.ID, "toast").is_displayed())
-        self.wait.until(lambda driver: [s["id"] for s in api("/api/sessions")["sessions"]] == [made[2]])
+        def cleared(driver):
+            left = api("/api/sessions")["sessions"]
+            ids = [s["id"] for s in left]
+            return made[2] in ids and made[0] not in ids and made[1] not in ids and all(s["is_pinned"] for s in left)
+        self.wait.until(cleared)
         self.assertIn("Bulk chat 2", self.find("#session-list").text)
 
     def test_9f4_the_model_chip_says_in_words_whether_the_model_is_in_memory(self):
