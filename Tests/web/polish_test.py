@@ -160,19 +160,31 @@ class PolishTest(unittest.TestCase):
         cls.driver.quit()
 
     @classmethod
+    def exported_chat(cls):
+        """The export of a chat with a question and an answer, the shape an import reads: one the walk before left
+        (pinned or archived ones too), or one asked for now when none holds both."""
+        for listed in api("/api/sessions?archived=true")["sessions"]:
+            exported = api(f"/api/sessions/{listed['id']}/export?format=json")
+            if len(exported["messages"]) >= 2:
+                return exported
+        made = api("/api/sessions", "POST", {"title": "Export template"})["id"]
+        request = urllib.request.Request(
+            f"{BASE_URL}/api/sessions/{made}/turns", method="POST", data=json.dumps({"text": "Say hi."}).encode())
+        request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, timeout=120) as response:
+            response.read()
+        return api(f"/api/sessions/{made}/export?format=json")
+
+    @classmethod
     def import_sample(cls):
         """A saved chat whose answer exercises the Markdown renderer, through the import route."""
         now = time.time()
         session_id = str(uuid.uuid4())
         session = {"id": session_id, "title": "Formatting sample", "created_at": now, "updated_at": now,
                    "is_pinned": False, "is_archived": False}
-        template = api("/api/sessions")["sessions"]
-        if template:
-            exported = api(f"/api/sessions/{template[0]['id']}/export?format=json")
-            session = {**exported["session"], **session}
-            user, answer = exported["messages"][0], exported["messages"][1]
-        else:
-            raise unittest.SkipTest("no session to take the export format from")
+        exported = cls.exported_chat()
+        session = {**exported["session"], **session}
+        user, answer = exported["messages"][0], exported["messages"][1]
         messages = [
             {**user, "id": str(uuid.uuid4()), "session_id": session_id, "content": "Show me some formatting."},
             {**answer, "id": str(uuid.uuid4()), "session_id": session_id, "content": MARKDOWN_SAMPLE, "state": "complete",
