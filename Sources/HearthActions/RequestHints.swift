@@ -92,7 +92,9 @@ public struct RequestHints: Sendable, Hashable {
         has(text, ["bring ", "shift "]) && has(text, [" forward", " back", " earlier", " later", " to "])
         && !has(text, ["what ", "which ", "should i bring"])
       // "The dinner with Marco is now at 8pm": a new time stated is a move.
-      let restated = has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"])
+      let restated =
+        has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"]) && !text.contains("?")
+        && !opensAQuestion(text)
       if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts || restated {
         return "update"
       }

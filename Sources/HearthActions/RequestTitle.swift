@@ -84,7 +84,13 @@ extension RequestHints {
     let after = request[found.upperBound...].drop { $0 == " " }
     guard let open = after.first, let close = quotes[open] else { return nil }
     let inside = after.dropFirst()
-    guard let end = inside.firstIndex(of: close) else { return nil }
+    // The closing quote is not an apostrophe inside a word ("'Mum's ideas'").
+    let ends = inside.indices.filter { index in
+      inside[index] == close
+        && !(index > inside.startIndex && inside[inside.index(before: index)].isLetter
+          && inside.index(after: index) < inside.endIndex && inside[inside.index(after: index)].isLetter)
+    }
+    guard let end = ends.first else { return nil }
     let title = inside[..<end].trimmingCharacters(in: .whitespaces)
     guard !title.isEmpty else { return nil }
     return (title, String(inside[inside.index(after: end)...]))
@@ -111,8 +117,11 @@ extension RequestHints {
     }
   }
 
-  /// Words that say how urgent a reminder is, left out of its title (its priority says it).
-  static let priorityWords: Set<String> = ["high", "low", "medium", "priority", "urgent", "important"]
+  /// What says how urgent a reminder is, left out of its title (its priority says it): "book the high chair"
+  /// keeps its words.
+  static let priorityPhrases: [[String]] = [
+    ["high", "priority"], ["low", "priority"], ["medium", "priority"], ["urgent"], ["important"],
+  ]
 
   /// `words` without each run of them that spells one of `phrases` (whatever the case and trailing commas).
   static func removing(_ phrases: [[String]], from words: [String]) -> [String] {
@@ -141,7 +150,14 @@ extension RequestHints {
       return (title, nil)
     }
     let place = words[(at + 1)...]
-    guard place.count <= 6, !place.contains(where: { $0.contains(where: \.isNumber) }) else { return (title, nil) }
+    // A place is no time, no meal ("meet Sarah at lunch") and no company ("look at flats with Sam").
+    let notAPlace: Set<String> = [
+      "lunch", "dinner", "breakfast", "brunch", "noon", "midnight", "night", "once", "least", "most", "with", "for",
+      "about", "last", "first",
+    ]
+    guard place.count <= 6, !place.contains(where: { $0.contains(where: \.isNumber) }),
+      !place.contains(where: { notAPlace.contains($0.lowercased()) })
+    else { return (title, nil) }
     let name = words[..<at].joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ", "))
     let spot = place.joined(separator: " ").trimmingCharacters(in: .punctuationCharacters)
     guard !name.isEmpty, !spot.isEmpty else { return (title, nil) }
@@ -171,7 +187,7 @@ extension RequestHints {
     // "… in my calendar, …", "a high priority reminder …": where it goes and how urgent it is are no part of
     // its name.
     kept = Self.removing(Self.placementPhrases, from: kept)
-    if kind == .reminder { kept.removeAll { Self.priorityWords.contains($0.lowercased()) } }
+    if kind == .reminder { kept = Self.removing(Self.priorityPhrases, from: kept) }
     while called == nil, let first = kept.first, Self.commandWords.contains(first.lowercased()) { kept.removeFirst() }
     // "I have a haircut on Tuesday, add it": the words that only ask go.
     while let last = kept.last, Self.trailingWords.contains(last.lowercased()) { kept.removeLast() }

@@ -157,7 +157,9 @@ struct SpokenTimeReader {
     {
       // "Friday the 4th", "Friday 4th of December": one day, named twice.
       let the = next == "the" ? 1 : 0
-      if let day = SpokenTime.ordinal(self.word(1 + the, from: index)), (1...31).contains(day) {
+      let ordinal = self.word(1 + the, from: index)
+      // A spelled ordinal only after "the": "Monday first thing" is no 1st of the month.
+      if the == 1 || ordinal.first?.isNumber == true, let day = SpokenTime.ordinal(ordinal), (1...31).contains(day) {
         let of = self.word(2 + the, from: index) == "of" ? 1 : 0
         if let month = SpokenTime.months[self.word(2 + the + of, from: index)] {
           guard let date = upcoming(month: month, day: day, year: nil) else { return nil }

@@ -76,4 +76,16 @@ import Testing
     #expect(note?.body == "The Overstory, Piranesi")
     #expect(hints("make a note “Trip”: passport and charger").namedNote?.body == "Passport and charger")
   }
+
+  @Test func theWidenedReadersLeaveOrdinaryRequestsAlone() {
+    // Not places: a meal, a company, a time.
+    #expect(RequestHints.placeOut(of: "Meet Sarah at lunch").place == nil)
+    #expect(RequestHints.placeOut(of: "Look at flats with Sam").place == nil)
+    // Urgency words only as a whole phrase: "the high chair" keeps its word.
+    #expect(hints("remind me to buy the high chair").title == "Buy the high chair")
+    // An apostrophe inside the quoted title is no closing quote.
+    #expect(hints("new note 'Mum's ideas' - perfume").namedNote?.title == "Mum's ideas")
+    // A spelled ordinal without "the" is no day of the month: "Monday first thing" is next Monday.
+    #expect(hints("call the bank monday first thing").dates == [LocalDate(year: 2026, month: 11, day: 30)!])
+  }
 }

@@ -52,7 +52,10 @@ public struct ActionDrafter: Sendable {
         known(kind).contains { ItemMatcher.score($0, request: request) >= 1 }
       }
     }
-    if hints.kind == nil, Self.readsAsADiaryLine(request, hints: hints), !namesAnItem() {
+    // Nor when its meaning is plainly no action ("traffic to the airport tomorrow at 6am").
+    var plain = false
+    if case .clear(let intent, _)? = reading { plain = intent == .plain }
+    if hints.kind == nil, !plain, Self.readsAsADiaryLine(request, hints: hints), !namesAnItem() {
       hints.kind = .calendar
       hints.action = "create"
     }
@@ -163,9 +166,11 @@ public struct ActionDrafter: Sendable {
     let doneWords: Set<String> = ["did", "done", "finished", "bought", "paid", "got", "went", "ran", "read", "sent"]
     // "Monday run done ✅", "tick off reading": a check-in said as a note to oneself, not as a question.
     let ticked =
-      ["tick off", "ticked off", "check off", "mark it done", "mark as done", "✅", "✔", "☑"].contains(
-        where: lowered.contains)
-      || (["done", "completed"].contains(words.last ?? "") && !request.contains("?"))
+      [" tick off ", " ticked off ", " check off ", " checked off ", " mark it done", " mark as done", "✅", "✔", "☑"]
+      .contains(where: lowered.contains)
+      || (["done", "completed"].contains(words.last ?? "") && !request.contains("?")
+        && !["tell", "let", "notify", "remind", "ping", "alert", "when", "is", "are", "will"].contains(
+          words.first ?? ""))
     let saysDone =
       (words.first == "i" && words.dropFirst().prefix(2).contains { doneWords.contains($0) || $0.hasSuffix("ed") })
       || lowered.contains("done with") || lowered.contains(" finished ") || ticked
@@ -190,7 +195,7 @@ public struct ActionDrafter: Sendable {
 
   /// Whether `request` names a day and a clock time around a few words of its own, with no question, no
   /// statement about the user ("I ran at 7 on Monday") and no change of something else.
-  static func readsAsADiaryLine(_ request: String, hints: RequestHints) -> Bool {
+  public static func readsAsADiaryLine(_ request: String, hints: RequestHints) -> Bool {
     // A day said in words ("next Tuesday", "the 9th"): "from 1 to 20" is a span of hours, not a diary's day.
     guard !hints.time.days.isEmpty, !hints.time.clocks.isEmpty, !request.contains("?") else { return false }
     let words = hints.words.map { $0.lowercased() }
@@ -198,11 +203,18 @@ public struct ActionDrafter: Sendable {
     let opensOtherwise: Set<String> = [
       "i", "i'm", "im", "we", "it", "it's", "that", "this", "he", "she", "they", "you", "my", "our", "is", "are",
       "was", "were", "did", "do", "does", "can", "could", "what", "when", "where", "who", "why", "how", "which",
+      // Asks for something else ("write a poem for the party on Saturday at 8").
+      "write", "help", "tell", "translate", "explain", "summarise", "summarize", "draft", "find", "show", "give",
+      "check", "list", "search", "look", "send", "email", "text", "let", "please", "would", "should", "will",
+      // Answers what was said ("tomorrow at 9 works for me").
+      "ok", "okay", "yes", "no", "sure", "thanks", "perfect", "great", "fine", "sounds", "works",
     ]
     let lowered = " \(request.lowercased().replacingOccurrences(of: "’", with: "'")) "
     // "Don't let me forget to …", "need to …": a duty, which the request's meaning may make a reminder.
     let duty = ["forget", "remember", "need to", "have to", "must ", "should ", "don't let me", "dont let me"]
+    let replies = [" works ", " work for ", " sounds ", " suits ", " is fine", " is good"]
     guard !opensOtherwise.contains(first), !duty.contains(where: lowered.contains),
+      !replies.contains(where: lowered.contains),
       RequestHints.action(lowered, kind: .calendar) == "create"
     else { return false }
     // Something beyond the time is named: the event's own words.

@@ -56,23 +56,23 @@ extension ActionDrafter {
       } else {
         omit.insert("newEnd")
       }
-      // "Change the location of the team meeting to Room 7".
-      if ["location", "venue", "where it is"].contains(where: lowered.contains),
-        let range = lowered.range(of: " to ", options: .backwards)
+      // "Change the location of the team meeting to Room 7": the place alone changes, and no time is said.
+      let words = Set(hints.words.map { $0.lowercased() })
+      if !words.isDisjoint(with: ["location", "venue"]), hints.time.clocks.isEmpty, !hints.time.namesDay,
+        let range = request.range(of: " to ", options: [.caseInsensitive, .backwards])
       {
         let place = String(request[range.upperBound...]).trimmingCharacters(
           in: .whitespaces.union(.punctuationCharacters))
         if !place.isEmpty {
           fixed["location"] = json(place)
           omit.remove("location")
-          // Only the place changes: no time was said.
-          if hints.time.clocks.isEmpty, !hints.time.namesDay { omit.formUnion(["newStart", "newEnd"]) }
+          omit.formUnion(["newStart", "newEnd"])
         }
       }
       if !["rename", "call it", "title"].contains(where: { lowered.contains($0) }) {
         omit.insert("newTitle")
-      } else if let range = lowered.range(of: " to ", options: .backwards)
-        ?? lowered.range(of: " as ", options: .backwards)
+      } else if let range = request.range(of: " to ", options: [.caseInsensitive, .backwards])
+        ?? request.range(of: " as ", options: [.caseInsensitive, .backwards])
       {
         // "Rename the team meeting to Weekly sync".
         let name = String(request[range.upperBound...]).trimmingCharacters(
@@ -94,9 +94,13 @@ extension ActionDrafter {
         omit.insert("due")
       }
       if let title = hints.title { fixed["title"] = json(title) }
-      // "A high priority reminder to …", "urgent: …".
+      // "A high priority reminder to …", "urgent: …"; not "unimportant", "not urgent".
+      let said = hints.words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+      func says(_ word: String) -> Bool {
+        said.indices.contains { said[$0] == word && ($0 == 0 || !["not", "isn't", "no"].contains(said[$0 - 1])) }
+      }
       let priority =
-        ["high priority", "urgent", "important"].contains(where: lowered.contains)
+        lowered.contains("high priority") || says("urgent") || says("important")
         ? "high" : lowered.contains("low priority") ? "low" : lowered.contains("medium priority") ? "medium" : nil
       if let priority {
         fixed["priority"] = json(priority)
@@ -113,16 +117,18 @@ extension ActionDrafter {
         fixed["title"] = json(RequestHints.noteTitle(body))
       }
     case (.note, "append"):
-      // "Add eggs to my shopping note": what comes between the verb and "to".
+      // "Add to the Lisbon trip note: flight lands 09:45": what follows the note's colon, as written.
       let words = request.split(separator: " ")
-      if let verb = words.firstIndex(where: { ["add", "append", "put"].contains($0.lowercased()) }),
+      if let note = request.range(of: "note:", options: .caseInsensitive)
+        ?? request.range(of: "note :", options: .caseInsensitive),
+        case let text = request[note.upperBound...].trimmingCharacters(in: .whitespaces), !text.isEmpty
+      {
+        fixed["text"] = json(text)
+      } else if let verb = words.firstIndex(where: { ["add", "append", "put"].contains($0.lowercased()) }),
         let to = words.lastIndex(where: { $0.lowercased() == "to" }), to > verb + 1
       {
+        // "Add eggs to my shopping note": what comes between the verb and "to".
         fixed["text"] = json(words[(verb + 1)..<to].joined(separator: " "))
-      } else if let colon = request.firstIndex(of: ":") {
-        // "Add to the Lisbon trip note: flight lands 09:45": what follows the colon, as written.
-        let text = request[request.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty { fixed["text"] = json(text) }
       }
     case (.contactsSearch, _):
       if let target { fixed["query"] = json(target.name) }

@@ -57,6 +57,9 @@ struct SessionBulkRoutes<Context: RequestContext>: RouteArea {
         outcome.done.append(id)
       } catch StoreError.sessionNotFound {
         outcome.skipped.append(.init(id: id, reason: "no such chat"))
+      } catch {
+        // One chat that cannot be changed leaves the others done; the answer says which and why.
+        outcome.skipped.append(.init(id: id, reason: ErrorMapping.apiError(error).message))
       }
     }
     return outcome

@@ -459,6 +459,7 @@ function wire() {
     reload: () => loadSessions().catch((error) => showError(error.message)),
     left: (ids) => { if (state.current && ids.has(state.current.id)) newChat(); },
     redraw: renderSessionList,
+    archived: (id) => state.sessions.some((session) => session.id === id && session.is_archived),
   });
   $("rename").addEventListener("click", startRename);
   $("pin").addEventListener("click", () => patchSession({ pinned: !state.current.is_pinned }).catch((error) => showError(error.message)));

@@ -16,13 +16,13 @@ const size = (bytes) => bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} Gi
 export async function showModelName() {
   const [{ models, active, loaded }, remote] = await Promise.all([getJSON("/api/models"), getJSON("/api/remote").catch(() => null)]);
   const chip = $("model-chip");
-  // A chip that says a load failed keeps saying so until a model is in memory again.
-  if (chip.dataset.state === "failed" && loaded !== active) return;
+  const remoteName = remote?.url && remote.preference !== "local" ? (remote.model || new URL(remote.url).host) : null;
+  // A chip that says a load failed keeps saying so until a model is in memory again or answers come from elsewhere.
+  if (chip.dataset.state === "failed" && loaded !== active && !remoteName) return;
   chip.dataset.state = loaded && loaded === active ? "ready" : "idle";
   chip.dataset.note = chip.dataset.state === "ready" ? "in memory" : "not in memory; it loads with the next answer";
   const model = models.find((candidate) => candidate.id === active);
   const local = model ? model.id.replace(/\.gguf$/i, "") : null;
-  const remoteName = remote?.url && remote.preference !== "local" ? (remote.model || new URL(remote.url).host) : null;
   chip.hidden = !local && !remoteName;
   if (chip.hidden) return;
   if (remoteName && (remote.preference === "remote" || !local)) {

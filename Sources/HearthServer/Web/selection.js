@@ -1,7 +1,7 @@
 // Many chats at once: the drawer's Select mode (archive or delete the chosen chats) and Settings' "Clear all
 // history". A deletion is held while its Undo is offered and made when the Undo goes; the chats are hidden
 // meanwhile. A page closed before then deletes nothing.
-import { $, attempt, getJSON, sendJSON, toast } from "/assets/api.js";
+import { $, attempt, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 
 const chosen = new Set();
 let selecting = false;
@@ -45,8 +45,9 @@ function showCount() {
 }
 
 /// Deletes `ids` once the Undo offered for it goes, hiding them meanwhile.
-function deleteLater(ids, message, { reload, left }) {
-  commit();
+async function deleteLater(ids, message, { reload, left }) {
+  // An earlier deletion still waiting is made first, so the two never race.
+  await commit();
   pending = { ids: new Set(ids) };
   left(pending.ids);
   reload();
@@ -68,7 +69,10 @@ function watchToast(reload) {
   watcher = new MutationObserver(() => {
     if (!element.hidden) return;
     watcher.disconnect();
-    commit().then(reload).catch(() => {});
+    commit().then(reload).catch((error) => {
+      showError(`The chats could not be deleted: ${error.message}`);
+      reload();
+    });
   });
   watcher.observe(element, { attributes: true, attributeFilter: ["hidden"] });
 }
@@ -85,7 +89,7 @@ async function commit() {
 
 /// Wires Select mode and Clear all history. `reload` reloads the list; `left(ids)` is told which chats go
 /// (the one on screen among them is closed).
-export function wireSelection({ reload, left, redraw }) {
+export function wireSelection({ reload, left, redraw, archived }) {
   const button = $("select-chats");
   const stopSelecting = () => {
     selecting = false;
@@ -106,12 +110,14 @@ export function wireSelection({ reload, left, redraw }) {
   });
   $("selection-archive").addEventListener("click", attempt(async () => {
     const ids = [...chosen];
+    // Undo brings back only what this archived: a chat archived before stays so.
+    const before = new Set(ids.filter(archived));
     await sendJSON("/api/sessions/bulk", "POST", { ids, action: "archive" });
     stopSelecting();
     await reload();
     toast(`${ids.length} chat${ids.length === 1 ? "" : "s"} archived`, {
       undo: async () => {
-        await sendJSON("/api/sessions/bulk", "POST", { ids, action: "unarchive" });
+        await sendJSON("/api/sessions/bulk", "POST", { ids: ids.filter((id) => !before.has(id)), action: "unarchive" });
         await reload();
       },
     });
@@ -119,7 +125,7 @@ export function wireSelection({ reload, left, redraw }) {
   $("selection-delete").addEventListener("click", attempt(async () => {
     const ids = [...chosen];
     stopSelecting();
-    deleteLater(ids, `${ids.length} chat${ids.length === 1 ? "" : "s"} deleted`, { reload, left });
+    await deleteLater(ids, `${ids.length} chat${ids.length === 1 ? "" : "s"} deleted`, { reload, left });
   }));
   $("clear-history").addEventListener("click", attempt(async () => {
     const pinned = $("clear-pinned").checked;
@@ -130,6 +136,6 @@ export function wireSelection({ reload, left, redraw }) {
     const kept = [pinned ? null : "pinned", archived ? null : "archived"].filter(Boolean);
     const question = `Clear ${going.length} chat${going.length === 1 ? "" : "s"}${kept.length ? ` (${kept.join(" and ")} chats stay)` : ""}?`;
     if (!window.confirm(question)) return;
-    deleteLater(going.map((s) => s.id), `${going.length} chat${going.length === 1 ? "" : "s"} cleared`, { reload, left });
+    await deleteLater(going.map((s) => s.id), `${going.length} chat${going.length === 1 ? "" : "s"} cleared`, { reload, left });
   }));
 }

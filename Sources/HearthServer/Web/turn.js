@@ -295,6 +295,8 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
       }
     }
   } catch (error) {
+    // A turn cut off while its model loaded leaves the chip to say what the server has.
+    if (queued.dataset.loading && !turn.started) document.dispatchEvent(new Event("hearth:model-changed"));
     if (error.name === "AbortError") {
       if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
     } else if (!turn.started) {
