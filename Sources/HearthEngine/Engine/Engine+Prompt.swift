@@ -53,13 +53,10 @@ extension Engine {
     do {
       let persona = try memory.persona()
       if !persona.isEmpty {
-        // Whole when it fits; else its start, and the rest comes with each question by retrieval.
-        let part = PersonaPrompt.leading(persona, tokenBudget: MemoryService.personaBudget, countTokens: count)
-        let rest =
-          part.isWhole ? "" : " (This is the start of a longer text; its parts that fit a question come with it.)"
-        let text = "About the user, in their words: \(part.text)\(rest)"
-        // Sized here, so the builder's own trimming (whole lines) never drops it.
-        builder.add(PromptSection(name: "persona", text: text, tokenBudget: count(text)))
+        builder.add(
+          Self.leadingSection(
+            "persona", opening: "About the user, in their words: ", of: persona, longer: "text",
+            tokenBudget: MemoryService.personaBudget, count: count))
       }
     } catch {
       // What the user said about themselves is missing from this turn: the model is told so, and so is the log.
@@ -110,12 +107,23 @@ extension Engine {
       builder.add(identity)
     }
     guard !persona.backstory.isEmpty else { return }
-    let part = PersonaPrompt.leading(
-      ActionBlockParser.defused(persona.backstory), tokenBudget: MemoryService.backstoryBudget, countTokens: count)
-    let rest = part.isWhole ? "" : " (This is the start of a longer story; its parts that fit a question come with it.)"
-    let text = "Your own story, as \(persona.name): \(part.text)\(rest)"
-    // Sized here, so the builder's own trimming (whole lines) never drops it.
-    builder.add(PromptSection(name: "backstory", text: text, tokenBudget: count(text)))
+    builder.add(
+      leadingSection(
+        "backstory", opening: "Your own story, as \(persona.name): ", of: ActionBlockParser.defused(persona.backstory),
+        longer: "story", tokenBudget: MemoryService.backstoryBudget, count: count))
+  }
+
+  /// A long text's section: whole when it fits `tokenBudget`, else its start, marked as the start of a longer
+  /// `longer` whose parts come with each question by retrieval. Sized here, so the builder's own trimming (whole
+  /// lines) never drops it.
+  private static func leadingSection(
+    _ name: String, opening: String, of text: String, longer: String, tokenBudget: Int, count: (String) -> Int
+  ) -> PromptSection {
+    let part = PersonaPrompt.leading(text, tokenBudget: tokenBudget, countTokens: count)
+    let rest =
+      part.isWhole ? "" : " (This is the start of a longer \(longer); its parts that fit a question come with it.)"
+    let whole = opening + part.text + rest
+    return PromptSection(name: name, text: whole, tokenBudget: count(whole))
   }
 
   /// `options` with the action-block grammar when answers may act (and no other grammar is set), as the

@@ -36,10 +36,8 @@ extension MemoryService {
       try await syncBackstories()
       let own = Self.backstoryID(persona.id)
       let others = try database.memorySources(in: .backstories).map(\.id).filter { $0 != own }
-      let hits = try await index.search(
-        question, options: RetrievalOptions(k: 3, collections: [.backstories], excludedSources: Set(others)))
-      let answering = hits.compactMap { Self.sentencesAnswering(question, in: $0) }
-      return answering.isEmpty ? hits : answering
+      return try await nearestPieces(
+        to: question, options: RetrievalOptions(k: 3, collections: [.backstories], excludedSources: Set(others)))
     } catch {
       logger.error("a persona's backstory could not be searched", metadata: ["error": "\(ErrorKind.of(error))"])
       return []

@@ -360,14 +360,19 @@ public final class MemoryService: Sendable {
     do {
       let persona = try persona()
       guard !persona.isEmpty, countTokens(persona) > Self.personaBudget else { return [] }
-      let hits = try await index.search(question, options: RetrievalOptions(k: 3, collections: [.persona]))
-      // The pieces with a sentence that speaks to the question, when any does; else the three nearest.
-      let answering = hits.compactMap { Self.sentencesAnswering(question, in: $0) }
-      return answering.isEmpty ? hits : answering
+      return try await nearestPieces(to: question, options: RetrievalOptions(k: 3, collections: [.persona]))
     } catch {
       logger.error("the persona could not be searched", metadata: ["error": "\(ErrorKind.of(error))"])
       return []
     }
+  }
+
+  /// The pieces of a long text (a persona, a backstory) `options` finds for `question`: those with a sentence
+  /// that speaks to it, cut to such sentences, when any does; else the nearest as they are.
+  func nearestPieces(to question: String, options: RetrievalOptions) async throws -> [MemoryHit] {
+    let hits = try await index.search(question, options: options)
+    let answering = hits.compactMap { Self.sentencesAnswering(question, in: $0) }
+    return answering.isEmpty ? hits : answering
   }
 
   /// A persona's piece cut to its sentences that share a word with the question; `nil` when none does. A small
