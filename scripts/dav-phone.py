@@ -44,6 +44,19 @@ def main():
                                     headers={"Content-Type": "application/xml"})
         response.raise_for_status()
         return
+    if command == "cards":
+        # Every card in the address book, one after the other, as the server keeps them.
+        session = requests.Session()
+        session.auth = (options.user, options.password)
+        url = options.url.rstrip("/") + "/" + args[0].strip("/") + "/"
+        listing = session.request("PROPFIND", url, headers={"Depth": "1"})
+        listing.raise_for_status()
+        import re
+        for href in re.findall(r"<(?:\w+:)?href>([^<]+\.vcf)</(?:\w+:)?href>", listing.text):
+            card = session.get(requests.compat.urljoin(url, href))
+            card.raise_for_status()
+            sys.stdout.write(card.content.decode("utf-8"))
+        return
     if command in ("put-card", "get-card", "delete-card"):
         session = requests.Session()
         session.auth = (options.user, options.password)
@@ -53,7 +66,8 @@ def main():
             response = session.put(url, data=body, headers={"Content-Type": "text/vcard"})
         elif command == "get-card":
             response = session.get(url)
-            sys.stdout.write(response.text)
+            # Cards are UTF-8 (RFC 6350); a server that names no charset is not read as Latin-1.
+            sys.stdout.write(response.content.decode("utf-8"))
         else:
             response = session.delete(url)
         response.raise_for_status()

@@ -91,6 +91,14 @@ public enum SyncedBodies {
     guard let master = raw.master(component) else { return original }
     let replaced = Array(raw.lines[master])
     let replacements = Dictionary(grouping: new.filter { changed.contains($0.name) }, by: \.name)
+    let top = topLevel(Array(raw.lines[master]))
+    var plans: [String: PropertyPlan] = [:]
+    for name in changed {
+      plans[name] = PropertyPlan(
+        originals: top.filter { $0.name == name }, old: old.filter { $0.name == name },
+        new: replacements[name] ?? [], component: component)
+    }
+    var seen: [String: Int] = [:]
     // Hearth writes an end (DTEND, DUE); a DURATION beside a new one would say another end.
     let dropped: Set<String> = changed.contains("DTEND") || changed.contains("DUE") ? ["DURATION"] : []
     var output: [RawLine] = []
@@ -112,6 +120,15 @@ public enum SyncedBodies {
         output.append(line)
         continue
       }
+      if let plan = plans[line.name] {
+        // Each of the original's lines of this property kept, replaced in place or dropped.
+        let occurrence = seen[line.name, default: 0]
+        seen[line.name] = occurrence + 1
+        output += plan.lines[occurrence]
+        if occurrence == plan.lines.count - 1 { output += plan.added }
+        placed.insert(line.name)
+        continue
+      }
       if changed.contains(line.name) {
         if placed.insert(line.name).inserted { output += (replacements[line.name] ?? []).map(RawLine.init) }
         continue
@@ -128,6 +145,18 @@ public enum SyncedBodies {
     raw.lines.replaceSubrange(master, with: output)
     raw.addZones(zones)
     return raw.text
+  }
+
+  /// The lines of the component's own level (not those of a nested alarm), BEGIN and END left out.
+  private static func topLevel(_ lines: [RawLine]) -> [RawLine] {
+    var depth = 0
+    var top: [RawLine] = []
+    for line in lines {
+      if line.name == "BEGIN" { depth += 1 }
+      if depth == 1, line.name != "BEGIN", line.name != "END" { top.append(line) }
+      if line.name == "END" { depth -= 1 }
+    }
+    return top
   }
 
   /// The copy's time stamps and sequence number moved on; other lines as they were.

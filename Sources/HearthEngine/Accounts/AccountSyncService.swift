@@ -28,8 +28,9 @@ public struct AccountSyncService: Service {
           if due, hasAccounts() {
             failures = await syncOnce() ? 0 : failures + 1
             last = ContinuousClock.now
-            // The sync's own writes are not a local change.
-            stamp = try? accounts.database.syncedKindsStamp()
+            // The stamp from before the sync: a change made while it ran is seen at the next look. The sync's
+            // own writes are seen too, and cost one more sync that finds nothing to do.
+            stamp = current
           } else if stamp == nil {
             stamp = current
           }

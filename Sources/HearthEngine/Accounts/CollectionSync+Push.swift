@@ -108,8 +108,7 @@ extension CollectionSync {
     do {
       try await client.delete(link.href, etag: link.etag)
     } catch DAVError.changedOnServer {
-      // Changed there since it was deleted here: the change is kept, and the item comes back.
-      try database.commitSync([.unlinked(link.itemKind, id: link.itemID)])
+      // Changed there since it was deleted here: the change is kept, and the item comes back under its link.
       try await refetch(link.href, report: &report)
       return
     }

@@ -58,18 +58,32 @@ struct CollectionSync {
       // No token, or an expired or badly kept one: every entity tag is listed, which never misses a change.
       (changed, removed) = try await listed(byHref)
     }
-    let wanted = changed.filter { byHref[DAVPath.normalized($0.href)]?.etag != $0.etag }
+    // A member the other collection of the same calendar holds at this tag (a to-do, read here for events)
+    // was read before and is not read again.
+    let sibling = try siblingTags()
+    let wanted = changed.filter {
+      let href = DAVPath.normalized($0.href)
+      return byHref[href]?.etag != $0.etag && sibling[href] != $0.etag
+    }
     // A hundred at a time: one report to fetch them, one transaction to keep them.
     let (client, remote) = (client, remote)
     let elsewhere = try database.syncedItemIDs(collection.itemKind, outside: collection.id)
+    var claimed = Dictionary(
+      links.map { ($0.itemID, DAVPath.normalized($0.href)) }, uniquingKeysWith: { first, _ in first })
+    var complete = true
     for start in stride(from: 0, to: wanted.count, by: 100) {
       var batch: [SyncWrite] = []
       let chunk = Array(wanted[start..<min(start + 100, wanted.count)])
-      for resource in try await reads.fetch(chunk, { hrefs in try await client.fetch(hrefs, in: remote) }) {
+      let (fetched, loaded) = try await reads.fetch(chunk, { hrefs in try await client.fetch(hrefs, in: remote) })
+      // Listed as changed but not read back (deleted since, or refused one by one inside the report).
+      if fetched.count < chunk.count { complete = false }
+      report.fetched += loaded
+      for resource in fetched {
         try apply(
           resource, link: byHref[DAVPath.normalized(resource.href)], report: &report, batch: &batch,
-          elsewhere: elsewhere)
+          elsewhere: elsewhere, claimed: claimed)
       }
+      for case .pulled(let item, let link) in batch { claimed[item.id] = DAVPath.normalized(link.href) }
       try database.commitSync(batch)
     }
     var gone: [SyncWrite] = []
@@ -86,6 +100,8 @@ struct CollectionSync {
       }
     }
     try database.commitSync(gone)
+    // A member that was not read is asked about again next time: the token moves on only past what was read.
+    if !complete { token = collection.syncToken }
     collection.syncToken = token
     try database.saveSyncToken(token, displayName: collection.displayName, of: collection.id)
   }
@@ -102,6 +118,19 @@ struct CollectionSync {
     }
   }
 
+  /// The entity tags of the members linked to the other collection of the same calendar on the server (its
+  /// events, when this one is its to-dos), by normalised href.
+  private func siblingTags() throws -> [String: String] {
+    var tags: [String: String] = [:]
+    for other in try database.syncCollections(of: account.id)
+    where other.id != collection.id && DAVPath.normalized(other.href) == DAVPath.normalized(collection.href) {
+      for link in try database.syncedItems(in: other.id) {
+        if let etag = link.etag { tags[DAVPath.normalized(link.href)] = etag }
+      }
+    }
+    return tags
+  }
+
   /// Changes found by comparing every member's entity tag with the links.
   private func listed(_ byHref: [String: SyncedItem]) async throws -> (changed: [DAVMember], removed: [String]) {
     let (client, remote) = (client, remote)
@@ -115,10 +144,11 @@ struct CollectionSync {
   /// local one kept as a copy).
   /// The common case (new here, or changed on one side) is added to `batch` for the caller to write; the
   /// rest is written at once.
-  /// `elsewhere`: the ids of this kind linked to other collections, when the caller read them once for many.
+  /// `elsewhere`: the ids of this kind linked to other collections, when the caller read them once for many;
+  /// `claimed`: the href each id here is linked to, likewise.
   func apply(
     _ resource: DAVResource, link: SyncedItem?, report: inout SyncReport, batch: inout [SyncWrite],
-    elsewhere: Set<String>? = nil
+    elsewhere: Set<String>? = nil, claimed: [String: String]? = nil
   ) throws {
     let body = String(decoding: resource.data, as: UTF8.self)
     let server: StoredItem
@@ -136,7 +166,8 @@ struct CollectionSync {
       report.unreadable.append("\(DAVPath.normalized(resource.href).split(separator: "/").last ?? ""): \(reason)")
       return
     }
-    let id = try localID(for: server, link: link, elsewhere: elsewhere)
+    let id = try localID(
+      for: server, at: resource.href, link: link, elsewhere: elsewhere, claimed: claimed, batch: batch)
     let incoming = server.withID(id)
     let fresh = SyncedItem(
       collectionID: collection.id, itemKind: incoming.kind, itemID: id, href: resource.href, etag: resource.etag,
@@ -179,13 +210,32 @@ struct CollectionSync {
     ])
   }
 
-  /// The id a server item has here: its link's, else its UID unless another collection's item has that id.
-  private func localID(for item: StoredItem, link: SyncedItem?, elsewhere: Set<String>?) throws -> String {
+  /// The id a server item has here: its link's, else its UID unless another collection's item has that id,
+  /// or another member of this one (two members with one UID, which some servers allow).
+  private func localID(
+    for item: StoredItem, at href: String, link: SyncedItem?, elsewhere: Set<String>?,
+    claimed: [String: String]?, batch: [SyncWrite]
+  ) throws -> String {
     if let link { return link.itemID }
-    // Only an id some link holds can be another collection's: most new items need no look-up.
-    let taken =
-      try elsewhere?.contains(item.id)
-      ?? (database.syncedItem(item.kind, id: item.id).map { $0.collectionID != collection.id } ?? false)
-    return taken ? "\(collection.id.prefix(8))-\(item.id)" : item.id
+    let elsewhereID = "\(collection.id.prefix(8))-\(item.id)"
+    // The pull reads the links once for many items; a single item looks its id up.
+    let holderHref: String?
+    if let elsewhere, let claimed {
+      if elsewhere.contains(item.id) { return elsewhereID }
+      holderHref = claimed[item.id]
+    } else {
+      let holder = try database.syncedItem(item.kind, id: item.id)
+      if let holder, holder.collectionID != collection.id { return elsewhereID }
+      holderHref = holder.map { DAVPath.normalized($0.href) }
+    }
+    let here = DAVPath.normalized(href)
+    let pending = batch.contains { step in
+      guard case .pulled(let other, let otherLink) = step else { return false }
+      return other.id == item.id && DAVPath.normalized(otherLink.href) != here
+    }
+    guard pending || (holderHref.map { $0 != here } ?? false) else { return item.id }
+    // Each member keeps an item of its own, named after the member so the next sync finds the same one.
+    let member = here.split(separator: "/").last.map(String.init) ?? here
+    return "\(member)-\(item.id)"
   }
 }

@@ -27,12 +27,14 @@ actor SharedReads {
     return loaded
   }
 
-  /// The bodies of `hrefs`: those read already this run at the entity tag wanted, the rest fetched.
+  /// The bodies of `hrefs`: those read already this run at the entity tag wanted, the rest fetched; and how
+  /// many were fetched now.
   func fetch(
     _ wanted: [DAVMember], _ load: @Sendable ([String]) async throws -> [DAVResource]
-  ) async throws -> [DAVResource] {
+  ) async throws -> (resources: [DAVResource], loaded: Int) {
     let missing = wanted.filter { bodies[DAVPath.normalized($0.href)]?.etag != $0.etag }.map(\.href)
-    for resource in try await load(missing) { bodies[DAVPath.normalized(resource.href)] = resource }
-    return wanted.compactMap { bodies[DAVPath.normalized($0.href)] }
+    let loaded = missing.isEmpty ? [] : try await load(missing)
+    for resource in loaded { bodies[DAVPath.normalized(resource.href)] = resource }
+    return (wanted.compactMap { bodies[DAVPath.normalized($0.href)] }, loaded.count)
   }
 }

@@ -19,6 +19,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
   public var unreadable: [String] = []
   /// Items here the server would not take (a read-only calendar), with the reason; they stay here.
   public var refused: [String] = []
+  /// Members whose bodies this collection's sync read from the server (new or changed ones; never one read
+  /// before at its tag, nor one the run's other collection of the same calendar read).
+  public var fetched = 0
   /// Whether the collection's changes were found by its sync token (else by listing every entity tag).
   public var usedSyncToken = false
 
