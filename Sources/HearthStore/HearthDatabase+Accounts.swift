@@ -52,6 +52,8 @@ struct SyncCollectionRow: Codable, FetchableRecord, PersistableRecord {
   var syncToken: String?
   var ctag: String?
   var color: String?
+  var checkedAt: Double?
+  var tokenMissedChanges: Bool
 
   init(_ collection: SyncCollection) {
     id = collection.id
@@ -65,6 +67,8 @@ struct SyncCollectionRow: Codable, FetchableRecord, PersistableRecord {
     syncToken = collection.syncToken
     ctag = collection.ctag
     color = collection.color
+    checkedAt = collection.checkedAt?.timeIntervalSince1970
+    tokenMissedChanges = collection.tokenMissedChanges
   }
 
   func collection() throws -> SyncCollection {
@@ -73,7 +77,8 @@ struct SyncCollectionRow: Codable, FetchableRecord, PersistableRecord {
     }
     return SyncCollection(
       id: id, accountID: accountID, href: href, content: content, displayName: displayName, localName: localName,
-      isEnabled: isEnabled, isDefault: isDefault, syncToken: syncToken, ctag: ctag, color: color)
+      isEnabled: isEnabled, isDefault: isDefault, syncToken: syncToken, ctag: ctag, color: color,
+      checkedAt: checkedAt.map(Date.init(timeIntervalSince1970:)), tokenMissedChanges: tokenMissedChanges)
   }
 }
 
@@ -197,6 +202,16 @@ extension HearthDatabase {
       try db.execute(
         sql: "UPDATE syncCollection SET syncToken = ?, displayName = ? WHERE id = ?",
         arguments: [token, displayName, collectionID])
+    }
+  }
+
+  /// Records a listing of every member beside the sync token's report: when, and whether it found a change
+  /// the token had missed.
+  public func saveSyncCheck(at date: Date, tokenMissedChanges: Bool, of collectionID: String) throws(StoreError) {
+    try write { db in
+      try db.execute(
+        sql: "UPDATE syncCollection SET checkedAt = ?, tokenMissedChanges = ? WHERE id = ?",
+        arguments: [date.timeIntervalSince1970, tokenMissedChanges, collectionID])
     }
   }
 

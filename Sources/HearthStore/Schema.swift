@@ -127,6 +127,13 @@ enum Schema {
     migrator.registerMigration("v18-personas") { db in
       try PersonaRow.create(db)
     }
+    migrator.registerMigration("v19-sync-checks") { db in
+      // A daily listing beside the sync token catches a server that keeps its tokens badly.
+      try db.alter(table: "syncCollection") { t in
+        t.add(column: "checkedAt", .double)
+        t.add(column: "tokenMissedChanges", .boolean).notNull().defaults(to: false)
+      }
+    }
     return migrator
   }
 }

@@ -144,9 +144,14 @@ struct AccountsCommand: AsyncParsableCommand {
           }
           let waiting = try engine.accounts.waitingChanges(of: account)
           let state = account.lastError.map { "failed: \($0)" } ?? (when == nil ? "never synced" : "in step")
+          let listing = entry.collections.filter(\.tokenMissedChanges).map(\.displayName)
+          let note =
+            listing.isEmpty
+            ? ""
+            : "; \(listing.joined(separator: ", ")) synced by listing every item (the server's token missed changes)"
           Terminal.write(
             "\(account.name): \(when.map { "last sync \($0), " } ?? "")\(state); "
-              + "\(waiting) local change\(waiting == 1 ? "" : "s") waiting\n")
+              + "\(waiting) local change\(waiting == 1 ? "" : "s") waiting\(note)\n")
         }
       }
     }

@@ -190,4 +190,43 @@ struct AccountSyncRaceTests {
     let listed = try await Sync.sync(engine)
     #expect(listed.allSatisfy { !$0.usedSyncToken && $0.fetched == 0 && $0.isEmpty }, "\(listed)")
   }
+
+  @Test func aTokenThatLeavesOutChangesIsCaughtByTheDailyListing() async throws {
+    let (engine, server) = try await Sync.connected(.radicale)
+    for (uid, title) in [("phone-a", "Choir"), ("phone-b", "Chess club")] {
+      try server.phone("save", "family", server.file(Sync.event(uid, title)))
+    }
+    _ = try await Sync.sync(engine)
+    // Changes on the phone that a badly kept token never reports: the token is moved past them unread, as
+    // such a server's report would leave them out.
+    try server.phone("edit", "family", "phone-a", "summary", "Choir (new hall)")
+    try server.phone("delete", "family", "phone-b")
+    try server.phone("save", "family", server.file(Sync.event("phone-c", "Pottery")))
+    let account = try engine.accounts.account(named: "home")
+    let password = try engine.accounts.passwords.load(for: account.id)
+    for var collection in try engine.database.syncCollections(of: account.id) {
+      let remote = DAVCollection(href: collection.href, displayName: collection.displayName, content: .events)
+      collection.syncToken = try await engine.accounts.withClient(account, password: password) { client in
+        try await client.changes(in: remote, since: collection.syncToken).token
+      }
+      try engine.database.saveSyncCollection(collection)
+    }
+    let trusted = try await Sync.sync(engine)
+    #expect(trusted.allSatisfy { $0.isEmpty && $0.usedSyncToken }, "\(trusted)")
+    #expect(try engine.calendar.event("phone-a").title == "Choir")
+
+    // A day on, the listing beside the report finds all three, and the calendar lists from then on.
+    for var collection in try engine.database.syncCollections(of: account.id) {
+      collection.checkedAt = Date().addingTimeInterval(-2 * 86_400)
+      try engine.database.saveSyncCollection(collection)
+    }
+    let checked = try await Sync.sync(engine)
+    #expect(checked.map(\.tokenMissed).reduce(0, +) == 3, "\(checked.map(\.summary))")
+    #expect(try engine.calendar.events().map(\.title).sorted() == ["Choir (new hall)", "Pottery"])
+    let events = try #require(try engine.database.syncCollections(of: account.id).first { $0.content == .events })
+    #expect(events.tokenMissedChanges)
+    try server.phone("save", "family", server.file(Sync.event("phone-d", "Quiz night")))
+    let listed = try await Sync.sync(engine)
+    #expect(listed.contains { !$0.usedSyncToken && $0.added == 1 }, "\(listed)")
+  }
 }

@@ -67,11 +67,17 @@ public struct SyncCollection: Hashable, Sendable, Codable, Identifiable {
   /// The collection's change tag at the last sync.
   public var ctag: String?
   public var color: String?
+  /// When every member's entity tag was last listed beside the sync token's report, to catch a server that
+  /// keeps its tokens badly (`nil`: never).
+  public var checkedAt: Date?
+  /// Whether such a listing found a change the token had not reported: the collection is synced by listing
+  /// every member from then on, which never misses one.
+  public var tokenMissedChanges: Bool
 
   public init(
     id: String = UUID().uuidString, accountID: String, href: String, content: Content, displayName: String,
     localName: String, isEnabled: Bool = true, isDefault: Bool = false, syncToken: String? = nil,
-    ctag: String? = nil, color: String? = nil
+    ctag: String? = nil, color: String? = nil, checkedAt: Date? = nil, tokenMissedChanges: Bool = false
   ) {
     self.id = id
     self.accountID = accountID
@@ -84,6 +90,8 @@ public struct SyncCollection: Hashable, Sendable, Codable, Identifiable {
     self.syncToken = syncToken
     self.ctag = ctag
     self.color = color
+    self.checkedAt = checkedAt
+    self.tokenMissedChanges = tokenMissedChanges
   }
 
   /// The kind of Hearth item the collection's members become.

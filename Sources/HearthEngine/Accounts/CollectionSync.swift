@@ -42,25 +42,13 @@ struct CollectionSync {
   private mutating func pull(_ report: inout SyncReport) async throws {
     let links = try database.syncedItems(in: collection.id)
     let byHref = Dictionary(links.map { (DAVPath.normalized($0.href), $0) }, uniquingKeysWith: { first, _ in first })
-    var changed: [DAVMember]
-    var removed: [String]
-    var token: String?
-    // The sync-collection report is tried first everywhere: a server without it refuses it at once.
-    if let changes = try await tokenChanges() {
-      (changed, removed, token) = (changes.changed, changes.removed, changes.token)
-      report.usedSyncToken = true
-      if collection.syncToken == nil {
-        // A report from no token lists every member and names no removal: what it leaves out is gone.
-        let present = Set(changed.map { DAVPath.normalized($0.href) })
-        removed = byHref.filter { $0.value.etag != nil && !present.contains($0.key) }.map(\.value.href)
-      }
-    } else {
-      // No token, or an expired or badly kept one: every entity tag is listed, which never misses a change.
-      (changed, removed) = try await listed(byHref)
-    }
     // A member the other collection of the same calendar holds at this tag (a to-do, read here for events)
     // was read before and is not read again.
     let sibling = try siblingTags()
+    let found = try await serverChanges(byHref, sibling: sibling)
+    let (changed, removed) = (found.changed, found.removed)
+    var token = found.token
+    report.usedSyncToken = found.usedToken
     let wanted = changed.filter {
       let href = DAVPath.normalized($0.href)
       return byHref[href]?.etag != $0.etag && sibling[href] != $0.etag
@@ -102,42 +90,17 @@ struct CollectionSync {
     try database.commitSync(gone)
     // A member that was not read is asked about again next time: the token moves on only past what was read.
     if !complete { token = collection.syncToken }
+    if found.checked {
+      let missed = try found.missedCount(linkedIn: database.syncedItems(in: collection.id))
+      if missed > 0 {
+        report.tokenMissed = missed
+        token = nil
+      }
+      try database.saveSyncCheck(
+        at: now(), tokenMissedChanges: collection.tokenMissedChanges || missed > 0, of: collection.id)
+    }
     collection.syncToken = token
     try database.saveSyncToken(token, displayName: collection.displayName, of: collection.id)
-  }
-
-  /// The changes since the collection's token, `nil` when the server refuses it.
-  private func tokenChanges() async throws -> DAVChanges? {
-    let (client, remote, token) = (client, remote, collection.syncToken)
-    return try await reads.changes(in: collection.href, since: token) {
-      do {
-        return try await client.changes(in: remote, since: token)
-      } catch DAVError.syncTokenRefused {
-        return nil
-      }
-    }
-  }
-
-  /// The entity tags of the members linked to the other collection of the same calendar on the server (its
-  /// events, when this one is its to-dos), by normalised href.
-  private func siblingTags() throws -> [String: String] {
-    var tags: [String: String] = [:]
-    for other in try database.syncCollections(of: account.id)
-    where other.id != collection.id && DAVPath.normalized(other.href) == DAVPath.normalized(collection.href) {
-      for link in try database.syncedItems(in: other.id) {
-        if let etag = link.etag { tags[DAVPath.normalized(link.href)] = etag }
-      }
-    }
-    return tags
-  }
-
-  /// Changes found by comparing every member's entity tag with the links.
-  private func listed(_ byHref: [String: SyncedItem]) async throws -> (changed: [DAVMember], removed: [String]) {
-    let (client, remote) = (client, remote)
-    let members = try await reads.members(in: collection.href) { try await client.members(of: remote) }
-    let present = Set(members.map { DAVPath.normalized($0.href) })
-    let removed = byHref.filter { $0.value.etag != nil && !present.contains($0.key) }.map(\.value.href)
-    return (members, removed)
   }
 
   /// Takes one member in: new, changed, or changed on both sides (merged, or the server's version with the

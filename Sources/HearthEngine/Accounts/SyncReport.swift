@@ -22,6 +22,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
   /// Members whose bodies this collection's sync read from the server (new or changed ones; never one read
   /// before at its tag, nor one the run's other collection of the same calendar read).
   public var fetched = 0
+  /// Changes the server's sync token did not report, found by the daily listing beside it (the collection is
+  /// synced by listing from then on).
+  public var tokenMissed = 0
   /// Whether the collection's changes were found by its sync token (else by listing every entity tag).
   public var usedSyncToken = false
 
@@ -37,6 +40,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
     if created + updated + deleted > 0 { parts.append("to the server: +\(created) ~\(updated) -\(deleted)") }
     if merged > 0 { parts.append("\(merged) merged") }
     if !copies.isEmpty { parts.append("\(copies.count) kept as a copy: \(copies.joined(separator: ", "))") }
+    if tokenMissed > 0 {
+      parts.append("\(tokenMissed) changes the server's sync token missed (listing every item from now on)")
+    }
     if !unreadable.isEmpty { parts.append("\(unreadable.count) unreadable") }
     if !refused.isEmpty { parts.append("\(refused.count) refused by the server: \(refused.joined(separator: "; "))") }
     return "\(collection): " + (parts.isEmpty ? "in step" : parts.joined(separator: "; "))
