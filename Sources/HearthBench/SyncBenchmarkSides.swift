@@ -13,7 +13,9 @@ struct BenchRadicale: Sendable {
   init(environment: URL, folder: URL) throws {
     let users = folder.appendingPathComponent("users")
     try "\(user):\(password)\n".write(to: users, atomically: true, encoding: .utf8)
-    let port = try FreePort.find()
+    guard let port = LoopbackPort.free() else {
+      throw BenchmarkError.measurementFailed("no free port on loopback")
+    }
     let process = Process()
     process.executableURL = environment.appendingPathComponent("bin/radicale")
     process.arguments = [
@@ -30,11 +32,11 @@ struct BenchRadicale: Sendable {
     }
     self.process = process
     url = URL(string: "http://127.0.0.1:\(port)/")!
-    for _ in 0..<200 where !FreePort.accepts(port) {
+    for _ in 0..<200 where !LoopbackPort.accepts(port) {
       guard process.isRunning else { break }
       Thread.sleep(forTimeInterval: 0.05)
     }
-    guard FreePort.accepts(port) else {
+    guard LoopbackPort.accepts(port) else {
       stop()
       throw BenchmarkError.toolFailed(tool: "radicale", reason: "it did not start")
     }
@@ -170,38 +172,5 @@ struct VdirsyncerSide: Sendable {
     let text = try String(contentsOf: file, encoding: .utf8)
     try text.replacingOccurrences(of: "SUMMARY:Event 3", with: "SUMMARY:Event 3, changed here")
       .write(to: file, atomically: true, encoding: .utf8)
-  }
-}
-
-/// Loopback ports.
-enum FreePort {
-  static func find() throws -> UInt16 {
-    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-        bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-      }
-    }
-    guard bound else { throw BenchmarkError.measurementFailed("no free port on loopback") }
-    return UInt16(bigEndian: address.sin_port)
-  }
-
-  static func accepts(_ port: UInt16) -> Bool {
-    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    return withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
   }
 }

@@ -243,6 +243,18 @@ extension HearthDatabase {
     }
   }
 
+  /// The entity tag of each member linked to a collection, by its href as stored (no bodies read).
+  public func syncedEntityTags(in collectionID: String) throws(StoreError) -> [String: String] {
+    try read { db in
+      var tags: [String: String] = [:]
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT href, etag FROM syncedItem WHERE collectionID = ? AND etag IS NOT NULL",
+        arguments: [collectionID])
+      while let row = try rows.next() { tags[row[0]] = row[1] }
+      return tags
+    }
+  }
+
   /// The ids of this kind linked to a collection other than `collectionID`.
   public func syncedItemIDs(_ kind: ItemKind, outside collectionID: String) throws(StoreError) -> Set<String> {
     try read { db in

@@ -25,7 +25,18 @@ public enum StoredItem: Sendable, Hashable {
     }
   }
 
-  public var id: String { row.id }
+  /// The item's id, read from the item itself (building its row would encode every field).
+  public var id: String {
+    switch self {
+    case .event(let item): item.id
+    case .reminder(let item): item.id
+    case .note(let item): item.id
+    case .habit(let item): item.id
+    case .habitLog(let item): item.id
+    case .contact(let item): item.id
+    case .fact(let item): item.id
+    }
+  }
 
   var row: any ItemRow {
     switch self {

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthCore
 
 /// Debian's nginx serving a folder on a loopback port, started for one test and stopped with it: a real HTTP
 /// server with byte ranges, redirects and the usual headers.
@@ -73,36 +74,12 @@ public final class NginxServer: @unchecked Sendable {
 
   /// A port on loopback nothing listens on now.
   public static func freePort() throws -> UInt16 {
-    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-        bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-      }
-    }
-    guard bound else { throw NginxError("no free port on loopback") }
-    return UInt16(bigEndian: address.sin_port)
+    guard let port = LoopbackPort.free() else { throw NginxError("no free port on loopback") }
+    return port
   }
 
   /// Whether something accepts connections on the loopback port.
-  public static func accepts(port: UInt16) -> Bool {
-    let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    return withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-  }
+  public static func accepts(port: UInt16) -> Bool { LoopbackPort.accepts(port) }
 }
 
 /// nginx could not be started.

@@ -23,9 +23,9 @@ extension CollectionSync {
     /// became items (a member of another kind, or one that cannot be read, is no miss).
     var unnamed: Set<String> = []
 
-    /// The changes the token missed, once `links` (the collection's links after the pull) are known.
-    func missedCount(linkedIn links: [SyncedItem]) -> Int {
-      missedLinked + links.filter { unnamed.contains(DAVPath.normalized($0.href)) }.count
+    /// How many of the unnamed members became items, given the collection's links after the pull.
+    func unnamedLinked(in links: [SyncedItem]) -> Int {
+      links.filter { unnamed.contains(DAVPath.normalized($0.href)) }.count
     }
   }
 
@@ -89,9 +89,7 @@ extension CollectionSync {
     var tags: [String: String] = [:]
     for other in try database.syncCollections(of: account.id)
     where other.id != collection.id && DAVPath.normalized(other.href) == DAVPath.normalized(collection.href) {
-      for link in try database.syncedItems(in: other.id) {
-        if let etag = link.etag { tags[DAVPath.normalized(link.href)] = etag }
-      }
+      for (href, etag) in try database.syncedEntityTags(in: other.id) { tags[DAVPath.normalized(href)] = etag }
     }
     return tags
   }

@@ -91,7 +91,7 @@ struct CollectionSync {
     // A member that was not read is asked about again next time: the token moves on only past what was read.
     if !complete { token = collection.syncToken }
     if found.checked {
-      let missed = try found.missedCount(linkedIn: database.syncedItems(in: collection.id))
+      let missed = try found.missedLinked + (found.unnamed.isEmpty ? 0 : found.unnamedLinked(in: currentLinks()))
       if missed > 0 {
         report.tokenMissed = missed
         token = nil
@@ -102,6 +102,9 @@ struct CollectionSync {
     collection.syncToken = token
     try database.saveSyncToken(token, displayName: collection.displayName, of: collection.id)
   }
+
+  /// The collection's links as they are now.
+  private func currentLinks() throws -> [SyncedItem] { try database.syncedItems(in: collection.id) }
 
   /// Takes one member in: new, changed, or changed on both sides (merged, or the server's version with the
   /// local one kept as a copy).

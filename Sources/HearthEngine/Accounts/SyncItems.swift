@@ -100,22 +100,11 @@ enum SyncItems {
   /// The item's fields as sorted JSON, its time stamps left out: one pass of the encoder, as every item of
   /// every collection is fingerprinted at every sync.
   static func fingerprint(_ item: StoredItem) throws -> String {
+    guard var synced = item.synced else { return "" }
+    (synced.createdAt, synced.updatedAt) = (.distantPast, .distantPast)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let data: Data
-    switch item {
-    case .event(var event):
-      (event.createdAt, event.updatedAt) = (.distantPast, .distantPast)
-      data = try encoder.encode(event)
-    case .reminder(var reminder):
-      (reminder.createdAt, reminder.updatedAt) = (.distantPast, .distantPast)
-      data = try encoder.encode(reminder)
-    case .contact(var contact):
-      (contact.createdAt, contact.updatedAt) = (.distantPast, .distantPast)
-      data = try encoder.encode(contact)
-    default: return ""
-    }
-    return String(decoding: data, as: UTF8.self)
+    return String(decoding: try encoder.encode(synced), as: UTF8.self)
   }
 
   /// Both sides' changes to `base` together: a field only one side changed takes that side's value; a field
@@ -149,44 +138,64 @@ enum SyncItems {
   }
 
   private static func encoded(_ item: StoredItem) throws -> JSONValue {
-    let encoder = JSONEncoder()
-    let data: Data
-    switch item {
-    case .event(let event): data = try encoder.encode(event)
-    case .reminder(let reminder): data = try encoder.encode(reminder)
-    case .contact(let contact): data = try encoder.encode(contact)
-    default: return .null
-    }
-    return try JSONDecoder().decode(JSONValue.self, from: data)
+    guard let synced = item.synced else { return .null }
+    return try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder().encode(synced))
   }
 
   private static func decoded(_ value: JSONValue, like item: StoredItem) throws -> StoredItem {
-    let data = try JSONEncoder().encode(value)
-    let decoder = JSONDecoder()
-    switch item {
-    case .event: return .event(try decoder.decode(CalendarEvent.self, from: data))
-    case .reminder: return .reminder(try decoder.decode(Reminder.self, from: data))
-    case .contact: return .contact(try decoder.decode(Contact.self, from: data))
-    default: return item
-    }
+    guard let synced = item.synced else { return item }
+    return try decoded(value, as: synced)
+  }
+
+  /// `value` read as an item of the same kind as `example`.
+  private static func decoded<Kind: SyncedKind>(_ value: JSONValue, as example: Kind) throws -> StoredItem {
+    try JSONDecoder().decode(Kind.self, from: try JSONEncoder().encode(value)).stored
   }
 }
 
+/// What the three kinds a collection can hold have in common, so each step of a sync is written once.
+protocol SyncedKind: Codable, Sendable {
+  var id: String { get set }
+  /// What the user calls it: a title or a name.
+  var title: String { get set }
+  var createdAt: Date { get set }
+  var updatedAt: Date { get set }
+  /// The item as the store takes it.
+  var stored: StoredItem { get }
+}
+
+extension CalendarEvent: SyncedKind {
+  var stored: StoredItem { .event(self) }
+}
+
+extension Reminder: SyncedKind {
+  var stored: StoredItem { .reminder(self) }
+}
+
+extension Contact: SyncedKind {
+  var title: String {
+    get { fullName }
+    set { fullName = newValue }
+  }
+  var stored: StoredItem { .contact(self) }
+}
+
 extension StoredItem {
+  /// The item when it is of a kind a collection can hold.
+  var synced: (any SyncedKind)? {
+    switch self {
+    case .event(let item): item
+    case .reminder(let item): item
+    case .contact(let item): item
+    default: nil
+    }
+  }
+
   /// The same item under another id.
   func withID(_ id: String) -> StoredItem {
-    switch self {
-    case .event(var item):
-      item.id = id
-      return .event(item)
-    case .reminder(var item):
-      item.id = id
-      return .reminder(item)
-    case .contact(var item):
-      item.id = id
-      return .contact(item)
-    default: return self
-    }
+    guard var item = synced else { return self }
+    item.id = id
+    return item.stored
   }
 
   /// The calendar or list it is in (`nil` for a contact).
@@ -201,49 +210,23 @@ extension StoredItem {
   /// What the user calls it: a title or a name.
   var title: String {
     switch self {
-    case .event(let item): item.title
-    case .reminder(let item): item.title
-    case .contact(let item): item.fullName
     case .note(let item): item.title
     case .habit(let item): item.name
     case .fact(let item): item.text
     case .habitLog(let item): item.habitID
+    default: synced?.title ?? ""
     }
   }
 
   /// The local version of an item both sides changed in the same field, kept as its own item.
   func asConflictCopy(id: String, at date: Date) -> StoredItem {
-    let suffix = " (Hearth's version)"
-    switch self {
-    case .event(var item):
-      item.id = id
-      item.title += suffix
-      item.createdAt = date
-      item.updatedAt = date
-      return .event(item)
-    case .reminder(var item):
-      item.id = id
-      item.title += suffix
-      item.createdAt = date
-      item.updatedAt = date
-      return .reminder(item)
-    case .contact(var item):
-      item.id = id
-      item.fullName += suffix
-      item.createdAt = date
-      item.updatedAt = date
-      return .contact(item)
-    default: return self
-    }
+    guard var item = synced else { return self }
+    item.id = id
+    item.title += " (Hearth's version)"
+    (item.createdAt, item.updatedAt) = (date, date)
+    return item.stored
   }
 
   /// When the item was made here.
-  var createdAt: Date? {
-    switch self {
-    case .event(let item): item.createdAt
-    case .reminder(let item): item.createdAt
-    case .contact(let item): item.createdAt
-    default: nil
-    }
-  }
+  var createdAt: Date? { synced?.createdAt }
 }
