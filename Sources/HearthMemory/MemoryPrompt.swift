@@ -43,11 +43,20 @@ public enum MemoryPrompt {
       citations.append(
         Citation(
           number: number, sourceID: hit.source.id, collection: hit.source.collection, title: hit.source.title,
-          location: hit.source.location, heading: hit.chunk.heading, start: hit.chunk.start, end: hit.chunk.end))
+          location: hit.source.location, heading: hit.chunk.heading, start: hit.chunk.start, end: hit.chunk.end,
+          passage: Self.passage(piece)))
     }
     guard !entries.isEmpty else { return nil }
     let text = ([opening] + entries + [closing]).joined(separator: "\n")
     return MemoryContext(text: text, citations: citations, passages: passages)
+  }
+
+  /// The start of a piece as a citation shows it: on one line, cut at a word with "…" when long.
+  static func passage(_ piece: String) -> String {
+    let line = piece.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    guard line.count > Citation.passageLength else { return line }
+    let cut = line.prefix(Citation.passageLength)
+    return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
   }
 
   /// `question` with the section before it, as the user turn the model reads.

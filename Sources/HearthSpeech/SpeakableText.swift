@@ -1,4 +1,5 @@
 import Foundation
+import HearthCore
 
 /// Text as it is spoken: Markdown's marks dropped, and cut into sentences so the first can be heard while the
 /// rest are still being made.
@@ -6,29 +7,9 @@ public enum SpeakableText {
   /// The longest piece spoken in one go; a longer sentence is cut at a comma or a space.
   public static let longestPiece = 240
 
-  /// `text` without Markdown: emphasis, code marks, heading and list marks, links (their words kept) and images.
-  public static func plain(_ markdown: String) -> String {
-    var lines: [String] = []
-    var inCodeBlock = false
-    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-      var text = line.trimmingCharacters(in: .whitespaces)
-      if text.hasPrefix("```") {
-        inCodeBlock.toggle()
-        continue
-      }
-      // Code is read out only as "code": its symbols make no sense spoken.
-      if inCodeBlock { continue }
-      text = text.replacingOccurrences(of: #"^#{1,6}\s+"#, with: "", options: .regularExpression)
-      text = text.replacingOccurrences(
-        of: #"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"#, with: "", options: .regularExpression)
-      text = text.replacingOccurrences(of: #"^>\s?"#, with: "", options: .regularExpression)
-      text = text.replacingOccurrences(of: #"!\[([^\]]*)\]\([^)]*\)"#, with: "$1", options: .regularExpression)
-      text = text.replacingOccurrences(of: #"\[([^\]]+)\]\([^)]*\)"#, with: "$1", options: .regularExpression)
-      text = text.replacingOccurrences(of: #"(\*\*|__|\*|_|`|~~)"#, with: "", options: .regularExpression)
-      lines.append(text)
-    }
-    return lines.joined(separator: "\n")
-  }
+  /// `text` without Markdown: emphasis, code marks, heading and list marks, links (their words kept) and images;
+  /// code is left out, its symbols make no sense spoken.
+  public static func plain(_ markdown: String) -> String { MarkdownText.plain(markdown, keepingCode: false) }
 
   /// The sentences of `text`, in order, none longer than ``longestPiece``; a line on its own (a heading, a list
   /// item) is a sentence even without a full stop.

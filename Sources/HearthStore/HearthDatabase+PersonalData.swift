@@ -50,10 +50,14 @@ extension HearthDatabase {
       try Row.fetchAll(
         db,
         sql: """
-          SELECT note.*, snippet(note_fts, 1, '[', ']', '…', 12) AS excerpt FROM note_fts
+          SELECT note.*, snippet(note_fts, 1, ?, ?, '…', 12) AS excerpt FROM note_fts
           JOIN note ON note.rowid = note_fts.rowid WHERE note_fts MATCH ? ORDER BY bm25(note_fts, 5.0, 1.0) LIMIT ?
-          """, arguments: [pattern, limit]
-      ).map { row in (try NoteRow(row: row).item(), row["excerpt"] as String? ?? "") }
+          """, arguments: [SearchExcerpt.openMark, SearchExcerpt.closeMark, pattern, limit]
+      ).map { row in
+        let note = try NoteRow(row: row).item()
+        // The words around the match as the note reads, not its Markdown.
+        return (note, SearchExcerpt.make(shown: MarkdownText.plain(note.body), snippet: row["excerpt"] ?? ""))
+      }
     }
   }
 

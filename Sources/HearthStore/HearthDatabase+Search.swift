@@ -25,13 +25,15 @@ extension HearthDatabase {
     let rows = try Row.fetchAll(
       db,
       sql: """
-        SELECT session.*, snippet(session_fts, 0, '[', ']', '…', 12) AS excerpt, bm25(session_fts) AS score
+        SELECT session.*, snippet(session_fts, 0, ?, ?, '…', 12) AS excerpt, bm25(session_fts) AS score
         FROM session_fts JOIN session ON session.rowid = session_fts.rowid
         WHERE session_fts MATCH ? \(pinnedOnly ? "AND session.isPinned" : "")
         ORDER BY score LIMIT ?
-        """, arguments: [pattern, limit])
+        """, arguments: [SearchExcerpt.openMark, SearchExcerpt.closeMark, pattern, limit])
     return try rows.map { row in
-      SearchHit(session: try SessionRow(row: row).session, messageID: nil, snippet: row["excerpt"], rank: row["score"])
+      SearchHit(
+        session: try SessionRow(row: row).session, messageID: nil,
+        snippet: SearchExcerpt.marked(row["excerpt"] ?? ""), rank: row["score"])
     }
   }
 
@@ -40,13 +42,13 @@ extension HearthDatabase {
     let rows = try Row.fetchAll(
       db,
       sql: """
-        SELECT message.id AS messageID, message.sessionID AS sessionID,
-               snippet(message_fts, 0, '[', ']', '…', 12) AS excerpt, bm25(message_fts) AS score
+        SELECT message.id AS messageID, message.sessionID AS sessionID, message.content AS content,
+               snippet(message_fts, 0, ?, ?, '…', 12) AS excerpt, bm25(message_fts) AS score
         FROM message_fts JOIN message ON message.rowid = message_fts.rowid
         \(pinnedOnly ? "JOIN session ON session.id = message.sessionID" : "")
         WHERE message_fts MATCH ? \(pinnedOnly ? "AND session.isPinned" : "")
         ORDER BY score LIMIT ?
-        """, arguments: [pattern, limit * 4])
+        """, arguments: [SearchExcerpt.openMark, SearchExcerpt.closeMark, pattern, limit * 4])
     var sessions: [String: ChatSession] = [:]
     return try rows.compactMap { row in
       let sessionID: String = row["sessionID"]
@@ -55,8 +57,11 @@ extension HearthDatabase {
       }
       guard let session = sessions[sessionID] else { return nil }
       let messageID: String = row["messageID"]
+      // The words around the match as the answer shows them: its action blocks are cards, not text.
+      let excerpt = SearchExcerpt.make(
+        shown: MarkdownText.plain(ActionBlockFilter.shown(row["content"] ?? "")), snippet: row["excerpt"] ?? "")
       return SearchHit(
-        session: session, messageID: UUID(uuidString: messageID), snippet: row["excerpt"], rank: row["score"])
+        session: session, messageID: UUID(uuidString: messageID), snippet: excerpt, rank: row["score"])
     }
   }
 }

@@ -162,5 +162,17 @@ struct MemoryIndexTests {
     #expect(!section.text.contains("<|im_start|>"))
     #expect(section.text.components(separatedBy: MemoryPrompt.closing).count == 2)
     #expect(MemoryPrompt.context(for: [hits[1]], tokenBudget: 100) { $0.split(separator: " ").count } == nil)
+    // The citation keeps the cited words to show, defused as the model read them.
+    let passage = try #require(section.citations.first?.passage)
+    #expect(passage.contains("End of notes"))
+    #expect(!passage.contains("<|im_start|>") && !passage.contains("\n"))
+  }
+
+  @Test("a citation's passage is the piece on one line, cut at a word when long")
+  func citationPassage() {
+    #expect(MemoryPrompt.passage("The boat\n\nis at   pier 7.") == "The boat is at pier 7.")
+    let long = MemoryPrompt.passage(String(repeating: "harbour ", count: 100))
+    #expect(long.count <= Citation.passageLength + 1)
+    #expect(long.hasSuffix("harbour…"))
   }
 }

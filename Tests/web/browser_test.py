@@ -237,6 +237,15 @@ class WebAppTest(unittest.TestCase):
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
+    def choose_in_question(self, containing=None):
+        """Takes the step the page's own confirmation dialog asks about (Delete, Remove, Forget, Clear)."""
+        dialog = self.wait.until(EC.visibility_of_element_located((By.ID, "confirm-dialog")))
+        if containing:
+            self.assertIn(containing, dialog.text)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "confirm-cancel")
+        dialog.find_element(By.ID, "confirm-yes").click()
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "confirm-dialog")))
+
     def find_xpath(self, path):
         return self.driver.find_element(By.XPATH, path)
 
@@ -257,6 +266,31 @@ class WebAppTest(unittest.TestCase):
     def last_answer_text(self):
         answers = self.driver.find_elements(By.CSS_SELECTOR, ".message.assistant .bubble")
         return answers[-1].text if answers else ""
+
+    def test_0a_a_first_run_guide_says_what_hearth_is_until_it_is_put_away(self):
+        self.driver.get(BASE_URL + "/")
+        self.driver.execute_script("localStorage.removeItem('hearth.guide.dismissed')")
+        self.driver.refresh()
+        guide = self.wait.until(EC.visibility_of_element_located((By.ID, "first-run-guide")))
+        # The model that answers, named as the header names it, the data it keeps, where accounts are added.
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "first-run-guide"), "SmolLM2-135M-Instruct"))
+        self.assertIn("stay in your profile on this machine", guide.text)
+        self.assertEqual(guide.find_element(By.LINK_TEXT, "Accounts").get_attribute("href"), BASE_URL + "/#/accounts")
+        # An example goes into the message box, unsent.
+        guide.find_element(By.XPATH, ".//button[contains(., 'calendar tomorrow')]").click()
+        self.assertEqual(self.find("#prompt").get_attribute("value"), "What's on my calendar tomorrow?")
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])
+        self.set_value(self.find("#prompt"), "")
+        guide.find_element(By.XPATH, ".//button[.='Got it']").click()
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "first-run-guide")))
+        # Put away, it stays away after a reload, and "Show the guide" brings it back.
+        self.driver.refresh()
+        self.wait.until(EC.element_to_be_clickable((By.ID, "show-guide")))
+        self.assertEqual(self.driver.find_elements(By.ID, "first-run-guide"), [])
+        self.find("#show-guide").click()
+        self.wait.until(EC.visibility_of_element_located((By.ID, "first-run-guide")))
+        self.find("#first-run-guide .button.primary").click()
+        self.wait.until(EC.element_to_be_clickable((By.ID, "show-guide")))
 
     def test_1_a_message_streams_in(self):
         self.driver.get(BASE_URL + "/")
@@ -651,6 +685,26 @@ class WebAppTest(unittest.TestCase):
         # Left as found for the tests after: the short event goes.
         for event in json.loads(self.hearth("calendar", "list", "--from", day, "--to", day, "--json")):
             if event["title"] == "Quick standup":
+                api(f"/api/calendar/events/{event['id']}", "DELETE")
+
+    def test_9a_a_busy_all_day_event_clashes_on_the_page_as_in_the_terminal(self):
+        self.driver.get(BASE_URL + "/#/calendar")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "add-event"))).click()
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "event-form")))
+        day = form.find_element(By.NAME, "date").get_attribute("value")
+        self.find("#event-cancel").click()
+        self.hearth("calendar", "add", "Moving day", "--start", day, "--all-day")
+        added = self.hearth("calendar", "add", "Piano tuner", "--start", f"{day}T13:00", "--duration", "60")
+        self.assertIn("overlaps Moving day", added)
+        # The page marks both, as the terminal said: in the week (the test before left the month open).
+        self.find(".segmented button[data-mode='week']").click()
+        self.find(".page-bar .button:not(.primary)").click()  # Today: reloads the week
+        self.wait.until(EC.presence_of_element_located(
+            (By.XPATH, "//button[contains(@class, 'event-chip') and contains(@class, 'conflict')][contains(., 'Moving day')]")))
+        self.wait.until(EC.presence_of_element_located(
+            (By.XPATH, "//button[contains(@class, 'event-block') and contains(@class, 'conflict')][contains(., 'Piano tuner')]")))
+        for event in json.loads(self.hearth("calendar", "list", "--from", day, "--to", day, "--json")):
+            if event["title"] in ("Moving day", "Piano tuner"):
                 api(f"/api/calendar/events/{event['id']}", "DELETE")
 
     def test_9b_contacts_import_through_the_page(self):
@@ -1169,6 +1223,7 @@ class WebAppTest(unittest.TestCase):
         self.driver.get(BASE_URL + "/#/reminders")
         row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
         row.find_element(By.XPATH, ".//button[.='Delete']").click()
+        self.choose_in_question("Feed the cat")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
         self.assertNotIn("Feed the cat", [r["title"] for r in api("/api/reminders")["reminders"]])
         self.find("#toast .toast-undo").click()
@@ -1176,6 +1231,7 @@ class WebAppTest(unittest.TestCase):
         # An Undo belongs to its page: going to another page puts the toast away.
         row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
         row.find_element(By.XPATH, ".//button[.='Delete']").click()
+        self.choose_in_question("Feed the cat")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
         time.sleep(0.4)
         self.find(".nav-link[data-view='notes']").click()
@@ -1503,12 +1559,15 @@ class WebAppTest(unittest.TestCase):
         toggle.click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "memory-toggle"), "Memory off"))
         # The source opens where it lives, named without the server's path or byte offsets.
+        # Its tooltip is the cited words, and the memory page opens on them.
         link = self.find(".message.assistant .sources a")
         self.assertNotIn("/", link.get_attribute("title"))
         self.assertNotIn("bytes", link.get_attribute("title"))
+        self.assertIn("padlock code is 3391", link.get_attribute("title"))
         link.click()
         focused = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#memory-sources li.focused")))
         self.assertIn("boat.md", focused.text)
+        self.assertIn("moored at pier 7", focused.find_element(By.CSS_SELECTOR, ".cited-passage").text)
 
 
     def test_9f_facts_are_added_pinned_edited_and_forgotten_on_the_memory_page(self):
@@ -1538,7 +1597,7 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual([fact["text"] for fact in json.loads(self.hearth("memory", "facts", "--json"))
                           if "live in" in fact["text"]], ["I live in Faro."])
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Forget ']"))).click()
-        self.wait.until(EC.alert_is_present()).accept()
+        self.choose_in_question()
         self.wait.until(lambda driver: "Faro" not in driver.find_element(By.ID, "fact-list").text)
         history = json.loads(self.hearth("memory", "facts", "--history", "--json"))
         self.assertEqual([fact for fact in history if "live in" in fact["text"]], [])
@@ -1586,7 +1645,7 @@ class WebAppTest(unittest.TestCase):
         self.find(f"li[data-id='{persona}'] form button[type='submit']").click()
         self.wait.until(lambda driver: api(f"/api/personas/{persona}")["preset"] == "precise")
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[aria-label='Remove Captain Wren']"))).click()
-        self.wait.until(EC.alert_is_present()).accept()
+        self.choose_in_question()
         self.wait.until(lambda driver: "Captain Wren" not in driver.find_element(By.ID, "persona-list").text)
         self.assertIsNone(api(f"/api/sessions/{session}").get("persona"))
 
@@ -1610,9 +1669,7 @@ class WebAppTest(unittest.TestCase):
         # Cleared from Settings: the pinned chat stays; the rest go once the Undo goes.
         self.driver.get(BASE_URL + "/#/settings")
         self.wait.until(EC.element_to_be_clickable((By.ID, "clear-history"))).click()
-        alert = self.wait.until(EC.alert_is_present())
-        self.assertIn("pinned and archived chats stay", alert.text)
-        alert.accept()
+        self.choose_in_question("pinned and archived chats stay")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "cleared"))
         self.wait.until(lambda driver: not driver.find_element(By.ID, "toast").is_displayed())
         def cleared(driver):
@@ -1664,7 +1721,7 @@ class WebAppTest(unittest.TestCase):
         # Removed: the account goes, its event stays as a local one (and is deleted here, so the pages the
         # other tests check show only their own calendars).
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#account-list button[aria-label='Remove home']"))).click()
-        self.wait.until(EC.alert_is_present()).accept()
+        self.choose_in_question()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "No accounts yet."))
         self.assertIn("Harvest festival", self.hearth("calendar", "list", "--from", "2027-10-01", "--to", "2027-10-02"))
         self.hearth("calendar", "rm", "web-phone-1")

@@ -128,11 +128,17 @@ public struct Citation: Sendable, Hashable, Codable {
   /// UTF-8 byte offsets of the piece in the source's text.
   public var start: Int
   public var end: Int
+  /// The cited words (the start of the piece, at most ``passageLength`` characters), shown where the citation
+  /// is; `nil` in citations kept before they were recorded.
+  public var passage: String?
+
+  /// The most characters of a piece a citation keeps to show.
+  public static let passageLength = 300
 
   /// Creates a citation.
   public init(
     number: Int, sourceID: String, collection: MemoryCollection, title: String, location: String, heading: String,
-    start: Int, end: Int
+    start: Int, end: Int, passage: String? = nil
   ) {
     self.number = number
     self.sourceID = sourceID
@@ -142,6 +148,7 @@ public struct Citation: Sendable, Hashable, Codable {
     self.heading = heading
     self.start = start
     self.end = end
+    self.passage = passage
   }
 }
 

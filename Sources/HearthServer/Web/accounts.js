@@ -1,7 +1,7 @@
 // The Accounts page: calendars, task lists and address books on the user's own servers (CalDAV, CardDAV),
 // added after their password was tried, each collection synced or not and one of each kind where new items go,
 // with the last sync, its outcome in words and the local changes still waiting; synced now, or removed.
-import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { $, api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 const KINDS = { events: "calendar", todos: "task list", contacts: "address book" };
 
@@ -68,7 +68,7 @@ function card({ account, collections, waiting }) {
         await showAccounts();
       }) }, "Sync"),
       el("button", { class: "button small danger", type: "button", "aria-label": `Remove ${account.name}`, onclick: attempt(async () => {
-        if (!window.confirm(`Remove ${account.name}? Its items stay in Hearth, no longer synced.`)) return;
+        if (!(await askFirst(`Remove ${account.name}? Its items stay in Hearth, no longer synced.`, "Remove"))) return;
         await api(`/api/accounts/${name}`, { method: "DELETE" });
         toast("Removed");
         await showAccounts();

@@ -134,6 +134,21 @@ export function showError(message, { retry, unreachable = false } = {}) {
   $("banner").hidden = false;
 }
 
+/// Asks before a step that deletes or removes, in the page's own dialog (the browser's confirm() looks like
+/// another site's and stops the page); true when the user chose `action`. Cancel has the focus, and Esc is
+/// Cancel too.
+export function askFirst(question, action = "Delete") {
+  const dialog = $("confirm-dialog");
+  $("confirm-question").textContent = question;
+  $("confirm-yes").textContent = action;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+    $("confirm-cancel").focus();
+  });
+}
+
 export function toast(message, { undo } = {}) {
   const element = $("toast");
   element.textContent = message;

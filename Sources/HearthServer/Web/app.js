@@ -1,5 +1,5 @@
 // The chat page: the chats drawer and search, the chat on screen, the composer, the other views and the wiring.
-import { $, api, attempt, drawPage, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { $, api, askFirst, attempt, drawPage, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 import { focus, pages, wirePages } from "/assets/pages.js";
 import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
@@ -334,7 +334,7 @@ async function exportMarkdown(event) {
 }
 
 async function deleteSession() {
-  if (!window.confirm(`Delete “${state.current.title}”? This cannot be undone.`)) return;
+  if (!(await askFirst(`Delete “${state.current.title}”? This cannot be undone.`))) return;
   try {
     await api(`/api/sessions/${state.current.id}`, { method: "DELETE" });
     await loadSessions();

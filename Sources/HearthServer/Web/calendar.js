@@ -1,7 +1,7 @@
 // The calendar page: a day or a week (hours down, days across, a line at the current time), a month, or an agenda
 // (the next two weeks as a list: a phone's first view), events added and edited in a dialog, overlaps of busy
 // events marked, iCalendar import and export.
-import { $, api, attempt, clock, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
+import { $, api, askFirst, attempt, clock, drawPage, el, getJSON, importSummary, pickFiles, sendJSON, toast } from "/assets/api.js";
 
 const HOUR = 44;
 const narrow = window.matchMedia("(max-width: 640px)");
@@ -112,11 +112,12 @@ function setMode(mode) {
   drawPage(show);
 }
 
-/// Busy, timed occurrences that overlap another one get `conflict`.
+/// Busy occurrences that overlap another busy one get `conflict`: the rule the assistant's cards and
+/// `hearth calendar add` use, so a busy all-day event (a move, a trip) clashes with what falls on its days.
 function markConflicts(occurrences) {
-  const timed = occurrences.filter((item) => item.event.isBusy && !item.event.isAllDay);
-  for (const item of timed) {
-    item.conflict = timed.some((other) => other !== item && other.startsAt < item.endsAt && item.startsAt < other.endsAt);
+  const busy = occurrences.filter((item) => item.event.isBusy && item.startsAt < item.endsAt);
+  for (const item of busy) {
+    item.conflict = busy.some((other) => other !== item && other.startsAt < item.endsAt && item.startsAt < other.endsAt);
   }
 }
 
@@ -601,7 +602,7 @@ async function deleteEvent() {
     });
     return;
   }
-  if (!window.confirm(editing.event?.recurrence ? "Delete every event in this series?" : "Delete this event?")) return;
+  if (!(await askFirst(editing.event?.recurrence ? "Delete every event in this series?" : "Delete this event?"))) return;
   const deleted = await (await api(`/api/calendar/events/${encodeURIComponent(form.dataset.id)}`, { method: "DELETE" })).json();
   $("event-dialog").close();
   await show();

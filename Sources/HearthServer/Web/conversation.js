@@ -9,6 +9,7 @@ import { state } from "/assets/state.js";
 import { replyTo, splitQuote } from "/assets/reply.js";
 import { pin } from "/assets/prompts.js";
 import { attachmentPill } from "/assets/attachments.js";
+import { guideOrLink } from "/assets/guide.js";
 
 // What the actions do; set by the turn code (`setMessageHandlers`).
 const handlers = { regenerate: null, edit: null, continueAnswer: null, showVersion: null };
@@ -216,7 +217,7 @@ function emptyState() {
   const briefing = el("div", { class: "briefing", hidden: true });
   fillBriefing(briefing).catch(() => {});
   return el("div", { class: "empty-state" }, el("h2", {}, "What can I help with?"),
-    el("p", {}, "Everything runs on this machine. Your chats stay in your own database."), briefing);
+    el("p", {}, "Everything runs on this machine. Your chats stay in your own database."), briefing, guideOrLink());
 }
 
 /// The sources an answer drew on, numbered as it cites them, each linking to where it lives.
@@ -232,7 +233,11 @@ export function showSources(element, citations) {
     const kind = { conversations: "the chat", notes: "the note", documents: "the document in the memory" }[citation.collection]
       ?? "it in the memory";
     if (index > 0) line.append(" · ");
-    line.append(el("a", { href, title: `Open ${kind}` }, `[${citation.number}] ${citation.title}${place}`));
+    // The tooltip is the cited words themselves; a document's link opens the memory page on them.
+    line.append(el("a", {
+      href, title: citation.passage ? `“${citation.passage}” (open ${kind})` : `Open ${kind}`,
+      onclick: () => { state.citedPassage = { sourceID: citation.sourceID, passage: citation.passage }; },
+    }, `[${citation.number}] ${citation.title}${place}`));
   });
   const actions = element.querySelector(".message-actions");
   if (actions) actions.before(line); else element.append(line);

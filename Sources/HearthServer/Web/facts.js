@@ -1,6 +1,6 @@
 // The facts Hearth keeps about the user, on the memory page: each with where it came from and its dates; added,
 // edited, pinned and forgotten here. A fact said in a chat links back to that chat.
-import { api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 /// The facts section, filled in once the list arrives; `refresh` is called after every change.
 export function factsSection(refresh) {
@@ -52,7 +52,7 @@ function item(fact, refresh) {
     el("button", { class: "button small", type: "button", "aria-label": `${fact.isPinned ? "Unpin" : "Pin"} ${fact.text}`, onclick: change({ isPinned: !fact.isPinned }) }, fact.isPinned ? "Unpin" : "Pin"),
     el("button", { class: "button small", type: "button", "aria-label": `Edit ${fact.text}`, onclick: () => edit(row, words, fact, refresh) }, "Edit"),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${fact.text}`, onclick: attempt(async () => {
-      if (!window.confirm(`Forget “${fact.text}”?`)) return;
+      if (!(await askFirst(`Forget “${fact.text}”?`, "Forget"))) return;
       await api(`/api/memory/facts/${fact.id}`, { method: "DELETE" });
       toast("Forgotten");
       await refresh();

@@ -1,5 +1,5 @@
 // The habits page: what to check in today.
-import { $, api, attempt, clock, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { $, api, askFirst, attempt, clock, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 const WEEKDAYS = [["MO", "Mon"], ["TU", "Tue"], ["WE", "Wed"], ["TH", "Thu"], ["FR", "Fri"], ["SA", "Sat"], ["SU", "Sun"]];
 
@@ -136,7 +136,7 @@ function habitCard({ habit, stats }) {
           edit.elements.name.focus();
         } }, "Edit"),
       el("button", { class: "icon-button danger", type: "button", onclick: attempt(async () => {
-        if (!window.confirm(`Delete “${habit.name}” and its check-ins?`)) return;
+        if (!(await askFirst(`Delete “${habit.name}” and its check-ins?`))) return;
         await api(`/api/habits/${encodeURIComponent(habit.id)}`, { method: "DELETE" });
         await showHabits();
       }) }, "Delete")));

@@ -1,10 +1,11 @@
 // The memory page: what the assistant remembers (collections and sources with chunk counts), documents
 // added by upload, removal, a search that shows its scores, the facts kept about the user, the persona text and
 // the user's personas.
-import { $, api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { $, api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 import { factsSection } from "/assets/facts.js";
 import { personasSection } from "/assets/personas.js";
 import { focus } from "/assets/pages.js";
+import { state as appState } from "/assets/state.js";
 
 const state = { query: "", mode: "hybrid" };
 
@@ -43,12 +44,19 @@ export async function showMemory() {
     el("h3", {}, "Sources"), sourceList(overview.sources));
   // Opened on one source (a citation's link): it is marked and brought into view.
   if (focus.memory) {
-    const wanted = document.querySelector(`#memory-sources li[data-id="${CSS.escape(focus.memory)}"]`);
+    const id = focus.memory;
+    const wanted = document.querySelector(`#memory-sources li[data-id="${CSS.escape(id)}"]`);
     delete focus.memory;
     history.replaceState(null, "", "#/memory");
+    const cited = appState.citedPassage;
+    delete appState.citedPassage;
     if (!wanted) toast("That source is no longer in the memory.");
     if (wanted) {
       wanted.classList.add("focused");
+      // Opened from a citation: the words the answer drew on, under their source.
+      if (cited?.sourceID === id && cited.passage) {
+        wanted.append(el("blockquote", { class: "cited-passage" }, cited.passage));
+      }
       wanted.scrollIntoView({ block: "center" });
     }
   }
@@ -86,7 +94,7 @@ function sourceList(sources) {
     el("span", { class: "title" }, sourceName(source)),
     el("span", { class: "meta" }, ` ${source.collection} · ${source.chunkCount} chunks `),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${source.title}`, onclick: attempt(async () => {
-      if (!window.confirm(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`)) return;
+      if (!(await askFirst(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`, "Forget"))) return;
       await api(`/api/memory/sources?id=${encodeURIComponent(source.id)}`, { method: "DELETE" });
       await showMemory();
     }) }, "Forget"))));

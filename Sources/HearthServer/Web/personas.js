@@ -1,6 +1,6 @@
 // Personas on the memory page: named assistants, each with its own instructions, backstory, model and style;
 // added, changed and removed here, and a chat started with one from its row or the picker over a new chat.
-import { api, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
+import { api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 const presets = [["", "the chat settings'"], ["precise", "Precise"], ["balanced", "Balanced"], ["creative", "Creative"]];
 
@@ -39,7 +39,7 @@ function item(persona, models, refresh, startChat) {
       row.querySelector("input[name=name]").focus();
     } }, "Edit"),
     el("button", { class: "button small danger", type: "button", "aria-label": `Remove ${persona.name}`, onclick: attempt(async () => {
-      if (!window.confirm(`Remove ${persona.name}? Its chats stay and are answered as Hearth.`)) return;
+      if (!(await askFirst(`Remove ${persona.name}? Its chats stay and are answered as Hearth.`, "Remove"))) return;
       await api(`/api/personas/${persona.id}`, { method: "DELETE" });
       toast(`${persona.name} removed`);
       await refresh();

@@ -1,11 +1,12 @@
 // The notes page (list, search, a Markdown editor with preview) and the contacts page (search, a card
 // per person, an editor).
 import {
-  $, api, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
+  $, api, askFirst, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
 } from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 import { focus } from "/assets/pages.js";
 import { renderMarkdown } from "/assets/markdown.js";
+import { snippetNode } from "/assets/search.js";
 
 const noteState = { selected: null, query: "", timer: null, dirty: false, flush: null };
 // Going to another page of the app saves the note being written at once, not a second later.
@@ -66,7 +67,7 @@ function noteItem(note) {
       drawPage(refreshNotes);
     },
   }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
-  el("span", { class: "meta" }, note.excerpt ?? note.tags.map((tag) => `#${tag}`).join(" ")));
+  note.excerpt ? el("span", { class: "meta" }, snippetNode(note.excerpt)) : el("span", { class: "meta" }, note.tags.map((tag) => `#${tag}`).join(" ")));
 }
 
 /// `markdown` with its `index`th task item (in reading order, code blocks skipped) ticked or not.
@@ -125,7 +126,7 @@ function editor(note) {
         "Suggest title, tags, summary"),
       note.id ? el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api(`/api/notes/${encodeURIComponent(note.id)}/export`)).blob(), `${note.title || "note"}.md`)) }, "Export") : null,
       note.id ? el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
-        if (!window.confirm(`Delete “${note.title}”?`)) return;
+        if (!(await askFirst(`Delete “${note.title}”?`))) return;
         await api(`/api/notes/${encodeURIComponent(note.id)}`, { method: "DELETE" });
         noteState.selected = null;
         await refreshNotes();
@@ -277,7 +278,7 @@ function card(contact) {
     el("div", { class: "row" },
       el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; drawPage(refreshContacts); } }, "Edit"),
       el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
-        if (!window.confirm(`Delete ${contact.fullName}?`)) return;
+        if (!(await askFirst(`Delete ${contact.fullName}?`))) return;
         await api(`/api/contacts/${encodeURIComponent(contact.id)}`, { method: "DELETE" });
         contactState.selected = null;
         await refreshContacts();

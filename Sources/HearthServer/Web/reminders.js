@@ -1,6 +1,6 @@
 // The reminders page: what is overdue, due today and later; repeating reminders come back when done.
 import {
-  $, api, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
+  $, api, askFirst, attempt, clearFieldProblems, clock, drawPage, el, getJSON, importSummary, pickFiles, sayFieldProblem, sendJSON, toast,
 } from "/assets/api.js";
 import { download } from "/assets/calendar.js";
 
@@ -167,6 +167,7 @@ function reminderRow(reminder) {
     el("button", { class: "icon-button edit-reminder", type: "button", title: `Edit “${reminder.title}”`,
       onclick: (event) => editReminder(event.currentTarget.closest("li"), reminder) }, "Edit"),
     el("button", { class: "icon-button danger", type: "button", title: "Delete", onclick: attempt(async () => {
+      if (!(await askFirst(`Delete “${reminder.title}”?`))) return;
       await api(path, { method: "DELETE" });
       await showReminders();
       toast(`Deleted “${reminder.title}”.`, { undo: async () => {

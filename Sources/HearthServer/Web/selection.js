@@ -1,7 +1,7 @@
 // Many chats at once: the drawer's Select mode (archive or delete the chosen chats) and Settings' "Clear all
 // history". A deletion is held while its Undo is offered and made when the Undo goes; the chats are hidden
 // meanwhile. A page closed before then deletes nothing.
-import { $, attempt, getJSON, sendJSON, showError, toast } from "/assets/api.js";
+import { $, askFirst, attempt, getJSON, sendJSON, showError, toast } from "/assets/api.js";
 
 const chosen = new Set();
 let selecting = false;
@@ -135,7 +135,7 @@ export function wireSelection({ reload, left, redraw, archived }) {
     if (!going.length) return toast("There is no chat to clear.");
     const kept = [pinned ? null : "pinned", archived ? null : "archived"].filter(Boolean);
     const question = `Clear ${going.length} chat${going.length === 1 ? "" : "s"}${kept.length ? ` (${kept.join(" and ")} chats stay)` : ""}?`;
-    if (!window.confirm(question)) return;
+    if (!(await askFirst(question, "Clear"))) return;
     await deleteLater(going.map((s) => s.id), `${going.length} chat${going.length === 1 ? "" : "s"} cleared`, { reload, left });
   }));
 }
