@@ -463,6 +463,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("…4321", key_field.get_attribute("placeholder"))
         self.shoot("settings")
         self.find("#remote-forget").click()
+        self.choose_in_question("Forget the remote server")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "remote-status"), "No remote server"))
         self.assertEqual(api("/api/remote")["source"], "none")
         self.find(".nav-link[data-view='models']").click()
@@ -952,6 +953,7 @@ class WebAppTest(unittest.TestCase):
         remove = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='Remove time']")))
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", remove)
         remove.click()
+        self.choose_in_question("Remove time?")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers"), "No servers added yet."))
         self.assertEqual(api("/api/mcp/servers")["servers"], [])
         for session in api("/api/sessions")["sessions"]:

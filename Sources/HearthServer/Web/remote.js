@@ -1,5 +1,5 @@
 // The remote server on the Settings page: where it is, how turns use it; the key is only ever sent, never shown.
-import { $, api, getJSON, sendJSON, showError } from "/assets/api.js";
+import { $, api, askFirst, getJSON, sendJSON, showError } from "/assets/api.js";
 
 function fill(view) {
   const form = $("remote-form");
@@ -68,6 +68,7 @@ export function wireRemote() {
     }
   });
   $("remote-forget").addEventListener("click", async () => {
+    if (!(await askFirst("Forget the remote server and its key? Answers then come from this machine.", "Forget"))) return;
     try {
       fill(await (await api("/api/remote", { method: "DELETE" })).json());
       document.dispatchEvent(new Event("hearth:model-changed"));

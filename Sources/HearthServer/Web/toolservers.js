@@ -1,5 +1,5 @@
 // The Settings page's MCP servers: what is added, each tool's policy, adding and removing.
-import { $, api, attempt, el, getJSON, sendJSON } from "/assets/api.js";
+import { $, api, askFirst, attempt, el, getJSON, sendJSON } from "/assets/api.js";
 
 /// Splits a command line into words: spaces separate, quotes keep spaces.
 export function commandWords(line) {
@@ -25,6 +25,7 @@ function serverCard(server) {
       el("span", { class: "muted" }, tool.description), " ", select);
   });
   const remove = el("button", { class: "button", type: "button", onclick: attempt(async () => {
+    if (!(await askFirst(`Remove ${server.name}? Its tools are no longer offered.`, "Remove"))) return;
     await api(`/api/mcp/servers/${encodeURIComponent(server.name)}`, { method: "DELETE" });
     $("tool-servers-status").textContent = `Removed ${server.name}.`;
     await load();
