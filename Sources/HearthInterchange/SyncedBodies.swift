@@ -120,7 +120,7 @@ public enum SyncedBodies {
         output.append(line)
         continue
       }
-      if let plan = plans[line.name] {
+      if let plan = plans[line.name], seen[line.name, default: 0] < plan.lines.count {
         // Each of the original's lines of this property kept, replaced in place or dropped.
         let occurrence = seen[line.name, default: 0]
         seen[line.name] = occurrence + 1
