@@ -73,13 +73,12 @@ struct AccountSyncRaceTests {
   @Test(arguments: DAVServer.Kind.allCases)
   func aRepeatingToDoWithAPriorityRoundTrips(_ kind: DAVServer.Kind) async throws {
     let (engine, server) = try await Sync.connected(kind)
-    let todo =
-      [
-        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:plants",
-        "DTSTAMP:20261201T000000Z", "SUMMARY:Water the plants", "DUE;VALUE=DATE:20261220", "RRULE:FREQ=WEEKLY",
-        "PRIORITY:2", "X-PHONE-FLAG:blue", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT30M",
-        "DESCRIPTION:Plants", "END:VALARM", "END:VTODO", "END:VCALENDAR",
-      ].joined(separator: "\r\n") + "\r\n"
+    let todo = Sync.todo(
+      "plants", "Water the plants",
+      extra: [
+        "DUE;VALUE=DATE:20261220", "RRULE:FREQ=WEEKLY", "PRIORITY:2", "X-PHONE-FLAG:blue", "BEGIN:VALARM",
+        "ACTION:DISPLAY", "TRIGGER:-PT30M", "DESCRIPTION:Plants", "END:VALARM",
+      ])
     try server.phone("save", "family", server.file(todo))
     _ = try await Sync.sync(engine)
     var plants = try #require(try engine.reminders.list().first { $0.id == "plants" })
@@ -171,13 +170,7 @@ struct AccountSyncRaceTests {
   @Test func aListingReadsNoMemberTwice() async throws {
     let (engine, server) = try await Sync.connected(.radicale)
     try server.phone("save", "family", server.file(Sync.event("phone-l", "Piano")))
-    let todo =
-      [
-        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:todo-l",
-        "DTSTAMP:20261201T000000Z",
-        "SUMMARY:Tune the piano", "END:VTODO", "END:VCALENDAR",
-      ].joined(separator: "\r\n") + "\r\n"
-    try server.phone("save", "family", server.file(todo))
+    try server.phone("save", "family", server.file(Sync.todo("todo-l", "Tune the piano")))
     let first = try await Sync.sync(engine)
     #expect(first.map(\.fetched).reduce(0, +) == 2, "\(first)")
     // A server that refuses the token: every member is listed, and none read before is read again, not even

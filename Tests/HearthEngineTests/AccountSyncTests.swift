@@ -44,6 +44,15 @@ struct AccountSyncTests {
       + extra + ["END:VEVENT", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
   }
 
+  /// A to-do as a phone writes it; `extra` lines go after its summary.
+  static func todo(_ uid: String, _ title: String, extra: [String] = []) -> String {
+    ([
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:\(uid)", "DTSTAMP:20261201T000000Z",
+      "SUMMARY:\(title)",
+    ]
+      + extra + ["END:VTODO", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+  }
+
   static func at(_ text: String) -> LocalDateTime { LocalDateTime(parsing: text)! }
 
   @Test(arguments: DAVServer.Kind.allCases)
@@ -64,11 +73,7 @@ struct AccountSyncTests {
   func eventsAndToDosTravelBothWays(_ kind: DAVServer.Kind) async throws {
     let (engine, server) = try await Self.connected(kind)
     try server.phone("save", "family", server.file(Self.event("phone-1", "Swimming lesson")))
-    let todo =
-      [
-        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//EN", "BEGIN:VTODO", "UID:todo-1",
-        "DTSTAMP:20261201T000000Z", "SUMMARY:Renew passport", "DUE;VALUE=DATE:20261220", "END:VTODO", "END:VCALENDAR",
-      ].joined(separator: "\r\n") + "\r\n"
+    let todo = Self.todo("todo-1", "Renew passport", extra: ["DUE;VALUE=DATE:20261220"])
     try server.phone("save", "family", server.file(todo))
 
     // One sync brings the phone's items in, each in the calendar or list named after the collection.

@@ -27,7 +27,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, api, chromium, shoot, stop_answer
+from web_support import BASE_URL, api, choose_in_question, chromium, shoot, stop_answer
 
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
@@ -236,15 +236,6 @@ class WebAppTest(unittest.TestCase):
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def choose_in_question(self, containing=None):
-        """Takes the step the page's own confirmation dialog asks about (Delete, Remove, Forget, Clear)."""
-        dialog = self.wait.until(EC.visibility_of_element_located((By.ID, "confirm-dialog")))
-        if containing:
-            self.assertIn(containing, dialog.text)
-        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "confirm-cancel")
-        dialog.find_element(By.ID, "confirm-yes").click()
-        self.wait.until(EC.invisibility_of_element_located((By.ID, "confirm-dialog")))
 
     def find_xpath(self, path):
         return self.driver.find_element(By.XPATH, path)
@@ -463,7 +454,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("…4321", key_field.get_attribute("placeholder"))
         self.shoot("settings")
         self.find("#remote-forget").click()
-        self.choose_in_question("Forget the remote server")
+        choose_in_question(self, "Forget the remote server")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "remote-status"), "No remote server"))
         self.assertEqual(api("/api/remote")["source"], "none")
         self.find(".nav-link[data-view='models']").click()
@@ -953,7 +944,7 @@ class WebAppTest(unittest.TestCase):
         remove = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='Remove time']")))
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", remove)
         remove.click()
-        self.choose_in_question("Remove time?")
+        choose_in_question(self, "Remove time?")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "tool-servers"), "No servers added yet."))
         self.assertEqual(api("/api/mcp/servers")["servers"], [])
         for session in api("/api/sessions")["sessions"]:
@@ -1225,7 +1216,7 @@ class WebAppTest(unittest.TestCase):
         self.driver.get(BASE_URL + "/#/reminders")
         row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
         row.find_element(By.XPATH, ".//button[.='Delete']").click()
-        self.choose_in_question("Feed the cat")
+        choose_in_question(self, "Feed the cat")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
         self.assertNotIn("Feed the cat", [r["title"] for r in api("/api/reminders")["reminders"]])
         self.find("#toast .toast-undo").click()
@@ -1233,7 +1224,7 @@ class WebAppTest(unittest.TestCase):
         # An Undo belongs to its page: going to another page puts the toast away.
         row = self.wait.until(EC.visibility_of_element_located((By.XPATH, "//li[contains(., 'Feed the cat')]")))
         row.find_element(By.XPATH, ".//button[.='Delete']").click()
-        self.choose_in_question("Feed the cat")
+        choose_in_question(self, "Feed the cat")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted “Feed the cat”."))
         time.sleep(0.4)
         self.find(".nav-link[data-view='notes']").click()
@@ -1599,7 +1590,7 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual([fact["text"] for fact in json.loads(self.hearth("memory", "facts", "--json"))
                           if "live in" in fact["text"]], ["I live in Faro."])
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#fact-list button[aria-label^='Forget ']"))).click()
-        self.choose_in_question()
+        choose_in_question(self)
         self.wait.until(lambda driver: "Faro" not in driver.find_element(By.ID, "fact-list").text)
         history = json.loads(self.hearth("memory", "facts", "--history", "--json"))
         self.assertEqual([fact for fact in history if "live in" in fact["text"]], [])
@@ -1647,7 +1638,7 @@ class WebAppTest(unittest.TestCase):
         self.find(f"li[data-id='{persona}'] form button[type='submit']").click()
         self.wait.until(lambda driver: api(f"/api/personas/{persona}")["preset"] == "precise")
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "button[aria-label='Remove Captain Wren']"))).click()
-        self.choose_in_question()
+        choose_in_question(self)
         self.wait.until(lambda driver: "Captain Wren" not in driver.find_element(By.ID, "persona-list").text)
         self.assertIsNone(api(f"/api/sessions/{session}").get("persona"))
 
@@ -1671,7 +1662,7 @@ class WebAppTest(unittest.TestCase):
         # Cleared from Settings: the pinned chat stays; the rest go once the Undo goes.
         self.driver.get(BASE_URL + "/#/settings")
         self.wait.until(EC.element_to_be_clickable((By.ID, "clear-history"))).click()
-        self.choose_in_question("pinned and archived chats stay")
+        choose_in_question(self, "pinned and archived chats stay")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "cleared"))
         self.wait.until(lambda driver: not driver.find_element(By.ID, "toast").is_displayed())
         def cleared(driver):
@@ -1723,7 +1714,7 @@ class WebAppTest(unittest.TestCase):
         # Removed: the account goes, its event stays as a local one (and is deleted here, so the pages the
         # other tests check show only their own calendars).
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#account-list button[aria-label='Remove home']"))).click()
-        self.choose_in_question()
+        choose_in_question(self)
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "No accounts yet."))
         self.assertIn("Harvest festival", self.hearth("calendar", "list", "--from", "2027-10-01", "--to", "2027-10-02"))
         self.hearth("calendar", "rm", "web-phone-1")

@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, api, chromium, readable_day, shoot, stop_answer
+from web_support import BASE_URL, api, choose_in_question, chromium, readable_day, shoot, stop_answer
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -574,15 +574,6 @@ class PolishTest(unittest.TestCase):
             element, value,
         )
 
-    def choose_in_question(self, containing=None):
-        """Takes the step the page's own confirmation dialog asks about (Delete, Remove, Forget, Clear)."""
-        dialog = self.wait.until(EC.visibility_of_element_located((By.ID, "confirm-dialog")))
-        if containing:
-            self.assertIn(containing, dialog.text)
-        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "confirm-cancel")
-        dialog.find_element(By.ID, "confirm-yes").click()
-        self.wait.until(EC.invisibility_of_element_located((By.ID, "confirm-dialog")))
-
     def find_xpath(self, path):
         return self.driver.find_element(By.XPATH, path)
 
@@ -853,7 +844,7 @@ class PolishTest(unittest.TestCase):
 
             # Deleted, then back with its notes and its repeat.
             self.find_xpath(f"{row}//button[@title='Delete']").click()
-            self.choose_in_question("Water the plants")
+            choose_in_question(self, "Water the plants")
             self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Deleted"))
             self.shoot("reminders-undo-phone", toast=True)
             self.find("#toast .toast-undo").click()

@@ -13,6 +13,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support import expected_conditions as EC
 
 BASE_URL = sys.argv.pop(1) if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 SCREENSHOTS = None
@@ -68,3 +69,14 @@ def readable_day(day, time=None):
     year = "" if day.year == datetime.date.today().year else f" {day.year}"
     text = f"{weekday} {day.day} {month}{year}"
     return f"{text}, {time}" if time else text
+
+
+def choose_in_question(test, containing=None):
+    """Takes the step the page's own confirmation dialog asks about (Delete, Remove, Forget, Clear), after
+    checking its question names `containing` and that Cancel, the safe choice, has the focus."""
+    dialog = test.wait.until(EC.visibility_of_element_located((By.ID, "confirm-dialog")))
+    if containing:
+        test.assertIn(containing, dialog.text)
+    test.assertEqual(test.driver.switch_to.active_element.get_attribute("id"), "confirm-cancel")
+    dialog.find_element(By.ID, "confirm-yes").click()
+    test.wait.until(EC.invisibility_of_element_located((By.ID, "confirm-dialog")))
