@@ -135,13 +135,20 @@ struct AccountsCommand: AsyncParsableCommand {
       try await reportingFailures {
         let engine = try await Engine.openProfile()
         let listed = try engine.accounts.list()
-        if json { return Terminal.write(try JSONOutput.encode(listed.map(\.account)) + "\n") }
+        let next = try engine.accounts.nextSync()
+        if json {
+          let statuses = try listed.map {
+            AccountStatus(
+              account: $0.account, waiting: try engine.accounts.waitingChanges(of: $0.account),
+              nextSyncAt: next.date, syncing: next == .running)
+          }
+          return Terminal.write(try JSONOutput.encode(statuses) + "\n")
+        }
         if listed.isEmpty { Terminal.writeError("no accounts\n") }
+        let time = { (date: Date) in LocalDateTime(date, in: engine.calendar.timeZone).shortDescription }
         for entry in listed {
           let account = entry.account
-          let when = account.lastSyncAt.map {
-            LocalDateTime($0, in: engine.calendar.timeZone).shortDescription
-          }
+          let when = account.lastSyncAt.map(time)
           let waiting = try engine.accounts.waitingChanges(of: account)
           let state = account.lastError.map { "failed: \($0)" } ?? (when == nil ? "never synced" : "in step")
           let listing = entry.collections.filter(\.tokenMissedChanges).map(\.displayName)
@@ -151,9 +158,18 @@ struct AccountsCommand: AsyncParsableCommand {
             : "; \(listing.joined(separator: ", ")) synced by listing every item (the server's token missed changes)"
           Terminal.write(
             "\(account.name): \(when.map { "last sync \($0), " } ?? "")\(state); "
+              + "\(next.describe(time, now: Date())); "
               + "\(waiting) local change\(waiting == 1 ? "" : "s") waiting\(note)\n")
         }
       }
+    }
+
+    /// One account in `--json`: the account, the changes waiting here and the next sync.
+    struct AccountStatus: Encodable {
+      var account: Account
+      var waiting: Int
+      var nextSyncAt: Date?
+      var syncing: Bool
     }
   }
 

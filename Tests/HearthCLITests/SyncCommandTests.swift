@@ -74,6 +74,14 @@ struct SyncCommandTests {
     let status = try await hearth.run(["accounts", "status"])
     #expect(status.standardOutput.contains("home: last sync"), "\(status.standardOutput)")
     #expect(status.standardOutput.contains("in step"))
+    // No `hearth serve` runs on this profile: nothing will sync until one does, and the status says so.
+    #expect(status.standardOutput.contains("no sync scheduled"), "\(status.standardOutput)")
+    let doctor = try await hearth.run(["doctor", "--json"])
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(doctor.standardOutput.utf8)) as? [String: Any])
+    let account = try #require((report["accounts"] as? [[String: Any]])?.first, "\(doctor)")
+    #expect(account["schedule"] as? String == "not scheduled")
+    #expect(account["last_sync"] != nil)
   }
 
   @Test func aWrongPasswordIsRefusedAtAddWithTheAccountsName() async throws {

@@ -297,15 +297,42 @@ struct AccountSyncTests {
     let (engine, server) = try await Self.connected(.radicale)
     try server.phone("save", "family", server.file(Self.event("phone-7", "Market")))
     // An hour between timed syncs: only the start and the local change can bring these across.
+    #expect(try engine.accounts.nextSync() == .notScheduled)
     let service = engine.accountSyncService(every: .seconds(3600), watch: .milliseconds(200))
     let running = Task { try await service.run() }
     defer { running.cancel() }
     try await Self.waitFor { try engine.calendar.events().contains { $0.id == "phone-7" } }
+    // The next timed sync is an hour after the one that just ended, for the terminal and the page to show.
+    try await Self.waitFor { try engine.accounts.nextSync().date != nil }
+    let next = try #require(try engine.accounts.nextSync().date)
+    #expect(abs(next.timeIntervalSinceNow - 3600) < 60, "\(next)")
     _ = try engine.calendar.create(
       CalendarEvent(
         title: "Plumber", start: Self.at("2026-12-15T08:00"), end: Self.at("2026-12-15T09:00"),
         calendar: "Family"))
     try await Self.waitFor { try server.phone("list", "family").contains("Plumber") }
+    // Stopped, the service takes its plan with it.
+    running.cancel()
+    try await running.value
+    #expect(try engine.accounts.nextSync() == .notScheduled)
+  }
+
+  @Test func aPlanLeftByAServiceThatStoppedWithoutSayingSoIsNotBelieved() async throws {
+    let engine = try await Self.engine()
+    let now = Date()
+    let plan = SyncSchedule(next: now.addingTimeInterval(200), running: false, written: now.addingTimeInterval(-100))
+    try engine.accounts.saveSchedule(plan)
+    #expect(try engine.accounts.nextSync() == .at(plan.next))
+    try engine.accounts.saveSchedule(
+      SyncSchedule(next: now.addingTimeInterval(200), running: false, written: now.addingTimeInterval(-180)))
+    #expect(try engine.accounts.nextSync() == .notScheduled)
+    // A sync writes nothing until it ends: believed for an hour, not longer.
+    try engine.accounts.saveSchedule(SyncSchedule(next: now, running: true, written: now.addingTimeInterval(-1800)))
+    #expect(try engine.accounts.nextSync() == .running)
+    try engine.accounts.saveSchedule(SyncSchedule(next: now, running: true, written: now.addingTimeInterval(-4000)))
+    #expect(try engine.accounts.nextSync() == .notScheduled)
+    #expect(NextSync.at(now.addingTimeInterval(-1)).describe({ _ in "14:05" }, now: now) == "next sync due now")
+    #expect(NextSync.at(now.addingTimeInterval(60)).describe({ _ in "14:05" }, now: now) == "next sync 14:05")
   }
 
   @Test func anInvitationsTextIsDataInThePromptNeverABlock() async throws {

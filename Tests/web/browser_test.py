@@ -1701,6 +1701,9 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "Family"))
         self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#account-list button[aria-label='Sync home']"))).click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "account-list"), "Last sync"))
+        # The server syncs this account by itself from now on: the page and the terminal say when next.
+        self.assertRegex(self.find("#account-list .next-sync").text, r"^(Next sync (\d|in a moment)|Syncing now)")
+        self.assertRegex(self.hearth("accounts", "status"), r"home: .*(next sync (\d|due now)|syncing now)")
         self.assertIn("Harvest festival", self.hearth("calendar", "list", "--from", "2027-10-01", "--to", "2027-10-02"))
         # The to-do list of the same calendar is turned off: it stays off for the next sync.
         box = self.wait.until(EC.element_to_be_clickable(

@@ -15,12 +15,19 @@ extension AccountService {
 
   /// The accounts for `hearth doctor`: no URL, user, name or title.
   func facts() throws -> [DoctorReport.AccountFacts] {
-    try list().map { entry in
+    let next = try nextSync()
+    let schedule =
+      switch next {
+      case .at: "scheduled"
+      case .running: "syncing"
+      case .notScheduled: "not scheduled"
+      }
+    return try list().map { entry in
       let synced = try entry.collections.map { try database.syncedItems(in: $0.id).count }.reduce(0, +)
       return DoctorReport.AccountFacts(
         service: entry.account.service.rawValue, collections: entry.collections.filter(\.isEnabled).count,
         syncedItems: synced, waiting: try waitingChanges(of: entry.account), lastSync: entry.account.lastSyncAt,
-        state: Self.state(of: entry.account))
+        nextSync: next.date, schedule: schedule, state: Self.state(of: entry.account))
     }
   }
 

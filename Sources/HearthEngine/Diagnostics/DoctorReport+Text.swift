@@ -151,9 +151,15 @@ extension DoctorReport {
         "Accounts",
         accounts.enumerated().map { index, account in
           let when = account.lastSync.map { ", last sync \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+          let next =
+            switch account.schedule {
+            case "scheduled": account.nextSync.map { ", next sync \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+            case "syncing": ", syncing now"
+            default: ", no sync scheduled (hearth serve is not running)"
+            }
           return (
             "\(index + 1). \(account.service)",
-            "\(account.state)\(when); \(account.collections) collections, \(account.syncedItems) items, "
+            "\(account.state)\(when)\(next); \(account.collections) collections, \(account.syncedItems) items, "
               + "\(account.waiting) local changes waiting"
           )
         })

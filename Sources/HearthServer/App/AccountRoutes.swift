@@ -56,12 +56,16 @@ struct AccountRoutes<Context: RequestContext>: RouteArea {
     }
   }
 
-  private func views() throws -> [AccountView] { try accounts.list().map(view) }
+  private func views() throws -> [AccountView] {
+    let next = try accounts.nextSync()
+    return try accounts.list().map { try view($0, next: next) }
+  }
 
-  private func view(_ listed: AccountService.Listed) throws -> AccountView {
-    AccountView(
+  private func view(_ listed: AccountService.Listed, next: NextSync? = nil) throws -> AccountView {
+    let next = try next ?? accounts.nextSync()
+    return AccountView(
       account: listed.account, collections: listed.collections,
-      waiting: try accounts.waitingChanges(of: listed.account))
+      waiting: try accounts.waitingChanges(of: listed.account), nextSyncAt: next.date, syncing: next == .running)
   }
 }
 
@@ -70,6 +74,9 @@ struct AccountView: Encodable {
   var collections: [SyncCollection]
   /// Local changes waiting for the next sync.
   var waiting: Int
+  /// When `hearth serve` syncs next; `null` while it syncs (`syncing`) or when nothing is scheduled.
+  var nextSyncAt: Date?
+  var syncing: Bool
 }
 
 struct AccountList: Encodable {

@@ -1,6 +1,7 @@
 // The Accounts page: calendars, task lists and address books on the user's own servers (CalDAV, CardDAV),
 // added after their password was tried, each collection synced or not and one of each kind where new items go,
-// with the last sync, its outcome in words and the local changes still waiting; synced now, or removed.
+// with the last sync, its outcome in words, the local changes still waiting and the next sync; synced now, or
+// removed.
 import { $, api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/api.js";
 
 const KINDS = { events: "calendar", todos: "task list", contacts: "address book" };
@@ -37,8 +38,19 @@ function report({ results }) {
     : moved ? `Synced: ${moved} change${moved === 1 ? "" : "s"}` : "In step");
 }
 
-function card({ account, collections, waiting }) {
-  const last = account.lastSyncAt ? new Date(account.lastSyncAt * 1000 || account.lastSyncAt).toLocaleString() : null;
+/// A date from the API (seconds since 1970 or ISO 8601).
+const dateOf = (value) => new Date(value * 1000 || value);
+
+/// When the next sync comes, in words: a time, "now", or why none is planned.
+function nextSync({ nextSyncAt, syncing }) {
+  if (syncing) return "Syncing now";
+  if (!nextSyncAt) return "No sync planned: hearth serve is not running";
+  const at = dateOf(nextSyncAt);
+  return at <= new Date() ? "Next sync in a moment" : `Next sync ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+}
+
+function card({ account, collections, waiting, nextSyncAt, syncing }) {
+  const last = account.lastSyncAt ? dateOf(account.lastSyncAt).toLocaleString() : null;
   const state = account.lastError ? `Last sync failed: ${account.lastError}` : last ? `Last sync ${last}` : "Not synced yet";
   const rows = collections.map((collection) => {
     const synced = el("input", { type: "checkbox", checked: collection.isEnabled, "aria-label": `Sync ${collection.displayName} (${KINDS[collection.content]})` });
@@ -61,6 +73,7 @@ function card({ account, collections, waiting }) {
     el("h3", {}, `${account.name} `, el("span", { class: "muted" }, `${account.service} · ${account.username}`)),
     el("p", { class: account.lastError ? "problem" : "muted" }, state,
       waiting ? ` · ${waiting} local change${waiting === 1 ? "" : "s"} waiting` : ""),
+    el("p", { class: "muted next-sync" }, nextSync({ nextSyncAt, syncing })),
     el("ul", { class: "collections" }, ...rows),
     el("div", { class: "row" },
       el("button", { class: "button small", type: "button", "aria-label": `Sync ${account.name}`, onclick: attempt(async () => {
