@@ -11,10 +11,17 @@ public struct ServerDependencies: Sendable {
   public var logger: Logger
   /// When the server started, for health and diagnostics.
   public var startedAt: Date
+  /// The latest lines `logger` (and the engine's logger, when the caller gave it this too) wrote, for the
+  /// Diagnostics page.
+  public var recentLog: RecentLog
 
-  public init(engine: Engine, logger: Logger = Logger(label: "hearth.server"), startedAt: Date = Date()) {
+  public init(
+    engine: Engine, logger: Logger = Logger(label: "hearth.server"), recentLog: RecentLog = RecentLog(),
+    startedAt: Date = Date()
+  ) {
     self.engine = engine
-    self.logger = logger
+    self.logger = recentLog.keeping(logger)
+    self.recentLog = recentLog
     self.startedAt = startedAt
   }
 }

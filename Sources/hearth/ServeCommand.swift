@@ -128,11 +128,13 @@ struct ServeCommand: AsyncParsableCommand {
       guard syncEvery >= 10 else { throw ValidationError("--sync-every must be 10 seconds or more") }
       guard firstBackupAfter >= 0 else { throw ValidationError("--first-backup-after must be 0 or more seconds") }
       guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
+      // The Diagnostics page shows the latest lines the engine and the server log.
+      let recentLog = RecentLog()
       let engine = try await Engine.openForChat(
-        modelOptions, logger: .commandLine(label: "hearth.engine", level: .info))
+        modelOptions, logger: recentLog.keeping(.commandLine(label: "hearth.engine", level: .info)))
       guard let model = engine.model else { return }
       let logger = Logger.commandLine(label: "hearth.server", level: .info)
-      let dependencies = ServerDependencies(engine: engine, logger: logger)
+      let dependencies = ServerDependencies(engine: engine, logger: logger, recentLog: recentLog)
       let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")

@@ -52,6 +52,12 @@ struct DoctorCommandTests {
     #expect(loads.allSatisfy { ($0["duration_ms"] as? Double ?? 0) > 0 && $0["context_size"] as? Int == 4096 })
     let counts = try #require(report["counts"] as? [String: Any])
     #expect(counts["sessions"] as? Int == 3)
+    // The remote server's failure is a problem with its repair, in the text and in the JSON.
+    #expect(text.standardOutput.contains("Problems, and what to do"), "\(text.standardOutput)")
+    let repairs = try #require(report["repairs"] as? [[String: String]])
+    #expect(
+      repairs.contains { $0["problem"]?.contains("remote server failed 1") == true && $0["steps"] != nil },
+      "\(repairs)")
     let provider = try #require(report["provider"] as? [String: Any])
     #expect(provider["remote_key_set"] as? Bool == true)
     #expect(provider["last_provider"] as? String == "local")

@@ -250,7 +250,20 @@ struct AppAPITests {
       #expect(diagnostics.json?["text"]?.stringValue?.contains("Recent performance") == true)
       let models = try await server.request(.GET, "/api/models")
       #expect(models.json?["loaded"]?.stringValue == "SmolLM2-135M-Instruct.Q4_1.gguf")
-      for reply in [metrics, diagnostics, models] {
+      // The latest log lines, as the server logs them: the turn's request is there by its route, its words not.
+      let log = try await server.request(.GET, "/api/diagnostics/log?limit=500")
+      let lines = try #require(log.json?["lines"]?.arrayValue)
+      #expect(
+        lines.contains {
+          $0["message"]?.stringValue == "request"
+            && $0["metadata"]?["route"]?.stringValue?.hasPrefix("/api/sessions/:id") == true
+        }, "\(log.body)")
+      let fewer = try await server.request(.GET, "/api/diagnostics/log?limit=1")
+      #expect(fewer.json?["lines"]?.arrayValue?.count == 1)
+      let refused = try await server.request(.GET, "/api/diagnostics/log?limit=0")
+      #expect(refused.status == 400)
+      #expect(refused.json?["error"]?["param"]?.stringValue == "limit", "\(refused.body)")
+      for reply in [metrics, diagnostics, models, log] {
         #expect(!reply.body.contains(secret))
         #expect(!reply.body.contains(id))
       }

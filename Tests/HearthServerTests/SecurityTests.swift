@@ -25,7 +25,8 @@ struct SecurityTests {
   @Test func everyAPIRouteNeedsTheKeyWhenOneIsSet() async throws {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
       for path in [
-        "/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/runtime", "/api/remote", "/metrics",
+        "/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/diagnostics/log", "/api/runtime",
+        "/api/remote", "/metrics",
       ]
         + Self.dataRoutes
       {

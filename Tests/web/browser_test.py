@@ -517,6 +517,11 @@ class WebAppTest(unittest.TestCase):
         status = self.find("#diagnostics-status").text
         if status != "Copied the report.":
             self.assertIn("Recent performance", self.find("#diagnostics-text").text)
+        # What is wrong, each with what to do, and the server's latest log lines: requests and answers by their
+        # figures, never what anyone wrote.
+        self.assertIn("Problems, and what to do", self.find("#diagnostics-repairs").text)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "diagnostics-log"), "hearth.server request"))
+        self.assertIn("route=", self.find("#diagnostics-log").text)
         text = self.find("#diagnostics").text + self.find("#diagnostics-text").get_attribute("textContent")
         self.assertNotIn("Paris", text)
         self.assertNotIn("Geography", text)

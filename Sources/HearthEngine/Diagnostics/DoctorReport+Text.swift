@@ -40,6 +40,11 @@ extension DoctorReport {
         lines.append("  " + name.padding(toLength: 24, withPad: " ", startingAt: 0) + value)
       }
     }
+    if !repairs.isEmpty {
+      lines.append("")
+      lines.append("Problems, and what to do")
+      for repair in repairs { lines += ["  - \(repair.problem)", "    \(repair.steps)"] }
+    }
     section(
       "Provider",
       [

@@ -21,6 +21,8 @@ public struct DoctorReport: Sendable, Encodable {
   public var accounts: [AccountFacts] = []
   /// The database's check and the backups, without their paths.
   public var storage = StorageFacts()
+  /// What is wrong, each with what to do (``diagnosedRepairs`` of the figures above).
+  public var repairs: [Repair] = []
 
   /// How sound the database is and how recent its backups are.
   public struct StorageFacts: Sendable, Encodable {

@@ -43,6 +43,7 @@ extension Engine {
         telemetryRecords: try database.telemetryCounts().values.reduce(0, +)))
     report.accounts = try accounts.facts()
     report.storage = try storageFacts(fullCheck: fullCheck)
+    report.repairs = report.diagnosedRepairs
     return report
   }
 

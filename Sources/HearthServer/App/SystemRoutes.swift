@@ -64,6 +64,12 @@ struct DiagnosticsRoutes<Context: RequestContext>: RouteArea {
         status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(try await diagnostics()))))
     }
+    // The latest log lines, as the server writes them to its standard error: requests, loads, syncs,
+    // failures, never what anyone wrote.
+    router.get("log") { request, _ in
+      let count = try RouteInput.integer(request, "limit", default: 200, in: 1...dependencies.recentLog.capacity)
+      return try JSONResponse.make(RecentLines(lines: dependencies.recentLog.latest(count)))
+    }
   }
 
   private func diagnostics() async throws -> Diagnostics {
@@ -92,6 +98,11 @@ struct DiagnosticsRoutes<Context: RequestContext>: RouteArea {
       apiKeyRequired: configuration.apiKey != nil,
       host: configuration.host)
   }
+}
+
+/// `GET /api/diagnostics/log`: the latest log lines, oldest first.
+struct RecentLines: Encodable {
+  var lines: [RecentLog.Line]
 }
 
 struct Health: Encodable {

@@ -1,4 +1,5 @@
-// The Diagnostics page: the doctor report (figures only), charts of recent speed, and Copy.
+// The Diagnostics page: what is wrong and what to do, the doctor report (figures only), charts of recent speed,
+// the latest log lines, and Copy.
 import { $, copyText, el, getJSON, showError } from "/assets/api.js";
 
 let reportText = "";
@@ -70,6 +71,7 @@ export async function loadDiagnostics() {
     const m = r.model;
     const container = $("diagnostics");
     container.replaceChildren(
+      repairs(r.repairs),
       el("div", { class: "charts" },
         chart("Generation speed", p.recent.map((g) => g.tokens_per_second), rate),
         chart("Time to first token", p.recent.map((g) => g.first_token_ms), ms)),
@@ -116,10 +118,46 @@ export async function loadDiagnostics() {
         ["Messages", String(d.messages)], ["Database", size(d.database_bytes)],
         ["Requests waiting or running", String(d.queue_depth)], ["Processors", String(d.processors)],
         ["System", r.machine.operating_system], ["Listening on", d.host + (d.api_key_required ? " (API key required)" : "")],
-      ]));
+      ]),
+      recentLog());
+    await loadLog();
   } catch (error) {
     showError(error.message);
   }
+}
+
+/// What Diagnostics found wrong, each with what to do; a line saying so when nothing is.
+function repairs(found) {
+  const box = el("section", { class: "diagnostics-section", id: "diagnostics-repairs" },
+    el("h3", {}, "Problems, and what to do"));
+  if (!found.length) {
+    box.append(el("p", { class: "muted" }, "Nothing needs doing."));
+    return box;
+  }
+  box.append(el("ul", { class: "repairs" }, ...found.map((one) =>
+    el("li", {}, el("strong", {}, one.problem), el("br"), el("span", {}, one.steps)))));
+  return box;
+}
+
+/// The latest lines the server logged (requests, loads, syncs, failures; never what anyone wrote).
+function recentLog() {
+  const refresh = el("button", { class: "button small", type: "button", id: "diagnostics-log-refresh",
+    onclick: () => loadLog().catch((error) => showError(error.message)) }, "Refresh");
+  return el("section", { class: "diagnostics-section", id: "diagnostics-log-section" },
+    el("h3", {}, "Recent log ", refresh),
+    el("pre", { class: "report-text log-lines", id: "diagnostics-log", tabindex: "0", "aria-label": "Recent log lines" }));
+}
+
+async function loadLog() {
+  const { lines } = await getJSON("/api/diagnostics/log?limit=200");
+  const shown = lines.map((line) => {
+    const time = new Date(line.time * 1000 || line.time).toLocaleTimeString();
+    const extra = Object.entries(line.metadata).map(([key, value]) => `${key}=${value}`).join(" ");
+    return `${time} ${line.level.padEnd(7)} ${line.label} ${line.message}${extra ? " " + extra : ""}`;
+  });
+  const box = $("diagnostics-log");
+  box.textContent = shown.length ? shown.join("\n") : "Nothing logged yet.";
+  box.scrollTop = box.scrollHeight;
 }
 
 export function wireDiagnostics() {
