@@ -8,7 +8,8 @@ public struct DataQuestion: Sendable, Hashable {
   /// The view that answers the request.
   public enum View: Sendable, Hashable {
     case calendar(from: LocalDate, to: LocalDate)
-    case reminders
+    /// The reminders, of one list when the request names it ("what's in my Home list").
+    case reminders(list: String? = nil)
     case contact(query: String)
     case notes(query: String)
     case habits(name: String?)
@@ -40,13 +41,14 @@ public struct DataQuestion: Sendable, Hashable {
     // with a possessive in any case ("priya's"), so "Will it rain?" does not name Will Smith.
     let contact = Self.namedContact(in: request, names: names)
     // Asked about the user's own things: "my", a person they know, or words only their data answers.
+    let list = RequestHints.namedList(in: request)
     let theirs =
-      Self.speaksOfThemselves(words) || contact != nil
+      Self.speaksOfThemselves(words) || contact != nil || list != nil
       || has([" the calendar", " the schedule", " the agenda", "overdue", "to-do list", "todo list", "to do list"])
     guard Self.asks(text, words: words), theirs else { return nil }
     let wroteDown = wordSet.contains("write") && wordSet.contains("down") || has([" did i write", "i wrote"])
-    if has([" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]) {
-      view = .reminders
+    if has([" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]) || list != nil {
+      view = .reminders(list: list)
     } else if has([" habit", "streak", "check-in", "check in"]) {
       let habit = names.habits.first { words.contains(Self.plain($0)) }
       view = .habits(name: habit)
@@ -111,7 +113,7 @@ public struct DataQuestion: Sendable, Hashable {
     let (kind, fields): (ActionKind, [(String, String)]) =
       switch view {
       case .calendar(let from, let to): (.calendar, [("action", "query"), ("from", "\(from)"), ("to", "\(to)")])
-      case .reminders: (.reminder, [("action", "list")])
+      case .reminders(let list): (.reminder, [("action", "list")] + (list.map { [("list", $0)] } ?? []))
       case .contact(let query): (.contactsSearch, [("query", query)])
       case .notes(let query): (.note, [("action", "search"), ("query", query)])
       case .habits(let name): (.habit, [("action", "stats")] + (name.map { [("name", $0)] } ?? []))

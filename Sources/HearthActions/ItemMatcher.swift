@@ -31,10 +31,14 @@ public enum ItemMatcher {
   /// The words' stems: lower-cased, without a plural "s" or an "-ing" or "-ed" ending ("reading" and
   /// "Read", "renewed" and "Renew passport", "running" and "Run" meet).
   static func stems(_ text: String) -> Set<String> {
-    Set(
-      text.lowercased().split { !$0.isLetter && !$0.isNumber }
-        .filter { $0.count >= 3 && !stopWords.contains(String($0)) }
-        .map { stem(String($0)) })
+    let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    let single = words.filter { $0.count >= 3 && !stopWords.contains($0) }.map(stem)
+    // "hair cut" and "Haircut", "work out" and "Workout": two words written as one meet too.
+    let joined = zip(words, words.dropFirst()).filter { first, second in
+      first.count >= 3 && second.count >= 2 && !stopWords.contains(first) && !stopWords.contains(second)
+        && first.allSatisfy(\.isLetter) && second.allSatisfy(\.isLetter)
+    }.map { stem($0 + $1) }
+    return Set(single + joined)
   }
 
   static func stem(_ word: String) -> String {

@@ -93,7 +93,9 @@ public enum ItemQuestion {
       // The day it happens next (or last did): the look-up shows its time, place, calendar and notes.
       let day = best.item.next.map { "\($0.date)" }
       fields = [("action", "query")] + (day.map { [("from", $0), ("to", $0)] } ?? []) + [("text", best.item.name)]
-    case .reminder: fields = [("action", "list")]
+    case .reminder:
+      // "What's in my Home list": that list; else every open reminder, the one named among them.
+      fields = [("action", "list")] + (RequestHints.namedList(in: request).map { [("list", $0)] } ?? [])
     case .note: fields = [("action", "search"), ("query", best.item.name)]
     case .habit: fields = [("action", "stats"), ("name", best.item.name)]
     case .contactsSearch:
@@ -114,10 +116,16 @@ public enum ItemQuestion {
 
   /// Words that say which kind of thing a question is about.
   static let hints: [ActionKind: [String]] = [
-    .calendar: ["calendar", "appointment", "meeting", "event", "diary", "schedule", "flight", "booked"],
+    .calendar: [
+      "calendar", "appointment", "meeting", "event", "diary", "schedule", "flight", "booked", "see", "seeing", "land",
+      "lands", "start", "starts", "finish", "finishes", "end", "ends",
+    ],
     .reminder: ["reminder", "reminders", "list", "due", "overdue", "urgent", "priority", "to-do", "todo", "renew"],
     .note: ["note", "notes", "password", "code", "wrote", "ref", "reference"],
-    .contactsSearch: ["number", "phone", "mobile", "email", "e-mail", "address", "birthday", "company", "met", "know"],
+    .contactsSearch: [
+      "number", "phone", "mobile", "cell", "email", "e-mail", "address", "birthday", "company", "met", "know", "work",
+      "works", "job", "surname", "organisation", "organization", "employer", "firm", "live", "lives",
+    ],
     .habit: ["habit", "streak"],
   ]
 

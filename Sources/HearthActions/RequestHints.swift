@@ -47,7 +47,11 @@ public struct RequestHints: Sendable, Hashable {
   static func kind(_ text: String, namesATime: Bool) -> ActionKind? {
     if has(text, ["search the web", "on the web", "on the internet", "web search", "google "]) { return .webSearch }
     if has(text, ["remind", "to-do", "todo", "reminder"]) || text.hasPrefix(" i bought") { return .reminder }
-    if has(text, [" note ", " note:", " note.", "notes", "write down", "did i write", "i wrote"]) { return .note }
+    if has(text, [" note ", " note:", " note.", " note,", "notes", "write down", "did i write", "i wrote", " jot "]) {
+      return .note
+    }
+    // "Add descaling the kettle to my Home list": a to-do put on one of the user's lists.
+    if addsToAList(text) { return .reminder }
     if has(text, ["habit", "streak", "went for a run", "start running", "check in"]) { return .habit }
     // "I want to start meditating every day": a wish to do something regularly.
     if has(text, ["every day", "daily", "each day", "every morning", "every evening", "times a week", "every week"]),
@@ -86,7 +90,7 @@ public struct RequestHints: Sendable, Hashable {
     switch kind {
     case .calendar:
       if has(text, ["free", "available"]) { return "free" }
-      if has(text, ["cancel", "delete", "remove", "call off"]) { return "delete" }
+      if has(text, ["cancel", "delete", "remove", "call off"] + discards) { return "delete" }
       // "Bring the review forward" moves it; "what should I bring to dinner?" does not.
       let shifts =
         has(text, ["bring ", "shift "]) && has(text, [" forward", " back", " earlier", " later", " to "])
@@ -105,15 +109,26 @@ public struct RequestHints: Sendable, Hashable {
       }
       return "create"
     case .reminder:
-      if has(text, ["delete", "remove", "forget"]) { return "delete" }
-      if has(text, ["what ", "list", "show", "do i have", "any ", "which "]) { return "list" }
+      if has(text, ["delete", "remove", "forget"] + discards) { return "delete" }
+      if addsToAList(text) { return "create" }
+      let asks =
+        has(text, ["what ", "list", "show", "do i have", "any ", "anything", "which ", "overdue", "what's due"])
+        || opensAQuestion(text)
+      if asks, !has(text, ["remind me to", "remind me about", "reminder to", "reminder for"]) { return "list" }
       if has(text, ["bought", "done", "finished", "did ", "completed"]) { return "complete" }
       return "create"
     case .note:
-      if has(text, ["delete", "remove"]) { return "delete" }
-      // "What does my note about the boiler say?" asks; it does not dictate a note.
-      if has(text, ["what did", "search", "find", "look"]) || opensAQuestion(text) { return "search" }
-      if has(text, ["add ", "append"]) && has(text, ["to my", "to the"]) { return "append" }
+      if has(text, ["delete", "remove"] + discards) { return "delete" }
+      // "What does my note about the boiler say?", "pull up my Lisbon notes": asked to be shown, not dictated.
+      if has(text, ["what did", "search", "find", "look", "pull up", "bring up", "show me", "read me", " open "])
+        || opensAQuestion(text)
+      {
+        return "search"
+      }
+      // "Stick oat milk on my shopping note": words added to a note that exists.
+      if has(text, [" add ", "append", " stick ", " put "]) && has(text, ["to my", "to the", "on my", "on the"]) {
+        return "append"
+      }
       return "create"
     case .habit:
       if has(text, ["streak", "how is", "how am", "stats"]) { return "stats" }
@@ -129,6 +144,29 @@ public struct RequestHints: Sendable, Hashable {
     case .contactsSearch, .webSearch, .toolCall, nil:
       return nil
     }
+  }
+
+  /// Ways of saying an item is to go: "scrap dinner with Marco", "get rid of my shopping note".
+  public static let discards = [
+    " scrap ", "get rid of", " bin ", " ditch ", " trash ", " erase ", " drop the ", " drop my ",
+  ]
+
+  /// "Add descaling the kettle to my Home list", "put eggs on the shopping list": a to-do for a list.
+  public static func addsToAList(_ text: String) -> Bool {
+    [" add ", " put ", " stick ", " pop "].contains { text.hasPrefix($0) }
+      && text.range(of: #" (to|on|onto) (my|the) [a-z'-]+ list"#, options: .regularExpression) != nil
+  }
+
+  /// The list a request names ("my Home list" → "Home"), not "my to-do list" or "the list".
+  public static func namedList(in request: String) -> String? {
+    let text = request.replacingOccurrences(of: "’", with: "'")
+    guard let range = text.range(of: #"(?i)\b(my|the|on|in) ([A-Za-z'-]+) list\b"#, options: .regularExpression)
+    else { return nil }
+    let name = text[range].split(separator: " ").dropFirst().first.map(String.init) ?? ""
+    guard !["to-do", "todo", "reminder", "reminders", "task", "whole", "full"].contains(name.lowercased()) else {
+      return nil
+    }
+    return name.prefix(1).uppercased() + name.dropFirst()
   }
 
   /// Words a question about what the user has opens with.

@@ -20,8 +20,9 @@ struct DataQuestionTests {
 
   @Test("what is overdue or still to do shows the reminders")
   func reminders() {
-    #expect(Self.view("What's overdue?") == .reminders)
-    #expect(Self.view("anything on my to do list i forgot") == .reminders)
+    #expect(Self.view("What's overdue?") == .reminders())
+    #expect(Self.view("anything on my to do list i forgot") == .reminders())
+    #expect(Self.view("what's in my Home list") == .reminders(list: "Home"))
   }
 
   @Test("an overview of a stretch of days shows those days; with none named, the coming week")

@@ -89,3 +89,14 @@ import Testing
     #expect(hints("call the bank monday first thing").dates == [LocalDate(year: 2026, month: 11, day: 30)!])
   }
 }
+
+@Suite("A list named in a request")
+struct NamedListTests {
+  @Test func theWordBeforeListNamesIt() {
+    #expect(RequestHints.namedList(in: "what's in my Home list") == "Home")
+    #expect(RequestHints.namedList(in: "add descaling the kettle to my Home list") == "Home")
+    #expect(RequestHints.namedList(in: "put eggs on the shopping list") == "Shopping")
+    #expect(RequestHints.namedList(in: "what's on my to-do list") == nil)
+    #expect(RequestHints.namedList(in: "show me the list") == nil)
+  }
+}

@@ -149,10 +149,11 @@ public struct ActionDrafter: Sendable {
       hints.action = action
       return hints
     }
-    let verbs = [
-      "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
-      "call off",
-    ]
+    let verbs =
+      [
+        "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
+        "call off",
+      ] + RequestHints.discards
     // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =
       (["bring ", "shift "].contains(where: lowered.contains)

@@ -64,7 +64,7 @@ extension ActionPlanner {
       }
       return (
         "Looked up the reminders (\(open.count) open)",
-        lines.isEmpty ? "No open reminders." : lines.joined(separator: "\n")
+        lines.isEmpty ? "No open reminders\(list.map { " in the list \($0)" } ?? "")." : lines.joined(separator: "\n")
       )
     case .searchNotes(let query):
       let hits = try notes.search(query, limit: 5)

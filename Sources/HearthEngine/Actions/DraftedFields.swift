@@ -93,21 +93,38 @@ extension ActionDrafter {
       } else {
         omit.insert("due")
       }
-      if let title = hints.title { fixed["title"] = json(title) }
+      if var title = hints.title {
+        // "Add descaling the kettle to my Home list": the list is where it goes, not part of its name.
+        if RequestHints.addsToAList(" " + lowered + " "), let list = RequestHints.namedList(in: request) {
+          fixed["list"] = json(list)
+          omit.remove("list")
+          title = title.replacingOccurrences(
+            of: #"(?i)\s+(to|on|onto) (my|the) [a-z'-]+ list\b.*$"#, with: "", options: .regularExpression)
+        }
+        fixed["title"] = json(title)
+      }
       // "A high priority reminder to …", "urgent: …"; not "unimportant", "not urgent".
       let said = hints.words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
       func says(_ word: String) -> Bool {
         said.indices.contains { said[$0] == word && ($0 == 0 || !["not", "isn't", "no"].contains(said[$0 - 1])) }
       }
+      // "low-priority" and "low priority" alike.
+      let spaced = lowered.replacingOccurrences(of: "-", with: " ")
       let priority =
-        lowered.contains("high priority") || says("urgent") || says("important")
-        ? "high" : lowered.contains("low priority") ? "low" : lowered.contains("medium priority") ? "medium" : nil
+        spaced.contains("high priority") || says("urgent") || says("important")
+        ? "high" : spaced.contains("low priority") ? "low" : spaced.contains("medium priority") ? "medium" : nil
       if let priority {
         fixed["priority"] = json(priority)
         omit.remove("priority")
       }
     case (.reminder, "list"):
-      omit.insert("list")
+      // "What's in my Home list": that list alone.
+      if let list = RequestHints.namedList(in: request) {
+        fixed["list"] = json(list)
+        omit.remove("list")
+      } else {
+        omit.insert("list")
+      }
     case (.note, "create"):
       if let named = hints.namedNote {
         fixed["title"] = json(named.title)

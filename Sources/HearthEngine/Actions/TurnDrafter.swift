@@ -17,10 +17,14 @@ struct TurnDrafter: Sendable {
   let dayFirst: Bool
   let logger: Logger
 
-  func draft(_ request: String, model: any ChatModel, session: UUID) async -> String? {
+  func draft(_ typed: String, model: any ChatModel, session: UUID) async -> String? {
     // A message that holds a block of its own is talk about blocks, never an order to run one.
-    let written = ActionBlockParser.parse(request)
+    let written = ActionBlockParser.parse(typed)
     guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
+    // "17 times 23": code counts, the model cannot.
+    if let sum = Calculation(typed) { return sum.answer }
+    // "tmrw", "wknd", "reminde me": the readers below meet the words they were written for.
+    let request = RequestShorthand.expanded(typed)
     do {
       let today = LocalDate(clock(), in: timeZone)
       // "Remember that …", "forget that …": the user's own words about what Hearth keeps come first.
@@ -35,8 +39,9 @@ struct TurnDrafter: Sendable {
       }
       let drafter = ActionDrafter(model: model, existing: known.items, dayFirst: dayFirst)
       // The reply to Hearth's own question ("a reminder, please") drafts the request it asked about.
-      if let (asked, chosen) = answeredQuestion(request, in: session) {
-        return try await drafter.draft(asked, today: today, reading: .clear(chosen, score: 1))
+      if let (asked, chosen) = answeredQuestion(typed, in: session) {
+        return try await drafter.draft(
+          RequestShorthand.expanded(asked), today: today, reading: .clear(chosen, score: 1))
       }
       // "What is my brother's name?" when the user told it: the facts answer, not the model.
       if let block = factQuestion(request, today: today) { return block }
@@ -54,7 +59,10 @@ struct TurnDrafter: Sendable {
         looked = .some(found)
         return found
       }
-      if ItemQuestion.asksToBeTold(request), let named = named() { return named }
+      // A question that names one of the user's things is answered with that thing's record, before any reading
+      // of what sort of request it is: "which area of Lisbon is my hotel in" is the Lisbon note's, whatever the
+      // words' kind.
+      if asked, let named = named() { return named }
       // The request's meaning decides only where its words and the names of the user's items find nothing.
       if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
         if !asked || Self.isLookUp(drafted) { return drafted }

@@ -30,7 +30,8 @@ struct AnswerGuard: Sendable {
     if ClarifyingQuestion.intents(asked: shown) != nil { return nil }
     // The user's contacts and habits, read once for the view the request asks for and the names it may use.
     let names = known.questionNames()
-    let question = DataQuestion(turn.request, today: today, names: names, dayFirst: dayFirst)
+    let question = DataQuestion(
+      RequestShorthand.expanded(turn.request), today: today, names: names, dayFirst: dayFirst)
     // A block the parser could not read, or the remains of one, is never the answer. What the look-ups found is
     // data and is shown defused ("(CALENDAR_ACTION:…" in a contact's notes): only the rest is the model's.
     let written = turn.records.compactMap(\.result).map(ActionBlockParser.defused).reduce(shown) {

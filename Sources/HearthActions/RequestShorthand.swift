@@ -1,0 +1,68 @@
+import Foundation
+
+/// A request as typed on a phone, with its shorthand written out ("tmrw" → "tomorrow", "wknd" → "weekend",
+/// "pw" → "password", "reminde" → "remind"), so every reader after it meets the words it was written for.
+/// Only whole words change, and only ones that are never anything else; the user's message is stored as typed.
+public enum RequestShorthand {
+  /// Each shorthand, lower case, and the words it stands for.
+  static let expansions: [String: String] = [
+    // Days and times.
+    "tmrw": "tomorrow", "tmrow": "tomorrow", "tmr": "tomorrow", "tmoro": "tomorrow", "tmorrow": "tomorrow",
+    "tomoz": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow", "tommorow": "tomorrow",
+    "tommorrow": "tomorrow", "tomorow": "tomorrow", "tomrrow": "tomorrow", "tomorrw": "tomorrow",
+    "tdy": "today", "2day": "today", "tonite": "tonight", "2nite": "tonight", "tonigth": "tonight",
+    "yday": "yesterday", "yest": "yesterday", "wknd": "weekend", "wkend": "weekend", "weeknd": "weekend",
+    "nxt": "next", "wk": "week", "wks": "weeks", "hrs": "hours", "mins": "minutes",
+    "min": "minutes", "secs": "seconds", "b4": "before", "l8r": "later", "aftn": "afternoon",
+    "tues": "Tuesday", "weds": "Wednesday", "thurs": "Thursday", "thur": "Thursday",
+    // Things.
+    "pw": "password", "pwd": "password", "passwd": "password", "wi-fi": "wifi", "appt": "appointment",
+    "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
+    "b-day": "birthday", "bdays": "birthdays", "addr": "address", "tel": "phone", "num": "number", "msg": "message",
+    // Verbs and little words.
+    "reminde": "remind", "remnd": "remind", "remid": "remind", "rmind": "remind", "remaind": "remind",
+    "remine": "remind", "reminer": "reminder", "remider": "reminder", "pls": "please", "plz": "please",
+    "plse": "please", "thx": "thanks", "ty": "thank you", "u": "you",
+    "ur": "your", "r": "are", "abt": "about", "w/": "with", "w/o": "without", "ppl": "people", "cuz": "because",
+    "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "wont": "won't", "didnt": "didn't",
+    "doesnt": "doesn't", "isnt": "isn't", "whats": "what's", "wheres": "where's", "whens": "when's",
+    "hows": "how's", "whos": "who's", "thats": "that's", "theres": "there's",
+  ]
+
+  /// `request` with each shorthand written out; the rest as typed.
+  public static func expanded(_ request: String) -> String {
+    var result = ""
+    var word = ""
+    func flush() {
+      guard !word.isEmpty else { return }
+      // "tmrw." and "tmrw/": the shorthand is the word without what closes it.
+      var core = word
+      var tail = ""
+      while core.count > 1, let last = core.last, ".-/'’".contains(last), expansions[key(core)] == nil {
+        tail = String(last) + tail
+        core.removeLast()
+      }
+      if let long = expansions[key(core)] {
+        // "Tmrw" at the start of a sentence stays capitalised.
+        result += (core.first?.isUppercase == true && long.first?.isLowercase == true ? long.capitalized : long) + tail
+      } else {
+        result += word
+      }
+      word = ""
+    }
+    for character in request {
+      if character.isLetter || character.isNumber || "-/.’'".contains(character) && !word.isEmpty {
+        word.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
+  }
+
+  private static func key(_ word: String) -> String {
+    word.lowercased().replacingOccurrences(of: "’", with: "'")
+  }
+}
