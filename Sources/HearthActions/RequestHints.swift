@@ -97,7 +97,8 @@ public struct RequestHints: Sendable, Hashable {
         && !has(text, ["what ", "which ", "should i bring"])
       // "The dinner with Marco is now at 8pm": a new time stated is a move.
       let restated =
-        has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"]) && !text.contains("?")
+        (has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"])
+          || (text.contains(" is at ") && text.contains(" now "))) && !text.contains("?")
         && !opensAQuestion(text)
       if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts || restated {
         return "update"
@@ -144,6 +145,26 @@ public struct RequestHints: Sendable, Hashable {
     case .contactsSearch, .webSearch, .toolCall, nil:
       return nil
     }
+  }
+
+  /// The new place a request states for an event without a time: "lunch with Priya is at Pret now, not Cafe
+  /// Nero" → "Pret", "the dentist appointment has moved to the Riverside clinic" → "Riverside clinic".
+  public static func restatedPlace(in request: String) -> String? {
+    let patterns = [
+      #"(?i)\b(?:has )?moved to (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
+      #"(?i)\bis (?:now )?at (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
+    ]
+    for pattern in patterns {
+      guard let regex = try? NSRegularExpression(pattern: pattern),
+        let match = regex.firstMatch(in: request, range: NSRange(request.startIndex..., in: request)),
+        let range = Range(match.range(at: 1), in: request)
+      else { continue }
+      let place = request[range].trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+      let words = place.split(separator: " ")
+      guard !place.isEmpty, words.count <= 6, !place.contains(where: \.isNumber) else { continue }
+      return place.prefix(1).uppercased() + place.dropFirst()
+    }
+    return nil
   }
 
   /// Ways of saying an item is to go: "scrap dinner with Marco", "get rid of my shopping note".

@@ -7,7 +7,8 @@ extension RequestHints {
     "please", "can", "could", "would", "you", "hey", "add", "schedule", "book", "put", "create", "plan", "set",
     "up", "make", "new", "an", "a", "the", "event", "called", "named", "titled", "i", "have", "got", "there", "is",
     "remind", "me", "to", "need", "want", "let's", "lets", "in", "on", "my", "calendar", "for", "reminder",
-    "todo", "to-do", "note", "that", "about", "also", "and", "we", "are", "will", "be", "should", "must",
+    "todo", "to-do", "note", "that", "about", "also", "and", "we", "are", "will", "be", "should", "must", "i've",
+    "i'm", "we've", "we're", "there's",
   ]
 
   /// Words that say how often, left out of a habit's name.
@@ -20,8 +21,11 @@ extension RequestHints {
   /// gate code is 4512"); `nil` when the request has neither.
   public var noteBody: String? {
     let lowered = request.lowercased()
+    // "Note to self parking is on level 3", "jot down the plumber's quote was 240": what follows, as said.
     let start =
       lowered.range(of: " that ")?.upperBound ?? lowered.range(of: ":")?.upperBound
+      ?? ["note to self", "jot down", "note down", "make a note of"].lazy.compactMap { lowered.range(of: $0)?.upperBound }
+      .first
     guard let start else { return nil }
     let offset = lowered.distance(from: lowered.startIndex, to: start)
     let rest = request.dropFirst(offset).trimmingCharacters(in: .whitespaces)
@@ -167,7 +171,7 @@ extension RequestHints {
   /// Words that trail a request without naming anything: "…, add it", "… to my calendar".
   static let trailingWords: Set<String> = [
     "add", "it", "please", "to", "my", "calendar", "the", "in", "on", "for", "and", "a", "an", "then", "list",
-    "reminders", "as", "event", "at", "thanks", "now",
+    "reminders", "as", "event", "at", "thanks", "now", "can", "could", "would", "you",
   ]
 
   /// The title a person would write for the item this request creates: the request's own words without the

@@ -171,6 +171,15 @@ struct SpokenTimeReader {
           return 2 + the
         }
       }
+      // "Tuesday 8 December": a plain number is the day only before a month ("Tuesday 8pm" is a time).
+      if the == 0, let day = Int(ordinal), (1...31).contains(day) {
+        let of = self.word(2, from: index) == "of" ? 1 : 0
+        if let month = SpokenTime.months[self.word(2 + of, from: index)] {
+          guard let date = upcoming(month: month, day: day, year: nil) else { return nil }
+          named(date)
+          return 3 + of
+        }
+      }
       let ahead = (weekday.index - today.weekday.index + 7) % 7
       named(today.adding(days: ahead == 0 ? 7 : ahead))
       if found.days.count > 1, ["to", "until", "through", "and"].contains(previous) { betweenDays = true }
@@ -384,6 +393,12 @@ struct SpokenTimeReader {
         }
       }
       return SpokenTime.Clock(hour: hour, minute: said.minute)
+    }
+    // "The week of the 7th of December": the whole week that day falls in, Monday to Sunday.
+    let weekOf = zip(words, words.dropFirst()).contains { $0 == "week" && $1 == "of" }
+    if found.span == nil, weekOf, found.days.count == 1, let day = found.days.first {
+      let monday = day.adding(days: -day.weekday.index)
+      found.span = .init(days: monday, through: monday.adding(days: 6))
     }
     if found.span == nil {
       if let first = found.days.first {

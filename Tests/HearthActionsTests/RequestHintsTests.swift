@@ -100,3 +100,15 @@ struct NamedListTests {
     #expect(RequestHints.namedList(in: "show me the list") == nil)
   }
 }
+
+@Suite("A new place stated for an event")
+struct RestatedPlaceTests {
+  @Test func theNewPlaceIsReadWithoutTheOldOne() {
+    #expect(RequestHints.restatedPlace(in: "lunch with priya is at pret now not cafe nero") == "Pret")
+    #expect(
+      RequestHints.restatedPlace(in: "the dentist appointment has moved to the Riverside clinic")
+        == "The Riverside clinic")
+    #expect(RequestHints.restatedPlace(in: "dinner is now at The Crown, not the Swan.") == "The Crown")
+    #expect(RequestHints.restatedPlace(in: "the meeting has moved to 3pm") == nil)
+  }
+}

@@ -38,6 +38,8 @@ import Testing
     ("this month", "2026-11-26T00:00…2026-12-01T00:00"),
     ("am I free tomorrow from 3 to 4:30", "2026-11-27T15:00…2026-11-27T16:30"),
     ("January 10", "2027-01-10T00:00…2027-01-11T00:00"),
+    ("what have I got in the week of the 7th of December", "2026-12-07T00:00…2026-12-14T00:00"),
+    ("on Tuesday 8 December", "2026-12-08T00:00…2026-12-09T00:00"),
     ("the day after tomorrow", "2026-11-28T00:00…2026-11-29T00:00"),
   ])
   func spansAreReadAsPeopleMeanThem(text: String, expected: String) {
@@ -53,6 +55,7 @@ import Testing
     #expect(times("Lunch on Friday at noon") == ["2026-11-27T12:00"])
     #expect(times("Call with Marco on Saturday at 4pm") == ["2026-11-28T16:00"])
     #expect(times("tomorrow at 3") == ["2026-11-27T15:00"])
+    #expect(times("job interview on Tuesday 8 December at 11:15") == ["2026-12-08T11:15"])
     #expect(times("tomorrow at 9") == ["2026-11-27T09:00"])
     #expect(times("dinner on Friday at 7") == ["2026-11-27T19:00"])
     #expect(times("at 8 tonight") == ["2026-11-26T20:00"])

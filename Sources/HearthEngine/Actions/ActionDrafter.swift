@@ -152,14 +152,14 @@ public struct ActionDrafter: Sendable {
     let verbs =
       [
         "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
-        "call off",
+        "call off", " has moved", " moved to ", " is now at ",
       ] + RequestHints.discards
     // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =
       (["bring ", "shift "].contains(where: lowered.contains)
         && [" forward", " back", " earlier", " later"].contains(where: lowered.contains))
       || (lowered.contains(" shift ") && lowered.contains(" to "))
-    if verbs.contains(where: { lowered.contains($0) }) || shifts {
+    if verbs.contains(where: { lowered.contains($0) }) || shifts || RequestHints.restatedPlace(in: request) != nil {
       for kind in [ActionKind.calendar, .reminder, .note] where fits(kind) {
         return reading(kind, as: RequestHints.action(lowered, kind: kind))
       }

@@ -69,6 +69,14 @@ extension ActionDrafter {
           omit.formUnion(["newStart", "newEnd"])
         }
       }
+      // "Lunch with Priya is at Pret now, not Cafe Nero": a new place stated, no time.
+      if fixed["location"] == nil, hints.time.clocks.isEmpty, !hints.time.namesDay,
+        let place = RequestHints.restatedPlace(in: request)
+      {
+        fixed["location"] = json(place)
+        omit.remove("location")
+        omit.formUnion(["newStart", "newEnd"])
+      }
       if !["rename", "call it", "title"].contains(where: { lowered.contains($0) }) {
         omit.insert("newTitle")
       } else if let range = request.range(of: " to ", options: [.caseInsensitive, .backwards])
