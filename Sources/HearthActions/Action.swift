@@ -43,7 +43,8 @@ public enum Action: Sendable, Hashable {
   case createReminder(title: String, due: DayOrTime?, priority: String?, list: String?)
   case completeReminder(ItemReference)
   case deleteReminder(ItemReference)
-  case listReminders(list: String?)
+  /// The open reminders: of one list, due by a time (`overdue`, `today`, `tomorrow`, `week`), of one priority.
+  case listReminders(list: String?, due: String? = nil, priority: String? = nil)
   case createNote(title: String, body: String?, tags: [String])
   case appendToNote(ItemReference, text: String)
   case rewriteNote(ItemReference, body: String)
@@ -124,7 +125,8 @@ public enum Action: Sendable, Hashable {
         list: values.text("list"))
     case (.reminder, "complete"): self = .completeReminder(target)
     case (.reminder, "delete"): self = .deleteReminder(target)
-    case (.reminder, "list"): self = .listReminders(list: values.text("list"))
+    case (.reminder, "list"):
+      self = .listReminders(list: values.text("list"), due: values.text("due"), priority: values.text("priority"))
     case (.note, "create"):
       self = .createNote(title: try values.required("title"), body: values.text("body"), tags: values.tags("tags"))
     case (.note, "append"): self = .appendToNote(target, text: try values.required("text"))

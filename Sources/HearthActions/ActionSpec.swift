@@ -143,7 +143,11 @@ public struct ActionSpec: Sendable, Hashable {
       kind: .reminder, action: "delete", fields: target, effect: .deletes,
       example: ("Forget the passport reminder", #"{"action":"delete","title":"Renew passport"}"#)),
     ActionSpec(
-      kind: .reminder, action: "list", fields: [ActionField("list", .text(limit: 60))], effect: .asks,
+      kind: .reminder, action: "list",
+      fields: [
+        ActionField("list", .text(limit: 60)), ActionField("due", .choice(["overdue", "today", "tomorrow", "week"])),
+        ActionField("priority", .choice(["low", "medium", "high"])),
+      ], effect: .asks,
       example: ("What is on my to-do list?", #"{"action":"list"}"#)),
   ]
 

@@ -8,8 +8,9 @@ public struct DataQuestion: Sendable, Hashable {
   /// The view that answers the request.
   public enum View: Sendable, Hashable {
     case calendar(from: LocalDate, to: LocalDate)
-    /// The reminders, of one list when the request names it ("what's in my Home list").
-    case reminders(list: String? = nil)
+    /// The reminders, of one list when the request names it ("what's in my Home list"), due by a time or of a
+    /// priority when it asks for those ("what's overdue", "anything urgent").
+    case reminders(list: String? = nil, due: String? = nil, priority: String? = nil)
     case contact(query: String)
     case notes(query: String)
     case habits(name: String?)
@@ -48,7 +49,8 @@ public struct DataQuestion: Sendable, Hashable {
     guard Self.asks(text, words: words), theirs else { return nil }
     let wroteDown = wordSet.contains("write") && wordSet.contains("down") || has([" did i write", "i wrote"])
     if has([" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]) || list != nil {
-      view = .reminders(list: list)
+      let filter = RequestHints.reminderFilter(in: request)
+      view = .reminders(list: list, due: filter.due, priority: filter.priority)
     } else if has([" habit", "streak", "check-in", "check in"]) {
       let habit = names.habits.first { words.contains(Self.plain($0)) }
       view = .habits(name: habit)
@@ -108,12 +110,23 @@ public struct DataQuestion: Sendable, Hashable {
     }
   }
 
+  /// The fields of a reminders look-up that keep to what `request` asks about (due by a time, a priority).
+  public static func reminderFilterFields(_ request: String) -> [(String, String)] {
+    let filter = RequestHints.reminderFilter(in: request)
+    return (filter.due.map { [("due", $0)] } ?? []) + (filter.priority.map { [("priority", $0)] } ?? [])
+  }
+
   /// The look-up block that shows the view.
   public var block: String {
     let (kind, fields): (ActionKind, [(String, String)]) =
       switch view {
       case .calendar(let from, let to): (.calendar, [("action", "query"), ("from", "\(from)"), ("to", "\(to)")])
-      case .reminders(let list): (.reminder, [("action", "list")] + (list.map { [("list", $0)] } ?? []))
+      case .reminders(let list, let due, let priority):
+        (
+          .reminder,
+          [("action", "list")] + (list.map { [("list", $0)] } ?? []) + (due.map { [("due", $0)] } ?? [])
+            + (priority.map { [("priority", $0)] } ?? [])
+        )
       case .contact(let query): (.contactsSearch, [("query", query)])
       case .notes(let query): (.note, [("action", "search"), ("query", query)])
       case .habits(let name): (.habit, [("action", "stats")] + (name.map { [("name", $0)] } ?? []))

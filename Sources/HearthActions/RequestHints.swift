@@ -167,6 +167,25 @@ public struct RequestHints: Sendable, Hashable {
     return nil
   }
 
+  /// Which reminders a question asks about: those due by a time ("what's overdue", "due today", "this week")
+  /// and of a priority ("which are high priority", "anything urgent").
+  public static func reminderFilter(in request: String) -> (due: String?, priority: String?) {
+    let text = " " + request.lowercased().replacingOccurrences(of: "-", with: " ") + " "
+    let due: String? =
+      text.contains("overdue") || text.contains(" late ") || text.contains(" missed ")
+      ? "overdue"
+      : text.contains(" today") || text.contains("tonight")
+        ? "today"
+        : text.contains(" tomorrow")
+          ? "tomorrow"
+          : text.contains(" this week") || text.contains(" the week") || text.contains(" next few days") ? "week" : nil
+    let priority: String? =
+      text.contains("high priority") || text.contains(" urgent") || text.contains(" important")
+      ? "high"
+      : text.contains("low priority") ? "low" : text.contains("medium priority") ? "medium" : nil
+    return (due, priority)
+  }
+
   /// Ways of saying an item is to go: "scrap dinner with Marco", "get rid of my shopping note".
   public static let discards = [
     " scrap ", "get rid of", " bin ", " ditch ", " trash ", " erase ", " drop the ", " drop my ",

@@ -24,7 +24,9 @@ extension RequestHints {
     // "Note to self parking is on level 3", "jot down the plumber's quote was 240": what follows, as said.
     let start =
       lowered.range(of: " that ")?.upperBound ?? lowered.range(of: ":")?.upperBound
-      ?? ["note to self", "jot down", "note down", "make a note of"].lazy.compactMap { lowered.range(of: $0)?.upperBound }
+      ?? ["note to self", "jot down", "note down", "make a note of"].lazy.compactMap {
+        lowered.range(of: $0)?.upperBound
+      }
       .first
     guard let start else { return nil }
     let offset = lowered.distance(from: lowered.startIndex, to: start)

@@ -20,7 +20,8 @@ struct DataQuestionTests {
 
   @Test("what is overdue or still to do shows the reminders")
   func reminders() {
-    #expect(Self.view("What's overdue?") == .reminders())
+    #expect(Self.view("What's overdue?") == .reminders(due: "overdue"))
+    #expect(Self.view("which of my reminders are high priority") == .reminders(priority: "high"))
     #expect(Self.view("anything on my to do list i forgot") == .reminders())
     #expect(Self.view("what's in my Home list") == .reminders(list: "Home"))
   }

@@ -93,6 +93,38 @@ struct EverydayRequestTests {
     #expect(outcome.rightFields, "\(outcome.blocks)")
   }
 
+  /// The shapes widened against the third development set, in words of their own: a sum, shorthand, a list
+  /// named, a question about what is due or urgent, a discard, a new place stated, the week of a date.
+  static let widened: [AssistantCase] = [
+    AssistantCase("whats 23 x 19", .plain, .nothing(saying: ["437"])),
+    AssistantCase(
+      "anything on tmrw?", .schedule, .answer(.calendar, "query", facts: ["Lunch with Priya"], absent: ["Yoga"])),
+    AssistantCase(
+      "show me the Home list", .lookups,
+      .answer(.reminder, "list", facts: ["Call the plumber", "electricity"], absent: ["Buy milk"])),
+    AssistantCase(
+      "anything urgent on my to-dos?", .lookups,
+      .answer(.reminder, "list", facts: ["electricity"], absent: ["Buy milk", "plumber"])),
+    AssistantCase("bin the shopping note", .changes, .action(.note, "delete", fields: ["title": "~shopping"])),
+    AssistantCase(
+      "yoga on saturday is at the community hall now", .changes,
+      .action(.calendar, "update", fields: ["title": "~yoga", "location": "~community"])),
+    AssistantCase(
+      "what's on in the week of the 30th", .schedule,
+      .answer(.calendar, "query", facts: ["Team meeting"], absent: ["Lunch with Priya"])),
+  ]
+
+  @Test(arguments: widened.map(\.request))
+  func aRequestOfTheWidenedShapesIsReadRightThroughAWholeTurn(request: String) async throws {
+    let testCase = try #require(Self.widened.first { $0.request == request })
+    let evaluation = AssistantEvaluation(model: try await Self.model.value)
+    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
+    #expect(outcome.rightFields, "\(outcome.blocks)")
+    #expect(outcome.rightFacts, "\(outcome.answer)")
+    #expect(outcome.invented.isEmpty, "\(outcome.invented)")
+  }
+
   @Test(arguments: namedThings.map(\.request))
   func aQuestionThatNamesOneOfTheUsersThingsShowsItsRecordAndChangesNothing(request: String) async throws {
     let testCase = try #require(Self.namedThings.first { $0.request == request })

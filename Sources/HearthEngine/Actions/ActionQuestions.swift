@@ -49,11 +49,24 @@ extension ActionPlanner {
         "Looked for free time of \(minutes) minutes",
         lines.isEmpty ? "No free slot that long." : lines.joined(separator: "\n")
       )
-    case .listReminders(let list):
-      let open = try reminders.list(list: list, includeCompleted: false)
-      // Overdue first, each with what the user may ask of it: when it is due, its priority and its list.
+    case .listReminders(let list, let due, let priority):
       let today = self.today
       let overdue = { (reminder: Reminder) in reminder.due.map { $0.time.date < today } ?? false }
+      // Due by the end of `last`, overdue ones included.
+      let dueBy = { (last: LocalDate) in { (reminder: Reminder) in reminder.due.map { $0.time.date <= last } ?? false }
+      }
+      let keeps: (Reminder) -> Bool =
+        switch due {
+        case "overdue": overdue
+        case "today": dueBy(today)
+        case "tomorrow": { $0.due?.time.date == today.adding(days: 1) }
+        case "week": dueBy(today.adding(days: 6))
+        default: { _ in true }
+        }
+      let open = try reminders.list(list: list, includeCompleted: false).filter { reminder in
+        keeps(reminder) && (priority.map { reminder.priority.rawValue == $0 } ?? true)
+      }
+      // Overdue first, each with what the user may ask of it: when it is due, its priority and its list.
       let ordered = open.filter(overdue) + open.filter { !overdue($0) }
       let lines = ordered.prefix(30).map { reminder -> String in
         var details: [String] = []
@@ -64,7 +77,7 @@ extension ActionPlanner {
       }
       return (
         "Looked up the reminders (\(open.count) open)",
-        lines.isEmpty ? "No open reminders\(list.map { " in the list \($0)" } ?? "")." : lines.joined(separator: "\n")
+        lines.isEmpty ? Self.noReminders(list: list, due: due, priority: priority) : lines.joined(separator: "\n")
       )
     case .searchNotes(let query):
       let hits = try notes.search(query, limit: 5)
@@ -142,5 +155,23 @@ extension ActionPlanner {
     }
     if end <= start { end = LocalDateTime(startOf: start.date.adding(days: 1)) }
     return DateInterval(start: start.instant(in: zone), end: end.instant(in: zone))
+  }
+}
+
+extension ActionPlanner {
+  /// What a reminders look-up that found none says, naming what it looked for.
+  static func noReminders(list: String?, due: String?, priority: String?) -> String {
+    var what = "No open"
+    if let priority { what += " \(priority) priority" }
+    what += " reminders"
+    if let list { what += " in the list \(list)" }
+    switch due {
+    case "overdue": what += " are overdue"
+    case "today": what += " are due today"
+    case "tomorrow": what += " are due tomorrow"
+    case "week": what += " are due this week"
+    default: break
+    }
+    return what + "."
   }
 }

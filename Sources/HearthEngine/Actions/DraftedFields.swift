@@ -69,8 +69,10 @@ extension ActionDrafter {
           omit.formUnion(["newStart", "newEnd"])
         }
       }
-      // "Lunch with Priya is at Pret now, not Cafe Nero": a new place stated, no time.
-      if fixed["location"] == nil, hints.time.clocks.isEmpty, !hints.time.namesDay,
+      // "Lunch with Priya is at Pret now, not Cafe Nero": a new place stated, no time; a day said is the event's
+      // own ("yoga on Saturday is at the community hall now").
+      let sameDay = !hints.time.namesDay || (hints.dates.last != nil && hints.dates.last == target?.next?.date)
+      if fixed["location"] == nil, hints.time.clocks.isEmpty, sameDay,
         let place = RequestHints.restatedPlace(in: request)
       {
         fixed["location"] = json(place)
@@ -132,6 +134,13 @@ extension ActionDrafter {
         omit.remove("list")
       } else {
         omit.insert("list")
+      }
+      // "What's due today", "which are high priority": those alone.
+      let filter = RequestHints.reminderFilter(in: request)
+      if let due = filter.due { fixed["due"] = json(due) } else { omit.insert("due") }
+      if let priority = filter.priority {
+        fixed["priority"] = json(priority)
+        omit.remove("priority")
       }
     case (.note, "create"):
       if let named = hints.namedNote {
