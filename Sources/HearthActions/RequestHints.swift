@@ -100,7 +100,9 @@ public struct RequestHints: Sendable, Hashable {
         (has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"])
           || (text.contains(" is at ") && text.contains(" now "))) && !text.contains("?")
         && !opensAQuestion(text)
-      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts || restated {
+      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "] + endChanges) || shifts
+        || restated
+      {
         return "update"
       }
       if has(text, ["what ", "when ", "when's", "show", "what's", "list", "where ", "anything", "any "])
@@ -185,6 +187,12 @@ public struct RequestHints: Sendable, Hashable {
       : text.contains("low priority") ? "low" : text.contains("medium priority") ? "medium" : nil
     return (due, priority)
   }
+
+  /// Ways of saying when an event is to end: "make dinner end at 10.30pm", "the meeting should finish at 4".
+  public static let endChanges = [
+    " end at ", " ends at ", " finish at ", " finishes at ", " finish by ", " run until ", " run till ",
+    " last until ", " go on until ", " end by ",
+  ]
 
   /// Ways of saying an item is to go: "scrap dinner with Marco", "get rid of my shopping note".
   public static let discards = [

@@ -153,7 +153,7 @@ public struct ActionDrafter: Sendable {
       [
         "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
         "call off", " has moved", " moved to ", " is now at ",
-      ] + RequestHints.discards
+      ] + RequestHints.discards + RequestHints.endChanges
     // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =
       (["bring ", "shift "].contains(where: lowered.contains)

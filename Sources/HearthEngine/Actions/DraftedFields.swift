@@ -56,6 +56,17 @@ extension ActionDrafter {
       } else {
         omit.insert("newEnd")
       }
+      // "Make dinner with Marco end at 10.30pm": the end alone moves, on the event's own day.
+      let padded = " " + lowered + " "
+      if RequestHints.endChanges.contains(where: padded.contains), let clock = hints.time.clocks.last,
+        let day = hints.time.namesDay ? hints.dates.last : target?.next?.date,
+        let end = LocalDateTime(date: day, hour: clock.hour, minute: clock.minute)
+      {
+        fixed["newEnd"] = json(end.shortDescription)
+        fixed["newStart"] = nil
+        omit.remove("newEnd")
+        omit.insert("newStart")
+      }
       // "Change the location of the team meeting to Room 7": the place alone changes, and no time is said.
       let words = Set(hints.words.map { $0.lowercased() })
       if !words.isDisjoint(with: ["location", "venue"]), hints.time.clocks.isEmpty, !hints.time.namesDay,
