@@ -47,6 +47,10 @@ public struct RequestHints: Sendable, Hashable {
   static func kind(_ text: String, namesATime: Bool) -> ActionKind? {
     if has(text, ["search the web", "on the web", "on the internet", "web search", "google "]) { return .webSearch }
     if has(text, ["remind", "to-do", "todo", "reminder"]) || text.hasPrefix(" i bought") { return .reminder }
+    // "Low priority: sort out the loft", "urgent - call the bank": a to-do said by how much it matters.
+    if [" low priority", " high priority", " urgent:", " urgent -", " not urgent"].contains(where: text.hasPrefix) {
+      return .reminder
+    }
     if has(text, [" note ", " note:", " note.", " note,", "notes", "write down", "did i write", "i wrote", " jot "]) {
       return .note
     }
@@ -76,7 +80,8 @@ public struct RequestHints: Sendable, Hashable {
         text,
         [
           "lunch", "dinner", "call with", "book ", "class", "gym", "haircut", "add ", "plan ", "put ", "move ",
-          "cancel",
+          "cancel", "coffee", "drinks", "brunch", "breakfast", "tennis", "football", "recital", "concert", " play ",
+          "party", "interview", "match", "viewing", "catch up", "catch-up", "planning", "session", " meet ",
           "what do i have", "free", "busy",
         ])
     {
@@ -97,7 +102,12 @@ public struct RequestHints: Sendable, Hashable {
         && !has(text, ["what ", "which ", "should i bring"])
       // "The dinner with Marco is now at 8pm": a new time stated is a move.
       let restated =
-        (has(text, [" is now ", " has moved", " moved to ", " now starts", " now begins"])
+        (has(
+          text,
+          [
+            " is now ", " has moved", " moved to ", " now starts", " now begins", " got moved", " been moved",
+            " its now ", " it's now ", " going to be in ", " will be in ",
+          ])
           || (text.contains(" is at ") && text.contains(" now "))) && !text.contains("?")
         && !opensAQuestion(text)
       if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "] + endChanges) || shifts
@@ -128,6 +138,9 @@ public struct RequestHints: Sendable, Hashable {
       {
         return "search"
       }
+      // "Replace what's in my wifi note with: …": the text made new.
+      if has(text, ["replace ", "overwrite "]) && has(text, [" with"]) { return "update" }
+      if has(text, [" add that "]) { return "append" }
       // "Stick oat milk on my shopping note": words added to a note that exists.
       if has(text, [" add ", "append", " stick ", " put "]) && has(text, ["to my", "to the", "on my", "on the"]) {
         return "append"
@@ -155,6 +168,8 @@ public struct RequestHints: Sendable, Hashable {
     let patterns = [
       #"(?i)\b(?:has )?moved to (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
       #"(?i)\bis (?:now )?at (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
+      #"(?i)(?:\bis|'s) going to be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
+      #"(?i)\bwill be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
     ]
     for pattern in patterns {
       guard let regex = try? NSRegularExpression(pattern: pattern),

@@ -14,7 +14,11 @@ public enum RequestShorthand {
     "yday": "yesterday", "yest": "yesterday", "wknd": "weekend", "wkend": "weekend", "weeknd": "weekend",
     "nxt": "next", "wk": "week", "wks": "weeks", "hrs": "hours", "mins": "minutes",
     "min": "minutes", "secs": "seconds", "b4": "before", "l8r": "later", "aftn": "afternoon",
-    "tues": "Tuesday", "weds": "Wednesday", "thurs": "Thursday", "thur": "Thursday",
+    "tues": "Tuesday", "weds": "Wednesday", "thurs": "Thursday", "thur": "Thursday", "wensday": "Wednesday",
+    "wendsday": "Wednesday", "wednsday": "Wednesday", "wedensday": "Wednesday", "wednesay": "Wednesday",
+    "tuseday": "Tuesday", "tusday": "Tuesday", "teusday": "Tuesday", "thrusday": "Thursday", "thursay": "Thursday",
+    "thurday": "Thursday", "firday": "Friday", "fridy": "Friday", "saterday": "Saturday", "saturady": "Saturday",
+    "satuday": "Saturday", "sundy": "Sunday", "mondy": "Monday", "monady": "Monday", "calender": "calendar",
     // Things.
     "pw": "password", "pwd": "password", "passwd": "password", "wi-fi": "wifi", "appt": "appointment",
     "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
@@ -41,6 +45,15 @@ public enum RequestShorthand {
       while core.count > 1, let last = core.last, ".-/'’".contains(last), expansions[key(core)] == nil {
         tail = String(last) + tail
         core.removeLast()
+      }
+      // "7ish", "half 7ish": the time, roughly.
+      if core.count > 3, key(core).hasSuffix("ish"), core.dropLast(3).allSatisfy({ $0.isNumber || $0 == ":" }) {
+        // "3ish" alone is "around 3"; "at 7ish" is "at 7".
+        let before = result.lowercased().split(separator: " ").last.map(String.init) ?? ""
+        let said = ["at", "around", "about", "by", "from", "till", "until"].contains(before)
+        result += (said ? "" : "around ") + String(core.dropLast(3)) + tail
+        word = ""
+        return
       }
       if let long = expansions[key(core)] {
         // "Tmrw" at the start of a sentence stays capitalised.

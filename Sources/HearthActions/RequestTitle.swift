@@ -24,7 +24,8 @@ extension RequestHints {
     // "Note to self parking is on level 3", "jot down the plumber's quote was 240": what follows, as said.
     let start =
       lowered.range(of: " that ")?.upperBound ?? lowered.range(of: ":")?.upperBound
-      ?? ["note to self", "jot down", "note down", "make a note of"].lazy.compactMap {
+      ?? ["note to self", "jot down", "note down", "make a note of", "make a note", "take a note of", "take a note"]
+      .lazy.compactMap {
         lowered.range(of: $0)?.upperBound
       }
       .first
@@ -126,7 +127,8 @@ extension RequestHints {
   /// What says how urgent a reminder is, left out of its title (its priority says it): "book the high chair"
   /// keeps its words.
   static let priorityPhrases: [[String]] = [
-    ["high", "priority"], ["low", "priority"], ["medium", "priority"], ["urgent"], ["important"],
+    ["not", "important"], ["not", "urgent"], ["high", "priority"], ["low", "priority"], ["medium", "priority"],
+    ["urgent"], ["important"], ["sometime"], ["at", "some", "point"],
   ]
 
   /// `words` without each run of them that spells one of `phrases` (whatever the case and trailing commas).
@@ -173,7 +175,7 @@ extension RequestHints {
   /// Words that trail a request without naming anything: "…, add it", "… to my calendar".
   static let trailingWords: Set<String> = [
     "add", "it", "please", "to", "my", "calendar", "the", "in", "on", "for", "and", "a", "an", "then", "list",
-    "reminders", "as", "event", "at", "thanks", "now", "can", "could", "would", "you",
+    "reminders", "as", "event", "at", "thanks", "now", "can", "could", "would", "you", "remind", "me",
   ]
 
   /// The title a person would write for the item this request creates: the request's own words without the

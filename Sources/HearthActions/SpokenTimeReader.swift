@@ -1,3 +1,4 @@
+import Foundation
 import HearthCore
 
 /// Reads a request's words left to right; each phrase it knows is taken whole and its words marked, so
@@ -152,8 +153,12 @@ struct SpokenTimeReader {
     let word = words[index]
     let previous = self.word(-1, from: index)
     let next = self.word(1, from: index)
+    // "sat", "wed", "sun" are words too: shortened, a weekday only after "on" or before a date, a part of the
+    // day or a time ("sat 5 dec", "sun morning", "wed 6pm").
+    let beforeADate = Int(next) != nil && SpokenTime.months[self.word(2, from: index)] != nil
     if let weekday = SpokenTime.weekdays[word],
-      word.count > 4 || ["on", "by", "until", "till"].contains(previous)
+      word.count > 4 || ["on", "by", "until", "till"].contains(previous) || beforeADate || Self.part(next) != nil
+        || Self.saysClock(next)
     {
       // "Friday the 4th", "Friday 4th of December": one day, named twice.
       let the = next == "the" ? 1 : 0
@@ -292,7 +297,10 @@ struct SpokenTimeReader {
     default:
       break
     }
-    var text = word
+    // "5.30pm", "at 7.15": a full stop between the hour and two figures of minutes, as many write it.
+    var text =
+      word.range(of: #"^\d{1,2}\.\d{2}(am|pm)?$"#, options: .regularExpression) != nil
+      ? word.replacingOccurrences(of: ".", with: ":") : word
     var meridiem: String?
     var used = 1
     for suffix in ["am", "pm"] where text.hasSuffix(suffix) && text.count > 2 {
@@ -329,7 +337,8 @@ struct SpokenTimeReader {
 
   /// "4pm", "4:30": a word that is a time of day by itself.
   static func saysClock(_ word: String) -> Bool {
-    (word.hasSuffix("am") || word.hasSuffix("pm") || word.contains(":")) && word.first?.isNumber == true
+    (word.hasSuffix("am") || word.hasSuffix("pm") || word.contains(":")
+      || word.range(of: #"^\d{1,2}\.\d{2}$"#, options: .regularExpression) != nil) && word.first?.isNumber == true
   }
 
   static func isUnit(_ word: String) -> Bool {

@@ -48,6 +48,8 @@ struct RequestShorthandTests {
     ("Tmrw dentist appt at 3", "Tomorrow dentist appointment at 3"),
     ("im not going", "I'm not going"),
     ("lunch w/ ben", "lunch with ben"),
+    ("coffee 3ish tmrw", "coffee around 3 tomorrow"),
+    ("drinks at 7ish", "drinks at 7"),
   ])
   func isWrittenOut(typed: String, expanded: String) {
     #expect(RequestShorthand.expanded(typed) == expanded)

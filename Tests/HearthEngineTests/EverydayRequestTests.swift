@@ -112,6 +112,18 @@ struct EverydayRequestTests {
     AssistantCase(
       "what's on in the week of the 30th", .schedule,
       .answer(.calendar, "query", facts: ["Team meeting"], absent: ["Lunch with Priya"])),
+    AssistantCase(
+      "coffee with anna 3ish tmrw", .creations,
+      .action(.calendar, "create", fields: ["title": "~coffee", "start": "2026-11-27T15:00"])),
+    AssistantCase(
+      "the dentist is now fri 4 dec at 10am", .changes,
+      .action(.calendar, "update", fields: ["title": "~dentist", "newStart": "2026-12-04T10:00"])),
+    AssistantCase(
+      "remind me to call the vet, put it on my Home list", .creations,
+      .action(.reminder, "create", fields: ["title": "~vet", "list": "Home"])),
+    AssistantCase(
+      "lunch with priya should end at 2.15pm", .changes,
+      .action(.calendar, "update", fields: ["title": "~priya", "newEnd": "2026-11-27T14:15"])),
   ]
 
   @Test(arguments: widened.map(\.request))

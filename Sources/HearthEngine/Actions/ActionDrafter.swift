@@ -152,7 +152,8 @@ public struct ActionDrafter: Sendable {
     let verbs =
       [
         "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
-        "call off", " has moved", " moved to ", " is now at ",
+        "call off", " has moved", " moved to ", " is now ", " got moved", " been moved", " its now ",
+        " it's now ",
       ] + RequestHints.discards + RequestHints.endChanges
     // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =

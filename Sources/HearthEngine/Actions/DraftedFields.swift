@@ -116,11 +116,19 @@ extension ActionDrafter {
       }
       if var title = hints.title {
         // "Add descaling the kettle to my Home list": the list is where it goes, not part of its name.
-        if RequestHints.addsToAList(" " + lowered + " "), let list = RequestHints.namedList(in: request) {
+        let putsItOnAList =
+          lowered.range(of: #"(put|add|stick) it (on|to|onto) (my|the) [a-z'-]+ list"#, options: .regularExpression)
+          != nil
+        if RequestHints.addsToAList(" " + lowered + " ") || putsItOnAList,
+          let list = RequestHints.namedList(in: request)
+        {
           fixed["list"] = json(list)
           omit.remove("list")
           title = title.replacingOccurrences(
-            of: #"(?i)\s+(to|on|onto) (my|the) [a-z'-]+ list\b.*$"#, with: "", options: .regularExpression)
+            of: #"(?i)[\s,]+(and )?((put|add|stick) it )?(to|on|onto) (my|the) [a-z'-]+ list\b.*$"#, with: "",
+            options: .regularExpression)
+          title = title.replacingOccurrences(
+            of: #"(?i)[\s,]+(and )?(put|add|stick)( it)?$"#, with: "", options: .regularExpression)
         }
         fixed["title"] = json(title)
       }
@@ -133,7 +141,9 @@ extension ActionDrafter {
       let spaced = lowered.replacingOccurrences(of: "-", with: " ")
       let priority =
         spaced.contains("high priority") || says("urgent") || says("important")
-        ? "high" : spaced.contains("low priority") ? "low" : spaced.contains("medium priority") ? "medium" : nil
+        ? "high"
+        : spaced.contains("low priority") || spaced.contains("not important") || spaced.contains("not urgent")
+          ? "low" : spaced.contains("medium priority") ? "medium" : nil
       if let priority {
         fixed["priority"] = json(priority)
         omit.remove("priority")
@@ -169,11 +179,24 @@ extension ActionDrafter {
         case let text = request[note.upperBound...].trimmingCharacters(in: .whitespaces), !text.isEmpty
       {
         fixed["text"] = json(text)
-      } else if let verb = words.firstIndex(where: { ["add", "append", "put"].contains($0.lowercased()) }),
-        let to = words.lastIndex(where: { $0.lowercased() == "to" }), to > verb + 1
+      } else if let that = request.range(of: " add that ", options: .caseInsensitive),
+        case let text = request[that.upperBound...].trimmingCharacters(in: .whitespaces), !text.isEmpty
+      {
+        // "Wifi note, add that the guest network is hearth-guest".
+        fixed["text"] = json(text.prefix(1).uppercased() + text.dropFirst())
+      } else if let verb = words.firstIndex(where: { ["add", "append", "put", "stick"].contains($0.lowercased()) }),
+        let to = words.lastIndex(where: { ["to", "on", "onto"].contains($0.lowercased()) }), to > verb + 1
       {
         // "Add eggs to my shopping note": what comes between the verb and "to".
         fixed["text"] = json(words[(verb + 1)..<to].joined(separator: " "))
+      }
+    case (.note, "update"):
+      // "Replace what's in my wifi note with: new password is maple77": the new text, as written.
+      if let with = request.range(of: "with:", options: [.caseInsensitive, .backwards])
+        ?? request.range(of: " with ", options: [.caseInsensitive, .backwards]),
+        case let body = request[with.upperBound...].trimmingCharacters(in: .whitespaces), !body.isEmpty
+      {
+        fixed["body"] = json(body.prefix(1).uppercased() + body.dropFirst())
       }
     case (.contactsSearch, _):
       if let target { fixed["query"] = json(target.name) }
