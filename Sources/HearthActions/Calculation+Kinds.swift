@@ -38,6 +38,7 @@ extension Calculation {
     }
     var result = terms[0]
     for (sign, value) in zip(signs, terms.dropFirst()) { result += sign == "+" ? value : -value }
+    guard result.isFinite else { return nil }
     return "\(shown.joined(separator: " ")) = \(written(result))."
   }
 
@@ -138,9 +139,6 @@ extension Calculation {
     }
     guard let amount = number(words, at: 0) else { return nil }
     let rest = Array(words[amount.count...])
-    guard rest.count >= 3, ["to", "in", "into", "as"].contains(rest[rest.count - 2]) || rest.count >= 3 else {
-      return nil
-    }
     // The unit from, the joining word, the unit to (each one word, or "°f" style).
     guard let join = rest.firstIndex(where: { ["to", "in", "into", "as"].contains($0) }), join >= 1,
       join + 1 < rest.count
@@ -152,6 +150,7 @@ extension Calculation {
       return nil
     }
     let result = amount.value * source.factor / target.factor
+    guard result.isFinite else { return nil }
     return "\(written(amount.value)) \(amount.value == 1 ? singular(source.name) : source.name) is "
       + "\(written(result)) \(result == 1 ? singular(target.name) : target.name)."
   }

@@ -8,6 +8,7 @@ public struct Calculation: Sendable, Equatable {
   /// The answer in words: "17 × 23 = 391."
   public var answer: String
 
+  /// The sum `request` asks for, worked out; `nil` when the request is anything more or less than a sum.
   public init?(_ request: String) {
     guard let words = Self.question(request) else { return nil }
     guard let answer = Self.conversion(words) ?? Self.function(words) ?? Self.arithmetic(words) else { return nil }
@@ -100,6 +101,7 @@ public struct Calculation: Sendable, Equatable {
   /// A number in words, as a reader writes it: whole, or to two places at most.
   static func written(_ value: Double) -> String {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    guard abs(value) < 1e15 else { return String(format: "%.3g", value) }
     let rounded = (value * 100).rounded() / 100
     var text = String(format: "%.2f", rounded)
     while text.hasSuffix("0") { text.removeLast() }

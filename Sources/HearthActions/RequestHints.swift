@@ -95,7 +95,7 @@ public struct RequestHints: Sendable, Hashable {
     switch kind {
     case .calendar:
       if has(text, ["free", "available"]) { return "free" }
-      if has(text, ["cancel", "delete", "remove", "call off"] + discards) { return "delete" }
+      if has(text, ["cancel", "delete", "remove", "call off"]) || opensWithDiscard(text) { return "delete" }
       // "Bring the review forward" moves it; "what should I bring to dinner?" does not.
       let shifts =
         has(text, ["bring ", "shift "]) && has(text, [" forward", " back", " earlier", " later", " to "])
@@ -109,9 +109,11 @@ public struct RequestHints: Sendable, Hashable {
             " its now ", " it's now ", " going to be in ", " will be in ",
           ])
           || (text.contains(" is at ") && text.contains(" now "))) && !text.contains("?")
-        && !opensAQuestion(text)
-      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "] + endChanges) || shifts
-        || restated
+        && !opensAQuestion(text) && !opensWithACreation(text)
+      // "Make dinner end at 10.30pm" moves the end; "team offsite Friday 9am, finishes at 5pm" is a new event.
+      let endMoved = has(text, endChanges) && !opensWithACreation(text) && !namesADay(text)
+      if has(text, ["move", "reschedule", "change", "rename", "push", "postpone", "delay "]) || shifts || restated
+        || endMoved
       {
         return "update"
       }
@@ -122,7 +124,7 @@ public struct RequestHints: Sendable, Hashable {
       }
       return "create"
     case .reminder:
-      if has(text, ["delete", "remove", "forget"] + discards) { return "delete" }
+      if has(text, ["delete", "remove", "forget"]) || opensWithDiscard(text) { return "delete" }
       if addsToAList(text) { return "create" }
       let asks =
         has(text, ["what ", "list", "show", "do i have", "any ", "anything", "which ", "overdue", "what's due"])
@@ -131,18 +133,28 @@ public struct RequestHints: Sendable, Hashable {
       if has(text, ["bought", "done", "finished", "did ", "completed"]) { return "complete" }
       return "create"
     case .note:
-      if has(text, ["delete", "remove"] + discards) { return "delete" }
+      if has(text, ["delete", "remove"]) || opensWithDiscard(text) { return "delete" }
       // "What does my note about the boiler say?", "pull up my Lisbon notes": asked to be shown, not dictated.
       if has(text, ["what did", "search", "find", "look", "pull up", "bring up", "show me", "read me", " open "])
         || opensAQuestion(text)
       {
         return "search"
       }
-      // "Replace what's in my wifi note with: …": the text made new.
-      if has(text, ["replace ", "overwrite "]) && has(text, [" with"]) { return "update" }
-      if has(text, [" add that "]) { return "append" }
+      // "Replace what's in my wifi note with: …": the text made new; "make a note to replace the battery with a
+      // 9V" is a new note.
+      if text.range(
+        of: #"^ (please )?(replace|overwrite) (what'?s in |what is in )?(my|the) .*note.* with"#,
+        options: .regularExpression) != nil
+      {
+        return "update"
+      }
+      if text.range(of: #"note, add that "#, options: .regularExpression) != nil { return "append" }
       // "Stick oat milk on my shopping note": words added to a note that exists.
-      if has(text, [" add ", "append", " stick ", " put "]) && has(text, ["to my", "to the", "on my", "on the"]) {
+      if has(text, ["append"])
+        || text.range(
+          of: #"^ (please )?(add|stick|put|pop) (.+ )?(to|on|onto) (my|the) [^,.]*note\b"#,
+          options: .regularExpression) != nil
+      {
         return "append"
       }
       return "create"
@@ -179,6 +191,15 @@ public struct RequestHints: Sendable, Hashable {
       let place = request[range].trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
       let words = place.split(separator: " ")
       guard !place.isEmpty, words.count <= 6, !place.contains(where: \.isNumber) else { continue }
+      // "Moved to later", "has moved to the afternoon", "moved to next week": a time, not a place.
+      let said = SpokenTime.words(of: place.lowercased())
+      let times: Set<String> = [
+        "later", "earlier", "sooner", "morning", "afternoon", "evening", "night", "tonight", "today", "tomorrow",
+        "week", "weekend", "month", "noon", "midday", "lunchtime", "date", "time", "day",
+      ]
+      guard
+        !said.contains(where: { times.contains($0) || SpokenTime.weekdays[$0] != nil || SpokenTime.months[$0] != nil })
+      else { continue }
       return place.prefix(1).uppercased() + place.dropFirst()
     }
     return nil
@@ -209,10 +230,30 @@ public struct RequestHints: Sendable, Hashable {
     " last until ", " go on until ", " end by ",
   ]
 
-  /// Ways of saying an item is to go: "scrap dinner with Marco", "get rid of my shopping note".
-  public static let discards = [
-    " scrap ", "get rid of", " bin ", " ditch ", " trash ", " erase ", " drop the ", " drop my ",
-  ]
+  /// Whether the request opens with a discard ("scrap dinner with Marco", "please get rid of my shopping note"):
+  /// "remind me to take out the trash" and "bin day is Thursday" do not.
+  public static func opensWithDiscard(_ text: String) -> Bool {
+    var rest = Substring(text)
+    for polite in [" please", " pls", " can you", " could you", " just", " ok", " hey"] where rest.hasPrefix(polite) {
+      rest = rest.dropFirst(polite.count)
+    }
+    return [" scrap ", " get rid of ", " bin the ", " bin my ", " ditch ", " trash the ", " trash my ", " erase "]
+      .contains { rest.hasPrefix($0) }
+  }
+
+  /// Whether the request opens by asking for something new ("add …", "put …", "schedule …", "remind me …").
+  public static func opensWithACreation(_ text: String) -> Bool {
+    [" add ", " put ", " schedule ", " book ", " create ", " plan ", " make a ", " set up ", " remind ", " new "]
+      .contains { text.hasPrefix($0) }
+  }
+
+  /// Whether the words name a day (a weekday, "tomorrow", a month's day).
+  static func namesADay(_ text: String) -> Bool {
+    let words = SpokenTime.words(of: text)
+    return words.contains { SpokenTime.weekdays[$0] != nil && $0.count > 3 }
+      || ["today", "tomorrow", "tonight"].contains(where: words.contains)
+      || words.contains { SpokenTime.months[$0] != nil && $0.count > 3 }
+  }
 
   /// "Add descaling the kettle to my Home list", "put eggs on the shopping list": a to-do for a list.
   public static func addsToAList(_ text: String) -> Bool {
@@ -222,14 +263,19 @@ public struct RequestHints: Sendable, Hashable {
 
   /// The list a request names ("my Home list" → "Home"), not "my to-do list" or "the list".
   public static func namedList(in request: String) -> String? {
-    let text = request.replacingOccurrences(of: "’", with: "'")
-    guard let range = text.range(of: #"(?i)\b(my|the|on|in) ([A-Za-z'-]+) list\b"#, options: .regularExpression)
-    else { return nil }
-    let name = text[range].split(separator: " ").dropFirst().first.map(String.init) ?? ""
-    guard !["to-do", "todo", "reminder", "reminders", "task", "whole", "full"].contains(name.lowercased()) else {
-      return nil
+    let words = SpokenTime.words(of: request)
+    let notNames: Set<String> = [
+      "my", "the", "on", "in", "a", "this", "that", "your", "our", "to-do", "todo", "to", "do", "reminder",
+      "reminders", "task", "whole", "full", "shopping's",
+    ]
+    // "on my Home list": the word before "list" that follows one of the little words, and is none of them.
+    for index in words.indices.dropFirst(2) where words[index].lowercased() == "list" {
+      let name = words[index - 1]
+      guard ["my", "the", "on", "in"].contains(words[index - 2].lowercased()), !notNames.contains(name.lowercased())
+      else { continue }
+      return name.prefix(1).uppercased() + name.dropFirst()
     }
-    return name.prefix(1).uppercased() + name.dropFirst()
+    return nil
   }
 
   /// Words a question about what the user has opens with.

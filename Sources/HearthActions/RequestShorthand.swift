@@ -22,11 +22,11 @@ public enum RequestShorthand {
     // Things.
     "pw": "password", "pwd": "password", "passwd": "password", "wi-fi": "wifi", "appt": "appointment",
     "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
-    "b-day": "birthday", "bdays": "birthdays", "addr": "address", "tel": "phone", "num": "number", "msg": "message",
+    "b-day": "birthday", "bdays": "birthdays", "addr": "address", "msg": "message",
     // Verbs and little words.
     "reminde": "remind", "remnd": "remind", "remid": "remind", "rmind": "remind", "remaind": "remind",
     "remine": "remind", "reminer": "reminder", "remider": "reminder", "pls": "please", "plz": "please",
-    "plse": "please", "thx": "thanks", "ty": "thank you", "u": "you",
+    "plse": "please", "thx": "thanks", "u": "you",
     "ur": "your", "r": "are", "abt": "about", "w/": "with", "w/o": "without", "ppl": "people", "cuz": "because",
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "wont": "won't", "didnt": "didn't",
     "doesnt": "doesn't", "isnt": "isn't", "whats": "what's", "wheres": "where's", "whens": "when's",
@@ -55,7 +55,8 @@ public enum RequestShorthand {
         word = ""
         return
       }
-      if let long = expansions[key(core)] {
+      // A capital "U" or "R" may be a name's initial; only the lower-case letters are words.
+      if let long = expansions[key(core)], !(core.count == 1 && core.first?.isUppercase == true) {
         // "Tmrw" at the start of a sentence stays capitalised.
         result += (core.first?.isUppercase == true && long.first?.isLowercase == true ? long.capitalized : long) + tail
       } else {

@@ -298,9 +298,14 @@ struct SpokenTimeReader {
       break
     }
     // "5.30pm", "at 7.15": a full stop between the hour and two figures of minutes, as many write it.
-    var text =
-      word.range(of: #"^\d{1,2}\.\d{2}(am|pm)?$"#, options: .regularExpression) != nil
-      ? word.replacingOccurrences(of: ".", with: ":") : word
+    // Not a price: "pay Sam 12.50" says no time; "at 7.15", "to 1.15", "5.30pm" do.
+    let dotted = word.range(of: #"^\d{1,2}\.\d{2}(am|pm)?$"#, options: .regularExpression) != nil
+    let timed =
+      word.hasSuffix("am") || word.hasSuffix("pm")
+      || ["am", "pm"].contains(self.word(1, from: index))
+      || ["at", "from", "until", "till", "around", "by", "to", "-"].contains(self.word(-1, from: index))
+    if dotted, !timed { return nil }
+    var text = dotted ? word.replacingOccurrences(of: ".", with: ":") : word
     var meridiem: String?
     var used = 1
     for suffix in ["am", "pm"] where text.hasSuffix(suffix) && text.count > 2 {
@@ -337,8 +342,7 @@ struct SpokenTimeReader {
 
   /// "4pm", "4:30": a word that is a time of day by itself.
   static func saysClock(_ word: String) -> Bool {
-    (word.hasSuffix("am") || word.hasSuffix("pm") || word.contains(":")
-      || word.range(of: #"^\d{1,2}\.\d{2}$"#, options: .regularExpression) != nil) && word.first?.isNumber == true
+    (word.hasSuffix("am") || word.hasSuffix("pm") || word.contains(":")) && word.first?.isNumber == true
   }
 
   static func isUnit(_ word: String) -> Bool {

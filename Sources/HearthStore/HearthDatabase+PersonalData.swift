@@ -21,7 +21,8 @@ extension HearthDatabase {
   public func reminders(list: String? = nil, includeCompleted: Bool = true) throws(StoreError) -> [Reminder] {
     try fetchItems(ReminderRow.self) { db in
       var request = ReminderRow.all()
-      if let list { request = request.filter(Column("list") == list) }
+      // "my home list" finds the list "Home".
+      if let list { request = request.filter(sql: "list = ? COLLATE NOCASE", arguments: [list]) }
       if !includeCompleted { request = request.filter(Column("completedAt") == nil) }
       return try request.order(
         sql:

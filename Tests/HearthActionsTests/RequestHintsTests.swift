@@ -112,3 +112,39 @@ struct RestatedPlaceTests {
     #expect(RequestHints.restatedPlace(in: "the meeting has moved to 3pm") == nil)
   }
 }
+
+@Suite("Everyday words that only look like a change stay what they are")
+struct LookAlikeChangeTests {
+  @Test(arguments: [
+    (" remind me to take out the trash ", ActionKind.reminder, "create"),
+    (" remind me to drop the kids at school ", .reminder, "create"),
+    (" note: bin day is thursday ", .note, "create"),
+    (" make a note to replace the smoke alarm battery with a 9v ", .note, "create"),
+    (" note: put the recycling on the kerb tuesdays ", .note, "create"),
+    (" team offsite friday 9am, finishes at 5pm ", .calendar, "create"),
+    (" scrap dinner with marco ", .calendar, "delete"),
+    (" please get rid of my shopping note ", .note, "delete"),
+    (" stick oat milk on my shopping note ", .note, "append"),
+    (" replace what's in my wifi note with: maple77 ", .note, "update"),
+    (" make dinner end at 10.30pm ", .calendar, "update"),
+  ])
+  func isReadAs(text: String, kind: ActionKind, action: String) {
+    #expect(RequestHints.action(text, kind: kind) == action, "\(text)")
+  }
+
+  @Test func aTimeIsNoPlaceAndALittleWordNoList() {
+    #expect(RequestHints.restatedPlace(in: "dinner with marco got moved to later") == nil)
+    #expect(RequestHints.restatedPlace(in: "the team meeting has moved to the afternoon") == nil)
+    #expect(RequestHints.restatedPlace(in: "yoga has moved to next week") == nil)
+    #expect(RequestHints.namedList(in: "what's on my list?") == nil)
+    #expect(RequestHints.namedList(in: "anything on the list") == nil)
+    #expect(RequestHints.namedList(in: "anything on my Home list") == "Home")
+  }
+
+  @Test func aPriceIsNoTime() {
+    let today = LocalDate(year: 2026, month: 11, day: 26)!
+    #expect(RequestHints("remind me to pay Sam 12.50 tomorrow", today: today).dateTimes.isEmpty)
+    #expect(
+      RequestHints("move lunch to 1.15", today: today).time.clocks.map { "\($0.hour):\($0.minute)" } == ["13:15"])
+  }
+}

@@ -1,5 +1,6 @@
 public import Foundation
 import HearthStore
+import Logging
 
 /// When `hearth serve` syncs the accounts next, as it last wrote it in the store, so that the terminal, the
 /// Accounts page and `hearth doctor` (other processes, or other requests) can say so.
@@ -51,9 +52,16 @@ extension AccountService {
   /// The next sync `hearth serve` has planned, or ``NextSync/notScheduled`` when it is not running.
   /// - Throws: when the store cannot be read.
   public func nextSync() throws -> NextSync {
-    guard let schedule = try database.setting(SyncSchedule.settingKey, as: SyncSchedule.self),
-      SyncSchedule.isCurrent(schedule, at: clock())
-    else { return .notScheduled }
+    let stored: SyncSchedule?
+    do {
+      stored = try database.setting(SyncSchedule.settingKey, as: SyncSchedule.self)
+    } catch {
+      // A plan that no longer reads (written by another version) says nothing; the service writes a new one
+      // within a minute. The accounts, the page and the doctor still answer.
+      logger.warning("the sync plan is unreadable", metadata: ["error": "\(ErrorKind.of(error))"])
+      return .notScheduled
+    }
+    guard let schedule = stored, SyncSchedule.isCurrent(schedule, at: clock()) else { return .notScheduled }
     return schedule.running ? .running : .at(schedule.next)
   }
 

@@ -154,13 +154,17 @@ public struct ActionDrafter: Sendable {
         "cancel", "delete", "remove", "move ", "reschedule", "change", "rename", "postpone", "push ", "delay ",
         "call off", " has moved", " moved to ", " is now ", " got moved", " been moved", " its now ",
         " it's now ",
-      ] + RequestHints.discards + RequestHints.endChanges
+      ]
+      + (RequestHints.opensWithACreation(lowered) || hints.time.namesDay ? [] : RequestHints.endChanges)
     // "Bring the review forward", "shift the dentist to Tuesday": "bring … to" is more often a thing carried.
     let shifts =
       (["bring ", "shift "].contains(where: lowered.contains)
         && [" forward", " back", " earlier", " later"].contains(where: lowered.contains))
       || (lowered.contains(" shift ") && lowered.contains(" to "))
-    if verbs.contains(where: { lowered.contains($0) }) || shifts || RequestHints.restatedPlace(in: request) != nil {
+    let restatedPlace = !RequestHints.opensWithACreation(lowered) && RequestHints.restatedPlace(in: request) != nil
+    if verbs.contains(where: { lowered.contains($0) }) || shifts || restatedPlace
+      || RequestHints.opensWithDiscard(lowered)
+    {
       for kind in [ActionKind.calendar, .reminder, .note] where fits(kind) {
         return reading(kind, as: RequestHints.action(lowered, kind: kind))
       }

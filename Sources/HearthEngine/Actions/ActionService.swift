@@ -215,7 +215,12 @@ public struct ActionService: Sendable {
     else { return nil }
     let today = planner.today
     let hints = RequestHints(request, today: today)
-    guard let action = RequestHints.action(" " + request.lowercased() + " ", kind: kind), action != "create" else {
+    // "Remind me to put the bin out, that's important", "add the school play Friday, it finishes at 8": a new
+    // thing, whatever words it shares with a change.
+    let text = " " + request.lowercased() + " "
+    guard !RequestHints.opensWithACreation(text),
+      let action = RequestHints.action(text, kind: kind), action != "create"
+    else {
       return nil
     }
     var payload: [(String, JSONValue)] = [("action", .string(action)), ("id", .string(itemID))]

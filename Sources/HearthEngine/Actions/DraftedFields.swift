@@ -58,10 +58,13 @@ extension ActionDrafter {
       }
       // "Make dinner with Marco end at 10.30pm": the end alone moves, on the event's own day.
       let padded = " " + lowered + " "
-      if RequestHints.endChanges.contains(where: padded.contains), let clock = hints.time.clocks.last,
-        let day = hints.time.namesDay ? hints.dates.last : target?.next?.date,
-        let end = LocalDateTime(date: day, hour: clock.hour, minute: clock.minute)
+      // One time said, and it is the end: "move dinner to 8pm and end at 10pm" moves both.
+      if RequestHints.endChanges.contains(where: padded.contains), hints.time.clocks.count == 1,
+        let clock = hints.time.clocks.last, let day = hints.time.namesDay ? hints.dates.last : target?.next?.date,
+        var end = LocalDateTime(date: day, hour: clock.hour, minute: clock.minute)
       {
+        // "Go on until 1am": past midnight, the next day.
+        if let start = target?.next, end <= start, !hints.time.namesDay { end = end.adding(seconds: 86_400) }
         fixed["newEnd"] = json(end.shortDescription)
         fixed["newStart"] = nil
         omit.remove("newEnd")
@@ -192,8 +195,9 @@ extension ActionDrafter {
       }
     case (.note, "update"):
       // "Replace what's in my wifi note with: new password is maple77": the new text, as written.
-      if let with = request.range(of: "with:", options: [.caseInsensitive, .backwards])
-        ?? request.range(of: " with ", options: [.caseInsensitive, .backwards]),
+      let afterNote = request.range(of: "note", options: .caseInsensitive)?.upperBound ?? request.startIndex
+      if let with = request.range(of: "with:", options: .caseInsensitive, range: afterNote..<request.endIndex)
+        ?? request.range(of: " with ", options: .caseInsensitive, range: afterNote..<request.endIndex),
         case let body = request[with.upperBound...].trimmingCharacters(in: .whitespaces), !body.isEmpty
       {
         fixed["body"] = json(body.prefix(1).uppercased() + body.dropFirst())

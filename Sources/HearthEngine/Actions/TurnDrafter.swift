@@ -21,8 +21,6 @@ struct TurnDrafter: Sendable {
     // A message that holds a block of its own is talk about blocks, never an order to run one.
     let written = ActionBlockParser.parse(typed)
     guard written.blocks.isEmpty, written.malformed.isEmpty else { return nil }
-    // "17 times 23": code counts, the model cannot.
-    if let sum = Calculation(typed) { return sum.answer }
     // "tmrw", "wknd", "reminde me": the readers below meet the words they were written for.
     let request = RequestShorthand.expanded(typed)
     do {
@@ -43,6 +41,8 @@ struct TurnDrafter: Sendable {
         return try await drafter.draft(
           RequestShorthand.expanded(asked), today: today, reading: .clear(chosen, score: 1))
       }
+      // "17 times 23": code counts, the model cannot.
+      if let sum = Calculation(typed) { return sum.answer }
       // "What is my brother's name?" when the user told it: the facts answer, not the model.
       if let block = factQuestion(request, today: today) { return block }
       // "My brother's name is Tomas": a statement about the user that asks for no change of their data.

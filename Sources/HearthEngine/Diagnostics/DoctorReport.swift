@@ -51,7 +51,7 @@ public struct DoctorReport: Sendable, Encodable {
     /// Local changes waiting for the next sync.
     public var waiting: Int
     public var lastSync: Date?
-    /// When `hearth serve` syncs next; `nil` while it syncs or when it is not running (see `syncing`).
+    /// When `hearth serve` syncs next; `nil` while it syncs or when it is not running (see `schedule`).
     public var nextSync: Date?
     /// `scheduled`, `syncing` or `not scheduled`.
     public var schedule: String
