@@ -110,10 +110,10 @@ public struct DataQuestion: Sendable, Hashable {
     }
   }
 
-  /// The fields of a reminders look-up that keep to what `request` asks about (due by a time, a priority).
-  public static func reminderFilterFields(_ request: String) -> [(String, String)] {
-    let filter = RequestHints.reminderFilter(in: request)
-    return (filter.due.map { [("due", $0)] } ?? []) + (filter.priority.map { [("priority", $0)] } ?? [])
+  /// The fields of a reminders look-up of one list, due by a time and of a priority, each when given.
+  public static func reminderFields(list: String?, due: String?, priority: String?) -> [(String, String)] {
+    [("action", "list")] + (list.map { [("list", $0)] } ?? []) + (due.map { [("due", $0)] } ?? [])
+      + (priority.map { [("priority", $0)] } ?? [])
   }
 
   /// The look-up block that shows the view.
@@ -122,11 +122,7 @@ public struct DataQuestion: Sendable, Hashable {
       switch view {
       case .calendar(let from, let to): (.calendar, [("action", "query"), ("from", "\(from)"), ("to", "\(to)")])
       case .reminders(let list, let due, let priority):
-        (
-          .reminder,
-          [("action", "list")] + (list.map { [("list", $0)] } ?? []) + (due.map { [("due", $0)] } ?? [])
-            + (priority.map { [("priority", $0)] } ?? [])
-        )
+        (.reminder, Self.reminderFields(list: list, due: due, priority: priority))
       case .contact(let query): (.contactsSearch, [("query", query)])
       case .notes(let query): (.note, [("action", "search"), ("query", query)])
       case .habits(let name): (.habit, [("action", "stats")] + (name.map { [("name", $0)] } ?? []))

@@ -95,9 +95,9 @@ public enum ItemQuestion {
       fields = [("action", "query")] + (day.map { [("from", $0), ("to", $0)] } ?? []) + [("text", best.item.name)]
     case .reminder:
       // "What's in my Home list": that list; else every open reminder, the one named among them.
-      fields =
-        [("action", "list")] + (RequestHints.namedList(in: request).map { [("list", $0)] } ?? [])
-        + DataQuestion.reminderFilterFields(request)
+      let filter = RequestHints.reminderFilter(in: request)
+      fields = DataQuestion.reminderFields(
+        list: RequestHints.namedList(in: request), due: filter.due, priority: filter.priority)
     case .note: fields = [("action", "search"), ("query", best.item.name)]
     case .habit: fields = [("action", "stats"), ("name", best.item.name)]
     case .contactsSearch:

@@ -16,11 +16,16 @@ struct EverydayRequestTests {
 
   static let reported = AssistantCase.tuned.filter(\.isReported).map(\.request)
 
+  /// `testCase` asked through a whole turn on a fresh seeded profile.
+  static func ask(_ testCase: AssistantCase) async throws -> AssistantEvaluation.Outcome {
+    let evaluation = AssistantEvaluation(model: try await model.value)
+    return try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+  }
+
   @Test(arguments: reported)
   func aReportedRequestIsAnsweredFromTheDataWithTheRightFields(request: String) async throws {
     let testCase = try #require(AssistantCase.tuned.first { $0.request == request })
-    let evaluation = AssistantEvaluation(model: try await Self.model.value)
-    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    let outcome = try await Self.ask(testCase)
     #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
     #expect(outcome.rightFields, "\(outcome.blocks)")
     #expect(outcome.rightFacts, "\(outcome.answer)")
@@ -29,8 +34,7 @@ struct EverydayRequestTests {
   @Test("a schedule question the model would have answered from nothing is looked up")
   func aQuestionAboutADayIsLookedUp() async throws {
     let testCase = try #require(AssistantCase.tuned.first { $0.request == "Do I have anything on Saturday?" })
-    let evaluation = AssistantEvaluation(model: try await Self.model.value)
-    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    let outcome = try await Self.ask(testCase)
     #expect(outcome.blocks == [#"[CALENDAR_ACTION:{"action":"query","from":"2026-11-28","to":"2026-11-28"}]"#])
     #expect(outcome.answer.contains("Sat 2026-11-28 19:30–21:30: Dinner with Marco"), "\(outcome.answer)")
   }
@@ -87,8 +91,7 @@ struct EverydayRequestTests {
   @Test(arguments: shapes.map(\.request))
   func aRequestInAShapeTheReadersKnowIsDraftedWithItsFields(request: String) async throws {
     let testCase = try #require(Self.shapes.first { $0.request == request })
-    let evaluation = AssistantEvaluation(model: try await Self.model.value)
-    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    let outcome = try await Self.ask(testCase)
     #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
     #expect(outcome.rightFields, "\(outcome.blocks)")
   }
@@ -129,8 +132,7 @@ struct EverydayRequestTests {
   @Test(arguments: widened.map(\.request))
   func aRequestOfTheWidenedShapesIsReadRightThroughAWholeTurn(request: String) async throws {
     let testCase = try #require(Self.widened.first { $0.request == request })
-    let evaluation = AssistantEvaluation(model: try await Self.model.value)
-    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    let outcome = try await Self.ask(testCase)
     #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
     #expect(outcome.rightFields, "\(outcome.blocks)")
     #expect(outcome.rightFacts, "\(outcome.answer)")
@@ -140,8 +142,7 @@ struct EverydayRequestTests {
   @Test(arguments: namedThings.map(\.request))
   func aQuestionThatNamesOneOfTheUsersThingsShowsItsRecordAndChangesNothing(request: String) async throws {
     let testCase = try #require(Self.namedThings.first { $0.request == request })
-    let evaluation = AssistantEvaluation(model: try await Self.model.value)
-    let outcome = try await evaluation.ask(testCase, home: try TestModels.temporaryDirectory())
+    let outcome = try await Self.ask(testCase)
     #expect(outcome.rightAction, "\(outcome.blocks) \(outcome.answer)")
     #expect(outcome.rightFacts, "\(outcome.answer)")
     #expect(outcome.invented.isEmpty, "\(outcome.invented)")
