@@ -63,12 +63,17 @@ let package = Package(
     .library(name: "HearthServer", targets: ["HearthServer"]),
     .library(name: "HearthBench", targets: ["HearthBench"]),
     .library(name: "HearthBackup", targets: ["HearthBackup"]),
+    .library(name: "HearthTLS", targets: ["HearthTLS"]),
+    .library(name: "HearthQR", targets: ["HearthQR"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -212,10 +217,24 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // HTTPS for `hearth serve`: the profile's own certificate authority and the server's certificate.
+    .target(
+      name: "HearthTLS",
+      dependencies: [
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // QR code symbols (ISO/IEC 18004), drawn as SVG: an address a phone's camera opens.
+    .target(name: "HearthQR", swiftSettings: strictSettings),
     .target(
       name: "HearthServer",
       dependencies: [
         "HearthCore",
+        "HearthTLS",
+        "HearthQR",
         "HearthMCP",
         "HearthMemory",
         "HearthEngine",
@@ -225,6 +244,9 @@ let package = Package(
         "HearthStore",
         "HearthForms",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -271,6 +293,7 @@ let package = Package(
         "HearthServer",
         "HearthSpeech",
         "HearthStore",
+        "HearthTLS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -317,6 +340,15 @@ let package = Package(
       dependencies: ["HearthBackup"],
       swiftSettings: strictSettings
     ),
+    .testTarget(
+      name: "HearthTLSTests",
+      dependencies: [
+        "HearthTLS", .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(name: "HearthQRTests", dependencies: ["HearthQR"], swiftSettings: strictSettings),
     .testTarget(
       name: "HearthOCRTests",
       dependencies: ["HearthOCR", "HearthCore"],
@@ -381,7 +413,8 @@ let package = Package(
       name: "HearthServerTests",
       dependencies: [
         "HearthServer", "HearthMCP", "HearthEngine", "HearthBackup", "HearthSpeech", "HearthStore", "HearthCore",
-        "LlamaKit",
+        "LlamaKit", "HearthTLS",
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         "HearthTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -416,13 +449,16 @@ let package = Package(
 if ProcessInfo.processInfo.environment["HEARTH_PURE"] == "1" {
   let pureModules: Set<String> = [
     "HearthCore", "HearthStore", "HearthInterchange", "HearthActions", "HearthMemory", "HearthForms",
-    "HearthDAV", "HearthBackup", "HearthTestSupport",
+    "HearthDAV", "HearthBackup", "HearthTLS", "HearthQR", "HearthTestSupport",
   ]
   let pureTests: Set<String> = [
     "HearthCoreTests", "HearthStoreTests", "HearthInterchangeTests", "HearthActionsTests", "HearthMemoryTests",
-    "HearthFormsTests", "HearthDAVTests", "HearthBackupTests",
+    "HearthFormsTests", "HearthDAVTests", "HearthBackupTests", "HearthTLSTests", "HearthQRTests",
   ]
-  let purePackages = ["GRDB.swift", "Yams", "swift-nio", "swift-property-based", "swift-crypto", "compress-nio"]
+  let purePackages = [
+    "GRDB.swift", "Yams", "swift-nio", "swift-property-based", "swift-crypto", "compress-nio", "swift-certificates",
+    "swift-asn1",
+  ]
   package.targets = package.targets.filter { pureModules.contains($0.name) || pureTests.contains($0.name) }
   package.products = package.products.filter { product in
     product.name != "hearth" && pureModules.contains(product.name)

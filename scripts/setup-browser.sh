@@ -17,6 +17,15 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
 
+# NSS's certutil, with which the HTTPS test gives a browser profile the local certificate authority to trust.
+if ! command -v certutil >/dev/null 2>&1; then
+  echo "browser: installing libnss3-tools from Debian"
+  if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
+  run_logged "browser: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
+  run_logged "browser: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnss3-tools
+fi
+
 # Other programs' calendar and contact parsers, for the interchange tests: Debian's python3-icalendar and
 # python3-vobject, run by the system's /usr/bin/python3.
 if ! /usr/bin/python3 -c "import icalendar, vobject" >/dev/null 2>&1; then

@@ -14,11 +14,12 @@ hearth="${HEARTH_BIN:-$root/.build/debug/hearth}"
 python="$HEARTH_CACHE/venv-test/bin/python"
 home="$(mktemp -d)"
 keyed_home="$(mktemp -d)"
+tls_home="$(mktemp -d)"
 log="$home/serve.log"
 servers=()
 cleanup() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$home" "$keyed_home" "${dav_home:-}"
+  rm -rf "$home" "$keyed_home" "$tls_home" "${dav_home:-}"
 }
 trap cleanup EXIT
 
@@ -44,12 +45,13 @@ start_server() {
     if ! kill -0 "$pid" 2>/dev/null; then cat "$out" >&2; echo "web tests: the server did not start" >&2; exit 1; fi
     sleep 0.1
   done
-  started_url="$(grep -o 'http://[^ ]*' "$out" | head -1)"
+  started_url="$(grep -oE 'https?://[^ ]*' "$out" | head -1)"
   [[ -n "$started_url" ]] || { cat "$out" >&2; echo "web tests: no address in the server's output" >&2; exit 1; }
 }
 
-# The Models page test downloads from a web server on this machine, which pulls reach only when allowed.
-start_server "$home" "$log" --allow-private-network
+# The Models page test downloads from a web server on this machine, which pulls reach only when allowed. The
+# HTTPS test reaches it under a name that is not loopback too, to see the browser withhold the microphone.
+start_server "$home" "$log" --allow-private-network --allow-host phone.hearth.test
 url="$started_url"
 # A second server that needs an API key, for the key dialog.
 export HEARTH_KEYED_KEY="web-test-key-0123456789"
@@ -57,12 +59,21 @@ export HEARTH_KEYED_KEY="web-test-key-0123456789"
 printf '%s\n' "$HEARTH_KEYED_KEY" >"$keyed_home/api-key"
 start_server "$keyed_home" "$keyed_home/serve.log" --api-key-file "$keyed_home/api-key"
 export HEARTH_KEYED_URL="$started_url"
+# A third, over HTTPS from its profile's own certificate authority, listening beyond loopback (so with a key) as a
+# server a phone reaches does.
+printf '%s\n' "$HEARTH_KEYED_KEY" >"$tls_home/api-key"
+start_server "$tls_home" "$tls_home/serve.log" --tls --host 0.0.0.0 --api-key-file "$tls_home/api-key" \
+  --allow-host phone.hearth.test
+tls_port="${started_url##*:}"
 echo "web tests: server at $url"
 
 # jfk.wav (whisper.cpp's sample) is what the speech tests transcribe: through the client and, as the fake
 # microphone's input, in the browser.
 export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
+# HTTPS as a phone meets it: Chromium trusting the profile's authority from its own certificate store.
+HEARTH_TLS_AUTHORITY="$tls_home/tls/authority.pem" HEARTH_PLAIN_URL="http://phone.hearth.test:${url##*:}" \
+  "$python" "$root/Tests/web/tls_test.py" "https://phone.hearth.test:$tls_port" "$@"
 # The official Anthropic client against the Messages API (and the keyed server, with x-api-key).
 "$python" "$root/Tests/web/anthropic_client_test.py" "$url"
 # The official MCP client: `hearth mcp` on stdio (profiles of its own) and the server's /mcp.

@@ -69,10 +69,11 @@ public func buildApplication(
   router.mount(AttachmentRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(BriefingRoutes(dependencies: dependencies))
   router.mount(NoticeRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(TrustRoutes(configuration: configuration))
   try WebAssets.load().register(on: router)
   return Application(
     router: router,
-    server: .http1(configuration: .init(additionalChannelHandlers: [ClientDepartureHandler()])),
+    server: try serverBuilder(for: configuration),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Hearth"),
     services: [MCPSessionsService(endpoint: mcp)],
     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

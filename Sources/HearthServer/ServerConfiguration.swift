@@ -1,3 +1,5 @@
+public import HearthTLS
+
 /// How `hearth serve` listens and what it lets in.
 public struct ServerConfiguration: Sendable, Hashable {
   /// The address to bind; loopback unless an API key is set.
@@ -30,6 +32,8 @@ public struct ServerConfiguration: Sendable, Hashable {
   /// Whether model downloads started through the API may reach this machine and private networks (a model
   /// server of the user's own); otherwise only public addresses.
   public var allowsPrivateNetworkPulls = false
+  /// The certificate and key to serve HTTPS with; `nil` serves plain HTTP.
+  public var tls: ServerCredentials?
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, allowedOrigins: [String] = [],
@@ -48,9 +52,15 @@ public struct ServerConfiguration: Sendable, Hashable {
   }
 
   /// Whether `host` reaches only this machine.
-  public var bindsLoopbackOnly: Bool {
-    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  public var bindsLoopbackOnly: Bool { Self.isLoopback(host) }
+
+  /// Whether a host name or address names this machine's loopback.
+  static func isLoopback(_ host: String) -> Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
   }
+
+  /// The scheme pages and clients reach the server with.
+  public var scheme: String { tls == nil ? "http" : "https" }
 
   /// Checks the configuration is safe to serve.
   public func validate() throws(ServerConfigurationError) {
@@ -69,6 +79,8 @@ public enum ServerConfigurationError: Error, Sendable, Hashable, CustomStringCon
   case weakAPIKey
   case invalidPort(Int)
   case invalidLimit
+  /// The TLS library refused the certificate or key.
+  case unusableCertificate(String)
 
   public var description: String {
     switch self {
@@ -77,6 +89,7 @@ public enum ServerConfigurationError: Error, Sendable, Hashable, CustomStringCon
     case .weakAPIKey: "the API key is too short; use at least 16 characters"
     case .invalidPort(let port): "invalid port \(port): expected 0 to 65535"
     case .invalidLimit: "request limits must be positive"
+    case .unusableCertificate(let reason): "the certificate or key cannot be served: \(reason)"
     }
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HearthCore
 import HearthEngine
 import HearthServer
+import HearthTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -13,8 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
     abstract: "Serve the web app and an OpenAI-compatible API.",
     discussion: """
       Listens on 127.0.0.1 unless --host says otherwise; any other address needs an API key, which every
-      API request must then send as `Authorization: Bearer KEY`. Ctrl-C (or SIGTERM) lets running answers
-      be saved and stops.
+      API request must then send as `Authorization: Bearer KEY`. --tls serves HTTPS with a certificate from
+      the profile's own certificate authority (made once; a phone trusts it from the page /ca); --tls-cert and
+      --tls-key serve a certificate of your own. Ctrl-C (or SIGTERM) lets running answers be saved and stops.
       """
   )
 
@@ -41,6 +43,19 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(name: .customLong("allow-host"), help: "A host name accepted in requests besides this machine's; repeatable.")
   var allowedHosts: [String] = []
+
+  @Flag(
+    name: .customLong("tls"),
+    help: """
+      Serve HTTPS with a certificate for this machine's names and addresses (and --host, --allow-host), signed by       the profile's own certificate authority, which a phone trusts from the page /ca.
+      """)
+  var tls = false
+
+  @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate (PEM, the chain after it).")
+  var tlsCertificate: String?
+
+  @Option(name: .customLong("tls-key"), help: "The private key (PEM) of --tls-cert.")
+  var tlsKey: String?
 
   @Option(name: .long, help: "Largest request body in bytes.")
   var maxBodyBytes = 1 << 20
@@ -112,16 +127,33 @@ struct ServeCommand: AsyncParsableCommand {
     return environment["HEARTH_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
+  /// Refuses a combination of the HTTPS flags that cannot be honoured, before anything is loaded.
+  func checkTLSFlags() throws {
+    if tls && tlsCertificate != nil { throw ValidationError("give --tls, or --tls-cert with --tls-key, not both") }
+    if tlsCertificate != nil && tlsKey == nil { throw ValidationError("--tls-cert needs --tls-key") }
+    if tlsKey != nil && tlsCertificate == nil { throw ValidationError("--tls-key needs --tls-cert") }
+  }
+
+  /// The credentials to serve HTTPS with: the user's own, or the profile's local authority's; `nil` for HTTP.
+  func credentials(profile: URL, host: String) throws -> ServerCredentials? {
+    if let tlsCertificate, let tlsKey { return try ServerCredentials.own(certificate: tlsCertificate, key: tlsKey) }
+    guard tls else { return nil }
+    let wildcard = ["0.0.0.0", "::", "*"].contains(host)
+    return try ServerCredentials.local(
+      in: profile.appendingPathComponent("tls", isDirectory: true),
+      given: MachineNames(mixed: (wildcard ? [] : [host]) + allowedHosts))
+  }
+
   func run() async throws {
     try await reportingFailures {
+      try checkTLSFlags()
       var settings = ServerConfiguration(
         host: host, port: port, apiKey: try resolvedKey(environment: ProcessInfo.processInfo.environment),
         allowedOrigins: allowedOrigins, allowedHosts: allowedHosts, maxBodyBytes: maxBodyBytes)
       settings.answersAnyModelName = anyModelName
       settings.showsPrompts = showPrompts
       settings.allowsPrivateNetworkPulls = allowPrivateNetwork
-      let configuration = settings
-      try configuration.validate()
+      try settings.validate()
       guard unloadAfter >= 0 else {
         throw ValidationError("--unload-after must be 0 or a number of seconds, not \(unloadAfter)")
       }
@@ -133,11 +165,21 @@ struct ServeCommand: AsyncParsableCommand {
       let engine = try await Engine.openForChat(
         modelOptions, logger: recentLog.keeping(.commandLine(label: "hearth.engine", level: .info)))
       guard let model = engine.model else { return }
+      settings.tls = try credentials(profile: engine.paths.home, host: host)
+      let configuration = settings
+      if configuration.tls == nil && !configuration.bindsLoopbackOnly {
+        Terminal.writeError(
+          "warning: plain HTTP on \(host): the API key and your chats cross the network unencrypted; add --tls\n")
+      }
       let logger = Logger.commandLine(label: "hearth.server", level: .info)
       let dependencies = ServerDependencies(engine: engine, logger: logger, recentLog: recentLog)
       let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        Terminal.write("Hearth is listening on http://\(shown):\(port) (model \(model.name))\n")
+        Terminal.write("Hearth is listening on \(configuration.scheme)://\(shown):\(port) (model \(model.name))\n")
+        if configuration.tls?.authority != nil {
+          let here = ["0.0.0.0", "::", "*"].contains(configuration.host) ? "localhost" : shown
+          Terminal.write("To use it from a phone, open https://\(here):\(port)/ca on this machine\n")
+        }
       }
       // The next turn loads the model again; the first answer after an unload waits for that.
       let unloading = engine.idleUnloadService(

@@ -35,6 +35,23 @@ struct BadInputTests {
     try await expectFailure(serve + ["--api-key-file", empty.path, "--api-key", "k"], mentioning: "not both")
   }
 
+  @Test func httpsFlagsThatCannotBeHonouredAreRefusedByName() async throws {
+    let serve = ["serve", "--model", TestModels.smolLM2, "--port", "0"]
+    let folder = try TestModels.temporaryDirectory()
+    let garbage = folder.appendingPathComponent("cert.pem")
+    try Data("not a certificate\n".utf8).write(to: garbage)
+    try await expectFailure(serve + ["--tls-cert", garbage.path], mentioning: "--tls-cert needs --tls-key")
+    try await expectFailure(serve + ["--tls-key", garbage.path], mentioning: "--tls-key needs --tls-cert")
+    try await expectFailure(
+      serve + ["--tls", "--tls-cert", garbage.path, "--tls-key", garbage.path], mentioning: "not both")
+    try await expectFailure(
+      serve + ["--tls-cert", garbage.path, "--tls-key", garbage.path],
+      mentioning: "\(garbage.path) holds no certificate")
+    try await expectFailure(
+      serve + ["--tls-cert", "/no/such/cert.pem", "--tls-key", garbage.path],
+      mentioning: "cannot read /no/such/cert.pem")
+  }
+
   @Test func missingModel() async throws {
     try await expectFailure(ask(model: "/no/such/model.gguf"), mentioning: "not found")
   }

@@ -42,6 +42,8 @@ struct SecurityTests {
       // The page itself holds no data and loads without the key; it asks for the key when the API does.
       #expect(try await server.request(.GET, "/").status == 200)
       #expect(try await server.request(.GET, "/health").status == 200)
+      // So does the page that helps a phone trust the server: a phone has no key yet, and it shows public data.
+      #expect(try await server.request(.GET, "/ca").status == 200)
     }
   }
 
@@ -344,7 +346,7 @@ struct SecurityTests {
       let local = try await server.request(.GET, "/api/sessions", headers: [("Host", "localhost:\(server.port)")])
       #expect(local.status == 200)
       let attacker = [("Host", "attacker.example:\(server.port)")]
-      for path in Self.dataRoutes {
+      for path in ["/ca", "/ca/hearth-ca.crt"] + Self.dataRoutes {
         #expect(try await server.request(.GET, path, headers: attacker).status == 421, "\(path)")
       }
       for (method, path, body) in Self.dataWrites {

@@ -30,13 +30,14 @@ def api(path, method="GET", body=None):
         return json.loads(response.read() or b"null")
 
 
-def chromium(width, height, *extra):
-    """Debian's Chromium, headless, as root can run it, at the given window size."""
+def chromium(width, height, *extra, env=None):
+    """Debian's Chromium, headless, as root can run it, at the given window size; `env` replaces its environment
+    (a HOME of the test's own gives it a certificate store of its own)."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}", *extra):
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver", env=env), options=options)
 
 
 def stop_answer(driver):

@@ -40,10 +40,11 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     return try await next(request, context)
   }
 
-  /// The web app's page and assets and the health check carry no data; everything else, whatever name it
-  /// answers to (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
+  /// The web app's page and assets, the health check and the page that helps a phone trust this server
+  /// (`/ca`, with the authority's public certificate) carry no data; everything else, whatever name it answers to
+  /// (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
   private func requiresKey(_ path: String) -> Bool {
-    !(path == "/" || path == "/health" || path.hasPrefix("/assets/"))
+    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || TrustRoutes<Context>.publicPaths.contains(path))
   }
 
   /// Behind a network bind every request carries the key, so a rebound name gains nothing; on loopback
@@ -58,7 +59,9 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
 
   private func isSameOrigin(_ origin: String, authority: String?) -> Bool {
     guard let authority else { return false }
-    return origin == "http://\(authority)" || origin == "https://\(authority)"
+    // Served over TLS, a page of the same origin is an https one; served plainly, it may sit behind a proxy
+    // that speaks TLS to the browser.
+    return origin == "https://\(authority)" || (configuration.tls == nil && origin == "http://\(authority)")
   }
 
   static func hostName(of authority: String) -> String {

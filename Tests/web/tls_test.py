@@ -1,0 +1,162 @@
+"""HTTPS as a phone meets it: Chromium reaches `hearth serve --tls` under a name that is not loopback, trusting the
+profile's local authority through its own certificate store (NSS, where a user installs one), never by ignoring
+certificate errors. There the app is a secure context, so the microphone works (a fake device); over plain HTTP
+under the same name it is not. The QR code on /ca decodes, with a reader of another origin (zxing-cpp), to the
+page's own address, and the fingerprint it shows is the certificate's.
+
+Usage: tls_test.py HTTPS_URL [--screenshots DIR]
+  HEARTH_TLS_AUTHORITY  the local authority's certificate (PEM) in the server's profile
+  HEARTH_PLAIN_URL      a plain-HTTP server answering to the same name
+"""
+
+import hashlib
+import os
+import shutil
+import ssl
+import struct
+import subprocess
+import tempfile
+import unittest
+import urllib.parse
+import urllib.request
+import zlib
+
+import zxingcpp
+from selenium.webdriver.common.by import By
+
+from web_support import BASE_URL, chromium, shoot
+
+AUTHORITY = os.environ["HEARTH_TLS_AUTHORITY"]
+PLAIN_URL = os.environ["HEARTH_PLAIN_URL"]
+NAME = urllib.parse.urlsplit(BASE_URL).hostname
+PORT = urllib.parse.urlsplit(BASE_URL).port
+# The name resolves to loopback in the browser alone: no DNS or hosts file is touched.
+RESOLVE = f"--host-resolver-rules=MAP {NAME} 127.0.0.1"
+
+
+def profile_home(trusting):
+    """A HOME with an NSS certificate store of its own, holding the authority when `trusting`."""
+    home = tempfile.mkdtemp()
+    store = os.path.join(home, ".pki", "nssdb")
+    os.makedirs(store)
+    subprocess.run(["certutil", "-d", f"sql:{store}", "-N", "--empty-password"], check=True)
+    if trusting:
+        subprocess.run(
+            ["certutil", "-d", f"sql:{store}", "-A", "-t", "C,,", "-n", "Hearth local authority", "-i", AUTHORITY],
+            check=True,
+        )
+    return home
+
+
+def browser(home, *extra):
+    return chromium(1000, 900, RESOLVE, *extra, env={**os.environ, "HOME": home})
+
+
+def png_to_gray(png):
+    """The 8-bit grey levels of a PNG as Chromium writes screenshots (8-bit RGB or RGBA, not interlaced)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    position, data, header = 8, b"", None
+    while position < len(png):
+        (length,) = struct.unpack(">I", png[position : position + 4])
+        kind = png[position + 4 : position + 8]
+        body = png[position + 8 : position + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            data += body
+        position += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, header
+    channels = 4 if colour == 6 else 3
+    raw = zlib.decompress(data)
+    stride = width * channels
+    previous = bytearray(stride)
+    grey = bytearray()
+    for row in range(height):
+        start = row * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        grey.extend((line[i] + line[i + 1] + line[i + 2]) // 3 for i in range(0, stride, channels))
+        previous = line
+    return memoryview(bytes(grey)).cast("B", shape=[height, width])
+
+
+class TLSTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.home = profile_home(trusting=True)
+        cls.driver = browser(cls.home, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        shutil.rmtree(cls.home, ignore_errors=True)
+
+    def microphone(self):
+        return self.driver.execute_async_script(
+            "const done = arguments[0];"
+            "if (!navigator.mediaDevices) { done('no mediaDevices'); return; }"
+            "navigator.mediaDevices.getUserMedia({audio: true})"
+            ".then((stream) => { const n = stream.getAudioTracks().length; stream.getTracks().forEach((t) => t.stop()); done(n); })"
+            ".catch((error) => done('refused: ' + error.name));"
+        )
+
+    def test_1_over_https_the_app_is_a_secure_context_and_the_microphone_works(self):
+        self.driver.get(BASE_URL + "/")
+        self.assertEqual(self.driver.execute_script("return location.protocol"), "https:")
+        self.assertIn("Hearth", self.driver.title)
+        self.assertTrue(self.driver.execute_script("return window.isSecureContext"))
+        self.assertEqual(self.microphone(), 1)
+        shoot(self.driver, "https-app")
+        # The same name over plain HTTP is no secure context: the browser withholds the microphone.
+        self.driver.get(PLAIN_URL + "/")
+        self.assertEqual(self.driver.execute_script("return location.protocol"), "http:")
+        self.assertFalse(self.driver.execute_script("return window.isSecureContext"))
+        self.assertEqual(self.microphone(), "no mediaDevices")
+
+    def test_2_a_browser_that_does_not_trust_the_authority_refuses_the_server(self):
+        home = profile_home(trusting=False)
+        driver = browser(home)
+        try:
+            driver.get(BASE_URL + "/")
+            self.assertNotIn("Hearth", driver.title)
+            self.assertIn("ERR_CERT_AUTHORITY_INVALID", driver.page_source)
+        finally:
+            driver.quit()
+            shutil.rmtree(home, ignore_errors=True)
+
+    def test_3_the_trust_page_codes_its_own_address_and_shows_the_certificates_fingerprint(self):
+        self.driver.get(BASE_URL + "/ca")
+        self.assertEqual(self.driver.title, "Hearth: trust this server")
+        expected = f"https://{NAME}:{PORT}/ca"
+        self.assertEqual(self.driver.find_element(By.ID, "phone-address").text, expected)
+        shoot(self.driver, "trust-page")
+        image = png_to_gray(self.driver.find_element(By.CSS_SELECTOR, "#address-code svg").screenshot_as_png)
+        decoded = zxingcpp.read_barcodes(image)
+        self.assertEqual([(code.format, code.text) for code in decoded], [(zxingcpp.BarcodeFormat.QRCode, expected)])
+        # The certificate the page offers, fetched by Python's own TLS (OpenSSL) trusting the same file.
+        context = ssl.create_default_context(cafile=AUTHORITY)
+        with urllib.request.urlopen(f"https://127.0.0.1:{PORT}/ca/hearth-ca.crt", context=context, timeout=30) as reply:
+            self.assertEqual(reply.headers["Content-Type"], "application/x-x509-ca-cert")
+            der = reply.read()
+        with open(AUTHORITY) as pem:
+            self.assertEqual(der, ssl.PEM_cert_to_DER_cert(pem.read()))
+        fingerprint = ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
+        self.assertEqual(self.driver.find_element(By.ID, "fingerprint").text, fingerprint)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
