@@ -1,4 +1,5 @@
 import HTTPTypes
+import HearthEngine
 import HearthMCP
 public import Hummingbird
 import Logging
@@ -17,7 +18,7 @@ public func buildApplication(
   let router = Router(context: HearthRequestContext.self)
   router.add(middleware: ContentSecurityMiddleware())
   router.add(middleware: ErrorMiddleware(logger: dependencies.logger, metrics: metrics))
-  router.add(middleware: SecurityMiddleware(configuration: configuration))
+  router.add(middleware: SecurityMiddleware(configuration: configuration, devices: dependencies.engine.devices))
   // Only listed origins get this far with an `Origin` header, so echoing it allows exactly those.
   router.add(
     middleware: CORSMiddleware(
@@ -70,6 +71,7 @@ public func buildApplication(
   router.mount(BriefingRoutes(dependencies: dependencies))
   router.mount(NoticeRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(TrustRoutes(configuration: configuration))
+  router.mount(DeviceRoutes(dependencies: dependencies, configuration: configuration))
   try WebAssets.load().register(on: router)
   return Application(
     router: router,

@@ -134,6 +134,10 @@ enum Schema {
         t.add(column: "tokenMissedChanges", .boolean).notNull().defaults(to: false)
       }
     }
+    migrator.registerMigration("v20-paired-devices") { db in
+      // Phones and other computers let in with a pairing code, each with a secret of its own.
+      try DeviceRow.create(db)
+    }
     return migrator
   }
 }

@@ -26,7 +26,7 @@ struct SecurityTests {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
       for path in [
         "/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/diagnostics/log", "/api/runtime",
-        "/api/remote", "/metrics",
+        "/api/remote", "/metrics", "/api/devices",
       ]
         + Self.dataRoutes
       {
@@ -46,6 +46,13 @@ struct SecurityTests {
       #expect(try await server.request(.GET, "/ca").status == 200)
     }
   }
+
+  /// The device routes that change something: making a code needs the key, pairing needs none but passes the
+  /// `Host` and origin checks and the size limit like every route.
+  static let deviceWrites: [(HTTPMethod, String, String)] = [
+    (.POST, "/api/devices/codes", "{}"), (.POST, "/api/devices/pair", #"{"code": "ABCD-EFGH", "name": "x"}"#),
+    (.PATCH, "/api/devices/\(UUID())", #"{"name": "x"}"#), (.DELETE, "/api/devices/\(UUID())", ""),
+  ]
 
   /// Every read route of the user's own data.
   static let dataRoutes = [
@@ -346,10 +353,10 @@ struct SecurityTests {
       let local = try await server.request(.GET, "/api/sessions", headers: [("Host", "localhost:\(server.port)")])
       #expect(local.status == 200)
       let attacker = [("Host", "attacker.example:\(server.port)")]
-      for path in ["/ca", "/ca/hearth-ca.crt"] + Self.dataRoutes {
+      for path in ["/ca", "/ca/hearth-ca.crt", "/api/devices"] + Self.dataRoutes {
         #expect(try await server.request(.GET, path, headers: attacker).status == 421, "\(path)")
       }
-      for (method, path, body) in Self.dataWrites {
+      for (method, path, body) in Self.dataWrites + Self.deviceWrites {
         #expect(try await server.request(method, path, body: body, headers: attacker).status == 421, "\(path)")
       }
       for (method, path, body) in Self.itemRoutes {
@@ -364,6 +371,11 @@ struct SecurityTests {
       let foreign = try await server.request(.GET, "/api/sessions", headers: [("Origin", "http://evil.example")])
       #expect(foreign.status == 403)
       #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+      // A page elsewhere cannot pair itself, nor make or use a code.
+      for (method, path, body) in Self.deviceWrites {
+        let sent = try await server.request(method, path, body: body, headers: [("Origin", "http://evil.example")])
+        #expect(sent.status == 403, "\(path)")
+      }
       let preflight = try await server.request(
         .OPTIONS, "/v1/chat/completions",
         headers: [("Origin", "http://app.example"), ("Access-Control-Request-Method", "POST")])
@@ -392,6 +404,9 @@ struct SecurityTests {
         .POST, "/v1/chat/completions", body: #"{"messages":[{"role":"user","content":"\#(long)"}]}"#)
       #expect(prompt.status == 413)
       #expect(prompt.json?["error"]?["code"]?.stringValue == "prompt_too_large")
+      let pairing = try await server.request(
+        .POST, "/api/devices/pair", body: #"{"code": "ABCD-EFGH", "name": "\#(huge)"}"#)
+      #expect(pairing.status == 413)
     }
   }
 

@@ -52,6 +52,8 @@ public final class Engine: Sendable {
   public let facts: FactService
   /// The user's CalDAV and CardDAV accounts, kept in step with the store.
   public let accounts: AccountService
+  /// The phones and other computers paired with this profile, each with a secret of its own.
+  public let devices: DeviceService
   /// Backups of the profile: settings, taking one, the schedule.
   public let backups: BackupService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
@@ -141,6 +143,7 @@ public final class Engine: Sendable {
       database: database, folder: paths.home.appendingPathComponent("accounts", isDirectory: true),
       timeZone: timeZone, clock: configuration.clock, logger: logger)
     self.backups = BackupService(database: database, paths: paths, now: configuration.clock, logger: logger)
+    self.devices = DeviceService(database: database, clock: configuration.clock)
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)
     self.actions = actions

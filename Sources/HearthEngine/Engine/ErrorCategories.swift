@@ -1,5 +1,6 @@
 public import HearthCore
 import HearthDAV
+import HearthStore
 
 // What sort of failure each of the engine's errors is (``ErrorCategory``), stated where the engine's errors are,
 // so the server, or any surface, answers a new one without learning it elsewhere.
@@ -158,6 +159,20 @@ extension AccountError: CategorizedError {
     case .password: ErrorCategory(.invalid, parameter: "password")
     case .server(_, .notAuthorized): ErrorCategory(.invalid, code: "account_refused", parameter: "password")
     case .server: ErrorCategory(.upstream, code: "account_server")
+    }
+  }
+}
+
+extension DeviceError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .wrongCode: ErrorCategory(.invalid, code: "wrong_pairing_code", parameter: "code")
+    case .tooManyAttempts: ErrorCategory(.tooMany, code: "too_many_pairing_attempts")
+    case .badName: ErrorCategory(.invalid, parameter: "name")
+    case .badValidity: ErrorCategory(.invalid, parameter: "minutes")
+    case .notFound: ErrorCategory(.notFound)
+    case .ambiguous: ErrorCategory(.invalid)
+    case .store(let error): error.category
     }
   }
 }

@@ -15,6 +15,8 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
   /// Figures a client may branch on besides the code, written into the error object (the prompt's tokens and
   /// the context's size for `context_length_exceeded`, as the llama.cpp server sends them).
   public var figures: [String: Int] = [:]
+  /// Seconds after which the same request may succeed, sent as `Retry-After`.
+  public var retryAfter: Int?
 
   public init(
     _ status: HTTPResponse.Status, _ message: String, type: String? = nil, parameter: String? = nil,
@@ -66,6 +68,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     if status == .unauthorized {
       response.headers[.wwwAuthenticate] = "Bearer"
     }
+    if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
     return response
   }
 

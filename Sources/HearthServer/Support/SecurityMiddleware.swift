@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
+import HearthEngine
 import Hummingbird
 
 /// The checks every request passes before any route sees it: the `Host` header names this server (DNS
-/// rebinding), cross-origin calls come only from listed origins, and the bearer token matches when a key
-/// is set. The CORS headers and preflight answers for listed origins are Hummingbird's `CORSMiddleware`,
+/// rebinding), cross-origin calls come only from listed origins, and, when a key is set, the request carries
+/// it or the secret of a paired device (its cookie, or its bearer token). The CORS headers and preflight answers for listed origins are Hummingbird's `CORSMiddleware`,
 /// which runs next; a same-origin call loses its `Origin` header here so that it gets none.
 struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   let configuration: ServerConfiguration
+  /// The paired devices, whose secrets are accepted beside the key.
+  let devices: DeviceService
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -32,7 +35,10 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     if !isPreflight, requiresKey(request.uri.path), let key = configuration.apiKey {
       // Anthropic's clients send the key as `x-api-key`; every other client as a bearer token.
       let given = Self.bearerToken(request.headers[.authorization]) ?? request.headers[.apiKey]
-      guard given.map({ constantTimeEquals($0, key) }) == true else {
+      let keyMatches = given.map { constantTimeEquals($0, key) } == true
+      // A device's secret is looked up by its hash, so its check takes the same time whatever it holds.
+      let device = keyMatches ? nil : try DeviceRoutes<Context>.secret(in: request).flatMap(devices.device(holding:))
+      guard keyMatches || device != nil else {
         throw APIError(
           .unauthorized, "a valid API key is required (Authorization: Bearer …, or x-api-key)", code: "invalid_api_key")
       }
@@ -44,7 +50,8 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   /// (`/ca`, with the authority's public certificate) carry no data; everything else, whatever name it answers to
   /// (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
   private func requiresKey(_ path: String) -> Bool {
-    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || TrustRoutes<Context>.publicPaths.contains(path))
+    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || TrustRoutes<Context>.publicPaths.contains(path)
+      || path == DeviceRoutes<Context>.pairingPath)
   }
 
   /// Behind a network bind every request carries the key, so a rebound name gains nothing; on loopback

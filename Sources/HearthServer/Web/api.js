@@ -39,26 +39,65 @@ export async function api(path, { method = "GET", json, body, type, signal, retr
   return response;
 }
 
-// One key dialog, however many requests are refused at once: they all wait for the same answer.
+// One key dialog, however many requests are refused at once: they all wait for the same answer. It takes the
+// server's key (kept in this browser) or a pairing code, which the server trades for a cookie of this device's own
+// that no script can read; a wrong code is said in the dialog, which stays open.
 let keyRequest = null;
 function askForKey() {
   keyRequest ??= new Promise((resolve) => {
     const dialog = $("key-dialog");
-    const input = $("key-input");
-    input.value = "";
-    dialog.returnValue = "";
-    dialog.addEventListener("close", () => {
-      const entered = dialog.returnValue === "save" ? input.value.trim() : "";
-      if (entered) localStorage.setItem("hearth.apiKey", entered);
+    const form = $("key-form");
+    const problem = $("key-problem");
+    for (const id of ["key-input", "pairing-input", "pairing-name"]) $(id).value = "";
+    problem.hidden = true;
+    const finish = (entered) => {
+      form.removeEventListener("submit", submit);
       keyRequest = null;
-      resolve(Boolean(entered));
-    }, { once: true });
-    // Cancel is not a submit button, so Enter in the field always means "use this key".
-    $("key-cancel").onclick = () => dialog.close("");
+      dialog.close();
+      resolve(entered);
+    };
+    const submit = async (event) => {
+      event.preventDefault();
+      const key = $("key-input").value.trim();
+      const code = $("pairing-input").value.trim();
+      if (key) {
+        localStorage.setItem("hearth.apiKey", key);
+        return finish(true);
+      }
+      if (!code) {
+        problem.textContent = "Type the API key, or a pairing code.";
+        problem.hidden = false;
+        return;
+      }
+      const name = $("pairing-name").value.trim() || deviceName();
+      const reply = await fetch("/api/devices/pair", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code, name }),
+      }).catch(() => null);
+      if (reply?.ok) {
+        toast(`This device is paired as ${name}.`);
+        return finish(true);
+      }
+      const answer = await reply?.json().catch(() => null);
+      problem.textContent = answer?.error?.message ?? "Hearth can't be reached.";
+      problem.hidden = false;
+      $("pairing-input").focus();
+    };
+    form.addEventListener("submit", submit);
+    // Cancel is not a submit button, so Enter in a field always means "use this".
+    $("key-cancel").onclick = () => finish(false);
+    dialog.addEventListener("cancel", () => finish(false), { once: true });
     dialog.showModal();
-    input.focus();
+    $("key-input").focus();
   });
   return keyRequest;
+}
+
+// A name for a device that was given none: what kind of device the browser says it is on.
+function deviceName() {
+  const agent = navigator.userAgent;
+  const kind = /iPhone/.test(agent) ? "iPhone" : /iPad/.test(agent) ? "iPad" : /Android/.test(agent) ? "Android device"
+    : /Mac/.test(agent) ? "Mac" : /Windows/.test(agent) ? "Windows computer" : "Linux computer";
+  return `${kind} (${new Date().toISOString().slice(0, 10)})`;
 }
 
 // While the server is unreachable, /health is asked every few seconds; when it answers, the notice goes.

@@ -5,6 +5,7 @@ import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
 import { wireBackups } from "/assets/backups.js";
+import { wireDevices } from "/assets/devices.js";
 import { wirePrompts } from "/assets/prompts.js";
 import { wireHistoryImport } from "/assets/history.js";
 import { wireAttachments } from "/assets/attachments.js";
@@ -529,6 +530,7 @@ async function start() {
     wireMCPSettings().catch(() => {});
     wireToolServers().catch(() => {});
     wireBackups().catch(() => {});
+    wireDevices().catch(() => {});
     wirePrompts().catch(() => {});
     wireHistoryImport(() => loadSessions());
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));

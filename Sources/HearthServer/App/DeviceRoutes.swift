@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import HearthCore
+import HearthEngine
+import Hummingbird
+
+/// `/api/devices`: the phones and other computers paired with this profile. A trusted device (one with the key
+/// or paired already) makes a short code; a new device redeems it at `/api/devices/pair`, which needs no key but
+/// allows only a few wrong codes a minute, and gets a secret of its own: a cookie the page's scripts cannot read
+/// (HttpOnly, SameSite=Strict, Secure over HTTPS) for a browser, a bearer token for an API client. Each device
+/// can be renamed or revoked on its own; a revoked one is refused at its next request.
+struct DeviceRoutes<Context: RequestContext>: RouteArea {
+  let dependencies: ServerDependencies
+  let configuration: ServerConfiguration
+
+  /// The route a device with nothing yet calls: it passes the `Host` and origin checks, not the key's.
+  static var pairingPath: String { "/api/devices/pair" }
+  /// The cookie a paired browser sends.
+  static var cookieName: String { "hearth_device" }
+
+  private var devices: DeviceService { dependencies.engine.devices }
+
+  var paths: [RouterPath] { ["/api/devices"] }
+
+  func addRoutes(to router: RouteCollection<Context>) {
+    router.get { request, _ in
+      let current = try Self.secret(in: request).flatMap { try devices.device(holding: $0) }?.id
+      return try JSONResponse.make(DeviceList(devices: try devices.list().map { DeviceView($0, current: current) }))
+    }
+    router.post("codes") { request, _ in
+      let input = try await RequestReader.decodeStrict(
+        PairingCodeInput.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      return try JSONResponse.make(try devices.makePairingCode(minutes: input.minutes ?? 10), status: .created)
+    }
+    router.post("pair") { request, _ in
+      let input = try await RequestReader.decodeStrict(PairingInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let code = input.code else { throw APIError.invalidRequest("code is required", parameter: "code") }
+      guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
+      let client = input.client ?? "browser"
+      guard ["browser", "api"].contains(client) else {
+        throw APIError.invalidRequest("client must be browser or api", parameter: "client")
+      }
+      let paired: (device: PairedDevice, secret: String)
+      do throws(DeviceError) {
+        paired = try devices.pair(code: code, name: name)
+      } catch {
+        guard case .tooManyAttempts(let seconds) = error else { throw error }
+        var answer = ErrorMapping.apiError(error)
+        answer.retryAfter = seconds
+        throw answer
+      }
+      let view = PairedView(device: DeviceView(paired.device, current: paired.device.id), token: nil)
+      guard client == "browser" else {
+        return try JSONResponse.make(PairedView(device: view.device, token: paired.secret), status: .created)
+      }
+      var response = try JSONResponse.make(view, status: .created)
+      response.headers[.setCookie] =
+        "\(Self.cookieName)=\(paired.secret); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
+        + (configuration.tls == nil ? "" : "; Secure")
+      return response
+    }
+    router.patch(":id") { request, context in
+      let id = try RouteInput.id(context, of: "device")
+      let input = try await RequestReader.decodeStrict(DeviceInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
+      try devices.rename(id, to: name)
+      return try JSONResponse.make(DeviceView(try devices.find(id.uuidString), current: nil))
+    }
+    router.delete(":id") { _, context in
+      try devices.revoke(try RouteInput.id(context, of: "device"))
+      return Response(status: .noContent)
+    }
+  }
+
+  /// A device's secret as the request carries it: the paired browser's cookie, or a bearer token.
+  static func secret(in request: Request) -> String? {
+    if let bearer = SecurityMiddleware<Context>.bearerToken(request.headers[.authorization]), bearer.hasPrefix("hd_") {
+      return bearer
+    }
+    return cookie(cookieName, in: request.headers[values: .cookie])
+  }
+
+  static func cookie(_ name: String, in headers: [String]) -> String? {
+    for header in headers {
+      for pair in header.split(separator: ";") {
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+          return parts[1].trimmingCharacters(in: .whitespaces)
+        }
+      }
+    }
+    return nil
+  }
+}
+
+struct DeviceView: Encodable {
+  var id: UUID
+  var name: String
+  var createdAt: Date
+  var lastUsedAt: Date?
+  /// Whether this is the device that asked.
+  var current: Bool
+
+  init(_ device: PairedDevice, current: UUID?) {
+    (id, name, createdAt, lastUsedAt) = (device.id, device.name, device.createdAt, device.lastUsedAt)
+    self.current = device.id == current
+  }
+}
+
+struct DeviceList: Encodable {
+  var devices: [DeviceView]
+}
+
+struct PairedView: Encodable {
+  var device: DeviceView
+  /// The secret, for an API client only; a browser gets it as a cookie its scripts cannot read.
+  var token: String?
+}
+
+struct PairingCodeInput: StrictInput {
+  var minutes: Int?
+  enum CodingKeys: String, CodingKey, CaseIterable { case minutes }
+}
+
+struct PairingInput: StrictInput {
+  var code: String?
+  var name: String?
+  /// `browser` (a cookie) or `api` (a token in the answer).
+  var client: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case code, name, client }
+}
+
+struct DeviceInput: StrictInput {
+  var name: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case name }
+}

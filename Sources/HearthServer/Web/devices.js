@@ -1,0 +1,52 @@
+// The Settings page's devices: the phones and computers paired with a code, each renamed or revoked on its own,
+// and a new code for one more. The code is shown here only; the server keeps its hash.
+import { $, askFirst, attempt, clock, el, getJSON, sendJSON, api, toast } from "/assets/api.js";
+
+function when(iso) {
+  return clock.readable(clock.format(clock.local(new Date(iso))));
+}
+
+function row(device) {
+  const used = device.lastUsedAt ? `last used ${when(device.lastUsedAt)}` : "not used yet";
+  const rename = attempt(async () => {
+    const field = el("input", { value: device.name, maxlength: "80", "aria-label": `New name for ${device.name}` });
+    const save = attempt(async (event) => {
+      event.preventDefault();
+      await sendJSON(`/api/devices/${device.id}`, "PATCH", { name: field.value.trim() });
+      await load();
+    });
+    item.replaceChildren(el("form", { class: "inline-form", onsubmit: save }, field,
+      el("button", { class: "button small primary", type: "submit" }, "Save"),
+      el("button", { class: "button small", type: "button", onclick: () => load() }, "Cancel")));
+    field.focus();
+  });
+  const revoke = attempt(async () => {
+    if (!(await askFirst(`Revoke ${device.name}? It can no longer reach Hearth until it is paired again.`, "Revoke"))) return;
+    await api(`/api/devices/${device.id}`, { method: "DELETE" });
+    toast(`${device.name} can no longer reach Hearth.`);
+    await load();
+  });
+  const item = el("li", { class: "device", "data-device": device.id },
+    el("strong", {}, device.name), device.current ? el("span", { class: "muted" }, " · this device") : "",
+    el("span", { class: "muted" }, ` · paired ${when(device.createdAt)} · ${used} `),
+    el("button", { class: "button small", type: "button", onclick: rename, "aria-label": `Rename ${device.name}` }, "Rename"),
+    el("button", { class: "button small danger", type: "button", onclick: revoke, "aria-label": `Revoke ${device.name}` }, "Revoke"));
+  return item;
+}
+
+async function load() {
+  const { devices } = await getJSON("/api/devices");
+  $("devices-list").replaceChildren(devices.length
+    ? el("ul", { class: "devices" }, ...devices.map(row))
+    : el("p", { class: "muted" }, "No devices are paired. This browser reaches Hearth with the server's key or from this machine."));
+}
+
+/// Shows the paired devices and wires "Pair a device".
+export async function wireDevices() {
+  $("pair-device").addEventListener("click", attempt(async () => {
+    const made = await sendJSON("/api/devices/codes", "POST", {});
+    $("pairing-code").replaceChildren(el("code", { id: "pairing-code-text" }, made.code),
+      ` — type it on the new device where Hearth asks for its key, before ${when(made.expiresAt)}. It works once.`);
+  }));
+  await load();
+}
