@@ -71,8 +71,9 @@ echo "web tests: server at $url"
 # microphone's input, in the browser.
 export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 "$python" "$root/Tests/web/openai_client_test.py" "$url"
-# HTTPS as a phone meets it: Chromium trusting the profile's authority from its own certificate store.
-HEARTH_TLS_AUTHORITY="$tls_home/tls/authority.pem" HEARTH_PLAIN_URL="http://phone.hearth.test:${url##*:}" \
+# HTTPS as a phone meets it: Chromium trusting the profile's authority from its own certificate store; a phone
+# pairing with a code and revoked.
+HEARTH_TLS_AUTHORITY="$tls_home/tls/authority.pem" HEARTH_TLS_KEY="$HEARTH_KEYED_KEY" HEARTH_PLAIN_URL="http://phone.hearth.test:${url##*:}" \
   "$python" "$root/Tests/web/tls_test.py" "https://phone.hearth.test:$tls_port" "$@"
 # The official Anthropic client against the Messages API (and the keyed server, with x-api-key).
 "$python" "$root/Tests/web/anthropic_client_test.py" "$url"

@@ -4,12 +4,17 @@ certificate errors. There the app is a secure context, so the microphone works (
 under the same name it is not. The QR code on /ca decodes, with a reader of another origin (zxing-cpp), to the
 page's own address, and the fingerprint it shows is the certificate's.
 
+A phone with no key pairs with a code from a trusted device, uses the app with a cookie no script can read, and
+is refused at once when it is revoked.
+
 Usage: tls_test.py HTTPS_URL [--screenshots DIR]
   HEARTH_TLS_AUTHORITY  the local authority's certificate (PEM) in the server's profile
+  HEARTH_TLS_KEY        the server's API key
   HEARTH_PLAIN_URL      a plain-HTTP server answering to the same name
 """
 
 import hashlib
+import json
 import os
 import shutil
 import ssl
@@ -17,16 +22,20 @@ import struct
 import subprocess
 import tempfile
 import unittest
+import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
 
 import zxingcpp
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
-from web_support import BASE_URL, chromium, shoot
+from web_support import BASE_URL, choose_in_question, chromium, shoot
 
 AUTHORITY = os.environ["HEARTH_TLS_AUTHORITY"]
+KEY = os.environ["HEARTH_TLS_KEY"]
 PLAIN_URL = os.environ["HEARTH_PLAIN_URL"]
 NAME = urllib.parse.urlsplit(BASE_URL).hostname
 PORT = urllib.parse.urlsplit(BASE_URL).port
@@ -50,6 +59,19 @@ def profile_home(trusting):
 
 def browser(home, *extra):
     return chromium(1000, 900, RESOLVE, *extra, env={**os.environ, "HOME": home})
+
+
+def keyed(path, method="GET", body=None):
+    """The API with the server's key, over HTTPS trusting the authority (Python's own TLS)."""
+    request = urllib.request.Request(
+        f"https://127.0.0.1:{PORT}{path}", method=method, data=None if body is None else json.dumps(body).encode()
+    )
+    request.add_header("Authorization", f"Bearer {KEY}")
+    request.add_header("Content-Type", "application/json")
+    context = ssl.create_default_context(cafile=AUTHORITY)
+    with urllib.request.urlopen(request, context=context, timeout=30) as response:
+        text = response.read()
+        return json.loads(text) if text else None
 
 
 def png_to_gray(png):
@@ -156,6 +178,80 @@ class TLSTest(unittest.TestCase):
             self.assertEqual(der, ssl.PEM_cert_to_DER_cert(pem.read()))
         fingerprint = ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
         self.assertEqual(self.driver.find_element(By.ID, "fingerprint").text, fingerprint)
+
+
+    def test_4_a_phone_pairs_with_a_code_and_is_refused_at_once_when_revoked(self):
+        home = profile_home(trusting=True)
+        phone = browser(home)
+        wait = WebDriverWait(phone, 30)
+        try:
+            phone.get(BASE_URL + "/")
+            dialog = wait.until(EC.visibility_of_element_located((By.ID, "key-dialog")))
+            # A wrong code is said in the dialog, which stays open.
+            phone.find_element(By.ID, "pairing-input").send_keys("ZZZZ-ZZZZ")
+            dialog.find_element(By.CSS_SELECTOR, "button[value=save]").click()
+            problem = wait.until(EC.visibility_of_element_located((By.ID, "key-problem")))
+            self.assertIn("wrong", problem.text)
+            code = keyed("/api/devices/codes", "POST", {})["code"]
+            field = phone.find_element(By.ID, "pairing-input")
+            field.clear()
+            field.send_keys(code.lower())
+            phone.find_element(By.ID, "pairing-name").send_keys("Test phone")
+            dialog.find_element(By.CSS_SELECTOR, "button[value=save]").click()
+            wait.until(EC.invisibility_of_element_located((By.ID, "key-dialog")))
+            fetch = "const done = arguments[0]; fetch('/api/sessions').then((r) => done(r.status), () => done(0));"
+            self.assertEqual(phone.execute_async_script(fetch), 200)
+            # The secret is a cookie no script can read, and no key was stored.
+            self.assertNotIn("hearth_device", phone.execute_script("return document.cookie"))
+            self.assertIsNone(phone.execute_script("return localStorage.getItem('hearth.apiKey')"))
+            devices = keyed("/api/devices")["devices"]
+            paired = [device for device in devices if device["name"] == "Test phone"]
+            self.assertEqual(len(paired), 1)
+            keyed(f"/api/devices/{paired[0]['id']}", "DELETE")
+            self.assertEqual(phone.execute_async_script(fetch), 401)
+            phone.get(BASE_URL + "/")
+            wait.until(EC.visibility_of_element_located((By.ID, "key-dialog")))
+        finally:
+            phone.quit()
+            shutil.rmtree(home, ignore_errors=True)
+
+
+    def test_5_settings_makes_a_code_lists_the_device_and_revokes_it(self):
+        self.wait = WebDriverWait(self.driver, 30)
+        self.driver.get(BASE_URL + "/")
+        self.driver.execute_script("localStorage.setItem('hearth.apiKey', arguments[0])", KEY)
+        # Loaded again with the key: the dialog the first load opened goes with the page.
+        self.driver.get(BASE_URL + "/#/settings")
+        self.driver.refresh()
+        self.wait.until(EC.element_to_be_clickable((By.ID, "pair-device"))).click()
+        code = self.wait.until(EC.visibility_of_element_located((By.ID, "pairing-code-text"))).text
+        # An API client pairs with it and gets a token of its own.
+        request = urllib.request.Request(
+            f"https://127.0.0.1:{PORT}/api/devices/pair", method="POST",
+            data=json.dumps({"code": code, "name": "Kitchen script", "client": "api"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        context = ssl.create_default_context(cafile=AUTHORITY)
+        with urllib.request.urlopen(request, context=context, timeout=30) as reply:
+            token = json.loads(reply.read())["token"]
+        # Shown again, Settings lists the device that paired since.
+        self.driver.get(BASE_URL + "/#/models")
+        self.driver.get(BASE_URL + "/#/settings")
+        revoke = self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "[aria-label='Revoke Kitchen script']")))
+        # Dates read as the rest of the app writes them: this year's, not the epoch's.
+        listed = self.driver.find_element(By.CSS_SELECTOR, "#devices-list li").text
+        self.assertNotIn("1970", listed)
+        shoot(self.driver, "settings-devices")
+        revoke.click()
+        choose_in_question(self, containing="Kitchen script")
+        self.wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, "[aria-label='Revoke Kitchen script']")))
+        refused = urllib.request.Request(
+            f"https://127.0.0.1:{PORT}/api/sessions", headers={"Authorization": f"Bearer {token}"}
+        )
+        with self.assertRaises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(refused, context=context, timeout=30)
+        self.assertEqual(caught.exception.code, 401)
+        self.driver.execute_script("localStorage.removeItem('hearth.apiKey')")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import { loadCards } from "/assets/actions.js";
 import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
 import { wireBackups } from "/assets/backups.js";
-import { wireDevices } from "/assets/devices.js";
+import { loadDevices, wireDevices } from "/assets/devices.js";
 import { wirePrompts } from "/assets/prompts.js";
 import { wireHistoryImport } from "/assets/history.js";
 import { wireAttachments } from "/assets/attachments.js";
@@ -364,7 +364,7 @@ function showView(name) {
     $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
     $("session-actions").hidden = true;
   }
-  if (name === "settings") { fillSettings(); loadRemote(); }
+  if (name === "settings") { fillSettings(); loadRemote(); loadDevices().catch(() => {}); }
   if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {

@@ -2,8 +2,9 @@
 // and a new code for one more. The code is shown here only; the server keeps its hash.
 import { $, askFirst, attempt, clock, el, getJSON, sendJSON, api, toast } from "/assets/api.js";
 
-function when(iso) {
-  return clock.readable(clock.format(clock.local(new Date(iso))));
+// The API writes instants as seconds since 1970.
+function when(seconds) {
+  return clock.readable(clock.format(clock.local(new Date(seconds * 1000))));
 }
 
 function row(device) {
@@ -32,6 +33,11 @@ function row(device) {
     el("button", { class: "button small", type: "button", onclick: rename, "aria-label": `Rename ${device.name}` }, "Rename"),
     el("button", { class: "button small danger", type: "button", onclick: revoke, "aria-label": `Revoke ${device.name}` }, "Revoke"));
   return item;
+}
+
+/// Lists the paired devices again (a device may have paired from elsewhere since the page was drawn).
+export async function loadDevices() {
+  return load();
 }
 
 async function load() {
