@@ -43,6 +43,39 @@ let fuzzTargets: [Target] = [
     path: "Fuzz/HearthFuzz", swiftSettings: strictSettings, linkerSettings: nativeRpaths)
 ]
 
+/// The phone's own pieces, pure (no native library): HTTPS credentials, QR codes, Web Push messages, and their
+/// tests. Added after the package is made, to keep its one expression small enough to type-check.
+let phoneTargets: [Target] = [
+  // HTTPS for `hearth serve`: the profile's own certificate authority and the server's certificate.
+  .target(
+    name: "HearthTLS",
+    dependencies: [
+      .product(name: "X509", package: "swift-certificates"),
+      .product(name: "SwiftASN1", package: "swift-asn1"),
+      .product(name: "Crypto", package: "swift-crypto"),
+    ],
+    swiftSettings: strictSettings
+  ),
+  // Web Push: messages encrypted for one subscription (RFC 8291) and signed requests (VAPID, RFC 8292).
+  .target(
+    name: "HearthPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+    swiftSettings: strictSettings),
+  // QR code symbols (ISO/IEC 18004), drawn as SVG: an address a phone's camera opens.
+  .target(name: "HearthQR", swiftSettings: strictSettings),
+  .testTarget(
+    name: "HearthTLSTests",
+    dependencies: [
+      "HearthTLS", .product(name: "X509", package: "swift-certificates"),
+      .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+    ],
+    swiftSettings: strictSettings
+  ),
+  .testTarget(name: "HearthQRTests", dependencies: ["HearthQR"], swiftSettings: strictSettings),
+  .testTarget(
+    name: "HearthPushTests",
+    dependencies: ["HearthPush", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strictSettings),
+]
+
 let package = Package(
   name: "Hearth",
   platforms: [.macOS(.v15)],
@@ -65,6 +98,7 @@ let package = Package(
     .library(name: "HearthBackup", targets: ["HearthBackup"]),
     .library(name: "HearthTLS", targets: ["HearthTLS"]),
     .library(name: "HearthQR", targets: ["HearthQR"]),
+    .library(name: "HearthPush", targets: ["HearthPush"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -179,6 +213,7 @@ let package = Package(
     .target(
       name: "HearthEngine",
       dependencies: [
+        "HearthPush",
         "HearthActions",
         "HearthBackup",
         "HearthMemory",
@@ -217,18 +252,6 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // HTTPS for `hearth serve`: the profile's own certificate authority and the server's certificate.
-    .target(
-      name: "HearthTLS",
-      dependencies: [
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "SwiftASN1", package: "swift-asn1"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      swiftSettings: strictSettings
-    ),
-    // QR code symbols (ISO/IEC 18004), drawn as SVG: an address a phone's camera opens.
-    .target(name: "HearthQR", swiftSettings: strictSettings),
     .target(
       name: "HearthServer",
       dependencies: [
@@ -341,15 +364,6 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "HearthTLSTests",
-      dependencies: [
-        "HearthTLS", .product(name: "X509", package: "swift-certificates"),
-        .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(name: "HearthQRTests", dependencies: ["HearthQR"], swiftSettings: strictSettings),
-    .testTarget(
       name: "HearthOCRTests",
       dependencies: ["HearthOCR", "HearthCore"],
       resources: [.copy("Fixtures")],
@@ -443,17 +457,19 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
+package.targets += phoneTargets
+
 // `make check` (HEARTH_PURE=1, in its own build folder): only the modules that need no native library — no
 // llama.cpp, whisper.cpp, sherpa-onnx, espeak-ng or Tesseract — and their tests, so the pure logic builds and is
 // tested in seconds on a machine where set-up never ran. The same manifest, so the two can never disagree.
 if ProcessInfo.processInfo.environment["HEARTH_PURE"] == "1" {
   let pureModules: Set<String> = [
     "HearthCore", "HearthStore", "HearthInterchange", "HearthActions", "HearthMemory", "HearthForms",
-    "HearthDAV", "HearthBackup", "HearthTLS", "HearthQR", "HearthTestSupport",
+    "HearthDAV", "HearthBackup", "HearthTLS", "HearthQR", "HearthPush", "HearthTestSupport",
   ]
   let pureTests: Set<String> = [
     "HearthCoreTests", "HearthStoreTests", "HearthInterchangeTests", "HearthActionsTests", "HearthMemoryTests",
-    "HearthFormsTests", "HearthDAVTests", "HearthBackupTests", "HearthTLSTests", "HearthQRTests",
+    "HearthFormsTests", "HearthDAVTests", "HearthBackupTests", "HearthTLSTests", "HearthQRTests", "HearthPushTests",
   ]
   let purePackages = [
     "GRDB.swift", "Yams", "swift-nio", "swift-property-based", "swift-crypto", "compress-nio", "swift-certificates",

@@ -15,11 +15,12 @@ python="$HEARTH_CACHE/venv-test/bin/python"
 home="$(mktemp -d)"
 keyed_home="$(mktemp -d)"
 tls_home="$(mktemp -d)"
+push_home="$(mktemp -d)"
 log="$home/serve.log"
 servers=()
 cleanup() {
   for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$home" "$keyed_home" "$tls_home" "${dav_home:-}"
+  rm -rf "$home" "$keyed_home" "$tls_home" "$push_home" "${dav_home:-}"
 }
 trap cleanup EXIT
 
@@ -65,6 +66,9 @@ printf '%s\n' "$HEARTH_KEYED_KEY" >"$tls_home/api-key"
 start_server "$tls_home" "$tls_home/serve.log" --tls --host 0.0.0.0 --api-key-file "$tls_home/api-key" \
   --allow-host phone.hearth.test
 tls_port="${started_url##*:}"
+# A fourth, whose pushes go to the push test's own push service on loopback (so private addresses are allowed).
+start_server "$push_home" "$push_home/serve.log" --allow-private-network
+push_url="$started_url"
 echo "web tests: server at $url"
 
 # jfk.wav (whisper.cpp's sample) is what the speech tests transcribe: through the client and, as the fake
@@ -75,6 +79,9 @@ export HEARTH_JFK_WAV="$HEARTH_WHISPER_PREFIX/samples/jfk.wav"
 # pairing with a code and revoked.
 HEARTH_TLS_AUTHORITY="$tls_home/tls/authority.pem" HEARTH_TLS_KEY="$HEARTH_KEYED_KEY" HEARTH_PLAIN_URL="http://phone.hearth.test:${url##*:}" \
   "$python" "$root/Tests/web/tls_test.py" "https://phone.hearth.test:$tls_port" "$@"
+# Web Push: a push service on loopback receives a test notification and a reminder coming due, read by a receiver
+# of the test's own; Chromium's service worker shows a pushed notice.
+"$python" "$root/Tests/web/push_test.py" "$push_url"
 # The official Anthropic client against the Messages API (and the keyed server, with x-api-key).
 "$python" "$root/Tests/web/anthropic_client_test.py" "$url"
 # The official MCP client: `hearth mcp` on stdio (profiles of its own) and the server's /mcp.

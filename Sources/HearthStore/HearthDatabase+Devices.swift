@@ -23,6 +23,15 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
       t.primaryKey("codeHash", .blob)
       t.column("expiresAt", .double).notNull()
     }
+    // Where a browser asked to be sent notifications (Web Push): the push service's address for it and the keys
+    // its messages are encrypted with.
+    try db.create(table: "pushSubscription") { t in
+      t.primaryKey("endpoint", .text)
+      t.column("receiverKey", .blob).notNull()
+      t.column("authSecret", .blob).notNull()
+      t.column("createdAt", .double).notNull()
+      t.column("expiresAt", .double)
+    }
   }
 
   var device: PairedDevice? {
@@ -48,7 +57,9 @@ extension HearthDatabase {
   /// Uses up the code with this hash, if it has not run out, and adds `device` with its secret's hash, in one
   /// transaction: two devices racing with one code get one device between them. `false` when no such code is
   /// waiting.
-  public func redeemPairingCode(hash: Data, now: Date, adding device: PairedDevice, secretHash: Data)
+  public func redeemPairingCode(
+    hash: Data, now: Date, adding device: PairedDevice, secretHash: Data
+  )
     throws(StoreError) -> Bool
   {
     try write { db in
@@ -95,5 +106,61 @@ extension HearthDatabase {
   /// Forgets a device and its secret; `false` when there is no such device.
   public func removeDevice(_ id: UUID) throws(StoreError) -> Bool {
     try write { db in try DeviceRow.deleteOne(db, key: id.uuidString) }
+  }
+}
+
+/// A browser's push subscription: its push service's address and the keys its messages are encrypted for.
+public struct PushSubscription: Sendable, Hashable, Codable {
+  public var endpoint: String
+  /// The browser's P-256 public key (65 bytes, uncompressed).
+  public var receiverKey: Data
+  /// The browser's 16-byte authentication secret.
+  public var authSecret: Data
+  public var createdAt: Date
+  /// When the browser said the subscription ends, if it did.
+  public var expiresAt: Date?
+
+  public init(endpoint: String, receiverKey: Data, authSecret: Data, createdAt: Date, expiresAt: Date? = nil) {
+    (self.endpoint, self.receiverKey, self.authSecret, self.createdAt) = (endpoint, receiverKey, authSecret, createdAt)
+    self.expiresAt = expiresAt
+  }
+}
+
+private struct PushSubscriptionRow: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "pushSubscription"
+  var endpoint: String
+  var receiverKey: Data
+  var authSecret: Data
+  var createdAt: Double
+  var expiresAt: Double?
+}
+
+extension HearthDatabase {
+  /// Keeps a subscription; the same endpoint subscribing again replaces its keys.
+  public func savePushSubscription(_ subscription: PushSubscription) throws(StoreError) {
+    try write { db in
+      try PushSubscriptionRow(
+        endpoint: subscription.endpoint, receiverKey: subscription.receiverKey, authSecret: subscription.authSecret,
+        createdAt: subscription.createdAt.timeIntervalSince1970,
+        expiresAt: subscription.expiresAt?.timeIntervalSince1970
+      ).save(db)
+    }
+  }
+
+  /// Every subscription, the oldest first.
+  public func pushSubscriptions() throws(StoreError) -> [PushSubscription] {
+    try read { db in
+      try PushSubscriptionRow.order(Column("createdAt")).fetchAll(db).map {
+        PushSubscription(
+          endpoint: $0.endpoint, receiverKey: $0.receiverKey, authSecret: $0.authSecret,
+          createdAt: Date(timeIntervalSince1970: $0.createdAt),
+          expiresAt: $0.expiresAt.map(Date.init(timeIntervalSince1970:)))
+      }
+    }
+  }
+
+  /// Forgets a subscription; `false` when there was none at that endpoint.
+  public func removePushSubscription(endpoint: String) throws(StoreError) -> Bool {
+    try write { db in try PushSubscriptionRow.deleteOne(db, key: endpoint) }
   }
 }

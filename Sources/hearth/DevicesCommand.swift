@@ -15,7 +15,8 @@ struct DevicesCommand: AsyncParsableCommand {
     subcommands: [List.self, Pair.self, Rename.self, Revoke.self], defaultSubcommand: List.self)
 
   static func line(_ device: PairedDevice) -> String {
-    let used = device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
+    let used =
+      device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
     return "\(device.name) — paired \(device.createdAt.formatted(date: .abbreviated, time: .shortened)), \(used)"
       + Terminal.dim("  (\(device.id.uuidString.prefix(8).lowercased()))")
   }
@@ -45,7 +46,8 @@ struct DevicesCommand: AsyncParsableCommand {
         let code = try await Engine.openProfile().devices.makePairingCode(minutes: minutes)
         if json { return Terminal.write(try JSONOutput.encode(code) + "\n") }
         Terminal.write("\(code.code)\n")
-        Terminal.writeError("valid until \(code.expiresAt.formatted(date: .abbreviated, time: .shortened)), for one device\n")
+        Terminal.writeError(
+          "valid until \(code.expiresAt.formatted(date: .abbreviated, time: .shortened)), for one device\n")
       }
     }
   }

@@ -13,7 +13,8 @@ struct Hearth: AsyncParsableCommand {
       ModelsCommand.self,
       DoctorCommand.self,
       BriefingCommand.self, PromptsCommand.self, ImportCommand.self, NotificationsCommand.self, AutomationsCommand.self,
-      MCPCommand.self, AccountsCommand.self, DevicesCommand.self, SyncCommand.self, BackupCommand.self, RestoreCommand.self,
+      MCPCommand.self, AccountsCommand.self, DevicesCommand.self, SyncCommand.self, BackupCommand.self,
+      RestoreCommand.self,
       BenchCommand.self,
     ]
   )

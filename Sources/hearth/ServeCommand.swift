@@ -62,7 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Flag(
     name: .customLong("allow-private-network"),
-    help: "Let model downloads started from the web app reach this machine and private networks.")
+    help: """
+      Let model downloads started from the web app, and push notifications, reach this machine and private       networks.
+      """)
   var allowPrivateNetwork = false
 
   @Option(name: .customLong("unload-after"), help: "Unload the model after this many idle seconds (0: never).")
@@ -166,6 +168,8 @@ struct ServeCommand: AsyncParsableCommand {
         modelOptions, logger: recentLog.keeping(.commandLine(label: "hearth.engine", level: .info)))
       guard let model = engine.model else { return }
       settings.tls = try credentials(profile: engine.paths.home, host: host)
+      // A push service of the user's own on the home network is reached only when private addresses are allowed.
+      engine.push.allowPrivateNetwork(allowPrivateNetwork)
       let configuration = settings
       if configuration.tls == nil && !configuration.bindsLoopbackOnly {
         Terminal.writeError(

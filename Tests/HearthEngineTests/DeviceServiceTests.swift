@@ -21,7 +21,8 @@ struct DeviceServiceTests {
     #expect(code.code.count == 9 && code.code.dropFirst(4).first == "-")
     #expect(code.code.allSatisfy { $0 == "-" || DeviceService.symbols.contains($0) })
     // Typed as people type it: lower case, a space for the dash.
-    let (device, secret) = try devices.pair(code: code.code.lowercased().replacingOccurrences(of: "-", with: " "), name: " Pixel ")
+    let (device, secret) = try devices.pair(
+      code: code.code.lowercased().replacingOccurrences(of: "-", with: " "), name: " Pixel ")
     #expect(device.name == "Pixel" && secret.hasPrefix("hd_") && secret.count > 40)
     #expect(try devices.device(holding: secret)?.id == device.id)
     #expect(try devices.device(holding: secret + "x") == nil)

@@ -1,8 +1,8 @@
 import Foundation
-import NIOHTTP1
 import HearthCore
 import HearthServer
 import HearthTestSupport
+import NIOHTTP1
 import Testing
 
 /// Pairing through the API, on the very app `hearth serve` runs, with a key set as beyond loopback.
@@ -34,7 +34,8 @@ struct DevicePairingAPITests {
       let listed = try await server.request(.GET, "/api/devices", headers: asDevice)
       #expect(listed.json?["devices"]?.arrayValue?.first?["current"] == .bool(true))
       // The same code again is refused.
-      let again = try await server.request(.POST, "/api/devices/pair", body: "{\"code\": \"\(code)\", \"name\": \"Eve\"}")
+      let again = try await server.request(
+        .POST, "/api/devices/pair", body: "{\"code\": \"\(code)\", \"name\": \"Eve\"}")
       #expect(again.status == 400 && again.json?["error"]?["code"]?.stringValue == "wrong_pairing_code")
       // Revoked: refused at its very next request.
       let id = try #require(listed.json?["devices"]?.arrayValue?.first?["id"]?.stringValue)

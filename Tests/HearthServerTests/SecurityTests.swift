@@ -26,7 +26,7 @@ struct SecurityTests {
     try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { server in
       for path in [
         "/v1/models", "/api/sessions", "/api/settings", "/api/diagnostics", "/api/diagnostics/log", "/api/runtime",
-        "/api/remote", "/metrics", "/api/devices",
+        "/api/remote", "/metrics", "/api/devices", "/api/push/key",
       ]
         + Self.dataRoutes
       {
@@ -42,8 +42,11 @@ struct SecurityTests {
       // The page itself holds no data and loads without the key; it asks for the key when the API does.
       #expect(try await server.request(.GET, "/").status == 200)
       #expect(try await server.request(.GET, "/health").status == 200)
-      // So does the page that helps a phone trust the server: a phone has no key yet, and it shows public data.
-      #expect(try await server.request(.GET, "/ca").status == 200)
+      // So does the page that helps a phone trust the server: a phone has no key yet, and it shows public data;
+      // and so do the manifest and the service worker, which a browser fetches before any key is asked.
+      for path in ["/ca", "/manifest.webmanifest", "/sw.js"] {
+        #expect(try await server.request(.GET, path).status == 200, "\(path)")
+      }
     }
   }
 
@@ -52,6 +55,8 @@ struct SecurityTests {
   static let deviceWrites: [(HTTPMethod, String, String)] = [
     (.POST, "/api/devices/codes", "{}"), (.POST, "/api/devices/pair", #"{"code": "ABCD-EFGH", "name": "x"}"#),
     (.PATCH, "/api/devices/\(UUID())", #"{"name": "x"}"#), (.DELETE, "/api/devices/\(UUID())", ""),
+    (.POST, "/api/push/subscriptions", #"{"endpoint": "https://push.example.com/x"}"#), (.POST, "/api/push/test", "{}"),
+    (.DELETE, "/api/push/subscriptions", #"{"endpoint": "https://push.example.com/x"}"#),
   ]
 
   /// Every read route of the user's own data.

@@ -54,7 +54,9 @@ public final class DeviceService: Sendable {
     var bytes = [UInt8](repeating: 0, count: 32)
     var generator = SystemRandomNumberGenerator()
     for index in bytes.indices { bytes[index] = generator.next() }
-    let secret = "hd_" + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+    let secret =
+      "hd_"
+      + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
       .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     let device = PairedDevice(name: trimmed, createdAt: now, lastUsedAt: now)
     let redeemed: Bool

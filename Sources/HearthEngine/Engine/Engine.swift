@@ -54,6 +54,8 @@ public final class Engine: Sendable {
   public let accounts: AccountService
   /// The phones and other computers paired with this profile, each with a secret of its own.
   public let devices: DeviceService
+  /// Notifications pushed to the browsers that asked for them, open or not.
+  public let push: PushService
   /// Backups of the profile: settings, taking one, the schedule.
   public let backups: BackupService
   /// What Hearth tells the user unasked: reminders coming due, events about to start, habits not yet done.
@@ -144,6 +146,9 @@ public final class Engine: Sendable {
       timeZone: timeZone, clock: configuration.clock, logger: logger)
     self.backups = BackupService(database: database, paths: paths, now: configuration.clock, logger: logger)
     self.devices = DeviceService(database: database, clock: configuration.clock)
+    self.push = PushService(
+      database: database, folder: paths.home.appendingPathComponent("push", isDirectory: true),
+      clock: configuration.clock, logger: logger)
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)
     self.actions = actions

@@ -176,3 +176,14 @@ extension DeviceError: CategorizedError {
     }
   }
 }
+
+extension PushError: CategorizedError {
+  public var category: ErrorCategory {
+    switch self {
+    case .badEndpoint: ErrorCategory(.invalid, code: "bad_push_endpoint", parameter: "endpoint")
+    case .badKeys: ErrorCategory(.invalid, parameter: "keys")
+    case .key: ErrorCategory(.internalFailure)
+    case .store(let error): error.category
+    }
+  }
+}

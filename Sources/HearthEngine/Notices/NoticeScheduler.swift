@@ -4,12 +4,15 @@ import Logging
 public import ServiceLifecycle
 
 /// Looks for notices every `interval` while `hearth serve` runs, so they are recorded when they fire whether or
-/// not a screen is open, and tells the desktop of each new one when `notify-send` is there. It runs in the
+/// not a screen is open, and tells the desktop of each new one when `notify-send` is there, and every browser
+/// that asked for notifications (Web Push). It runs in the
 /// service group beside the server and stops when the group shuts down.
 public struct NoticeScheduler: Service {
   let notices: NoticeService
   let interval: Duration
   let desktop: DesktopNotifier?
+  /// The browsers that asked for notifications, reached through their push services.
+  let push: PushService?
   let logger: Logger
 
   public func run() async throws {
@@ -24,6 +27,7 @@ public struct NoticeScheduler: Service {
           }
         }
         try notices.markDelivered(fresh)
+        for notice in fresh { await push?.send(PushNotice(notice)) }
       } catch {
         // A locked or failing database is tried again at the next look; the notices wait in their data.
         logger.warning("looking for notices failed", metadata: ["error": "\(type(of: error))"])
@@ -58,6 +62,6 @@ public struct DesktopNotifier: Sendable {
 extension Engine {
   /// A service that records notices as they fire, looking every `interval`. Run it beside the server.
   public func noticeScheduler(every interval: Duration = .seconds(15)) -> NoticeScheduler {
-    NoticeScheduler(notices: notices, interval: interval, desktop: DesktopNotifier.find(), logger: logger)
+    NoticeScheduler(notices: notices, interval: interval, desktop: DesktopNotifier.find(), push: push, logger: logger)
   }
 }

@@ -33,7 +33,8 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
       return try JSONResponse.make(try devices.makePairingCode(minutes: input.minutes ?? 10), status: .created)
     }
     router.post("pair") { request, _ in
-      let input = try await RequestReader.decodeStrict(PairingInput.self, from: request, limit: configuration.maxBodyBytes)
+      let input = try await RequestReader.decodeStrict(
+        PairingInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let code = input.code else { throw APIError.invalidRequest("code is required", parameter: "code") }
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       let client = input.client ?? "browser"
@@ -61,7 +62,8 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
     }
     router.patch(":id") { request, context in
       let id = try RouteInput.id(context, of: "device")
-      let input = try await RequestReader.decodeStrict(DeviceInput.self, from: request, limit: configuration.maxBodyBytes)
+      let input = try await RequestReader.decodeStrict(
+        DeviceInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       try devices.rename(id, to: name)
       return try JSONResponse.make(DeviceView(try devices.find(id.uuidString), current: nil))

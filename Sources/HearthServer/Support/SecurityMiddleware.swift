@@ -50,9 +50,13 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   /// (`/ca`, with the authority's public certificate) carry no data; everything else, whatever name it answers to
   /// (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
   private func requiresKey(_ path: String) -> Bool {
-    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || TrustRoutes<Context>.publicPaths.contains(path)
-      || path == DeviceRoutes<Context>.pairingPath)
+    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || Self.topLevelAssets.contains(path)
+      || TrustRoutes<Context>.publicPaths.contains(path) || path == DeviceRoutes<Context>.pairingPath)
   }
+
+  /// The app's files a browser looks for at the top: the manifest and icon an install reads, and the service
+  /// worker, which a page with no key yet must be able to register.
+  static var topLevelAssets: Set<String> { ["/manifest.webmanifest", "/apple-touch-icon.png", "/sw.js"] }
 
   /// Behind a network bind every request carries the key, so a rebound name gains nothing; on loopback
   /// the name must be one of ours.

@@ -23,7 +23,8 @@ struct WebAssets: Sendable {
   static func route(of file: String) -> String {
     switch file {
     case "index.html": "/"
-    case "manifest.webmanifest", "apple-touch-icon.png": "/\(file)"
+    // The service worker controls the pages under its own folder, so it is served from the top.
+    case "manifest.webmanifest", "apple-touch-icon.png", "sw.js": "/\(file)"
     default: "/assets/\(file)"
     }
   }

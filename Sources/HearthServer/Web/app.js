@@ -6,6 +6,7 @@ import { watchWaiting, wireMCPSettings } from "/assets/waiting.js";
 import { wireToolServers } from "/assets/toolservers.js";
 import { wireBackups } from "/assets/backups.js";
 import { loadDevices, wireDevices } from "/assets/devices.js";
+import { registerWorker, wirePush } from "/assets/push.js";
 import { wirePrompts } from "/assets/prompts.js";
 import { wireHistoryImport } from "/assets/history.js";
 import { wireAttachments } from "/assets/attachments.js";
@@ -531,6 +532,8 @@ async function start() {
     wireToolServers().catch(() => {});
     wireBackups().catch(() => {});
     wireDevices().catch(() => {});
+    // Without a service worker (a plain-HTTP page) the Notifications part still says why it cannot work.
+    registerWorker().catch(() => null).then(() => wirePush()).catch(() => {});
     wirePrompts().catch(() => {});
     wireHistoryImport(() => loadSessions());
     window.addEventListener("hashchange", () => route().catch((error) => showError(error.message)));
