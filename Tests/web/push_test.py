@@ -3,7 +3,8 @@
 sender (Python's `cryptography`: ECDH, HKDF and AES-GCM per RFC 8291), first proven on the RFC's own example. The
 VAPID token (RFC 8292) is checked against the key Hearth publishes. A test notification and a reminder coming due
 both arrive; a push service's 410 makes Hearth forget the subscription. In Chromium, the service worker shows a
-pushed payload as a notification (delivered through DevTools, since no public push service can be reached here).
+pushed payload as a notification (delivered through DevTools, since no public push service can be reached here),
+and the app opens from the worker's copy with the network off, saying Hearth cannot be reached.
 
 Usage: push_test.py BASE_URL  (the server must allow private networks: the push service is on loopback)
 """
@@ -185,6 +186,33 @@ class PushTest(unittest.TestCase):
             ))
             # Shown as text; the address it would open is the app's own, never the site the payload named.
             self.assertEqual(shown, [["Dentist at 14:00", "in 15 minutes", origin + "/"]])
+        finally:
+            driver.quit()
+
+
+    def test_4_the_app_opens_without_the_network_and_says_hearth_cannot_be_reached(self):
+        driver = chromium(1000, 800)
+        try:
+            driver.get(BASE_URL + "/")
+            wait = WebDriverWait(driver, 30)
+            # The worker keeps the page and every file it loaded (handed over once it runs).
+            wait.until(lambda d: d.execute_async_script(
+                "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
+                ".then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
+            ) and {"/", "/assets/app.js", "/assets/api.js", "/assets/app.css"} <= set(driver.execute_async_script(
+                "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
+                ".then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
+            )))
+            driver.execute_cdp_cmd("Network.enable", {})
+            driver.execute_cdp_cmd(
+                "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+            )
+            driver.refresh()
+            banner = wait.until(lambda d: d.execute_script(
+                "const b = document.getElementById('banner'); return b && !b.hidden && document.getElementById('banner-text').textContent;"
+            ))
+            self.assertEqual(driver.title, "Hearth")
+            self.assertIn("can't be reached", banner)
         finally:
             driver.quit()
 
