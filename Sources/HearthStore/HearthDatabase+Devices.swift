@@ -10,6 +10,9 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
   var secretHash: Data
   var createdAt: Double
   var lastUsedAt: Double?
+  /// The device whose code let this one in (`nil`: a code made with the key); revoking it revokes this one too,
+  /// so a stolen device cannot keep a way in through a device it paired.
+  var pairedBy: String?
 
   static func create(_ db: Database) throws {
     try db.create(table: "device") { t in
@@ -18,19 +21,12 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
       t.column("secretHash", .blob).notNull().unique()
       t.column("createdAt", .double).notNull()
       t.column("lastUsedAt", .double)
+      t.column("pairedBy", .text).references("device", onDelete: .cascade)
     }
     try db.create(table: "pairingCode") { t in
       t.primaryKey("codeHash", .blob)
       t.column("expiresAt", .double).notNull()
-    }
-    // Where a browser asked to be sent notifications (Web Push): the push service's address for it and the keys
-    // its messages are encrypted with.
-    try db.create(table: "pushSubscription") { t in
-      t.primaryKey("endpoint", .text)
-      t.column("receiverKey", .blob).notNull()
-      t.column("authSecret", .blob).notNull()
-      t.column("createdAt", .double).notNull()
-      t.column("expiresAt", .double)
+      t.column("createdBy", .text).references("device", onDelete: .cascade)
     }
   }
 
@@ -44,13 +40,14 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension HearthDatabase {
-  /// Keeps a new pairing code's hash until `expiresAt`, dropping the codes that have run out.
-  public func addPairingCode(hash: Data, expiresAt: Date, now: Date) throws(StoreError) {
+  /// Keeps a new pairing code's hash until `expiresAt`, dropping the codes that have run out; `createdBy` is the
+  /// paired device that made it (`nil` for the key's holder).
+  public func addPairingCode(hash: Data, expiresAt: Date, now: Date, createdBy: UUID?) throws(StoreError) {
     try write { db in
       try db.execute(sql: "DELETE FROM pairingCode WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
       try db.execute(
-        sql: "INSERT INTO pairingCode (codeHash, expiresAt) VALUES (?, ?)",
-        arguments: [hash, expiresAt.timeIntervalSince1970])
+        sql: "INSERT INTO pairingCode (codeHash, expiresAt, createdBy) VALUES (?, ?, ?)",
+        arguments: [hash, expiresAt.timeIntervalSince1970, createdBy?.uuidString])
     }
   }
 
@@ -63,13 +60,17 @@ extension HearthDatabase {
     throws(StoreError) -> Bool
   {
     try write { db in
+      let creator = try String?.fetchOne(
+        db, sql: "SELECT createdBy FROM pairingCode WHERE codeHash = ? AND expiresAt > ?",
+        arguments: [hash, now.timeIntervalSince1970])
       try db.execute(
         sql: "DELETE FROM pairingCode WHERE codeHash = ? AND expiresAt > ?",
         arguments: [hash, now.timeIntervalSince1970])
       guard db.changesCount == 1 else { return false }
       try DeviceRow(
         id: device.id.uuidString, name: device.name, secretHash: secretHash,
-        createdAt: device.createdAt.timeIntervalSince1970, lastUsedAt: device.lastUsedAt?.timeIntervalSince1970
+        createdAt: device.createdAt.timeIntervalSince1970, lastUsedAt: device.lastUsedAt?.timeIntervalSince1970,
+        pairedBy: creator ?? nil
       ).insert(db)
       return true
     }
@@ -119,20 +120,44 @@ public struct PushSubscription: Sendable, Hashable, Codable {
   public var createdAt: Date
   /// When the browser said the subscription ends, if it did.
   public var expiresAt: Date?
+  /// The paired device that subscribed (`nil` for a browser with the key); revoking it forgets the subscription.
+  public var deviceID: UUID?
+  /// The VAPID public key the subscription was made for.
+  public var senderKey: String
 
-  public init(endpoint: String, receiverKey: Data, authSecret: Data, createdAt: Date, expiresAt: Date? = nil) {
+  public init(
+    endpoint: String, receiverKey: Data, authSecret: Data, createdAt: Date, expiresAt: Date? = nil,
+    deviceID: UUID? = nil, senderKey: String
+  ) {
     (self.endpoint, self.receiverKey, self.authSecret, self.createdAt) = (endpoint, receiverKey, authSecret, createdAt)
-    self.expiresAt = expiresAt
+    (self.expiresAt, self.deviceID, self.senderKey) = (expiresAt, deviceID, senderKey)
   }
 }
 
-private struct PushSubscriptionRow: Codable, FetchableRecord, PersistableRecord {
+struct PushSubscriptionRow: Codable, FetchableRecord, PersistableRecord {
   static let databaseTableName = "pushSubscription"
   var endpoint: String
   var receiverKey: Data
   var authSecret: Data
   var createdAt: Double
   var expiresAt: Double?
+  var deviceID: String?
+  var senderKey: String
+
+  /// Where a browser asked to be sent notifications (Web Push): the push service's address for it, the keys its
+  /// messages are encrypted with, the paired device it belongs to (revoked with it) and the sender key it was made
+  /// for (a subscription for another key, say after a restore elsewhere, is refused by its push service).
+  static func create(_ db: Database) throws {
+    try db.create(table: "pushSubscription") { t in
+      t.primaryKey("endpoint", .text)
+      t.column("receiverKey", .blob).notNull()
+      t.column("authSecret", .blob).notNull()
+      t.column("createdAt", .double).notNull()
+      t.column("expiresAt", .double)
+      t.column("deviceID", .text).references("device", onDelete: .cascade)
+      t.column("senderKey", .text).notNull()
+    }
+  }
 }
 
 extension HearthDatabase {
@@ -142,7 +167,8 @@ extension HearthDatabase {
       try PushSubscriptionRow(
         endpoint: subscription.endpoint, receiverKey: subscription.receiverKey, authSecret: subscription.authSecret,
         createdAt: subscription.createdAt.timeIntervalSince1970,
-        expiresAt: subscription.expiresAt?.timeIntervalSince1970
+        expiresAt: subscription.expiresAt?.timeIntervalSince1970, deviceID: subscription.deviceID?.uuidString,
+        senderKey: subscription.senderKey
       ).save(db)
     }
   }
@@ -154,7 +180,8 @@ extension HearthDatabase {
         PushSubscription(
           endpoint: $0.endpoint, receiverKey: $0.receiverKey, authSecret: $0.authSecret,
           createdAt: Date(timeIntervalSince1970: $0.createdAt),
-          expiresAt: $0.expiresAt.map(Date.init(timeIntervalSince1970:)))
+          expiresAt: $0.expiresAt.map(Date.init(timeIntervalSince1970:)),
+          deviceID: $0.deviceID.flatMap(UUID.init(uuidString:)), senderKey: $0.senderKey)
       }
     }
   }

@@ -135,8 +135,10 @@ enum Schema {
       }
     }
     migrator.registerMigration("v20-paired-devices") { db in
-      // Phones and other computers let in with a pairing code, each with a secret of its own.
+      // Phones and other computers let in with a pairing code, each with a secret of its own, and the browsers
+      // that asked for notifications.
       try DeviceRow.create(db)
+      try PushSubscriptionRow.create(db)
     }
     return migrator
   }

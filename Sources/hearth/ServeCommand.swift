@@ -180,9 +180,10 @@ struct ServeCommand: AsyncParsableCommand {
       let app = try buildApplication(configuration: configuration, dependencies: dependencies) { port in
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on \(configuration.scheme)://\(shown):\(port) (model \(model.name))\n")
-        if configuration.tls?.authority != nil {
+        if let authority = configuration.tls?.authority {
           let here = ["0.0.0.0", "::", "*"].contains(configuration.host) ? "localhost" : shown
           Terminal.write("To use it from a phone, open https://\(here):\(port)/ca on this machine\n")
+          Terminal.write("The phone must show this fingerprint for \(authority.name): \(authority.fingerprint)\n")
         }
       }
       // The next turn loads the model again; the first answer after an unload waits for that.

@@ -1,10 +1,12 @@
 import Foundation
+import GRDB
 import HearthCore
-import HearthStore
 import HearthTestSupport
+import Logging
 import Testing
 
 @testable import HearthEngine
+@testable import HearthStore
 
 /// Pairing codes and device secrets on a real (in-memory) database, with a clock the test moves.
 @Suite("Paired devices")
@@ -12,7 +14,7 @@ struct DeviceServiceTests {
   static func service() throws -> (DeviceService, HearthDatabase, MovingClock) {
     let database = try HearthDatabase.inMemory()
     let clock = MovingClock(Date(timeIntervalSince1970: 1_800_000_000))
-    return (DeviceService(database: database, clock: clock.read), database, clock)
+    return (DeviceService(database: database, clock: clock.read, logger: Logger(label: "test")), database, clock)
   }
 
   @Test func aCodePairsOneDeviceOnceAndItsSecretLetsItIn() throws {
@@ -27,10 +29,17 @@ struct DeviceServiceTests {
     #expect(try devices.device(holding: secret)?.id == device.id)
     #expect(try devices.device(holding: secret + "x") == nil)
     // Single use.
-    #expect(throws: DeviceError.self) { try devices.pair(code: code.code, name: "Another") }
-    // Neither the code nor the secret is stored as it is.
-    let stored = try database.pairedDevices()
-    #expect(stored.map(\.id) == [device.id])
+    #expect { try devices.pair(code: code.code, name: "Another") } throws: { error in
+      guard case DeviceError.wrongCode = error else { return false }
+      return true
+    }
+    // Neither the code nor the secret is stored as it is: only their SHA-256.
+    #expect(try database.pairedDevices().map(\.id) == [device.id])
+    let stored = try database.read { db in try Data.fetchAll(db, sql: "SELECT secretHash FROM device") }
+    #expect(stored == [DeviceService.hash(secret)] && !stored.contains(Data(secret.utf8)))
+    let other = try devices.makePairingCode()
+    let codes = try database.read { db in try Data.fetchAll(db, sql: "SELECT codeHash FROM pairingCode") }
+    #expect(codes == [DeviceService.hash(DeviceService.normalized(other.code))])
     try devices.revoke(device.id)
     #expect(try devices.device(holding: secret) == nil)
     #expect(throws: DeviceError.self) { try devices.revoke(device.id) }
@@ -56,8 +65,31 @@ struct DeviceServiceTests {
     }
     clock.set(start.addingTimeInterval(61 + 61))
     #expect(try devices.pair(code: fresh.code, name: "Phone").device.name == "Phone")
+    // The limit is kept per address: one that guesses shuts out only itself.
+    let another = try devices.makePairingCode()
+    for _ in 0..<DeviceService.attemptsPerMinute {
+      #expect(throws: DeviceError.self) { try devices.pair(code: "0000-0000", name: "Guess", from: "192.0.2.7") }
+    }
+    #expect(throws: DeviceError.self) { try devices.pair(code: another.code, name: "Guess", from: "192.0.2.7") }
+    #expect(try devices.pair(code: another.code, name: "Tablet", from: "192.0.2.8").device.name == "Tablet")
+    #expect(throws: DeviceError.self) { try devices.pair(code: "x", name: "bad\u{1B}[2Jname") }
     #expect(throws: DeviceError.self) { try devices.makePairingCode(minutes: 0) }
     #expect(throws: DeviceError.self) { try devices.makePairingCode(minutes: 61) }
+  }
+
+  @Test func revokingADeviceRevokesWhatItPairedAndItsNotifications() throws {
+    let (devices, database, _) = try Self.service()
+    let (first, firstSecret) = try devices.pair(code: try devices.makePairingCode().code, name: "Phone")
+    let (second, secondSecret) = try devices.pair(code: try devices.makePairingCode(by: first.id).code, name: "Tablet")
+    let (third, _) = try devices.pair(code: try devices.makePairingCode().code, name: "Laptop")
+    try database.savePushSubscription(
+      PushSubscription(
+        endpoint: "https://push.example/1", receiverKey: Data([4]), authSecret: Data(count: 16), createdAt: Date(),
+        deviceID: first.id, senderKey: "k"))
+    try devices.revoke(first.id)
+    #expect(try devices.device(holding: firstSecret) == nil && devices.device(holding: secondSecret) == nil)
+    #expect(try devices.list().map(\.id) == [third.id] && second.id != third.id)
+    #expect(try database.pushSubscriptions().isEmpty)
   }
 
   @Test func lastUseIsWrittenOnceAMinuteAndDevicesAreFoundByIdOrName() throws {

@@ -48,7 +48,13 @@ struct PushAPITests {
         body:
           #"{"endpoint": "\#(endpoint)", "expirationTime": 1000, "keys": {"p256dh": "\#(Self.receiver)", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}}"#
       )
-      #expect(ended.status == 400)
+      #expect(ended.status == 400 && ended.json?["error"]?["param"]?.stringValue == "expirationTime")
+      // Forgetting takes the endpoint alone, and a test push no fields: anything more is refused by name.
+      let extra = try await server.request(
+        .DELETE, "/api/push/subscriptions", body: #"{"endpoint": "\#(endpoint)", "keys": {}}"#)
+      #expect(extra.status == 400 && extra.json?["error"]?["param"]?.stringValue == "keys")
+      let loud = try await server.request(.POST, "/api/push/test", body: #"{"title": "x"}"#)
+      #expect(loud.status == 400 && loud.json?["error"]?["param"]?.stringValue == "title")
       #expect(
         try await server.request(.DELETE, "/api/push/subscriptions", body: #"{"endpoint": "\#(endpoint)"}"#).status
           == 204)

@@ -70,6 +70,8 @@ class PushService(http.server.ThreadingHTTPServer):
                     self.received.append((handler.path, dict(handler.headers), body))
                     self.arrived.notify_all()
                 handler.send_response(self.status)
+                if self.status in (301, 302, 307, 308):
+                    handler.send_header("Location", f"http://127.0.0.1:{self.server_address[1]}/push/elsewhere")
                 handler.send_header("Content-Length", "0")
                 handler.end_headers()
 
@@ -160,6 +162,22 @@ class PushTest(unittest.TestCase):
         try:
             self.assertEqual(api("/api/push/test", "POST", {})["removed"], 1)
             self.assertEqual(api("/api/push/test", "POST", {}), {"sent": 0, "failed": 0, "removed": 0})
+        finally:
+            self.service.status = 201
+
+    def test_2b_a_push_service_that_redirects_is_not_followed(self):
+        api("/api/push/subscriptions", "POST", self.subscription)
+        before = len(self.service.received)
+        self.service.status = 307
+        try:
+            self.assertEqual(api("/api/push/test", "POST", {}), {"sent": 0, "failed": 1, "removed": 0})
+        finally:
+            self.service.status = 201
+        # One request, to the subscription's own address; nothing went where the redirect pointed.
+        self.assertEqual([path for path, _, _ in self.service.received[before:]], ["/push/device-1"])
+        self.service.status = 410
+        try:
+            api("/api/push/test", "POST", {})
         finally:
             self.service.status = 201
 

@@ -35,43 +35,50 @@ public final class PushService: Sendable {
   /// otherwise only public https addresses are sent to.
   public func allowPrivateNetwork(_ allowed: Bool) { privateNetwork.withLock { $0 = allowed } }
 
-  /// The profile's VAPID key, made once and kept readable by the user alone.
+  /// The profile's VAPID key, made once and kept readable by the user alone. Loading and making happen under one
+  /// lock, so two first pushes at once cannot make two keys.
   func signer() throws(PushError) -> VAPID {
-    if let loaded = vapid.withLock({ $0 }) { return loaded }
-    let key: P256.Signing.PrivateKey
+    try vapid.withLock { (loaded: inout VAPID?) throws(PushError) -> VAPID in
+      if let loaded { return loaded }
+      let signer = VAPID(key: try loadOrMakeKey(), subject: Self.subject)
+      loaded = signer
+      return signer
+    }
+  }
+
+  private func loadOrMakeKey() throws(PushError) -> P256.Signing.PrivateKey {
+    let manager = FileManager.default
     do {
-      if FileManager.default.fileExists(atPath: keyFile.path) {
-        key = try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOf: keyFile, encoding: .utf8))
-      } else {
-        key = P256.Signing.PrivateKey()
-        try FileManager.default.createDirectory(
-          at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-        guard
-          FileManager.default.createFile(
-            atPath: keyFile.path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
-        else { throw PushError.key("\(keyFile.path) could not be written") }
+      if manager.fileExists(atPath: keyFile.path) {
+        return try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOf: keyFile, encoding: .utf8))
       }
+      let key = P256.Signing.PrivateKey()
+      let folder = keyFile.deletingLastPathComponent()
+      try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      // Written whole under another name with its permissions from the start, then renamed into place.
+      let temporary = folder.appendingPathComponent(".vapid-\(UUID().uuidString).tmp")
+      guard
+        manager.createFile(
+          atPath: temporary.path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+      else { throw PushError.key("\(keyFile.path) could not be written") }
+      try manager.moveItem(at: temporary, to: keyFile)
+      return key
     } catch let error as PushError {
       throw error
     } catch {
       throw .key("\(keyFile.path): \(error)")
     }
-    let signer = VAPID(key: key, subject: Self.subject)
-    vapid.withLock { $0 = signer }
-    return signer
   }
 
   /// The key a browser subscribes with (`applicationServerKey`).
   public func publicKey() throws(PushError) -> String { try signer().publicKey }
 
   /// Keeps a browser's subscription, after checking its address may be sent to and its keys are well formed.
+  /// `device` is the paired device subscribing, if one is: revoking it forgets the subscription.
   public func subscribe(
-    endpoint: String, receiverKey: String, authSecret: String, expiresAt: Date? = nil
-  )
-    async throws(PushError)
-  {
-    if let expiresAt, expiresAt <= clock() { throw .badKeys("expirationTime has passed") }
+    endpoint: String, receiverKey: String, authSecret: String, expiresAt: Date? = nil, device: UUID? = nil
+  ) async throws(PushError) {
+    if let expiresAt, expiresAt <= clock() { throw .expired }
     try await check(endpoint)
     guard let key = Base64URL.decode(receiverKey), Self.isPublicKey(key) else {
       throw .badKeys("keys.p256dh must be a P-256 public key, base64url")
@@ -79,11 +86,13 @@ public final class PushService: Sendable {
     guard let secret = Base64URL.decode(authSecret), secret.count == 16 else {
       throw .badKeys("keys.auth must be 16 bytes, base64url")
     }
+    let sender = try publicKey()
     do {
       try database.savePushSubscription(
         PushSubscription(
-          endpoint: endpoint, receiverKey: Data(key), authSecret: Data(secret), createdAt: clock(), expiresAt: expiresAt
-        ))
+          endpoint: endpoint, receiverKey: Data(key), authSecret: Data(secret), createdAt: clock(),
+          expiresAt: expiresAt,
+          deviceID: device, senderKey: sender))
     } catch {
       throw .store(error)
     }
@@ -142,29 +151,52 @@ public final class PushService: Sendable {
       return report
     }
     let now = clock()
-    for subscription in subscriptions {
-      // One its browser said has ended is gone without asking its push service.
-      let outcome =
-        subscription.expiresAt.map { $0 <= now } == true
-        ? .gone : await deliver(payload, to: subscription, signer: signer)
+    // Its own client, following no redirect: a push service that answers with one is not followed to an address
+    // that was never checked.
+    var configuration = HTTPClient.Configuration()
+    configuration.redirectConfiguration = .disallow
+    configuration.timeout = .init(connect: .seconds(10), read: .seconds(15))
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    let outcomes = await withTaskGroup(of: (String, Outcome).self) { group in
+      for subscription in subscriptions {
+        group.addTask {
+          // One its browser said has ended, or made for another key (a restore elsewhere), is gone without asking.
+          if subscription.expiresAt.map({ $0 <= now }) == true || subscription.senderKey != signer.publicKey {
+            return (subscription.endpoint, .gone)
+          }
+          return (subscription.endpoint, await self.deliver(payload, to: subscription, signer: signer, client: client))
+        }
+      }
+      return await group.reduce(into: [(String, Outcome)]()) { $0.append($1) }
+    }
+    do {
+      try await client.shutdown()
+    } catch {
+      logger.info("the push client did not shut down cleanly", metadata: ["error": "\(type(of: error))"])
+    }
+    for (endpoint, outcome) in outcomes {
       switch outcome {
       case .sent: report.sent += 1
+      case .failed: report.failed += 1
       case .gone:
         report.removed += 1
         do {
-          _ = try database.removePushSubscription(endpoint: subscription.endpoint)
+          _ = try database.removePushSubscription(endpoint: endpoint)
         } catch {
           logger.warning("a gone push subscription could not be forgotten", metadata: ["error": "\(type(of: error))"])
         }
-      case .failed: report.failed += 1
       }
     }
     return report
   }
 
-  private enum Outcome { case sent, gone, failed }
+  private enum Outcome: Sendable { case sent, gone, failed }
 
-  private func deliver(_ payload: [UInt8], to subscription: PushSubscription, signer: VAPID) async -> Outcome {
+  private func deliver(
+    _ payload: [UInt8], to subscription: PushSubscription, signer: VAPID, client: HTTPClient
+  ) async
+    -> Outcome
+  {
     do {
       try await check(subscription.endpoint)
       guard let url = URL(string: subscription.endpoint) else { return .failed }
@@ -179,7 +211,7 @@ public final class PushService: Sendable {
       request.headers.add(name: "TTL", value: "86400")
       request.headers.add(name: "Urgency", value: "normal")
       request.body = .bytes(ByteBuffer(bytes: body))
-      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(15))
+      let response = try await client.execute(request, timeout: .seconds(15))
       _ = try await response.body.collect(upTo: 64 << 10)
       switch response.status.code {
       case 200..<300: return .sent
@@ -208,7 +240,8 @@ public struct PushNotice: Sendable, Hashable, Codable {
     (self.title, self.body, self.url, self.tag) = (title, body, url, tag)
   }
 
-  /// A notice as its notification: the page of its kind.
+  /// A notice as its notification: the page of its kind, its words cut to what a notification shows (so a long
+  /// one never makes the message too large to send).
   public init(_ notice: Notice) {
     let page =
       switch notice.kind {
@@ -217,7 +250,11 @@ public struct PushNotice: Sendable, Hashable, Codable {
       case .habit: "/#/habits"
       case .automation, .sync: "/"
       }
-    self.init(title: notice.title, body: notice.detail, url: page, tag: notice.id)
+    self.init(title: Self.cut(notice.title, 200), body: Self.cut(notice.detail, 600), url: page, tag: notice.id)
+  }
+
+  static func cut(_ text: String, _ limit: Int) -> String {
+    text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
   }
 }
 
@@ -233,6 +270,8 @@ public struct PushReport: Sendable, Hashable, Codable {
 public enum PushError: Error, Sendable, CustomStringConvertible {
   case badEndpoint(String)
   case badKeys(String)
+  /// The browser said the subscription has already ended.
+  case expired
   case key(String)
   case store(StoreError)
 
@@ -240,6 +279,7 @@ public enum PushError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .badEndpoint(let reason): "the subscription's endpoint cannot be used: \(reason)"
     case .badKeys(let reason): reason
+    case .expired: "expirationTime has passed: the subscription has ended"
     case .key(let reason): "the push key could not be read or made: \(reason)"
     case .store(let error): "the subscriptions could not be read or written: \(error)"
     }

@@ -145,7 +145,7 @@ public final class Engine: Sendable {
       database: database, folder: paths.home.appendingPathComponent("accounts", isDirectory: true),
       timeZone: timeZone, clock: configuration.clock, logger: logger)
     self.backups = BackupService(database: database, paths: paths, now: configuration.clock, logger: logger)
-    self.devices = DeviceService(database: database, clock: configuration.clock)
+    self.devices = DeviceService(database: database, clock: configuration.clock, logger: logger)
     self.push = PushService(
       database: database, folder: paths.home.appendingPathComponent("push", isDirectory: true),
       clock: configuration.clock, logger: logger)

@@ -27,7 +27,13 @@ public struct NoticeScheduler: Service {
           }
         }
         try notices.markDelivered(fresh)
-        for notice in fresh { await push?.send(PushNotice(notice)) }
+        // Each notice to every browser at once (a slow push service holds up none of the others); the next look
+        // waits for them, so a notice is never pushed twice.
+        if let push {
+          await withTaskGroup(of: Void.self) { group in
+            for notice in fresh { group.addTask { await push.send(PushNotice(notice)) } }
+          }
+        }
       } catch {
         // A locked or failing database is tried again at the next look; the notices wait in their data.
         logger.warning("looking for notices failed", metadata: ["error": "\(type(of: error))"])

@@ -15,8 +15,11 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
 
   /// The route a device with nothing yet calls: it passes the `Host` and origin checks, not the key's.
   static var pairingPath: String { "/api/devices/pair" }
-  /// The cookie a paired browser sends.
-  static var cookieName: String { "hearth_device" }
+  /// The cookie a paired browser sends. Over HTTPS it carries the `__Host-` prefix, which browsers keep only when
+  /// it is `Secure`, for this host and every path, never shared with a subdomain.
+  static func cookieName(secure: Bool) -> String { secure ? "__Host-hearth_device" : "hearth_device" }
+
+  private var secure: Bool { configuration.tls != nil }
 
   private var devices: DeviceService { dependencies.engine.devices }
 
@@ -24,15 +27,17 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { request, _ in
-      let current = try Self.secret(in: request).flatMap { try devices.device(holding: $0) }?.id
+      let current = try asking(request)
       return try JSONResponse.make(DeviceList(devices: try devices.list().map { DeviceView($0, current: current) }))
     }
     router.post("codes") { request, _ in
       let input = try await RequestReader.decodeStrict(
         PairingCodeInput.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
-      return try JSONResponse.make(try devices.makePairingCode(minutes: input.minutes ?? 10), status: .created)
+      // A code made by a paired device is tied to it: revoking that device revokes what it let in.
+      let code = try devices.makePairingCode(minutes: input.minutes ?? 10, by: try asking(request))
+      return try JSONResponse.make(code, status: .created)
     }
-    router.post("pair") { request, _ in
+    router.post("pair") { request, context in
       let input = try await RequestReader.decodeStrict(
         PairingInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let code = input.code else { throw APIError.invalidRequest("code is required", parameter: "code") }
@@ -43,7 +48,7 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
       }
       let paired: (device: PairedDevice, secret: String)
       do throws(DeviceError) {
-        paired = try devices.pair(code: code, name: name)
+        paired = try devices.pair(code: code, name: name, from: (context as? any PeerAddressContext)?.peerAddress)
       } catch {
         guard case .tooManyAttempts(let seconds) = error else { throw error }
         var answer = ErrorMapping.apiError(error)
@@ -56,8 +61,8 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
       }
       var response = try JSONResponse.make(view, status: .created)
       response.headers[.setCookie] =
-        "\(Self.cookieName)=\(paired.secret); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
-        + (configuration.tls == nil ? "" : "; Secure")
+        "\(Self.cookieName(secure: secure))=\(paired.secret); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
+        + (secure ? "; Secure" : "")
       return response
     }
     router.patch(":id") { request, context in
@@ -66,7 +71,7 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
         DeviceInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       try devices.rename(id, to: name)
-      return try JSONResponse.make(DeviceView(try devices.find(id.uuidString), current: nil))
+      return try JSONResponse.make(DeviceView(try devices.find(id.uuidString), current: try asking(request)))
     }
     router.delete(":id") { _, context in
       try devices.revoke(try RouteInput.id(context, of: "device"))
@@ -74,12 +79,17 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
     }
   }
 
+  /// The paired device making the request, if one is.
+  private func asking(_ request: Request) throws -> UUID? {
+    try Self.secret(in: request, secure: secure).flatMap { try devices.device(holding: $0) }?.id
+  }
+
   /// A device's secret as the request carries it: the paired browser's cookie, or a bearer token.
-  static func secret(in request: Request) -> String? {
+  static func secret(in request: Request, secure: Bool) -> String? {
     if let bearer = SecurityMiddleware<Context>.bearerToken(request.headers[.authorization]), bearer.hasPrefix("hd_") {
       return bearer
     }
-    return cookie(cookieName, in: request.headers[values: .cookie])
+    return cookie(cookieName(secure: secure), in: request.headers[values: .cookie])
   }
 
   static func cookie(_ name: String, in headers: [String]) -> String? {

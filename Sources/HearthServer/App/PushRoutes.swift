@@ -19,6 +19,9 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
       try JSONResponse.make(PushKey(publicKey: try push.publicKey(), subscriptions: try push.subscriptionCount()))
     }
     router.post("subscriptions") { request, _ in
+      // A paired device's subscription goes with it when it is revoked.
+      let device = try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil)
+        .flatMap(dependencies.engine.devices.device(holding:))?.id
       let input = try await RequestReader.decodeStrict(
         SubscriptionInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let endpoint = input.endpoint else {
@@ -29,12 +32,12 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
       }
       try await push.subscribe(
         endpoint: endpoint, receiverKey: receiver, authSecret: secret,
-        expiresAt: input.expirationTime.map { Date(timeIntervalSince1970: $0 / 1000) })
+        expiresAt: input.expirationTime.map { Date(timeIntervalSince1970: $0 / 1000) }, device: device)
       return Response(status: .created)
     }
     router.delete("subscriptions") { request, _ in
       let input = try await RequestReader.decodeStrict(
-        SubscriptionInput.self, from: request, limit: configuration.maxBodyBytes)
+        EndpointInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let endpoint = input.endpoint else {
         throw APIError.invalidRequest("endpoint is required", parameter: "endpoint")
       }
@@ -43,7 +46,9 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
       }
       return Response(status: .noContent)
     }
-    router.post("test") { _, _ in
+    router.post("test") { request, _ in
+      _ = try await RequestReader.decodeStrict(
+        NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       let report = await push.send(
         PushNotice(title: "Hearth", body: "Notifications reach this device.", url: "/", tag: "hearth-test"))
       return try JSONResponse.make(report)
@@ -55,6 +60,12 @@ struct PushKey: Encodable {
   /// The key browsers subscribe with (`applicationServerKey`), base64url.
   var publicKey: String
   var subscriptions: Int
+}
+
+/// The subscription to forget.
+struct EndpointInput: StrictInput {
+  var endpoint: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case endpoint }
 }
 
 /// A subscription as the browser's `PushSubscription.toJSON()` writes it.

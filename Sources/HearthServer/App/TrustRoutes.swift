@@ -46,11 +46,18 @@ struct TrustRoutes<Context: RequestContext>: RouteArea {
       return "https://\(host.contains(":") ? "[\(host)]" : host)\(portText)/ca"
     }
     let addresses = credentials.names.addresses.filter { !ServerConfiguration.isLoopback($0) && $0 != "::1" }
-    let privateIPv4 = addresses.first { $0.hasPrefix("192.168.") || $0.hasPrefix("10.") || $0.hasPrefix("172.") }
+    let privateIPv4 = addresses.first(where: Self.isHomeNetwork)
     if let chosen = privateIPv4 ?? addresses.first {
       return "https://\(chosen.contains(":") ? "[\(chosen)]" : chosen)\(portText)/ca"
     }
     return credentials.names.dnsNames.first { $0.hasSuffix(".local") }.map { "https://\($0)\(portText)/ca" }
+  }
+
+  /// Whether an address is on a home network as routers number them (RFC 1918's 192.168/16, 10/8 and 172.16/12).
+  static func isHomeNetwork(_ address: String) -> Bool {
+    let parts = address.split(separator: ".").compactMap { Int($0) }
+    guard parts.count == 4 else { return false }
+    return parts[0] == 192 && parts[1] == 168 || parts[0] == 10 || parts[0] == 172 && (16...31).contains(parts[1])
   }
 
   func page(for authority: String?) -> String {
@@ -99,10 +106,13 @@ struct TrustRoutes<Context: RequestContext>: RouteArea {
       machine. A phone that trusts it reaches Hearth over HTTPS: the microphone works, the app can be installed, and \
       your key and chats are encrypted on the network. The authority may vouch only for this machine's names and \
       the local name spaces (<code>.local</code>, <code>.lan</code>, <code>.home.arpa</code>, <code>.internal</code>), \
-      so it cannot stand in for any site on the internet.</p>
+      so it cannot stand in for any named site on the internet.</p>
       <ol>\(open)
       <li><p><a id="download-authority" href="/ca/hearth-ca.crt" download>Download the certificate</a> and check \
-      that the phone shows this SHA-256 fingerprint:</p><p><code id="fingerprint">\(trusted.fingerprint)</code></p></li>
+      that the phone shows this SHA-256 fingerprint:</p><p><code id="fingerprint">\(trusted.fingerprint)</code></p>
+      <p>Compare it with this page <strong>as the computer Hearth runs on shows it</strong> (at \
+      <code>https://localhost</code>, or in what <code>hearth serve</code> printed when it started), not only with \
+      this page on the phone: until the last step the phone cannot tell this server from another on the network.</p></li>
       <li><p><strong>iPhone and iPad:</strong> Settings, General, VPN &amp; Device Management: install the profile. \
       Then Settings, General, About, Certificate Trust Settings: turn on full trust for it.</p>
       <p><strong>Android:</strong> Settings, Security, More security settings, Encryption &amp; credentials, Install \

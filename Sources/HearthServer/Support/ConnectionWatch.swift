@@ -8,7 +8,13 @@ protocol ChannelRequestContext: RequestContext {
 }
 
 /// The server's request context: Hummingbird's basics plus the connection.
-struct HearthRequestContext: ChannelRequestContext {
+/// A request context that knows the client's address, for limits kept per client.
+protocol PeerAddressContext {
+  /// The client's IP address, when the request came over a socket.
+  var peerAddress: String? { get }
+}
+
+struct HearthRequestContext: ChannelRequestContext, PeerAddressContext {
   var coreContext: CoreRequestContextStorage
   let channel: any Channel
 
@@ -16,6 +22,8 @@ struct HearthRequestContext: ChannelRequestContext {
     coreContext = .init(source: source)
     channel = source.channel
   }
+
+  var peerAddress: String? { channel.remoteAddress?.ipAddress }
 }
 
 /// Notices the client's side of a connection closing. The server keeps reading while a request is

@@ -32,12 +32,16 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     // A browser's preflight never carries credentials; it is answered by the CORS middleware.
     let isPreflight = request.method == .options && request.headers[.origin] != nil
-    if !isPreflight, requiresKey(request.uri.path), let key = configuration.apiKey {
+    if !isPreflight, requiresKey(request.uri.path, method: request.method), let key = configuration.apiKey {
       // Anthropic's clients send the key as `x-api-key`; every other client as a bearer token.
       let given = Self.bearerToken(request.headers[.authorization]) ?? request.headers[.apiKey]
       let keyMatches = given.map { constantTimeEquals($0, key) } == true
       // A device's secret is looked up by its hash, so its check takes the same time whatever it holds.
-      let device = keyMatches ? nil : try DeviceRoutes<Context>.secret(in: request).flatMap(devices.device(holding:))
+      let device =
+        keyMatches
+        ? nil
+        : try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil).flatMap(
+          devices.device(holding:))
       guard keyMatches || device != nil else {
         throw APIError(
           .unauthorized, "a valid API key is required (Authorization: Bearer …, or x-api-key)", code: "invalid_api_key")
@@ -49,9 +53,10 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   /// The web app's page and assets, the health check and the page that helps a phone trust this server
   /// (`/ca`, with the authority's public certificate) carry no data; everything else, whatever name it answers to
   /// (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
-  private func requiresKey(_ path: String) -> Bool {
+  private func requiresKey(_ path: String, method: HTTPRequest.Method) -> Bool {
     !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || Self.topLevelAssets.contains(path)
-      || TrustRoutes<Context>.publicPaths.contains(path) || path == DeviceRoutes<Context>.pairingPath)
+      || TrustRoutes<Context>.publicPaths.contains(path)
+      || (path == DeviceRoutes<Context>.pairingPath && method == .post))
   }
 
   /// The app's files a browser looks for at the top: the manifest and icon an install reads, and the service
