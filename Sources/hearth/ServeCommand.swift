@@ -13,9 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
     commandName: "serve",
     abstract: "Serve the web app and an OpenAI-compatible API.",
     discussion: """
-      Listens on 127.0.0.1 unless --host says otherwise; any other address needs an API key, which every
-      API request must then send as `Authorization: Bearer KEY`. --tls serves HTTPS with a certificate from
-      the profile's own certificate authority (made once; a phone trusts it from the page /ca); --tls-cert and
+      Listens on 127.0.0.1 unless --host says otherwise; any other address needs an API key, which every \
+      API request must then send as `Authorization: Bearer KEY`. --tls serves HTTPS with a certificate from \
+      the profile's own certificate authority (made once; a phone trusts it from the page /ca); --tls-cert and \
       --tls-key serve a certificate of your own. Ctrl-C (or SIGTERM) lets running answers be saved and stops.
       """
   )
@@ -46,9 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Flag(
     name: .customLong("tls"),
-    help: """
-      Serve HTTPS with a certificate for this machine's names and addresses (and --host, --allow-host), signed by       the profile's own certificate authority, which a phone trusts from the page /ca.
-      """)
+    help: ArgumentHelp(
+      "Serve HTTPS with a certificate for this machine's names and addresses (and --host, --allow-host), signed by "
+        + "the profile's own certificate authority, which a phone trusts from the page /ca."))
   var tls = false
 
   @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate (PEM, the chain after it).")
@@ -62,9 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Flag(
     name: .customLong("allow-private-network"),
-    help: """
-      Let model downloads started from the web app, and push notifications, reach this machine and private       networks.
-      """)
+    help: ArgumentHelp(
+      "Let model downloads started from the web app, and push notifications, reach this machine and private "
+        + "networks."))
   var allowPrivateNetwork = false
 
   @Option(name: .customLong("unload-after"), help: "Unload the model after this many idle seconds (0: never).")

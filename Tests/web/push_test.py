@@ -4,7 +4,8 @@ sender (Python's `cryptography`: ECDH, HKDF and AES-GCM per RFC 8291), first pro
 VAPID token (RFC 8292) is checked against the key Hearth publishes. A test notification and a reminder coming due
 both arrive; a push service's 410 makes Hearth forget the subscription. In Chromium, the service worker shows a
 pushed payload as a notification (delivered through DevTools, since no public push service can be reached here),
-and the app opens from the worker's copy with the network off, saying Hearth cannot be reached.
+and the app is installable (Chromium's own check) and opens from the worker's copy with the network off, saying
+Hearth cannot be reached.
 
 Usage: push_test.py BASE_URL  (the server must allow private networks: the push service is on loopback)
 """
@@ -208,11 +209,20 @@ class PushTest(unittest.TestCase):
             driver.quit()
 
 
-    def test_4_the_app_opens_without_the_network_and_says_hearth_cannot_be_reached(self):
+    def test_4_the_app_is_installable_and_opens_without_the_network_saying_hearth_cannot_be_reached(self):
         driver = chromium(1000, 800)
         try:
             driver.get(BASE_URL + "/")
             wait = WebDriverWait(driver, 30)
+            wait.until(lambda d: d.execute_async_script(
+                "const done = arguments[0]; navigator.serviceWorker.getRegistration().then((r) => done(Boolean(r && r.active)));"
+            ))
+            # Chromium's own verdict on installing the app: its manifest, icons and service worker.
+            self.assertEqual(driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}), {"installabilityErrors": []})
+            manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+            self.assertEqual(manifest["errors"], [])
+            shortcuts = [(item["name"], item["url"]) for item in json.loads(manifest["data"])["shortcuts"]]
+            self.assertEqual(shortcuts, [("New chat", "/"), ("Today", "/#/calendar"), ("Add a reminder", "/#/reminders")])
             # The worker keeps the page and every file it loaded (handed over once it runs).
             wait.until(lambda d: d.execute_async_script(
                 "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
