@@ -76,18 +76,19 @@ for (const element of document.querySelectorAll("body *")) {
 return failures;
 """
 
-# Every control a finger can reach on a phone is at least 44 × 44 CSS pixels (text fields at least 44 tall);
-# links inside running text are exempt, as WCAG allows for inline targets.
+# Every control a finger can reach on a phone is at least 44 × 44 CSS pixels (text fields at least 44 tall; check
+# boxes and radio buttons too); links inside running text are exempt, as WCAG allows for inline targets.
 TARGET_CHECK = r"""
 const failures = [];
 const controls = "button, select, input, textarea, a.icon-button, .nav-link, .session-item, [role=button]";
 for (const element of document.querySelectorAll(controls)) {
   if (!element.checkVisibility?.({ opacityProperty: true, visibilityProperty: true })) continue;
   if (element.closest("[inert], dialog:not([open])") || element.disabled) continue;
-  if (element.matches(".bubble *, .sources *, input[type=checkbox], input[type=radio]")) continue;
+  if (element.matches(".bubble *, .sources *")) continue;
   const rect = element.getBoundingClientRect();
   if (rect.width === 0 || rect.height === 0) continue;
-  const wide = element.matches("input, textarea, select") ? true : rect.width >= 44;
+  const box = element.matches("input[type=checkbox], input[type=radio]");
+  const wide = element.matches("input, textarea, select") && !box ? true : rect.width >= 44;
   if (!wide || rect.height < 44) {
     failures.push(`${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}.${element.className} "${(element.textContent || element.value || "").trim().slice(0, 20)}" ${Math.round(rect.width)}×${Math.round(rect.height)}`);
   }
