@@ -87,12 +87,17 @@ struct TrustRoutes<Context: RequestContext>: RouteArea {
 
   private func steps(_ trusted: AuthorityCertificate, names: MachineNames, address: String?) -> String {
     let open: String
-    if let address, let code = try? QRCode(text: address) {
+    if let address {
+      let typed = "<code id=\"phone-address\">\(Self.escaped(address))</code>"
+      // An address too long for a code (over 213 bytes) is still given as text to type.
+      let shown =
+        (try? QRCode(text: address)).map {
+          "<figure id=\"address-code\">\($0.svg(pixelsPerModule: 6, title: address))<figcaption>\(typed)</figcaption></figure>"
+        } ?? "<p>\(typed)</p>"
       open = """
         <li><p>On the phone, scan this code with the camera, or type the address. The phone warns that the \
         connection is not private until the last step is done: that is expected, for this page only.</p>
-        <figure id="address-code">\(code.svg(pixelsPerModule: 6, title: address))
-        <figcaption><code id="phone-address">\(Self.escaped(address))</code></figcaption></figure></li>
+        \(shown)</li>
         """
     } else {
       open = """
