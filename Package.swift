@@ -214,6 +214,7 @@ let package = Package(
       name: "HearthEngine",
       dependencies: [
         "HearthPush",
+        "HearthTLS",
         "HearthActions",
         "HearthBackup",
         "HearthMemory",

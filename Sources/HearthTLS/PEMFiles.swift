@@ -42,7 +42,7 @@ enum PEMFiles {
   static func write(certificates: [Certificate], to path: String) throws(TLSError) {
     do {
       let text = try certificates.map { try $0.serializeAsPEM().pemString }.joined(separator: "\n") + "\n"
-      try write(Data(text.utf8), to: path, permissions: 0o644)
+      try ProtectedFile.write(Data(text.utf8), to: path, permissions: 0o644)
     } catch let error as TLSError {
       throw error
     } catch {
@@ -52,33 +52,11 @@ enum PEMFiles {
 
   static func writeKey(_ key: Certificate.PrivateKey, to path: String) throws(TLSError) {
     do {
-      try write(Data((try key.serializeAsPEM().pemString + "\n").utf8), to: path, permissions: 0o600)
+      try ProtectedFile.write(Data((try key.serializeAsPEM().pemString + "\n").utf8), to: path, permissions: 0o600)
     } catch let error as TLSError {
       throw error
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
-    }
-  }
-
-  /// Writes through a temporary file in the same folder, created with `permissions` from the start, then
-  /// renamed over `path`: a reader sees the old file or the whole new one.
-  private static func write(_ data: Data, to path: String, permissions: Int) throws(TLSError) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let manager = FileManager.default
-    do {
-      try manager.createDirectory(
-        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .cannotWrite(path: folder, reason: (error as NSError).localizedDescription)
-    }
-    let temporary = folder + "/." + UUID().uuidString + ".tmp"
-    guard manager.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: permissions]) else {
-      throw .cannotWrite(path: path, reason: "the file could not be created")
-    }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw .cannotWrite(path: path, reason: reason)
     }
   }
 }

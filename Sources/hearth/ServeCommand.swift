@@ -136,14 +136,16 @@ struct ServeCommand: AsyncParsableCommand {
     if tlsKey != nil && tlsCertificate == nil { throw ValidationError("--tls-key needs --tls-cert") }
   }
 
+  /// Whether `host` binds every address of the machine (no name a certificate or a browser can use).
+  static func isWildcard(_ host: String) -> Bool { ["0.0.0.0", "::", "*"].contains(host) }
+
   /// The credentials to serve HTTPS with: the user's own, or the profile's local authority's; `nil` for HTTP.
   func credentials(profile: URL, host: String) throws -> ServerCredentials? {
     if let tlsCertificate, let tlsKey { return try ServerCredentials.own(certificate: tlsCertificate, key: tlsKey) }
     guard tls else { return nil }
-    let wildcard = ["0.0.0.0", "::", "*"].contains(host)
     return try ServerCredentials.local(
       in: profile.appendingPathComponent("tls", isDirectory: true),
-      given: MachineNames(mixed: (wildcard ? [] : [host]) + allowedHosts))
+      given: MachineNames(mixed: (Self.isWildcard(host) ? [] : [host]) + allowedHosts))
   }
 
   func run() async throws {
@@ -181,7 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
         let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Terminal.write("Hearth is listening on \(configuration.scheme)://\(shown):\(port) (model \(model.name))\n")
         if let authority = configuration.tls?.authority {
-          let here = ["0.0.0.0", "::", "*"].contains(configuration.host) ? "localhost" : shown
+          let here = Self.isWildcard(configuration.host) ? "localhost" : shown
           Terminal.write("To use it from a phone, open https://\(here):\(port)/ca on this machine\n")
           Terminal.write("The phone must show this fingerprint for \(authority.name): \(authority.fingerprint)\n")
         }

@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 public import HearthCore
+import HearthPush
 public import HearthStore
 import Logging
 import Synchronization
@@ -66,10 +67,7 @@ public final class DeviceService: Sendable {
     var bytes = [UInt8](repeating: 0, count: 32)
     var generator = SystemRandomNumberGenerator()
     for index in bytes.indices { bytes[index] = generator.next() }
-    let secret =
-      "hd_"
-      + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    let secret = "hd_" + Base64URL.encode(bytes)
     let device = PairedDevice(name: trimmed, createdAt: now, lastUsedAt: now)
     let redeemed: Bool
     do {

@@ -4,6 +4,7 @@ public import Foundation
 public import HearthCore
 import HearthPush
 public import HearthStore
+import HearthTLS
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -47,24 +48,13 @@ public final class PushService: Sendable {
   }
 
   private func loadOrMakeKey() throws(PushError) -> P256.Signing.PrivateKey {
-    let manager = FileManager.default
     do {
-      if manager.fileExists(atPath: keyFile.path) {
+      if FileManager.default.fileExists(atPath: keyFile.path) {
         return try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOf: keyFile, encoding: .utf8))
       }
       let key = P256.Signing.PrivateKey()
-      let folder = keyFile.deletingLastPathComponent()
-      try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      // Written whole under another name with its permissions from the start, then renamed into place.
-      let temporary = folder.appendingPathComponent(".vapid-\(UUID().uuidString).tmp")
-      guard
-        manager.createFile(
-          atPath: temporary.path, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
-      else { throw PushError.key("\(keyFile.path) could not be written") }
-      try manager.moveItem(at: temporary, to: keyFile)
+      try ProtectedFile.write(Data(key.pemRepresentation.utf8), to: keyFile.path, permissions: 0o600)
       return key
-    } catch let error as PushError {
-      throw error
     } catch {
       throw .key("\(keyFile.path): \(error)")
     }
