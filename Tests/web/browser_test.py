@@ -695,7 +695,9 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("overlaps Moving day", added)
         # The page marks both, as the terminal said: in the week (the test before left the month open).
         self.find(".segmented button[data-mode='week']").click()
-        self.find(".page-bar .button:not(.primary)").click()  # Today: reloads the week
+        # Today reloads the week. The week view redraws its bar as it opens, so the button is found again and
+        # clicked in one step (the wait retries one that was replaced between the two).
+        self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".page-bar .button:not(.primary)").click() or True)
         self.wait.until(EC.presence_of_element_located(
             (By.XPATH, "//button[contains(@class, 'event-chip') and contains(@class, 'conflict')][contains(., 'Moving day')]")))
         self.wait.until(EC.presence_of_element_located(
