@@ -40,6 +40,23 @@ struct LiveTurnsTests {
     #expect(await heard.next() == .event(Self.event("started")))
     await live.end(second, in: chat)
     #expect(await heard.next() == .event(LiveTurns.idle))
+    // A page that goes away is told of its turn's end; one that came back before the end is not. Neither a
+    // finished turn nor a chat with none can be left.
+    let third = await live.begin(chat)
+    #expect(await live.leave(chat, notifying: .device(nil)))
+    let thirdAway = await live.isAway(third, in: chat)
+    let firstAway = await live.isAway(first, in: chat)
+    #expect(thirdAway && !firstAway)
+    #expect(await live.end(third, in: chat) == .device(nil))
+    #expect(await heard.next() == .event(LiveTurns.idle))
+    let fourth = await live.begin(chat)
+    #expect(await live.leave(chat, notifying: .everyone))
+    #expect(await live.comeBack(chat))
+    #expect(await live.end(fourth, in: chat) == nil)
+    #expect(await heard.next() == .event(LiveTurns.idle))
+    let leftIdle = await live.leave(chat, notifying: .everyone)
+    let cameBackToNone = await live.comeBack(UUID())
+    #expect(!leftIdle && !cameBackToNone)
     // A watcher of a chat with no turn hears that at once; shutting down ends every stream.
     var quiet = await live.watch(UUID(), keepAlive: .seconds(3600)).makeAsyncIterator()
     #expect(await quiet.next() == .event(LiveTurns.idle))

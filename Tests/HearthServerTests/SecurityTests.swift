@@ -186,6 +186,8 @@ struct SecurityTests {
       (.PUT, "\(chat)/forks/1", #"{"current":0}"#),
       // Following a chat from another page reads it as it is written.
       (.GET, "\(chat)/live", ""),
+      // A page out of sight keeps its turn going (and is told when it ends); back in sight, it no longer is.
+      (.POST, "\(chat)/away", ""), (.DELETE, "\(chat)/away", ""),
     ]
   }()
 

@@ -2,7 +2,8 @@
 `hearth serve` pushes, and the test reads it as a browser would, with a receiver written here apart from Hearth's
 sender (Python's `cryptography`: ECDH, HKDF and AES-GCM per RFC 8291), first proven on the RFC's own example. The
 VAPID token (RFC 8292) is checked against the key Hearth publishes. A test notification and a reminder coming due
-both arrive; a push service's 410 makes Hearth forget the subscription. In Chromium, the service worker shows a
+both arrive; a push service's 410 makes Hearth forget the subscription; an answer that finishes after its page went
+out of sight and dropped its connection is written to its end and pushed, opening its chat. In Chromium, the service worker shows a
 pushed payload as a notification (delivered through DevTools, since no public push service can be reached here),
 and the app is installable (Chromium's own check) and opens from the worker's copy with the network off, saying
 Hearth cannot be reached.
@@ -15,6 +16,7 @@ import datetime
 import http.server
 import json
 import os
+import socket
 import threading
 import time
 import unittest
@@ -25,6 +27,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from web_support import BASE_URL, api, chromium
@@ -86,6 +90,54 @@ class PushService(http.server.ThreadingHTTPServer):
         with self.arrived:
             self.arrived.wait_for(lambda: len(self.received) >= count, seconds)
             return list(self.received)
+
+
+class CuttableProxy:
+    """A loopback TCP proxy to the server whose open connections the test can cut, as a phone's network drops."""
+
+    def __init__(self, upstream_port):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port, self.upstream, self.open, self.lock = self.listener.getsockname()[1], upstream_port, [], threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            with self.lock:
+                self.open += [client, server]
+            for source, target in ((client, server), (server, client)):
+                threading.Thread(target=self.pump, args=(source, target), daemon=True).start()
+
+    @staticmethod
+    def pump(source, target):
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        with self.lock:
+            cut, self.open = self.open, []
+        for connection in cut:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
+
+    def close(self):
+        self.listener.close()
+        self.cut()
 
 
 class PushTest(unittest.TestCase):
@@ -243,6 +295,92 @@ class PushTest(unittest.TestCase):
             self.assertIn("can't be reached", banner)
         finally:
             driver.quit()
+
+    def test_5_an_answer_that_finishes_while_its_page_is_hidden_is_pushed_and_opens_its_chat(self):
+        public_key = api("/api/push/key")["publicKey"]
+        api("/api/push/subscriptions", "POST", self.subscription)
+        before = len(self.service.received)
+        driver = chromium(1000, 800)
+        try:
+            driver.get(BASE_URL + "/")
+            wait = WebDriverWait(driver, 60)
+            prompt = wait.until(lambda d: d.find_element(By.ID, "prompt"))
+            prompt.send_keys("Write a long essay about the history of Rome.")
+            prompt.send_keys(Keys.ENTER)
+            # The answer is being written when the page goes out of sight, as a phone's does when it locks.
+            wait.until(lambda d: d.execute_script(
+                "const a = document.querySelector('.message.assistant:last-child .bubble');"
+                " return !document.getElementById('stop').hidden && a && a.textContent.trim().length > 5"
+            ))
+            session = driver.execute_script("return location.hash").rsplit("/", 1)[-1]
+            driver.execute_script(
+                "Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });"
+                "Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
+                "document.dispatchEvent(new Event('visibilitychange'));"
+            )
+            # The page told the server it is away; then its connection drops, as the browser is closed.
+            wait.until(lambda d: d.execute_script(
+                "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/away') && e.responseStatus === 204)"
+            ))
+        finally:
+            driver.quit()
+        deadline = time.time() + 120
+        pushed = []
+        while time.time() < deadline and not any(message["title"] == "Your answer is ready" for message in pushed):
+            received = self.service.wait_for(before + len(pushed) + 1, 5)
+            pushed = [self.check_push(*entry, public_key) for entry in received[before:]]
+        ready = next(message for message in pushed if message["title"] == "Your answer is ready")
+        # The chat's title and where it is, nothing of what was said.
+        self.assertEqual(ready["url"], f"/#/s/{session}")
+        title = api(f"/api/sessions/{session}")["session"]["title"]
+        self.assertEqual(ready["body"], title)
+        self.assertEqual(set(ready), {"title", "body", "url", "tag"})
+        # Written to its end, though the page left: stored whole, not stopped.
+        stored = api(f"/api/sessions/{session}")["messages"][-1]
+        self.assertEqual((stored["role"], stored["state"]), ("assistant", "complete"), stored)
+
+    def test_6_a_page_whose_connection_dropped_while_hidden_shows_the_whole_answer_when_seen_again(self):
+        proxy = CuttableProxy(int(BASE_URL.rstrip("/").rsplit(":", 1)[1]))
+        driver = chromium(1000, 800)
+        try:
+            driver.get(f"http://127.0.0.1:{proxy.port}/")
+            wait = WebDriverWait(driver, 90)
+            prompt = wait.until(lambda d: d.find_element(By.ID, "prompt"))
+            prompt.send_keys("Write a long essay about the history of Rome.")
+            prompt.send_keys(Keys.ENTER)
+            wait.until(lambda d: d.execute_script(
+                "const a = document.querySelector('.message.assistant:last-child .bubble');"
+                " return !document.getElementById('stop').hidden && a && a.textContent.trim().length > 5"
+            ))
+            session = driver.execute_script("return location.hash").rsplit("/", 1)[-1]
+            driver.execute_script(
+                "window.seen = 'hidden';"
+                "Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.seen });"
+                "Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.seen === 'hidden' });"
+                "document.dispatchEvent(new Event('visibilitychange'));"
+            )
+            wait.until(lambda d: d.execute_script(
+                "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/away') && e.responseStatus === 204)"
+            ))
+            # The network drops while the page is out of sight, cutting the answer's stream.
+            proxy.cut()
+            wait.until(lambda d: d.execute_script("return document.getElementById('stop').hidden"))
+            self.assertTrue(api(f"/api/sessions/{session}")["messages"][-1]["state"] == "generating", "it ended first")
+            stored = wait.until(lambda _: (lambda m: m if m["state"] != "generating" else None)(
+                api(f"/api/sessions/{session}")["messages"][-1]))
+            self.assertEqual(stored["state"], "complete", stored)
+            # Seen again, the page shows the answer as the server finished it, with no error about the connection.
+            driver.execute_script("window.seen = 'visible'; document.dispatchEvent(new Event('visibilitychange'));")
+            shown = wait.until(lambda d: d.execute_script(
+                "const a = document.querySelector('.message.assistant:last-child');"
+                " return a && a.dataset.id === arguments[0] && !a.querySelector('.bubble.cursor')"
+                " && a.querySelector('.bubble').textContent", stored["id"]
+            ))
+            self.assertTrue(" ".join(shown.split())[:200] in " ".join(stored["content"].split()), (shown[:200], stored["content"][:200]))
+            self.assertNotIn("connection to Hearth was lost", driver.find_element(By.TAG_NAME, "body").text)
+        finally:
+            driver.quit()
+            proxy.close()
 
 
 if __name__ == "__main__":

@@ -122,16 +122,16 @@ public final class PushService: Sendable {
     }
   }
 
-  /// Sends `notice` to every subscription. A subscription its push service says is gone (404, 410) is forgotten;
-  /// any other failure is counted and logged by kind, never with what was sent.
+  /// Sends `notice` to the subscriptions of `audience` (all of them by default). A subscription its push service
+  /// says is gone (404, 410) is forgotten; any other failure is counted and logged by kind, never with what was sent.
   @discardableResult
-  public func send(_ notice: PushNotice) async -> PushReport {
+  public func send(_ notice: PushNotice, to audience: PushAudience = .everyone) async -> PushReport {
     var report = PushReport()
     let subscriptions: [PushSubscription]
     let signer: VAPID
     let payload: [UInt8]
     do {
-      subscriptions = try database.pushSubscriptions()
+      subscriptions = try database.pushSubscriptions().filter(audience.includes)
       guard !subscriptions.isEmpty else { return report }
       signer = try self.signer()
       payload = Array(try JSONEncoder().encode(notice))
@@ -243,8 +243,23 @@ public struct PushNotice: Sendable, Hashable, Codable {
     self.init(title: Self.cut(notice.title, 200), body: Self.cut(notice.detail, 600), url: page, tag: notice.id)
   }
 
-  static func cut(_ text: String, _ limit: Int) -> String {
+  /// `text` cut to `limit` characters, with an ellipsis when it was longer.
+  public static func cut(_ text: String, _ limit: Int) -> String {
     text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+  }
+}
+
+/// Who a notification is for: every subscribed browser (a reminder, an event), or the browsers of one paired
+/// device (an answer its page was waiting for); `.device(nil)` is those subscribed with the server's key.
+public enum PushAudience: Sendable, Hashable {
+  case everyone
+  case device(UUID?)
+
+  func includes(_ subscription: PushSubscription) -> Bool {
+    switch self {
+    case .everyone: true
+    case .device(let device): subscription.deviceID == device
+    }
   }
 }
 

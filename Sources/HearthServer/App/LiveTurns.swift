@@ -1,4 +1,5 @@
 import Foundation
+import HearthEngine
 
 /// The web app's chats as they are answered, for every page that shows them: each turn's events, in the order its
 /// own stream sent them, kept while the turn runs. A page that opens (or reloads) a chat while it answers hears the
@@ -21,9 +22,15 @@ actor LiveTurns {
   /// turn's last event): what the chat's store holds now is final.
   static let idle = Event(name: "idle", data: "{}")
 
-  /// The turn running in each chat: its own id (a later turn's events never mix with an earlier one's end) and
-  /// what it sent so far.
-  private var running: [UUID: (turn: UUID, events: [Event])] = [:]
+  /// The turn running in a chat: its own id (a later turn's events never mix with an earlier one's end), what it
+  /// sent so far, and who is told when it ends because the page that asked is out of sight.
+  private struct Running {
+    var turn: UUID
+    var events: [Event] = []
+    var away: PushAudience?
+  }
+
+  private var running: [UUID: Running] = [:]
   private var watchers: [UUID: [UUID: AsyncStream<Heard>.Continuation]] = [:]
   private var closed = false
 
@@ -31,7 +38,7 @@ actor LiveTurns {
   /// names the turn to ``send(_:of:in:)`` and ``end(_:in:)``.
   func begin(_ session: UUID) -> UUID {
     let turn = UUID()
-    running[session] = (turn, [])
+    running[session] = Running(turn: turn)
     return turn
   }
 
@@ -42,11 +49,36 @@ actor LiveTurns {
     for watcher in watchers[session, default: [:]].values { watcher.yield(.event(event)) }
   }
 
-  /// `turn` has ended and its answer is stored; a turn that began in the chat since is left running.
-  func end(_ turn: UUID, in session: UUID) {
-    guard running[session]?.turn == turn else { return }
+  /// `turn` has ended and its answer is stored; a turn that began in the chat since is left running. Returns who
+  /// asked to be told of the end while away (``leave(_:notifying:)``), if anyone still is.
+  @discardableResult
+  func end(_ turn: UUID, in session: UUID) -> PushAudience? {
+    guard let ended = running[session], ended.turn == turn else { return nil }
     running[session] = nil
     for watcher in watchers[session, default: [:]].values { watcher.yield(.event(Self.idle)) }
+    return ended.away
+  }
+
+  /// The page that asked the turn running in `session` is out of sight (a phone locked, another tab shown): the
+  /// turn goes on to its end even if the page's connection drops, and `audience` is notified when it ends.
+  /// `false` when no turn runs there.
+  func leave(_ session: UUID, notifying audience: PushAudience) -> Bool {
+    guard running[session] != nil else { return false }
+    running[session]?.away = audience
+    return true
+  }
+
+  /// The page is in sight again: nobody is notified, and leaving stops the turn again. `false` when no turn runs.
+  func comeBack(_ session: UUID) -> Bool {
+    guard running[session] != nil else { return false }
+    running[session]?.away = nil
+    return true
+  }
+
+  /// Whether `turn` is still the chat's running turn and its page is away.
+  func isAway(_ turn: UUID, in session: UUID) -> Bool {
+    guard let current = running[session], current.turn == turn else { return false }
+    return current.away != nil
   }
 
   /// Whether a turn runs in `session`.

@@ -6,9 +6,13 @@ import ServiceLifecycle
 
 /// A chat turn for the web app: `POST /api/sessions/:id/turns` answers with a server-sent event stream
 /// of the same events the terminal renders; `POST /api/sessions/:id/stop` stops it. Leaving the stream
-/// (closing the tab, a lost connection) stops the turn too; what was said so far is kept.
+/// (closing the tab, a lost connection) stops the turn too, unless the page said it is away (below); what was said
+/// so far is kept.
 /// `GET /api/sessions/:id/live` follows the chat from any other page: the turn running in it from its start,
 /// then each turn to come, with `idle` whenever none runs (``LiveTurns``).
+/// `POST /api/sessions/:id/away` says the page that asked is out of sight (a phone locked, another tab shown): the
+/// turn then runs to its end even if the page's connection drops, and the device that asked is sent a push when
+/// it ends; `DELETE` says the page is back.
 struct TurnRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
@@ -69,12 +73,33 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
           try await writer.finish(nil)
         })
     }
+    router.post(":id/away") { request, context in
+      _ = try await RequestReader.decodeStrict(
+        NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      let id = try RouteInput.sessionID(context)
+      _ = try dependencies.engine.sessions.session(id)
+      // The notification goes to the browsers of the device that asked (or of the key, for a page that holds it).
+      let device = try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil)
+        .flatMap(dependencies.engine.devices.device(holding:))?.id
+      guard await live.leave(id, notifying: .device(device)) else { throw Self.noTurn }
+      return Response(status: .noContent)
+    }
+    router.delete(":id/away") { _, context in
+      let id = try RouteInput.sessionID(context)
+      _ = try dependencies.engine.sessions.session(id)
+      guard await live.comeBack(id) else { throw Self.noTurn }
+      return Response(status: .noContent)
+    }
     router.post(":id/stop") { _, context in
       let id = try RouteInput.sessionID(context)
       let wasGenerating = await dependencies.engine.chat.isGenerating(id)
       await dependencies.engine.chat.stop(id)
       return try JSONResponse.make(StopResult(stopped: wasGenerating))
     }
+  }
+
+  private static var noTurn: APIError {
+    APIError(.conflict, "no answer is being written in this chat", code: "not_generating")
   }
 
   /// A message's text, trimmed and within the prompt limit.
@@ -114,10 +139,19 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     let session = request.session
     var turn: UUID?
     if let session { turn = await live.begin(session) }
+    // Set when the page's connection dropped while it was away: the turn goes on, heard by followers alone.
+    var pageGone = false
+    var ending: StoredMessage?
+    // A write that fails means the page left, which stops the turn, unless the page said it is away.
+    func keepsGoing(after error: any Error) async throws {
+      guard let session, let turn, await live.isAway(turn, in: session) else { throw error }
+      pageGone = true
+    }
     // Each event goes to the pages that follow the chat first, so they hear it even when this one has left.
     func send(_ data: String, _ name: String) async throws {
       if let session, let turn { await live.send(LiveTurns.Event(name: name, data: data), of: turn, in: session) }
-      try await writer.sendEvent(data, event: name)
+      guard !pageGone else { return }
+      do { try await writer.sendEvent(data, event: name) } catch { try await keepsGoing(after: error) }
     }
     var left = false
     do {
@@ -128,7 +162,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
         case .queued(let position):
           try await send(JSONResponse.encodedLine(["position": position]), "queued")
         case .ready:
-          try await writer.sendComment("your turn")
+          guard !pageGone else { break }
+          do { try await writer.sendComment("your turn") } catch { try await keepsGoing(after: error) }
         case .chat(.answer(let text)):
           let shown = blocks.feed(text)
           try await send(
@@ -144,6 +179,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
                 JSONResponse.encodedLine(AnswerEvent(text: "", shown: held, writingBlock: false)), "answer")
             }
             try await send(finished(message), "done")
+            ending = message
             record(message)
           } else {
             let (name, payload) = Self.encode(chatEvent, choices: dependencies.engine.conflictChoices(for:))
@@ -162,9 +198,23 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       // The chat's followers hear that no turn runs once its answer is stored as it ended. A turn that ran to its
       // end stored it before its last event; one whose page left is still storing what it had said.
       if left { await dependencies.engine.chat.settled(session) }
-      await live.end(turn, in: session)
+      if let away = await live.end(turn, in: session) { tellAway(away, session: session, answer: ending) }
     }
-    if !left { try await writer.finish(nil) }
+    if !left && !pageGone { try await writer.finish(nil) }
+  }
+
+  /// The page that asked was away when the turn ended: its device learns the answer is there (the chat's title and
+  /// whether it finished, nothing of what was said), and a tap opens the chat. Sent on its own, so that a slow push
+  /// service never holds up the stream's end.
+  private func tellAway(_ audience: PushAudience, session: UUID, answer: StoredMessage?) {
+    let push = dependencies.engine.push
+    let title: String
+    do { title = try dependencies.engine.sessions.session(session).title } catch { title = "Hearth" }
+    let finished = answer?.state == .complete
+    let notice = PushNotice(
+      title: finished ? "Your answer is ready" : "Your answer did not finish",
+      body: PushNotice.cut(title, 200), url: "/#/s/\(session.uuidString)", tag: "answer-\(session.uuidString)")
+    Task { await push.send(notice, to: audience) }
   }
 
   /// The `done` event: the answer as stored, with what the turn may have changed about its chat — the title

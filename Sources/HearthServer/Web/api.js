@@ -8,7 +8,7 @@ export class APIError extends Error {}
 /// A request to Hearth's API. `json` is sent as JSON; `body` as is, with `type` as its content type. A server
 /// that cannot be reached is an `APIError` saying so in words (`unreachable` set), not the browser's
 /// "Failed to fetch".
-export async function api(path, { method = "GET", json, body, type, signal, retried = false } = {}) {
+export async function api(path, { method = "GET", json, body, type, signal, keepalive = false, retried = false } = {}) {
   const headers = {};
   const key = localStorage.getItem("hearth.apiKey");
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -17,7 +17,7 @@ export async function api(path, { method = "GET", json, body, type, signal, retr
   const payload = json === undefined ? body : JSON.stringify(json);
   let response;
   try {
-    response = await fetch(path, { method, headers, signal, body: payload });
+    response = await fetch(path, { method, headers, signal, body: payload, keepalive });
   } catch (error) {
     if (error.name === "AbortError") throw error;
     const failure = new APIError("Hearth can't be reached. Is `hearth serve` still running on this machine? Nothing you typed is lost.");
@@ -26,7 +26,7 @@ export async function api(path, { method = "GET", json, body, type, signal, retr
     throw failure;
   }
   if (response.status === 401 && !retried) {
-    if (await askForKey()) return api(path, { method, json, body, type, signal, retried: true });
+    if (await askForKey()) return api(path, { method, json, body, type, signal, keepalive, retried: true });
   }
   if (!response.ok) {
     const answer = await response.json().catch(() => null);

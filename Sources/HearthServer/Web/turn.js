@@ -173,8 +173,9 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
   list.scrollTop = list.scrollHeight;
 
   const controller = new AbortController();
-  const turn = { session: session.id, controller, started: false, user, answer: answerElement };
+  const turn = { session: session.id, controller, started: false, user, answer: answerElement, away: false };
   state.turns.set(session.id, turn);
+  const sight = followSight(turn);
   setGenerating();
   let answer = continuing
     ? { ...continuing, shown: shownText(continuing), state: "generating" }
@@ -213,6 +214,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
           break;
         case "started": {
           turn.started = true;
+          sight.tell();
           // Stop was asked for before the server had the turn: it is asked of the server now, so that a change
           // being prepared is not made.
           if (turn.stopWanted) stop();
@@ -301,6 +303,10 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
       if (answer.state === "generating") { answer.state = "cancelled"; redraw(); }
     } else if (!turn.started) {
       notSent(error);
+    } else if (turn.away && (error.unreachable || error instanceof TypeError)) {
+      // The page was out of sight when its connection dropped (a phone locked): the server writes the answer to
+      // its end all the same, and the chat is shown as the server has it once the page is seen again.
+      turn.showWhenSeen = true;
     } else {
       // A stream cut off mid-answer is the browser's TypeError ("network error"): said in words instead.
       const lost = error.unreachable || error instanceof TypeError;
@@ -311,14 +317,47 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         { unreachable: lost });
     }
   } finally {
+    sight.stop();
     tellListeners("end", session.id, answer);
     queued.remove();
     state.turns.delete(session.id);
+    if (turn.showWhenSeen) showWhenSeen(session.id);
     setGenerating();
     const focused = document.activeElement;
     if (!focused || focused === document.body || focused.id === "stop") $("prompt").focus();
     await page.turnEnded(session.id, turn.after ?? {});
   }
+}
+
+/// While a turn runs, the page tells the server when it goes out of sight and comes back (`/away`). Out of sight
+/// (a phone locked, another tab shown), the answer is written to its end even if this connection drops, and this
+/// device is sent a notification when it is there.
+function followSight(turn) {
+  const tell = () => {
+    const away = document.visibilityState === "hidden";
+    if (!turn.started || away === turn.away) return;
+    turn.away = away;
+    // Sent even as the page is put away or closed.
+    api(`/api/sessions/${turn.session}/away`, { method: away ? "POST" : "DELETE", keepalive: true }).catch(() => {});
+  };
+  document.addEventListener("visibilitychange", tell);
+  return { tell, stop: () => document.removeEventListener("visibilitychange", tell) };
+}
+
+/// Shows the chat as the server has it (and follows the answer still being written) once the page is in sight.
+function showWhenSeen(sessionID) {
+  const show = async () => {
+    if (document.visibilityState === "hidden") return;
+    document.removeEventListener("visibilitychange", show);
+    if (state.current?.id !== sessionID) return;
+    try {
+      await page.show(await getJSON(`/api/sessions/${sessionID}`));
+    } catch (error) {
+      showError(error.message, { unreachable: error.unreachable });
+    }
+  };
+  document.addEventListener("visibilitychange", show);
+  show();
 }
 
 /// The versions of the chat on screen, once a turn may have made a new one: those its `done` event gave, or the
