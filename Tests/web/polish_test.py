@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, api, choose_in_question, chromium, readable_day, shoot, stop_answer
+from web_support import BASE_URL, api, choose_in_question, chromium, phone_size, readable_day, shoot, stop_answer
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -91,6 +91,29 @@ for (const element of document.querySelectorAll(controls)) {
   const wide = element.matches("input, textarea, select") && !box ? true : rect.width >= 44;
   if (!wide || rect.height < 44) {
     failures.push(`${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}.${element.className} "${(element.textContent || element.value || "").trim().slice(0, 20)}" ${Math.round(rect.width)}×${Math.round(rect.height)}`);
+  }
+}
+return failures;
+"""
+
+# Nothing a finger uses runs off a phone's screen: every visible control lies within the page's width (unless it
+# is in one of the strips made to scroll sideways: the week, the chat's actions, the pinned prompts), and a button's
+# label keeps to one line.
+FIT_CHECK = r"""
+const failures = [];
+const scrollsSideways = (element) => Boolean(element.closest(".week, .session-actions, .pinned-prompts"));
+for (const element of document.querySelectorAll("button, select, input, textarea, a.icon-button, .nav-link")) {
+  if (!element.checkVisibility?.({ opacityProperty: true, visibilityProperty: true })) continue;
+  if (element.closest("[inert], dialog:not([open]), .bubble")) continue;
+  const rect = element.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) continue;
+  const name = `${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""} "${(element.textContent || element.value || "").trim().slice(0, 24)}"`;
+  if ((rect.left < -0.5 || rect.right > innerWidth + 0.5) && !scrollsSideways(element)) {
+    failures.push(`${name} at ${Math.round(rect.left)}–${Math.round(rect.right)} of ${innerWidth}`);
+  }
+  const style = getComputedStyle(element);
+  if (element.matches("button.button") && rect.height > 2 * parseFloat(style.lineHeight || "20") + 24 && element.textContent.trim()) {
+    failures.push(`${name} is ${Math.round(rect.height)} px tall`);
   }
 }
 return failures;
@@ -177,11 +200,11 @@ class PolishTest(unittest.TestCase):
         return api(f"/api/sessions/{made}/export?format=json")
 
     @classmethod
-    def import_sample(cls):
+    def import_sample(cls, title="Formatting sample"):
         """A saved chat whose answer exercises the Markdown renderer, through the import route."""
         now = time.time()
         session_id = str(uuid.uuid4())
-        session = {"id": session_id, "title": "Formatting sample", "created_at": now, "updated_at": now,
+        session = {"id": session_id, "title": title, "created_at": now, "updated_at": now,
                    "is_pinned": False, "is_archived": False}
         exported = cls.exported_chat()
         session = {**exported["session"], **session}
@@ -207,6 +230,7 @@ class PolishTest(unittest.TestCase):
 
     def open(self, size, theme="light", path="/"):
         self.driver.set_window_size(*size)
+        phone_size(self.driver, size)
         self.driver.get(BASE_URL + path)
         self.driver.execute_script("localStorage.setItem('hearth.theme', arguments[0])", theme)
         # A new address that differs only after the # would not reload the page: reload it.
@@ -222,6 +246,7 @@ class PolishTest(unittest.TestCase):
         if self.driver.get_window_size()["width"] <= 800:
             targets = self.driver.execute_script(TARGET_CHECK)
             self.assertEqual(targets, [], f"touch targets under 44 px ({where})")
+            self.assertEqual(self.driver.execute_script(FIT_CHECK), [], f"controls off the screen or wrapped ({where})")
 
     def test_1_the_phone_drawer_closes_as_expected(self):
         self.open(PHONE, "dark", f"/#/s/{self.sample_id}")
@@ -424,6 +449,7 @@ class PolishTest(unittest.TestCase):
         if not keyed:
             self.skipTest("no server with a key (scripts/web-tests.sh starts one)")
         self.driver.set_window_size(*DESKTOP)
+        phone_size(self.driver, DESKTOP)
         self.driver.get(keyed + "/")
         self.wait.until(EC.visibility_of_element_located((By.ID, "key-dialog")))
         # The page's first requests (chats, settings) were refused together: one dialog asks, once.
@@ -910,6 +936,7 @@ class PolishTest(unittest.TestCase):
 
     def test_17_open_forms_and_dialogs_pass_the_same_accessibility_check(self):
         item = api("/api/reminders", "POST", {"title": "Book the boiler service", "due": str(datetime.date.today())})
+        note = api("/api/notes", "POST", {"title": "Boiler manual", "body": "The pressure should read 1.5 bar when cold."})
         try:
             for size, theme in ((DESKTOP, "light"), (PHONE, "dark")):
                 self.open(size, theme, "/#/calendar")
@@ -926,8 +953,13 @@ class PolishTest(unittest.TestCase):
                 form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
                 self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f"li[data-id='{item['id']}'] .field-error")))
                 self.assert_accessible(f"{size[0]} px, {theme}, a reminder edited in place")
+                # A saved note in its editor, with every button it has (Save, Suggest, Export, Delete).
+                self.driver.get(f"{BASE_URL}/#/notes/{note['id']}")
+                self.wait.until(EC.visibility_of_element_located((By.ID, "note-suggest")))
+                self.assert_accessible(f"{size[0]} px, {theme}, a saved note")
         finally:
             api(f"/api/reminders/{item['id']}", "DELETE")
+            api(f"/api/notes/{note['id']}", "DELETE")
 
     def touch(self, kind, x, y):
         points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}]
@@ -1004,6 +1036,36 @@ class PolishTest(unittest.TestCase):
                 self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".bubble.cursor"), [])
         finally:
             other.quit()
+
+    def test_20_after_an_answer_that_acted_the_chat_ends_at_its_card_above_the_composer(self):
+        for size in (DESKTOP, PHONE):
+            # A chat long enough to scroll, as an everyday one is.
+            chat = self.import_sample(title="Plans with a change")
+            self.open(size, "light", f"/#/s/{chat}")
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-title"), "Plans with a change"))
+            prompt = self.wait.until(EC.element_to_be_clickable((By.ID, "prompt")))
+            prompt.send_keys("Remind me to water the ferns tomorrow at 9", Keys.ENTER)
+            card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='created']")))
+            self.wait.until(EC.visibility_of_element_located((By.ID, "send")))
+            undo = card.find_element(By.XPATH, ".//button[.='Undo']")
+            # The list ends at the card: its Undo is in view, above the composer, not under it.
+            placed = self.driver.execute_script(
+                "const list = document.getElementById('messages'), undo = arguments[0].getBoundingClientRect();"
+                "const box = list.getBoundingClientRect(), composer = document.getElementById('composer').getBoundingClientRect();"
+                "return { atEnd: list.scrollHeight - list.scrollTop - list.clientHeight < 2,"
+                " inView: undo.top >= box.top && undo.bottom <= box.bottom && undo.bottom <= composer.top,"
+                " scrolls: list.scrollHeight > list.clientHeight + 100 };", undo)
+            self.assertEqual(placed, {"atEnd": True, "inView": True, "scrolls": True}, f"{size[0]} px")
+            # A finger or a click reaches it there: nothing lies over it but, at times, the notices (reminders due
+            # now, which float above the composer until they are dealt with).
+            on_top = self.driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect();"
+                "const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);"
+                "return arguments[0].contains(top) ? 'undo' : top.closest('.notice-area') ? 'notices' : top.outerHTML.slice(0, 120)",
+                undo)
+            self.assertIn(on_top, ("undo", "notices"), f"{size[0]} px")
+            self.driver.execute_script("arguments[0].click()", undo)
+            self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='undone']")))
 
 
 if __name__ == "__main__":

@@ -81,3 +81,16 @@ def choose_in_question(test, containing=None):
     test.assertEqual(test.driver.switch_to.active_element.get_attribute("id"), "confirm-cancel")
     dialog.find_element(By.ID, "confirm-yes").click()
     test.wait.until(EC.invisibility_of_element_located((By.ID, "confirm-dialog")))
+
+
+def phone_size(driver, size):
+    """Shows pages at `size` as a phone of that width does. Headless Chromium keeps its window at least 500 CSS
+    pixels wide whatever it is asked, so a phone's width (390) is emulated as a phone's viewport; wider sizes are
+    the window itself."""
+    width, height = size
+    if width < 500:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 3, "mobile": True}
+        )
+    else:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

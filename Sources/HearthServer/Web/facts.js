@@ -4,7 +4,7 @@ import { api, askFirst, attempt, el, getJSON, sendJSON, toast } from "/assets/ap
 
 /// The facts section, filled in once the list arrives; `refresh` is called after every change.
 export function factsSection(refresh) {
-  const section = el("section", { class: "facts", id: "facts", "aria-labelledby": "facts-title" },
+  const section = el("section", { class: "fact-section", id: "facts", "aria-labelledby": "facts-title" },
     el("h3", { id: "facts-title" }, "What Hearth remembers about you"));
   const list = el("ul", { class: "fact-list", id: "fact-list" });
   const text = el("input", { type: "text", id: "fact-text", maxlength: 300, placeholder: "I'm allergic to nuts", "aria-label": "A fact to remember" });

@@ -184,15 +184,20 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
   // and drawing every token's frame would take time from it.
   let frame = null;
   let drawnAt = 0;
+  // Whether the chat is followed to its end: so from the start (the list was just scrolled there), not once the
+  // reader scrolls up, and again when they come back down. Text and cards growing fire no scroll event, so what was
+  // just drawn never decides it, and the chat ends at the answer's cards (their Undo never left under the composer).
+  let following = true;
+  const onScroll = () => { following = list.scrollHeight - list.scrollTop - list.clientHeight < 80; };
+  list.addEventListener("scroll", onScroll, { passive: true });
+  const keepEnd = () => { if (following && answerElement.isConnected) list.scrollTop = list.scrollHeight; };
   const redraw = () => {
     frame = null;
     drawnAt = performance.now();
-    const shown = answerElement.isConnected;
-    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     fillMessage(answerElement, answer);
     if (answer.sources) showSources(answerElement, answer.sources);
     if (queued.isConnected) answerElement.append(queued);
-    if (shown && nearBottom) list.scrollTop = list.scrollHeight;
+    keepEnd();
   };
   const redrawSoon = () => {
     frame ??= setTimeout(() => requestAnimationFrame(redraw), Math.max(0, drawnAt + 100 - performance.now()));
@@ -278,6 +283,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
         case "actions":
           // The answer's text may not be drawn yet (it is drawn a frame later): the cards read it as written.
           showCards(answerElement, event.data.actions, answer.shown);
+          keepEnd();
           break;
         case "sources":
           answer.sources = event.data.sources;
@@ -318,6 +324,7 @@ async function runTurn(session, { path, body, user, answer: answerElement, conti
     }
   } finally {
     sight.stop();
+    list.removeEventListener("scroll", onScroll);
     tellListeners("end", session.id, answer);
     queued.remove();
     state.turns.delete(session.id);
