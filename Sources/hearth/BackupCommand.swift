@@ -8,8 +8,9 @@ struct BackupCommand: AsyncParsableCommand {
     abstract: "Back the whole profile up into one compressed (optionally encrypted) file, check one, list them.",
     discussion: """
       A backup holds the database (chats, calendar, reminders, notes, habits, contacts, facts, memory, settings, \
-      prompts, MCP servers, accounts) and the documents added to the memory. App passwords, the chats' model \
-      states and the models only when asked. It can be taken while hearth serve runs. Restore with hearth restore.
+      prompts, MCP servers, accounts) and the documents added to the memory. App passwords and the server's keys, \
+      the chats' model states and the models only when asked. It can be taken while hearth serve runs. Restore \
+      with hearth restore.
       """,
     subcommands: [Create.self, Verify.self, List.self], defaultSubcommand: Create.self)
 
@@ -19,7 +20,11 @@ struct BackupCommand: AsyncParsableCommand {
     var to: String?
     @Option(name: .long, help: "Encrypt it with the passphrase on the first line of this file.")
     var passphraseFile: String?
-    @Flag(name: .long, help: "Include the accounts' app passwords (needs --passphrase-file).")
+    @Flag(
+      name: .long,
+      help:
+        "Include the accounts' app passwords and the server's keys for HTTPS and notifications (needs --passphrase-file)."
+    )
     var withPasswords = false
     @Flag(name: .long, help: "Include the chats' evaluated model states (large; rebuilt when missing).")
     var withStates = false

@@ -140,11 +140,11 @@ struct ServeCommand: AsyncParsableCommand {
   static func isWildcard(_ host: String) -> Bool { ["0.0.0.0", "::", "*"].contains(host) }
 
   /// The credentials to serve HTTPS with: the user's own, or the profile's local authority's; `nil` for HTTP.
-  func credentials(profile: URL, host: String) throws -> ServerCredentials? {
+  func credentials(profile: HearthPaths, host: String) throws -> ServerCredentials? {
     if let tlsCertificate, let tlsKey { return try ServerCredentials.own(certificate: tlsCertificate, key: tlsKey) }
     guard tls else { return nil }
     return try ServerCredentials.local(
-      in: profile.appendingPathComponent("tls", isDirectory: true),
+      in: profile.tls,
       given: MachineNames(mixed: (Self.isWildcard(host) ? [] : [host]) + allowedHosts))
   }
 
@@ -169,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
       let engine = try await Engine.openForChat(
         modelOptions, logger: recentLog.keeping(.commandLine(label: "hearth.engine", level: .info)))
       guard let model = engine.model else { return }
-      settings.tls = try credentials(profile: engine.paths.home, host: host)
+      settings.tls = try credentials(profile: engine.paths, host: host)
       // A push service of the user's own on the home network is reached only when private addresses are allowed.
       engine.push.allowPrivateNetwork(allowPrivateNetwork)
       let configuration = settings

@@ -45,6 +45,14 @@ struct BackupCommandTests {
     let accounts = home.appendingPathComponent("accounts")
     try FileManager.default.createDirectory(at: accounts, withIntermediateDirectories: true)
     try Data("app-password-1".utf8).write(to: accounts.appendingPathComponent("\(account.id).password"))
+    // The server's keys, as `hearth serve --tls` and the first push leave them (owner-only files).
+    for (folder, file) in [("tls", "authority-key.pem"), ("push", "vapid-key.pem")] {
+      let keys = home.appendingPathComponent(folder)
+      try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+      let key = keys.appendingPathComponent(file)
+      try Data("private \(folder) key".utf8).write(to: key)
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+    }
     return (home, hearth, account)
   }
 
@@ -101,6 +109,18 @@ struct BackupCommandTests {
         == Data(contentsOf: home.appendingPathComponent("documents/trip.md")))
     let password = elsewhere.appendingPathComponent("accounts/\(account.id).password")
     #expect(FileManager.default.fileExists(atPath: password.path) == encrypted)
+    // With the passwords come the server's keys (phones keep trusting it, browsers keep their subscriptions),
+    // readable by the user alone; a plain backup holds none of them.
+    for key in ["tls/authority-key.pem", "push/vapid-key.pem"] {
+      let restored = elsewhere.appendingPathComponent(key)
+      #expect(FileManager.default.fileExists(atPath: restored.path) == encrypted, "\(key)")
+      let folder = key.split(separator: "/")[0]
+      #expect(bytes.range(of: Data("private \(folder) key".utf8)) == nil, "\(key) readable in the backup")
+      guard encrypted else { continue }
+      #expect(try Data(contentsOf: restored) == Data(contentsOf: home.appendingPathComponent(key)))
+      let mode = try FileManager.default.attributesOfItem(atPath: restored.path)[.posixPermissions] as? Int
+      #expect(mode == 0o600, "\(key): \(String(mode ?? 0, radix: 8))")
+    }
     let listed = try await ok(restoring, ["index", "list", "--json"])
     #expect(listed.contains(elsewhere.appendingPathComponent("documents/trip.md").path))
     #expect(!listed.contains(home.path))
@@ -145,6 +165,9 @@ struct BackupCommandTests {
     #expect(aside.lastPathComponent.hasPrefix("before-restore-"))
     #expect(try rows(of: home) == before)
     #expect(!(try await ok(hearth, ["notes", "list"])).contains("Written after the backup"))
+    // A backup without the server's keys leaves the profile's own where they are: phones still trust it.
+    #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tls/authority-key.pem").path))
+    #expect(!FileManager.default.fileExists(atPath: aside.appendingPathComponent("tls").path))
     // What was replaced is all there, by a rename, and opens as it was.
     let kept = try HearthDatabase(path: aside.appendingPathComponent("hearth.sqlite").path)
     #expect(try kept.integrityCheck() == ["ok"])

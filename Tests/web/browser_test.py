@@ -27,7 +27,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_support import BASE_URL, api, choose_in_question, chromium, shoot, stop_answer
+from web_support import (
+    BASE_URL, api, choose_in_question, chromium, phone_size, shoot, spoken_timeline, stop_answer, word_error_rate,
+)
 
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
@@ -36,40 +38,6 @@ JFK = "And so my fellow Americans, ask not what your country can do for you, ask
 def words_of(text):
     """The text's letters and digits, each run of anything else one space."""
     return " ".join("".join(c if c.isalnum() else " " for c in text).split())
-
-
-def word_error_rate(heard, reference):
-    """Word substitutions, deletions and insertions over the reference's words; case and punctuation ignored."""
-    words = lambda text: "".join(c if c.isalnum() or c == "'" else " " for c in text.lower()).split()
-    a, b = words(reference), words(heard)
-    row = list(range(len(b) + 1))
-    for i, word in enumerate(a):
-        previous, row = row, [i + 1] + [0] * len(b)
-        for j, other in enumerate(b):
-            row[j + 1] = min(previous[j + 1] + 1, row[j] + 1, previous[j] + (word != other))
-    return row[len(b)] / len(a)
-
-
-def spoken_timeline(path, parts):
-    """A WAV file of sentences spoken by espeak-ng at given seconds from its start, silence between: what
-    Chromium's fake microphone plays from the moment the page opens it."""
-    import wave
-
-    rate, frames = 22050, bytearray()
-    with tempfile.TemporaryDirectory() as folder:
-        for at, sentence in parts:
-            clip = os.path.join(folder, "s.wav")
-            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", clip, sentence], check=True)
-            with wave.open(clip) as spoken:
-                assert spoken.getframerate() == rate and spoken.getsampwidth() == 2
-                frames += bytes(max(0, int(at * rate) * 2 - len(frames)))
-                frames += spoken.readframes(spoken.getnframes())
-    frames += bytes(rate * 2 * 8)
-    with wave.open(path, "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        out.writeframes(bytes(frames))
 
 
 class HandsFreeTest(unittest.TestCase):
@@ -617,6 +585,7 @@ class WebAppTest(unittest.TestCase):
         self.find(".nav-link[data-view='settings']").click()
         self.driver.execute_script("localStorage.setItem('hearth.theme', 'dark')")
         self.driver.set_window_size(420, 860)
+        phone_size(self.driver, (420, 860))
         self.driver.get(BASE_URL + "/")
         self.wait.until(EC.element_to_be_clickable((By.ID, "drawer-toggle"))).click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "session-list"), "Geography questions"))
@@ -624,6 +593,7 @@ class WebAppTest(unittest.TestCase):
         self.shoot("mobile-dark")
         self.driver.execute_script("localStorage.removeItem('hearth.theme')")
         self.driver.set_window_size(1280, 860)
+        phone_size(self.driver, (1280, 860))
         self.driver.refresh()
 
     def hearth(self, *arguments):
@@ -1333,6 +1303,7 @@ class WebAppTest(unittest.TestCase):
         late = api("/api/reminders", "POST", {"title": "Return the library books",
                                                "due": time.strftime("%Y-%m-%d", time.localtime(time.time() - 2 * 86400))})
         self.driver.set_window_size(390, 844)
+        phone_size(self.driver, (390, 844))
         try:
             self.driver.get(BASE_URL + "/#/reminders")
             title = self.wait.until(EC.visibility_of_element_located(
@@ -1344,11 +1315,13 @@ class WebAppTest(unittest.TestCase):
             self.shoot("reminders-phone")
         finally:
             self.driver.set_window_size(1280, 860)
+            phone_size(self.driver, (1280, 860))
             api(f"/api/reminders/{item['id']}", "DELETE")
             api(f"/api/reminders/{late['id']}", "DELETE")
 
     def test_9d36_an_action_says_what_it_is_doing_stops_at_once_and_its_cards_stay_in_reach(self):
         self.driver.set_window_size(1280, 860)
+        phone_size(self.driver, (1280, 860))
         self.driver.get(BASE_URL + "/")
         self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
         # Every word the answer shows while it is prepared, however briefly it is there.
@@ -1402,6 +1375,7 @@ class WebAppTest(unittest.TestCase):
         self.assertTrue(self.driver.execute_script(in_card, back))
         # On a phone too, the waiting card comes into reach above the composer, and Cancel keeps the focus on it.
         self.driver.set_window_size(390, 844)
+        phone_size(self.driver, (390, 844))
         try:
             self.wait.until(EC.element_to_be_clickable((By.ID, "send")))
             self.send("Delete the dentist appointment")
@@ -1415,6 +1389,7 @@ class WebAppTest(unittest.TestCase):
             self.shoot("action-card-phone")
         finally:
             self.driver.set_window_size(1280, 860)
+            phone_size(self.driver, (1280, 860))
 
     def test_9d3_a_new_chat_opens_on_the_days_briefing(self):
         today = time.strftime("%Y-%m-%d")
@@ -1476,10 +1451,12 @@ class WebAppTest(unittest.TestCase):
             # Above the composer, on a phone too, where the composer's buttons take more room: never over it.
             self.assertTrue(self.above_the_composer(notice))
             self.driver.set_window_size(390, 844)
+            phone_size(self.driver, (390, 844))
             try:
                 self.wait.until(lambda _: self.above_the_composer(notice))
             finally:
                 self.driver.set_window_size(1280, 860)
+                phone_size(self.driver, (1280, 860))
             # The chat prints it between turns, within its next look.
             deadline = time.time() + 40
             while time.time() < deadline and not any("Feed the cat" in line for line in printed):

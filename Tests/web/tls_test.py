@@ -5,7 +5,7 @@ under the same name it is not. The QR code on /ca decodes, with a reader of anot
 page's own address, and the fingerprint it shows is the certificate's.
 
 A phone with no key pairs with a code from a trusted device, uses the app with a cookie no script can read, and
-is refused at once when it is revoked.
+is refused at once when it is revoked. Paired, at a phone's width, it holds a hands-free conversation over HTTPS.
 
 Usage: tls_test.py HTTPS_URL [--screenshots DIR]
   HEARTH_TLS_AUTHORITY  the local authority's certificate (PEM) in the server's profile
@@ -32,7 +32,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from web_support import BASE_URL, choose_in_question, chromium, shoot
+from web_support import (
+    BASE_URL, choose_in_question, chromium, phone_size, shoot, spoken_timeline, word_error_rate,
+)
 
 AUTHORITY = os.environ["HEARTH_TLS_AUTHORITY"]
 KEY = os.environ["HEARTH_TLS_KEY"]
@@ -252,6 +254,61 @@ class TLSTest(unittest.TestCase):
             urllib.request.urlopen(refused, context=context, timeout=30)
         self.assertEqual(caught.exception.code, 401)
         self.driver.execute_script("localStorage.removeItem('hearth.apiKey')")
+
+    def test_6_hands_free_works_from_a_paired_phone_over_https(self):
+        """A phone's whole voice loop over HTTPS: a paired device at a phone's width, its (fake) microphone heard by
+        the server, the question transcribed and answered, the answer read aloud by Hearth's voice, then listening
+        again."""
+        question = "What is the capital of France?"
+        home = profile_home(trusting=True)
+        clip = os.path.join(home, "question.wav")
+        spoken_timeline(clip, [(1.0, question)])
+        settings = keyed("/api/settings")
+        keyed("/api/settings", "PUT", {**settings, "preset": "precise", "temperature": 0, "max_tokens": 32})
+        phone = browser(
+            home, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
+        )
+        phone_size(phone, (390, 844))
+        wait = WebDriverWait(phone, 120, poll_frequency=0.05)
+        session = None
+        try:
+            phone.get(BASE_URL + "/")
+            dialog = wait.until(EC.visibility_of_element_located((By.ID, "key-dialog")))
+            phone.find_element(By.ID, "pairing-input").send_keys(keyed("/api/devices/codes", "POST", {})["code"])
+            phone.find_element(By.ID, "pairing-name").send_keys("Voice phone")
+            dialog.find_element(By.CSS_SELECTOR, "button[value=save]").click()
+            wait.until(EC.invisibility_of_element_located((By.ID, "key-dialog")))
+            phone.execute_script(
+                "window.phases = []; const status = document.getElementById('voice-status');"
+                "new MutationObserver(() => { const phase = status.dataset.phase;"
+                " if (phase && phase !== window.phases.at(-1)) window.phases.push(phase); })"
+                ".observe(status, { attributes: true, attributeFilter: ['data-phase'] });"
+            )
+            wait.until(EC.element_to_be_clickable((By.ID, "talk"))).click()
+            wait.until(lambda d: d.execute_script("return window.phases.slice(-2).join(' ')") == "speaking listening")
+            phases = phone.execute_script("return window.phases")
+            self.assertEqual(phases, ["starting", "listening", "hearing", "transcribing", "thinking", "speaking", "listening"])
+            asked = phone.find_element(By.CSS_SELECTOR, ".message.user .bubble").text
+            self.assertLessEqual(word_error_rate(asked, question), 0.35, asked)
+            self.assertTrue(phone.find_element(By.CSS_SELECTOR, ".message.assistant .bubble").text.strip())
+            spoken = phone.execute_script(
+                "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/audio/speech')"
+                " && e.name.startsWith('https:')).length")
+            self.assertGreaterEqual(spoken, 1)
+            shoot(phone, "hands-free-phone")
+            address = phone.execute_script("return location.hash")
+            session = address.rsplit("/", 1)[-1] if address.startswith("#/s/") else None
+            phone.find_element(By.ID, "talk").click()
+        finally:
+            phone.quit()
+            keyed("/api/settings", "PUT", settings)
+            for device in keyed("/api/devices")["devices"]:
+                if device["name"] == "Voice phone":
+                    keyed(f"/api/devices/{device['id']}", "DELETE")
+            if session:
+                keyed(f"/api/sessions/{session}", "DELETE")
+            shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ Usage of a test file: TEST.py BASE_URL [--screenshots DIR]
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import urllib.request
 
 from selenium import webdriver
@@ -94,3 +96,37 @@ def phone_size(driver, size):
         )
     else:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def word_error_rate(heard, reference):
+    """Word substitutions, deletions and insertions over the reference's words; case and punctuation ignored."""
+    words = lambda text: "".join(c if c.isalnum() or c == "'" else " " for c in text.lower()).split()
+    a, b = words(reference), words(heard)
+    row = list(range(len(b) + 1))
+    for i, word in enumerate(a):
+        previous, row = row, [i + 1] + [0] * len(b)
+        for j, other in enumerate(b):
+            row[j + 1] = min(previous[j + 1] + 1, row[j] + 1, previous[j] + (word != other))
+    return row[len(b)] / len(a)
+
+
+def spoken_timeline(path, parts):
+    """A WAV file of sentences spoken by espeak-ng at given seconds from its start, silence between: what
+    Chromium's fake microphone plays from the moment the page opens it."""
+    import wave
+
+    rate, frames = 22050, bytearray()
+    with tempfile.TemporaryDirectory() as folder:
+        for at, sentence in parts:
+            clip = os.path.join(folder, "s.wav")
+            subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", clip, sentence], check=True)
+            with wave.open(clip) as spoken:
+                assert spoken.getframerate() == rate and spoken.getsampwidth() == 2
+                frames += bytes(max(0, int(at * rate) * 2 - len(frames)))
+                frames += spoken.readframes(spoken.getnframes())
+    frames += bytes(rate * 2 * 8)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(bytes(frames))

@@ -9,7 +9,9 @@ public struct BackupOptions: Sendable, Hashable {
   public var folder: URL
   /// Seals the backup; `nil` writes it compressed but readable by anyone who has the file.
   public var passphrase: String?
-  /// The accounts' app passwords (only into an encrypted backup).
+  /// The accounts' app passwords and the server's private keys — the HTTPS authority's and server's, and the key
+  /// notifications are pushed with — (only into an encrypted backup). Restored, phones keep trusting the server
+  /// and browsers keep their subscriptions.
   public var includesPasswords = false
   /// The chats' evaluated model states (large; they are rebuilt when missing).
   public var includesConversationStates = false
@@ -34,7 +36,7 @@ public struct BackupSummary: Sendable, Codable, Hashable {
   /// Files inside it and their size before compression; `nil` when only the header was read.
   public var files: Int?
   public var dataBytes: UInt64?
-  /// What it holds beyond the data: `passwords`, `conversation states`, `models`.
+  /// What it holds beyond the data: `passwords`, `keys`, `conversation states`, `models`.
   public var includes: [String]?
   /// The user's items in it, by kind (`chats`, `messages`, `events`, …).
   public var items: [String: Int]?
@@ -185,6 +187,7 @@ public struct ProfileBackup: Sendable {
     var files = Self.regularFiles(under: paths.home.appendingPathComponent("documents"), as: "documents")
     if options.includesPasswords {
       files += Self.regularFiles(under: paths.home.appendingPathComponent("accounts"), as: "accounts")
+      files += Self.regularFiles(under: paths.tls, as: "tls") + Self.regularFiles(under: paths.push, as: "push")
     }
     if options.includesConversationStates {
       files += Self.regularFiles(under: paths.conversationStates, as: "state")
@@ -216,7 +219,8 @@ public struct ProfileBackup: Sendable {
 
   static func includes(_ options: BackupOptions) -> [String] {
     [
-      options.includesPasswords ? "passwords" : nil, options.includesConversationStates ? "conversation states" : nil,
+      options.includesPasswords ? "passwords" : nil, options.includesPasswords ? "keys" : nil,
+      options.includesConversationStates ? "conversation states" : nil,
       options.includesModels ? "models" : nil,
     ].compactMap { $0 }
   }

@@ -58,23 +58,29 @@ extension ProfileBackup {
       throw .store(error)
     }
     let restoresModels = manifest.includes.contains("models")
+    // The server's keys come back only from a backup that holds them; otherwise the profile's own stay.
+    let keys = manifest.includes.contains("keys") ? ["tls", "push"] : []
 
     var moved: [(from: URL, to: URL)] = []
     var keptAside: URL?
     do {
-      if holdsData || FileManager.default.fileExists(atPath: paths.database.path) {
+      let keysHere = keys.contains {
+        FileManager.default.fileExists(atPath: paths.home.appendingPathComponent($0).path)
+      }
+      if holdsData || keysHere || FileManager.default.fileExists(atPath: paths.database.path) {
         let aside = Self.freeAsideName(in: paths.home, for: now())
         try Self.makeFolder(aside)
         keptAside = aside
         var current = ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "documents", "state"]
         if restoresPasswords { current.append("accounts") }
+        current += keys
         for name in current {
           let url = paths.home.appendingPathComponent(name)
           guard FileManager.default.fileExists(atPath: url.path) else { continue }
           try Self.move(url, to: aside.appendingPathComponent(name), noting: &moved)
         }
       }
-      for name in ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "documents", "state", "accounts"] {
+      for name in ["hearth.sqlite", "hearth.sqlite-wal", "hearth.sqlite-shm", "documents", "state", "accounts"] + keys {
         let staged = staging.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: staged.path) else { continue }
         try Self.move(staged, to: paths.home.appendingPathComponent(name), noting: &moved)

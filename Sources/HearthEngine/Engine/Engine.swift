@@ -147,7 +147,7 @@ public final class Engine: Sendable {
     self.backups = BackupService(database: database, paths: paths, now: configuration.clock, logger: logger)
     self.devices = DeviceService(database: database, clock: configuration.clock, logger: logger)
     self.push = PushService(
-      database: database, folder: paths.home.appendingPathComponent("push", isDirectory: true),
+      database: database, folder: paths.push,
       clock: configuration.clock, logger: logger)
     self.notices = NoticeService(context: items, calendar: calendar, reminders: reminders, habits: habits)
     self.automations = AutomationService(context: items)

@@ -33,6 +33,12 @@ public struct HearthPaths: Sendable, Hashable {
   /// itself, so it stays in the profile).
   public var conversationStates: URL { home.appendingPathComponent("state", isDirectory: true) }
 
+  /// The local certificate authority and the server certificate `hearth serve --tls` serves, with their keys.
+  public var tls: URL { home.appendingPathComponent("tls", isDirectory: true) }
+
+  /// The key notifications are pushed with (VAPID): browsers subscribed for it accept no other.
+  public var push: URL { home.appendingPathComponent("push", isDirectory: true) }
+
   /// Where evaluated instruction prefixes are kept for every profile on the machine (they hold Hearth's own
   /// instructions, never the user's data): `$HEARTH_PREFIX_CACHE`, else `hearth/prefixes` in
   /// `$XDG_CACHE_HOME` (default `~/.cache`); `nil` when `HEARTH_PREFIX_CACHE` is `off`.
