@@ -164,12 +164,13 @@ struct ServeCommand: AsyncParsableCommand {
       guard syncEvery >= 10 else { throw ValidationError("--sync-every must be 10 seconds or more") }
       guard firstBackupAfter >= 0 else { throw ValidationError("--first-backup-after must be 0 or more seconds") }
       guard unloadBelow >= 0 else { throw ValidationError("--unload-below must be 0 or a number of MiB") }
+      // Before the model loads: a certificate that cannot be served is said at once, not after a long load.
+      settings.tls = try credentials(profile: HearthPaths(), host: host)
       // The Diagnostics page shows the latest lines the engine and the server log.
       let recentLog = RecentLog()
       let engine = try await Engine.openForChat(
         modelOptions, logger: recentLog.keeping(.commandLine(label: "hearth.engine", level: .info)))
       guard let model = engine.model else { return }
-      settings.tls = try credentials(profile: engine.paths, host: host)
       // A push service of the user's own on the home network is reached only when private addresses are allowed.
       engine.push.allowPrivateNetwork(allowPrivateNetwork)
       let configuration = settings

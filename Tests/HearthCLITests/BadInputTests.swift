@@ -50,6 +50,12 @@ struct BadInputTests {
     try await expectFailure(
       serve + ["--tls-cert", "/no/such/cert.pem", "--tls-key", garbage.path],
       mentioning: "cannot read /no/such/cert.pem")
+    // Said before any model is looked for or loaded.
+    try await expectFailure(
+      [
+        "serve", "--model", "/no/such/model.gguf", "--port", "0", "--tls-cert", garbage.path, "--tls-key", garbage.path,
+      ],
+      mentioning: "\(garbage.path) holds no certificate")
   }
 
   @Test func missingModel() async throws {
