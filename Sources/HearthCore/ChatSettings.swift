@@ -32,6 +32,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     case systemPrompt = "system_prompt"
     case showsThinking = "show_thinking"
     case timeLimit = "time_limit"
+    case seed
   }
 
   public var preset: Preset
@@ -49,6 +50,9 @@ public struct ChatSettings: Sendable, Hashable, Codable {
   /// Seconds an answer may take before it is stopped with what it has so far (its second pass included);
   /// `0` sets no limit.
   public var timeLimit: Double
+  /// The random sampler's seed: `0` picks a new one for every answer; any other number makes answers to the same
+  /// chat with the same settings come out the same (at temperature 0 they always do).
+  public var seed: UInt32
 
   /// The time limit of an answer on every surface (the command line's `--timeout` too), in seconds.
   public static let defaultTimeLimit: Double = 300
@@ -56,9 +60,10 @@ public struct ChatSettings: Sendable, Hashable, Codable {
   /// Settings from a preset.
   public init(
     preset: Preset = .balanced, maxTokens: Int = 512, systemPrompt: String? = nil, showsThinking: Bool = true,
-    timeLimit: Double = Self.defaultTimeLimit
+    timeLimit: Double = Self.defaultTimeLimit, seed: UInt32 = 0
   ) {
     self.timeLimit = timeLimit
+    self.seed = seed
     let sampling = preset.sampling
     self.preset = preset
     temperature = sampling.temperature
@@ -71,7 +76,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     self.showsThinking = showsThinking
   }
 
-  /// Reads saved settings; ones saved before the time limit existed get the default.
+  /// Reads saved settings; ones saved before the time limit or the seed existed get their defaults.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     preset = try container.decode(Preset.self, forKey: .preset)
@@ -84,6 +89,15 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     systemPrompt = try container.decodeIfPresent(String.self, forKey: .systemPrompt)
     showsThinking = try container.decode(Bool.self, forKey: .showsThinking)
     timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit) ?? Self.defaultTimeLimit
+    // Read wide and checked here: a number out of a UInt32's range would otherwise be reported as malformed JSON,
+    // with no field named.
+    let seed = try container.decodeIfPresent(Int64.self, forKey: .seed) ?? 0
+    guard let narrow = UInt32(exactly: seed) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .seed, in: container,
+        debugDescription: "the seed is 0 (a new one every answer) to 4294967295, not \(seed)")
+    }
+    self.seed = narrow
   }
 
   /// These settings with the sampling values of `preset` (a persona's), the length and time limit kept.
@@ -101,7 +115,8 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     GenerationOptions(
       maxNewTokens: maxTokens,
       sampling: SamplingParameters(
-        temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty),
+        temperature: temperature, topK: topK, topP: topP, minP: minP, repeatPenalty: repeatPenalty,
+        seed: seed == 0 ? nil : seed),
       timeout: timeLimit > 0 ? .seconds(timeLimit) : nil)
   }
 

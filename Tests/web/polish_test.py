@@ -1067,6 +1067,27 @@ class PolishTest(unittest.TestCase):
             self.driver.execute_script("arguments[0].click()", undo)
             self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".action-card[data-state='undone']")))
 
+    def test_21_the_seed_is_a_setting_that_says_what_0_means(self):
+        before = api("/api/settings")
+        try:
+            self.open(DESKTOP, path="/#/settings")
+            self.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#advanced summary"))).click()
+            seed = self.find("#settings-form input[name='seed']")
+            self.assertEqual(seed.get_attribute("value"), "0")
+            self.assertIn("0 rolls the dice afresh", self.find("#help-seed").text)
+            seed.clear()
+            seed.send_keys("1234")
+            self.find("#settings-form .save-bar button").click()
+            self.wait.until(EC.text_to_be_present_in_element((By.ID, "settings-status"), "Saved."))
+            self.assertEqual(api("/api/settings")["seed"], 1234)
+            # Emptied, the field is 0 again: a new seed every answer. The preset is left as it was.
+            seed.clear()
+            self.find("#settings-form .save-bar button").click()
+            self.wait.until(lambda _: api("/api/settings")["seed"] == 0)
+            self.assertEqual(api("/api/settings")["preset"], before["preset"])
+        finally:
+            api("/api/settings", "PUT", before)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -19,7 +19,7 @@ export function fillSettings() {
   state.settingsDirty = false;
   $("settings-status").textContent = "";
   form.preset.value = settings.preset;
-  for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens", "time_limit"]) form[name].value = settings[name];
+  for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens", "time_limit", "seed"]) form[name].value = settings[name];
   form.system_prompt.value = settings.system_prompt ?? "";
   form.show_thinking.checked = settings.show_thinking;
   $("settings-status").textContent = "";
@@ -33,6 +33,8 @@ async function saveSettings(event) {
     preset: form.preset.value,
     temperature: number("temperature"), top_k: number("top_k"), top_p: number("top_p"), min_p: number("min_p"),
     repeat_penalty: number("repeat_penalty"), max_tokens: number("max_tokens"),
+    // An emptied field is 0: a new seed for every answer.
+    seed: form.seed.value === "" ? 0 : number("seed"),
     // An emptied field keeps the saved limit; 0 is "none".
     time_limit: form.time_limit.value === "" ? state.settings?.time_limit ?? 300 : number("time_limit"),
     system_prompt: form.system_prompt.value.trim() === "" ? null : form.system_prompt.value,
