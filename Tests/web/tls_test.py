@@ -6,6 +6,7 @@ page's own address, and the fingerprint it shows is the certificate's.
 
 A phone with no key pairs with a code from a trusted device, uses the app with a cookie no script can read, and
 is refused at once when it is revoked. Paired, at a phone's width, it holds a hands-free conversation over HTTPS.
+Over HTTPS the app is installable (Chromium's own check) and opens offline from its service worker's copy.
 
 Usage: tls_test.py HTTPS_URL [--screenshots DIR]
   HEARTH_TLS_AUTHORITY  the local authority's certificate (PEM) in the server's profile
@@ -308,6 +309,38 @@ class TLSTest(unittest.TestCase):
                     keyed(f"/api/devices/{device['id']}", "DELETE")
             if session:
                 keyed(f"/api/sessions/{session}", "DELETE")
+            shutil.rmtree(home, ignore_errors=True)
+
+    def test_7_over_https_the_app_is_installable_and_opens_offline(self):
+        """Installed from the phone's browser over HTTPS (Chromium's own check of the manifest, icons and service
+        worker), and opened again with the network gone: the worker's copy says Hearth cannot be reached."""
+        home = profile_home(trusting=True)
+        phone = browser(home)
+        wait = WebDriverWait(phone, 30)
+        try:
+            phone.get(BASE_URL + "/")
+            phone.execute_script("localStorage.setItem('hearth.apiKey', arguments[0])", KEY)
+            phone.get(BASE_URL + "/#/")
+            phone.refresh()
+            wait.until(lambda d: d.execute_async_script(
+                "const done = arguments[0]; navigator.serviceWorker.getRegistration().then((r) => done(Boolean(r && r.active)));"
+            ))
+            self.assertEqual(phone.execute_cdp_cmd("Page.getInstallabilityErrors", {}), {"installabilityErrors": []})
+            self.assertEqual(phone.execute_cdp_cmd("Page.getAppManifest", {})["errors"], [])
+            kept = "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys()).then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
+            wait.until(lambda d: {"/", "/assets/app.js", "/assets/api.js"} <= set(d.execute_async_script(kept)))
+            phone.execute_cdp_cmd("Network.enable", {})
+            phone.execute_cdp_cmd(
+                "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+            )
+            phone.refresh()
+            banner = wait.until(lambda d: d.execute_script(
+                "const b = document.getElementById('banner'); return b && !b.hidden && document.getElementById('banner-text').textContent;"
+            ))
+            self.assertEqual(phone.execute_script("return location.protocol"), "https:")
+            self.assertIn("can't be reached", banner)
+        finally:
+            phone.quit()
             shutil.rmtree(home, ignore_errors=True)
 
 
