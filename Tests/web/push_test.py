@@ -31,7 +31,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from web_support import BASE_URL, api, chromium
+from web_support import BASE_URL, api, chromium, installs_and_opens_offline
 
 
 def b64(data):
@@ -265,36 +265,36 @@ class PushTest(unittest.TestCase):
         driver = chromium(1000, 800)
         try:
             driver.get(BASE_URL + "/")
-            wait = WebDriverWait(driver, 30)
-            wait.until(lambda d: d.execute_async_script(
-                "const done = arguments[0]; navigator.serviceWorker.getRegistration().then((r) => done(Boolean(r && r.active)));"
-            ))
-            # Chromium's own verdict on installing the app: its manifest, icons and service worker.
-            self.assertEqual(driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}), {"installabilityErrors": []})
-            manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
-            self.assertEqual(manifest["errors"], [])
+            manifest = installs_and_opens_offline(self, driver, WebDriverWait(driver, 30))
             shortcuts = [(item["name"], item["url"]) for item in json.loads(manifest["data"])["shortcuts"]]
             self.assertEqual(shortcuts, [("New chat", "/"), ("Today", "/#/calendar"), ("Add a reminder", "/#/reminders")])
-            # The worker keeps the page and every file it loaded (handed over once it runs).
-            wait.until(lambda d: d.execute_async_script(
-                "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
-                ".then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
-            ) and {"/", "/assets/app.js", "/assets/api.js", "/assets/app.css"} <= set(driver.execute_async_script(
-                "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
-                ".then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
-            )))
-            driver.execute_cdp_cmd("Network.enable", {})
-            driver.execute_cdp_cmd(
-                "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-            )
-            driver.refresh()
-            banner = wait.until(lambda d: d.execute_script(
-                "const b = document.getElementById('banner'); return b && !b.hidden && document.getElementById('banner-text').textContent;"
-            ))
             self.assertEqual(driver.title, "Hearth")
-            self.assertIn("can't be reached", banner)
         finally:
             driver.quit()
+
+    @staticmethod
+    def ask_then_look_away(driver, wait):
+        """Asks a long question; while the answer is being written, the page goes out of sight as a phone's does
+        when it locks (`window.seen = 'visible'` and a visibilitychange bring it back), and tells the server so.
+        Returns the chat's id."""
+        prompt = wait.until(lambda d: d.find_element(By.ID, "prompt"))
+        prompt.send_keys("Write a long essay about the history of Rome.")
+        prompt.send_keys(Keys.ENTER)
+        wait.until(lambda d: d.execute_script(
+            "const a = document.querySelector('.message.assistant:last-child .bubble');"
+            " return !document.getElementById('stop').hidden && a && a.textContent.trim().length > 5"
+        ))
+        session = driver.execute_script("return location.hash").rsplit("/", 1)[-1]
+        driver.execute_script(
+            "window.seen = 'hidden';"
+            "Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.seen });"
+            "Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.seen === 'hidden' });"
+            "document.dispatchEvent(new Event('visibilitychange'));"
+        )
+        wait.until(lambda d: d.execute_script(
+            "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/away') && e.responseStatus === 204)"
+        ))
+        return session
 
     def test_5_an_answer_that_finishes_while_its_page_is_hidden_is_pushed_and_opens_its_chat(self):
         public_key = api("/api/push/key")["publicKey"]
@@ -303,25 +303,8 @@ class PushTest(unittest.TestCase):
         driver = chromium(1000, 800)
         try:
             driver.get(BASE_URL + "/")
-            wait = WebDriverWait(driver, 60)
-            prompt = wait.until(lambda d: d.find_element(By.ID, "prompt"))
-            prompt.send_keys("Write a long essay about the history of Rome.")
-            prompt.send_keys(Keys.ENTER)
-            # The answer is being written when the page goes out of sight, as a phone's does when it locks.
-            wait.until(lambda d: d.execute_script(
-                "const a = document.querySelector('.message.assistant:last-child .bubble');"
-                " return !document.getElementById('stop').hidden && a && a.textContent.trim().length > 5"
-            ))
-            session = driver.execute_script("return location.hash").rsplit("/", 1)[-1]
-            driver.execute_script(
-                "Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });"
-                "Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
-                "document.dispatchEvent(new Event('visibilitychange'));"
-            )
-            # The page told the server it is away; then its connection drops, as the browser is closed.
-            wait.until(lambda d: d.execute_script(
-                "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/away') && e.responseStatus === 204)"
-            ))
+            session = self.ask_then_look_away(driver, WebDriverWait(driver, 60))
+            # Then its connection drops, as the browser is closed.
         finally:
             driver.quit()
         deadline = time.time() + 120
@@ -345,23 +328,7 @@ class PushTest(unittest.TestCase):
         try:
             driver.get(f"http://127.0.0.1:{proxy.port}/")
             wait = WebDriverWait(driver, 90)
-            prompt = wait.until(lambda d: d.find_element(By.ID, "prompt"))
-            prompt.send_keys("Write a long essay about the history of Rome.")
-            prompt.send_keys(Keys.ENTER)
-            wait.until(lambda d: d.execute_script(
-                "const a = document.querySelector('.message.assistant:last-child .bubble');"
-                " return !document.getElementById('stop').hidden && a && a.textContent.trim().length > 5"
-            ))
-            session = driver.execute_script("return location.hash").rsplit("/", 1)[-1]
-            driver.execute_script(
-                "window.seen = 'hidden';"
-                "Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.seen });"
-                "Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.seen === 'hidden' });"
-                "document.dispatchEvent(new Event('visibilitychange'));"
-            )
-            wait.until(lambda d: d.execute_script(
-                "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/away') && e.responseStatus === 204)"
-            ))
+            session = self.ask_then_look_away(driver, wait)
             # The network drops while the page is out of sight, cutting the answer's stream.
             proxy.cut()
             wait.until(lambda d: d.execute_script("return document.getElementById('stop').hidden"))

@@ -34,7 +34,8 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from web_support import (
-    BASE_URL, choose_in_question, chromium, phone_size, shoot, spoken_timeline, word_error_rate,
+    BASE_URL, choose_in_question, chromium, installs_and_opens_offline, phone_size, shoot, spoken_timeline,
+    word_error_rate,
 )
 
 AUTHORITY = os.environ["HEARTH_TLS_AUTHORITY"]
@@ -322,23 +323,8 @@ class TLSTest(unittest.TestCase):
             phone.execute_script("localStorage.setItem('hearth.apiKey', arguments[0])", KEY)
             phone.get(BASE_URL + "/#/")
             phone.refresh()
-            wait.until(lambda d: d.execute_async_script(
-                "const done = arguments[0]; navigator.serviceWorker.getRegistration().then((r) => done(Boolean(r && r.active)));"
-            ))
-            self.assertEqual(phone.execute_cdp_cmd("Page.getInstallabilityErrors", {}), {"installabilityErrors": []})
-            self.assertEqual(phone.execute_cdp_cmd("Page.getAppManifest", {})["errors"], [])
-            kept = "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys()).then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
-            wait.until(lambda d: {"/", "/assets/app.js", "/assets/api.js"} <= set(d.execute_async_script(kept)))
-            phone.execute_cdp_cmd("Network.enable", {})
-            phone.execute_cdp_cmd(
-                "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-            )
-            phone.refresh()
-            banner = wait.until(lambda d: d.execute_script(
-                "const b = document.getElementById('banner'); return b && !b.hidden && document.getElementById('banner-text').textContent;"
-            ))
+            installs_and_opens_offline(self, phone, wait)
             self.assertEqual(phone.execute_script("return location.protocol"), "https:")
-            self.assertIn("can't be reached", banner)
         finally:
             phone.quit()
             shutil.rmtree(home, ignore_errors=True)

@@ -130,3 +130,30 @@ def spoken_timeline(path, parts):
         out.setsampwidth(2)
         out.setframerate(rate)
         out.writeframes(bytes(frames))
+
+
+def installs_and_opens_offline(test, driver, wait):
+    """Chromium's own verdict on installing the app open in `driver` (its manifest, icons and service worker); the
+    worker keeps the page and the files it loaded (handed over once it runs); and with the network gone, the page
+    opens again from that copy and says Hearth cannot be reached. Returns the manifest as DevTools read it."""
+    wait.until(lambda d: d.execute_async_script(
+        "const done = arguments[0]; navigator.serviceWorker.getRegistration().then((r) => done(Boolean(r && r.active)));"
+    ))
+    test.assertEqual(driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}), {"installabilityErrors": []})
+    manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+    test.assertEqual(manifest["errors"], [])
+    kept = (
+        "const done = arguments[0]; caches.open('hearth-shell-v1').then((c) => c.keys())"
+        ".then((keys) => done(keys.map((k) => new URL(k.url).pathname)));"
+    )
+    wait.until(lambda d: {"/", "/assets/app.js", "/assets/api.js", "/assets/app.css"} <= set(d.execute_async_script(kept)))
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    )
+    driver.refresh()
+    banner = wait.until(lambda d: d.execute_script(
+        "const b = document.getElementById('banner'); return b && !b.hidden && document.getElementById('banner-text').textContent;"
+    ))
+    test.assertIn("can't be reached", banner)
+    return manifest

@@ -81,7 +81,13 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
 
   /// The paired device making the request, if one is.
   private func asking(_ request: Request) throws -> UUID? {
-    try Self.secret(in: request, secure: secure).flatMap { try devices.device(holding: $0) }?.id
+    try Self.asking(request, secure: secure, devices: devices)
+  }
+
+  /// The paired device making `request` (its cookie or bearer token), if one is; `secure` says whether the server
+  /// speaks HTTPS (the cookie's name differs).
+  static func asking(_ request: Request, secure: Bool, devices: DeviceService) throws -> UUID? {
+    try secret(in: request, secure: secure).flatMap { try devices.device(holding: $0) }?.id
   }
 
   /// A device's secret as the request carries it: the paired browser's cookie, or a bearer token.

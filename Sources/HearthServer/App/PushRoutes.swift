@@ -20,8 +20,8 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
     }
     router.post("subscriptions") { request, _ in
       // A paired device's subscription goes with it when it is revoked.
-      let device = try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil)
-        .flatMap(dependencies.engine.devices.device(holding:))?.id
+      let device = try DeviceRoutes<Context>.asking(
+        request, secure: configuration.tls != nil, devices: dependencies.engine.devices)
       let input = try await RequestReader.decodeStrict(
         SubscriptionInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let endpoint = input.endpoint else {

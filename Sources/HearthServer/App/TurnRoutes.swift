@@ -79,8 +79,8 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       let id = try RouteInput.sessionID(context)
       _ = try dependencies.engine.sessions.session(id)
       // The notification goes to the browsers of the device that asked (or of the key, for a page that holds it).
-      let device = try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil)
-        .flatMap(dependencies.engine.devices.device(holding:))?.id
+      let device = try DeviceRoutes<Context>.asking(
+        request, secure: configuration.tls != nil, devices: dependencies.engine.devices)
       guard await live.leave(id, notifying: .device(device)) else { throw Self.noTurn }
       return Response(status: .noContent)
     }

@@ -38,10 +38,7 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
       let keyMatches = given.map { constantTimeEquals($0, key) } == true
       // A device's secret is looked up by its hash, so its check takes the same time whatever it holds.
       let device =
-        keyMatches
-        ? nil
-        : try DeviceRoutes<Context>.secret(in: request, secure: configuration.tls != nil).flatMap(
-          devices.device(holding:))
+        keyMatches ? nil : try DeviceRoutes<Context>.asking(request, secure: configuration.tls != nil, devices: devices)
       guard keyMatches || device != nil else {
         throw APIError(
           .unauthorized, "a valid API key is required (Authorization: Bearer …, or x-api-key)", code: "invalid_api_key")
