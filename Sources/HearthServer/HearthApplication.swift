@@ -57,6 +57,7 @@ public func buildApplication(
   router.mount(BackupRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(ModelRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(RemoteRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(WebSearchRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(RuntimeRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(SettingsRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(DiagnosticsRoutes(dependencies: dependencies, configuration: configuration))

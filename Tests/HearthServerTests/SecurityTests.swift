@@ -67,7 +67,7 @@ struct SecurityTests {
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
     "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts", "/api/backups",
-    "/api/personas",
+    "/api/personas", "/api/web-search",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -93,6 +93,9 @@ struct SecurityTests {
     (.POST, "/api/import/chatgpt", "[]"), (.POST, "/api/import/claude?memory=false", "[]"),
     (.POST, "/v1/embeddings", #"{"model":"all-MiniLM-L6-v2","input":"hello"}"#),
     (.PUT, "/api/backups/settings", #"{"scheduled":false}"#), (.POST, "/api/backups", "{}"),
+    // Nothing listens on port 9: the check answers that the server cannot be reached.
+    (.PUT, "/api/web-search", #"{"url":"http://127.0.0.1:9"}"#), (.POST, "/api/web-search/check", "{}"),
+    (.DELETE, "/api/web-search", ""),
   ]
 
   /// Every route that names one item or action by id, with a body it would accept.

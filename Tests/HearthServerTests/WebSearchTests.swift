@@ -4,6 +4,7 @@ import HearthEngine
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
+import NIOHTTP1
 import Testing
 
 @Suite("Web search against a SearXNG-compatible server on loopback", .heavy)
@@ -55,5 +56,50 @@ struct WebSearchTests {
     let records = try await engine.actions.process(answer: #"[WEB_SEARCH:{"query":"anything"}]"#)
     #expect(records.first?.state == .failed)
     #expect(records.first?.reason?.hasPrefix("web search is off") == true)
+  }
+
+  @Test func theServerIsSetTestedAndForgottenFromTheSettingsAPI() async throws {
+    try await Self.searchServer().test(.live) { search in
+      let address = "http://127.0.0.1:\(try #require(search.port))"
+      try await LiveServer.inProcess { server in
+        #expect(try await server.request(.GET, "/api/web-search").json?["source"]?.stringValue == "none")
+        // Checking an address typed but not saved runs a search there and keeps web search off.
+        let typed = try await server.request(.POST, "/api/web-search/check", body: #"{"url":"\#(address)"}"#)
+        #expect(typed.json?["reachable"] == .bool(true) && typed.json?["results"] == .number(2), "\(typed.body)")
+        #expect(try await server.request(.GET, "/api/web-search").json?["url"] == nil)
+        let nothing = try await server.request(.POST, "/api/web-search/check", body: "{}")
+        #expect(nothing.status == 400 && nothing.json?["error"]?["param"]?.stringValue == "url", "\(nothing.body)")
+        let bad = try await server.request(.PUT, "/api/web-search", body: #"{"url":"ftp://example.org"}"#)
+        #expect(bad.status == 400 && bad.json?["error"]?["param"]?.stringValue == "url", "\(bad.body)")
+        let unknown = try await server.request(.PUT, "/api/web-search", body: #"{"url":"\#(address)","key":"x"}"#)
+        #expect(unknown.status == 400 && unknown.json?["error"]?["param"]?.stringValue == "key", "\(unknown.body)")
+
+        let saved = try await server.request(.PUT, "/api/web-search", body: #"{"url":"\#(address)"}"#)
+        #expect(saved.json?["source"]?.stringValue == "profile", "\(saved.body)")
+        #expect(saved.json?["url"]?.stringValue == address)
+        let records = try await server.engine.actions.process(answer: #"[WEB_SEARCH:{"query":"louvre hours"}]"#)
+        #expect(records.first?.result?.contains("Open 9:00 to 18:00") == true)
+        // A saved server that stopped answering is said, not hidden.
+        let down = try await server.request(.POST, "/api/web-search/check", body: #"{"url":"http://127.0.0.1:9"}"#)
+        #expect(down.json?["reachable"] == .bool(false) && down.json?["problem"] != nil, "\(down.body)")
+
+        #expect(try await server.request(.DELETE, "/api/web-search").json?["source"]?.stringValue == "none")
+        let off = try await server.engine.actions.process(answer: #"[WEB_SEARCH:{"query":"louvre hours"}]"#)
+        #expect(off.first?.reason?.hasPrefix("web search is off") == true)
+      }
+    }
+  }
+
+  @Test func aSavedServerIsUsedAfterARestart() async throws {
+    try await Self.searchServer().test(.live) { search in
+      let home = try TestModels.temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: home) }
+      let configuration = EngineConfiguration(paths: HearthPaths(home: home), environment: [:])
+      try await Engine.open(configuration).setWebSearch(url: "http://127.0.0.1:\(try #require(search.port))")
+      let reopened = try await Engine.open(configuration)
+      #expect(reopened.webSearchView().source == "profile")
+      let records = try await reopened.actions.process(answer: #"[WEB_SEARCH:{"query":"louvre hours"}]"#)
+      #expect(records.map(\.state) == [.answered])
+    }
   }
 }

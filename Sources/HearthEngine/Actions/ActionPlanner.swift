@@ -19,8 +19,8 @@ struct ActionPlanner {
   let habits: HabitService
   let contacts: ContactService
   let facts: FactService
-  /// Where web searches go; `nil` keeps them off.
-  var webSearch: (any WebSearchProvider)?
+  /// Where web searches go; none keeps them off.
+  let webSearch: WebSearchSwitch
 
   var zone: TimeZone { context.timeZone }
   var today: LocalDate { LocalDate(context.clock(), in: zone) }

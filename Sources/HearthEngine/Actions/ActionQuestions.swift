@@ -120,7 +120,9 @@ extension ActionPlanner {
         lines.isEmpty ? "No contact matches." : lines.joined(separator: "\n")
       )
     case .searchWeb(let query):
-      guard let webSearch else { throw ActionFailure("web search is off (set HEARTH_SEARXNG_URL to a SearXNG server)") }
+      guard let webSearch = webSearch.current.provider else {
+        throw ActionFailure("web search is off (give a SearXNG server's address in Settings, or HEARTH_SEARXNG_URL)")
+      }
       let results = try await webSearch.search(query, limit: 5)
       // Results are data: they are shown and answered from, never read for action blocks.
       let lines = results.map { "- \($0.title) (\($0.url)): \($0.snippet)" }

@@ -27,6 +27,8 @@ public final class Engine: Sendable {
   public let routed: RoutedChatModel?
   /// The remote server turns may go to, and the user's preference.
   let remoteState: Mutex<RemoteState>
+  /// Where web searches go: `$HEARTH_SEARXNG_URL`, or the server saved on the Settings page.
+  let webSearch: WebSearchSwitch
   /// A model given to the engine as it is (``open(_:answering:)``): not a GGUF file of this machine, so not
   /// loaded, switched or routed; `nil` for an engine on a local model or none.
   let given: (any ChatModel)?
@@ -98,7 +100,7 @@ public final class Engine: Sendable {
   private init(
     configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, host: LocalModelHost?,
     given: (any ChatModel)? = nil, chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone, webSearch: (any WebSearchProvider)?, embedder: LocalEmbedder, remote: RemoteState
+    timeZone: TimeZone, webSearch: WebSearchSwitch.State, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
     let logger = configuration.logger
@@ -130,6 +132,8 @@ public final class Engine: Sendable {
     let habits = HabitService(context: items)
     let contacts = ContactService(context: items)
     let facts = FactService(context: items)
+    let webSearch = WebSearchSwitch(webSearch)
+    self.webSearch = webSearch
     let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,
@@ -259,7 +263,7 @@ public final class Engine: Sendable {
       return Engine(
         configuration: configuration, paths: configuration.paths, database: database, host: host,
         chat: configuration.chat, lock: lock,
-        timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+        timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
         remote: try initialRemote(configuration, database: database))
     }
@@ -318,7 +322,7 @@ public final class Engine: Sendable {
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: host,
       chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+      timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
       remote: try initialRemote(configuration, database: database))
   }
@@ -333,7 +337,7 @@ public final class Engine: Sendable {
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: nil, given: model,
       chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone, webSearch: configuration.webSearch,
+      timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
       remote: try initialRemote(configuration, database: database))
   }

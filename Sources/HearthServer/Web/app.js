@@ -16,6 +16,7 @@ import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
+import { loadWebSearch, wireWebSearch } from "/assets/websearch.js";
 import { setUpVoice } from "/assets/voice.js";
 import { setUpHandsFree } from "/assets/handsfree.js";
 import { closeDrawer, wireDrawer } from "/assets/drawer.js";
@@ -365,7 +366,7 @@ function showView(name) {
     $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
     $("session-actions").hidden = true;
   }
-  if (name === "settings") { fillSettings(); loadRemote(); loadDevices().catch(() => {}); }
+  if (name === "settings") { fillSettings(); loadRemote(); loadWebSearch(); loadDevices().catch(() => {}); }
   if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
@@ -415,6 +416,7 @@ function wire() {
   wireRuntime();
   wirePulls(() => loadModels());
   wireRemote();
+  wireWebSearch();
   setUpVoice();
   setUpHandsFree();
   // The skip link goes past the navigation to what the page is for: the message box in a chat, the page's
