@@ -37,6 +37,52 @@ struct RuntimeSettingsTests {
         .contextSize == 4096)
   }
 
+  @Test func withNothingSayingOtherwiseTheContextFollowsTheMachinesMemory() {
+    let gigabyte: UInt64 = 1_000_000_000
+    #expect(RuntimeSettings.machineContext(installedBytes: 4 * gigabyte) == 4096)
+    #expect(RuntimeSettings.machineContext(installedBytes: 6 * gigabyte - 1) == 4096)
+    #expect(RuntimeSettings.machineContext(installedBytes: 6 * gigabyte) == 8192)
+    let balanced = RuntimeSettings.preset(.balanced)
+    let bare = LocalModelOptions(path: "own.gguf")
+    func context(recommended: Int?, trained: Int?, memory: UInt64) -> Int? {
+      balanced.options(for: bare, recommended: recommended, trained: trained, installedBytes: memory).contextSize
+    }
+    #expect(context(recommended: nil, trained: 131_072, memory: 16 * gigabyte) == 8192)
+    #expect(context(recommended: nil, trained: 131_072, memory: 4 * gigabyte) == 4096)
+    // Within what the model allows.
+    #expect(context(recommended: nil, trained: 2048, memory: 16 * gigabyte) == 2048)
+    // A catalogue's recommendation, a preset's number and the user's own say otherwise.
+    #expect(context(recommended: 4096, trained: 8192, memory: 16 * gigabyte) == 4096)
+    #expect(
+      RuntimeSettings.preset(.efficient).options(
+        for: bare, recommended: nil, trained: 8192, installedBytes: 16 * gigabyte
+      ).contextSize == 1024)
+    #expect(
+      RuntimeSettings(preset: .custom, contextSize: 2048).options(
+        for: bare, recommended: nil, trained: 8192, installedBytes: 4 * gigabyte
+      ).contextSize == 2048)
+  }
+
+  @Test func aModelTheCatalogueDoesNotKnowLoadsWithTheMachinesContext() async throws {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // SmolLM2 (trained on 8,192 tokens) under a name of the user's own: the catalogue's 4,096 no longer applies.
+    let own = folder.appendingPathComponent("my-own-model.gguf")
+    try FileManager.default.createSymbolicLink(atPath: own.path, withDestinationPath: TestModels.smolLM2)
+    let machine = RuntimeSettings.machineContext(installedBytes: SystemMemory.installedBytes())
+    #expect(Engine.loadOptions(path: own.path, entry: nil, settings: .preset(.balanced)).contextSize == machine)
+    #expect(
+      Engine.loadOptions(path: TestModels.smolLM2, entry: nil, settings: .preset(.balanced)).contextSize == 4096)
+
+    var configuration = EngineConfiguration(paths: HearthPaths(home: folder), environment: [:])
+    configuration.model = .file(path: own.path)
+    configuration.provider = .local
+    configuration.chat.actions = false
+    configuration.chat.memory = false
+    let engine = try await Engine.open(configuration)
+    #expect(try #require(engine.model).contextSize == machine)
+  }
+
   @Test func speedFactorsFollowThreadsAndBatch() {
     let now = RuntimeImpact.Side(contextSize: 4096, threads: 2, batchSize: 512, estimatedBytes: 0, kvCacheBytes: 0)
     let half = RuntimeImpact.Side(contextSize: 1024, threads: 1, batchSize: 128, estimatedBytes: 0, kvCacheBytes: 0)

@@ -51,7 +51,18 @@ extension Engine {
     var options = base ?? LocalModelOptions(path: path)
     options.path = path
     options.chatTemplate = options.chatTemplate ?? entry?.chatTemplate
-    return settings.options(for: options, recommended: entry?.recommendedContext, trained: shape?.trainedContext)
+    return settings.options(
+      for: options, recommended: entry?.recommendedContext ?? catalogued(path)?.recommendedContext,
+      trained: shape?.trainedContext)
+  }
+
+  /// The bundled catalogue's entry for a file given by its path rather than installed: the one with its
+  /// name and size.
+  static func catalogued(_ path: String) -> ModelEntry? {
+    let url = URL(fileURLWithPath: path)
+    let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+    guard let size = (attributes?[.size] as? NSNumber)?.uint64Value else { return nil }
+    return BundledModels.entries.first { $0.fileName == url.lastPathComponent && $0.sizeBounds?.contains(size) == true }
   }
 
   /// The chosen model's file and template, without the numbers earlier settings or flags gave it.

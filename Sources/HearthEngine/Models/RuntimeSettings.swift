@@ -79,14 +79,23 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     }
   }
 
+  /// The context a model gets when neither the settings nor its catalogue entry name one: 4,096 tokens on a
+  /// machine with under 6 GB of memory, 8,192 otherwise.
+  public static func machineContext(installedBytes: UInt64) -> Int {
+    installedBytes < 6_000_000_000 ? 4096 : 8192
+  }
+
   /// The options a load with these settings asks for, for a model whose recommended context is
-  /// `recommended` and trained context `trained`: the context is never larger than the model was trained on.
+  /// `recommended` and trained context `trained`, on a machine with `installedBytes` of memory: the settings'
+  /// context, else the recommended one, else the one the base options carry, else the machine's
+  /// (``machineContext(installedBytes:)``); never larger than the model was trained on.
   func options(
-    for base: LocalModelOptions, recommended: Int?, trained: Int?
+    for base: LocalModelOptions, recommended: Int?, trained: Int?,
+    installedBytes: UInt64 = SystemMemory.installedBytes()
   ) -> LocalModelOptions {
     var options = base
-    let wanted = contextSize ?? recommended ?? base.contextSize
-    options.contextSize = wanted.map { min($0, trained ?? $0) }
+    let wanted = contextSize ?? recommended ?? base.contextSize ?? Self.machineContext(installedBytes: installedBytes)
+    options.contextSize = min(wanted, trained ?? wanted)
     options.threads = threads ?? base.threads
     options.batchSize = batchSize ?? base.batchSize
     options.parallel = parallel ?? base.parallel

@@ -62,6 +62,18 @@ public enum SystemMemory {
     return Available(bytes: ProcessInfo.processInfo.physicalMemory, source: "physical memory")
   }
 
+  /// The memory this machine has for Hearth: the physical memory, or the cgroup's limit where one is set
+  /// lower (a container).
+  public static func installedBytes() -> UInt64 {
+    let physical = ProcessInfo.processInfo.physicalMemory
+    #if os(Linux)
+    let limit = (try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8))
+      .flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    if let limit, limit < physical { return limit }
+    #endif
+    return physical
+  }
+
   /// Memory a load may take, and where the figure came from.
   public struct Available: Sendable, Hashable, Encodable {
     public var bytes: UInt64
