@@ -174,6 +174,9 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       + row("KV cache", mib(now.kvCacheBytes), mib(next.kvCacheBytes))
       + row("generation speed", "1.00×", String(format: "%.2f×", impact.generationSpeedFactor) + " (\(source))")
       + row("prompt speed", "1.00×", String(format: "%.2f×", impact.promptSpeedFactor) + " (\(source))")
+      + (impact.risk.map { risk in
+        "risk                \(risk.level.rawValue)\n" + risk.reasons.map { "  - \($0)\n" }.joined()
+      } ?? "")
   }
 
   static func describe(_ test: RuntimeTestResult) -> String {

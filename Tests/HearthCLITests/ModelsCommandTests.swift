@@ -86,6 +86,17 @@ struct ModelSettingsCommandTests {
       try JSONSerialization.jsonObject(with: Data(preview.standardOutput.utf8)) as? [String: Any])
     #expect((impact["proposed"] as? [String: Any])?["context_size"] as? Int == 1024)
     #expect((impact["current"] as? [String: Any])?["context_size"] as? Int == 4096)
+    // A quarter of the window leaves little of a conversation beside the instructions and an answer.
+    let risk = try #require(impact["risk"] as? [String: Any])
+    #expect(risk["level"] as? String == "medium" && risk["answers"] as? String == "medium", "\(risk)")
+    #expect(risk["memory"] as? String == "low")
+    #expect((risk["instruction_tokens"] as? Int ?? 0) > 100)
+    // More than the memory there is, and a window shorter than an answer, are said in words.
+    let tight = CommandRunner(environment: ["HEARTH_MODEL": TestModels.smolLM2, "HEARTH_MEMORY_LIMIT": "150MiB"])
+    let risky = try await tight.run(["models", "settings", "preview", "--preset", "custom", "--context", "512"])
+    #expect(risky.standardOutput.contains("risk                high"), "\(risky.standardOutput)")
+    #expect(risky.standardOutput.contains("it may not load"))
+    #expect(risky.standardOutput.contains("answers would be cut short"))
 
     #expect(try await hearth.run(["models", "settings", "apply", "--preset", "efficient"]).status == 0)
     let validated = try await hearth.run(["models", "settings", "validate"])

@@ -83,6 +83,36 @@ struct RuntimeSettingsTests {
     #expect(try #require(engine.model).contextSize == machine)
   }
 
+  @Test func theRiskWeighsMemoryAndTheAnswerAgainstTheWindow() {
+    func side(_ context: Int, megabytes: UInt64) -> RuntimeImpact.Side {
+      RuntimeImpact.Side(
+        contextSize: context, threads: 2, batchSize: 512, estimatedBytes: megabytes << 20, kvCacheBytes: 0)
+    }
+    let now = side(4096, megabytes: 200)
+    func risk(_ next: RuntimeImpact.Side, room: UInt64 = 8 << 30) -> RuntimeRisk {
+      RuntimeRisk.assess(from: now, to: next, roomBytes: room, answerTokens: 512, instructionTokens: 900)
+    }
+    #expect(risk(side(8192, megabytes: 300)).level == .low)
+    #expect(risk(side(8192, megabytes: 300)).reasons.isEmpty)
+    #expect(risk(side(4096, megabytes: 300), room: 500 << 20).memory == .medium)
+    let tooBig = risk(side(4096, megabytes: 450), room: 500 << 20)
+    #expect(tooBig.memory == .high && tooBig.level == .high)
+    #expect(
+      tooBig.reasons == [
+        "the model would take 450 MiB of the 500 MiB available: it may not load, or leave the machine swapping"
+      ])
+    // 900 + 512 tokens need 1412 of the window; twice that leaves room for a conversation.
+    #expect(risk(side(1024, megabytes: 100)).answers == .high)
+    #expect(risk(side(2048, megabytes: 100)).answers == .medium)
+    #expect(risk(side(3072, megabytes: 100)).answers == .low)
+    // A longer window than now is never a risk to answers.
+    #expect(
+      RuntimeRisk.assess(
+        from: side(1024, megabytes: 100), to: side(2048, megabytes: 100), roomBytes: 8 << 30, answerTokens: 512,
+        instructionTokens: 900
+      ).answers == .low)
+  }
+
   @Test func speedFactorsFollowThreadsAndBatch() {
     let now = RuntimeImpact.Side(contextSize: 4096, threads: 2, batchSize: 512, estimatedBytes: 0, kvCacheBytes: 0)
     let half = RuntimeImpact.Side(contextSize: 1024, threads: 1, batchSize: 128, estimatedBytes: 0, kvCacheBytes: 0)

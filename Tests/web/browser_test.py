@@ -435,8 +435,13 @@ class WebAppTest(unittest.TestCase):
         # Each column says what it holds.
         self.assertEqual([th.text for th in self.driver.find_elements(By.CSS_SELECTOR, "#runtime-impact thead th")],
                          ["Setting", "Now", "With these settings"])
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-risk"), "Low risk"))
         self.find("#runtime-form input[name='preset'][value='efficient']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-impact"), "1024 tokens"))
+        # A quarter of the window: the risk to answers is said, with the reason.
+        risk = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#runtime-risk[data-level='medium'], #runtime-risk[data-level='high']")))
+        self.assertRegex(risk.text, r"(Some|High) risk")
+        self.assertIn("A window of 1024 tokens", risk.text)
         self.assertEqual(api("/api/runtime")["settings"]["preset"], "balanced")
         self.find("#runtime-form button[type='submit']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "runtime-status"), "Applied"))

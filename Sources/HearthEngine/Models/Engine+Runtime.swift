@@ -99,20 +99,46 @@ extension Engine {
     let loaded = host.loaded
     let current = side(active.options, applied: loaded?.options.path == active.options.path ? loaded?.applied : nil)
     let next = side(proposed, applied: nil)
+    var impact = Self.speeds(from: current, to: next, model: active.fileName) { measured($0, model: active.fileName) }
+    impact.risk = try runtimeRisk(from: current, to: next, loaded: loaded != nil)
+    return impact
+  }
+
+  /// What going from `current` to `next` risks: memory against what the machine has now (with what the loaded
+  /// model would give back), and the window against the chat's longest answer after today's instructions.
+  private func runtimeRisk(
+    from current: RuntimeImpact.Side, to next: RuntimeImpact.Side, loaded: Bool
+  ) throws -> RuntimeRisk {
+    let budget = try MemoryBudget.current(environment: configuration.environment)
+    let answer =
+      logger.attempt("reading the chat settings") { try chatSettings().maxTokens } ?? ChatSettings().maxTokens
+    let instructions = systemPrompt()
+    let tokens = model?.countTokens(instructions) ?? instructions.utf8.count / 3
+    return RuntimeRisk.assess(
+      from: current, to: next, roomBytes: budget.bytes + (loaded ? current.estimatedBytes : 0),
+      answerTokens: answer, instructionTokens: tokens)
+  }
+
+  /// The impact's speeds: measured when both sides were tested (`measured` finds a side's test), else a rough
+  /// guess from threads and batch.
+  private static func speeds(
+    from current: RuntimeImpact.Side, to next: RuntimeImpact.Side, model: String,
+    measured: (RuntimeImpact.Side) -> RuntimeTestResult?
+  ) -> RuntimeImpact {
     // Speeds both settings were tested at are compared as measured; otherwise the factors are a rough guess.
-    if let now = measured(current, model: active.fileName), let then = measured(next, model: active.fileName),
+    if let now = measured(current), let then = measured(next),
       let nowGeneration = now.tokensPerSecond, let thenGeneration = then.tokensPerSecond, nowGeneration > 0,
       let nowPrompt = now.promptTokensPerSecond, let thenPrompt = then.promptTokensPerSecond, nowPrompt > 0
     {
       return RuntimeImpact(
-        model: active.fileName, current: current, proposed: next,
+        model: model, current: current, proposed: next,
         generationSpeedFactor: (thenGeneration / nowGeneration * 100).rounded() / 100,
         promptSpeedFactor: (thenPrompt / nowPrompt * 100).rounded() / 100, speedSource: .measured)
     }
     let (generation, prompt) = RuntimeImpact.speedFactors(
       from: current, to: next, processors: Processors.available)
     return RuntimeImpact(
-      model: active.fileName, current: current, proposed: next, generationSpeedFactor: generation,
+      model: model, current: current, proposed: next, generationSpeedFactor: generation,
       promptSpeedFactor: prompt, speedSource: .rough)
   }
 

@@ -134,6 +134,8 @@ public struct RuntimeImpact: Sendable, Hashable, Encodable {
   public var promptSpeedFactor: Double
   /// Where the speed factors come from.
   public var speedSource: SpeedSource
+  /// Whether the proposed settings still fit the machine's memory and the chat's answers.
+  public var risk: RuntimeRisk?
 
   /// `measured`: both settings were tested (`hearth models settings test`) and their speeds compared;
   /// `rough`: a guess from threads and batch size.
@@ -142,7 +144,7 @@ public struct RuntimeImpact: Sendable, Hashable, Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case model, current, proposed
+    case model, current, proposed, risk
     case speedSource = "speed_source"
     case generationSpeedFactor = "generation_speed_factor"
     case promptSpeedFactor = "prompt_speed_factor"

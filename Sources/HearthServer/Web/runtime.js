@@ -41,6 +41,21 @@ function showImpact(impact) {
     row("KV cache", mib(current.kv_cache_bytes), mib(proposed.kv_cache_bytes)),
     row("Generation speed", "1.00×", `${factor(impact.generation_speed_factor)} (${impact.speed_source})`),
     row("Prompt speed", "1.00×", `${factor(impact.prompt_speed_factor)} (${impact.speed_source})`));
+  showRisk(impact.risk);
+}
+
+const riskWords = { low: "Low risk", medium: "Some risk", high: "High risk" };
+
+/// How risky the proposed numbers are for this machine's memory and the chat's answers, with the reasons.
+function showRisk(risk) {
+  const box = $("runtime-risk");
+  box.hidden = !risk;
+  if (!risk) return;
+  box.dataset.level = risk.level;
+  box.replaceChildren(el("strong", {}, riskWords[risk.level] ?? risk.level),
+    risk.reasons.length
+      ? el("ul", {}, ...risk.reasons.map((reason) => el("li", {}, `${reason[0].toUpperCase()}${reason.slice(1)}.`)))
+      : el("span", {}, ": these numbers fit this machine's memory and the chat's answers."));
 }
 
 async function preview() {
