@@ -20,6 +20,13 @@ enum AttachmentSchema {
 
 private struct AttachmentRow: Codable, FetchableRecord, PersistableRecord {
   static let databaseTableName = "attachment"
+  /// Every column but an image's bytes, which only ``HearthDatabase/attachmentContent(_:)`` reads.
+  static var databaseSelection: [any SQLSelectable] {
+    [
+      Column("id"), Column("sessionID"), Column("messageID"), Column("name"), Column("mediaType"), Column("byteCount"),
+      Column("reading"), Column("text"), Column("createdAt"),
+    ]
+  }
   var id: String
   var sessionID: String
   var messageID: String?
@@ -52,13 +59,26 @@ private struct AttachmentRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension HearthDatabase {
-  /// Keeps an attachment waiting to be sent; ones left waiting for a day are let go first.
-  public func saveAttachment(_ attachment: StoredAttachment) throws(StoreError) {
+  /// Keeps an attachment waiting to be sent, with the file's bytes when it is an image (`content`, shown as the
+  /// message's thumbnail); ones left waiting for a day are let go first.
+  public func saveAttachment(_ attachment: StoredAttachment, content: Data? = nil) throws(StoreError) {
     try write { db in
       try db.execute(
         sql: "DELETE FROM attachment WHERE messageID IS NULL AND createdAt < ?",
         arguments: [attachment.createdAt.timeIntervalSince1970 - 86_400])
       try AttachmentRow(attachment).insert(db)
+      if let content {
+        try db.execute(
+          sql: "UPDATE attachment SET content = ? WHERE id = ?", arguments: [content, attachment.id.uuidString])
+      }
+    }
+  }
+
+  /// The bytes kept of an attached image; `nil` for an attachment without them (a document, or an image
+  /// attached before they were kept) or none with this id.
+  public func attachmentContent(_ id: UUID) throws(StoreError) -> Data? {
+    try read { db in
+      try Data.fetchOne(db, sql: "SELECT content FROM attachment WHERE id = ?", arguments: [id.uuidString])
     }
   }
 

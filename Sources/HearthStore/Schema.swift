@@ -140,6 +140,10 @@ enum Schema {
       try DeviceRow.create(db)
       try PushSubscriptionRow.create(db)
     }
+    migrator.registerMigration("v21-attachment-images") { db in
+      // An attached image's bytes, for its thumbnail and full-size view in the chat.
+      try db.alter(table: "attachment") { t in t.add(column: "content", .blob) }
+    }
     return migrator
   }
 }

@@ -32,6 +32,18 @@ struct AttachmentAPITests {
       #expect(model.conversations.last?.last?.content.contains("blue flowerpot") == true)
       let messages = try await server.request(.GET, "/api/sessions/\(session)")
       #expect(messages.body.contains(#""name":"sentence.png""#))
+      // The image itself, for its thumbnail and full-size view: the very bytes sent, as their type.
+      let image = try await server.request(.GET, "/api/attachments/\(id)/content")
+      #expect(image.status == 200)
+      #expect(image.data == (try Data(contentsOf: Self.sentence)))
+      #expect(image.header("Content-Type") == "image/png")
+      #expect(image.header("X-Content-Type-Options") == "nosniff")
+      // A document has text, not an image.
+      let note = try await server.request(
+        .POST, "/api/sessions/\(session)/attachments?name=note.txt", bytes: Data("Plain words.".utf8))
+      let noteID = try #require(note.json?["id"]?.stringValue)
+      #expect(try await server.request(.GET, "/api/attachments/\(noteID)/content").status == 404)
+      #expect(try await server.request(.GET, "/api/attachments/\(UUID())/content").status == 404)
       // Sent: no longer waiting, not removable, not sent twice.
       #expect(try await server.request(.DELETE, "/api/attachments/\(id)").status == 404)
       let again = try await server.request(

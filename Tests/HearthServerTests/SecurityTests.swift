@@ -131,7 +131,7 @@ struct SecurityTests {
       (.PUT, "/api/prompts/\(id)", #"{"text":"x"}"#), (.DELETE, "/api/prompts/\(id)", nil),
       (.POST, "/api/prompts/\(id)/move", #"{"position":1}"#),
       (.POST, "/api/sessions/\(id)/attachments?name=a.txt", "Some text."), (.GET, "/api/attachments/\(id)", nil),
-      (.DELETE, "/api/attachments/\(id)", nil),
+      (.GET, "/api/attachments/\(id)/content", nil), (.DELETE, "/api/attachments/\(id)", nil),
       // Accounts by name (adding one is tested against a real server in AccountAPITests).
       (.POST, "/api/accounts/n\(id.prefix(8))/sync", nil),
       (.PATCH, "/api/accounts/n\(id.prefix(8))/collections/\(id)", #"{"isEnabled":false}"#),

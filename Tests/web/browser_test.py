@@ -1146,6 +1146,27 @@ class WebAppTest(unittest.TestCase):
         attachment = user["attachments"][0]
         text = api(f"/api/attachments/{attachment['id']}")["text"].replace("\n", " ")
         self.assertIn("The spare key is under the blue flowerpot", text)
+        # The image is shown as a thumbnail, drawn from its own bytes, and opens at full size.
+        with open(image, "rb") as file:
+            width = int.from_bytes(file.read(24)[16:20], "big")  # the PNG header's width
+        thumb = self.wait.until(EC.visibility_of_element_located(
+            (By.CSS_SELECTOR, ".message.user .attachment-pill img.attachment-thumb")))
+        self.wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == width)
+        self.assertEqual(thumb.size["width"], 48)
+        self.find(".message.user button[aria-label='Show sentence.png full size']").click()
+        viewer = self.wait.until(EC.visibility_of_element_located((By.ID, "image-viewer")))
+        full = viewer.find_element(By.ID, "image-viewer-image")
+        self.wait.until(lambda d: d.execute_script("return arguments[0].naturalWidth", full) == width)
+        self.assertGreater(full.size["width"], 48)
+        self.assertEqual(viewer.find_element(By.ID, "image-viewer-title").text, "sentence.png")
+        self.shoot("image-viewer")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        self.wait.until(EC.invisibility_of_element_located((By.ID, "image-viewer")))
+        # Reloaded, the chat draws the thumbnail again from the server.
+        self.driver.refresh()
+        thumb = self.wait.until(EC.visibility_of_element_located(
+            (By.CSS_SELECTOR, ".message.user .attachment-pill img.attachment-thumb")))
+        self.wait.until(lambda d: d.execute_script("return arguments[0].naturalWidth", thumb) == width)
         api(f"/api/sessions/{session['id']}", "DELETE")
 
     def test_9d30_a_note_takes_the_suggested_tags_only_when_asked(self):

@@ -73,7 +73,7 @@ extension Engine {
     var attachment = StoredAttachment(
       sessionID: sessionID, name: name, mediaType: mediaType, byteCount: data.count, reading: reading, text: text,
       createdAt: configuration.clock())
-    try database.saveAttachment(attachment)
+    try database.saveAttachment(attachment, content: Self.imageTypes[ext] == nil ? nil : data)
     attachment.fallback = fallback.flatMap { $0.isEmpty ? nil : $0 }
     return attachment
   }
@@ -102,6 +102,16 @@ extension Engine {
       logger.warning("the vision projector cannot be used", metadata: ["error": "\(error)"])
       throw VisionUnavailable(reason: "\(error); the image was read by OCR")
     }
+  }
+
+  /// An attached image's bytes and media type, for its thumbnail and full-size view.
+  /// - Throws: `StoreError.itemNotFound` for no attachment with this id, or one that is not an image kept.
+  public func attachedImage(_ id: UUID) throws -> (mediaType: String, data: Data) {
+    let attachment = try attachment(id)
+    guard attachment.mediaType.hasPrefix("image/"), let data = try database.attachmentContent(id) else {
+      throw StoreError.itemNotFound(kind: "attached image", id: id.uuidString)
+    }
+    return (attachment.mediaType, data)
   }
 
   /// An attachment and the text read from it.

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Files attached to a message: `POST /api/sessions/:id/attachments?name=FILE` (the file as the body) reads its
 /// text (OCR for an image) and keeps it waiting for the next message; `GET /api/attachments/:id` gives the text
-/// read; `DELETE` lets go of one not yet sent.
+/// read, `GET /api/attachments/:id/content` an image's own bytes; `DELETE` lets go of one not yet sent.
 struct AttachmentRoutes<Context: RequestContext>: RouteArea {
   let dependencies: ServerDependencies
   let configuration: ServerConfiguration
@@ -25,6 +25,17 @@ struct AttachmentRoutes<Context: RequestContext>: RouteArea {
     router.get("attachments/:attachment") { _, context in
       let id = try RouteInput.id(context, "attachment", of: "attachment")
       return try JSONResponse.make(AttachmentView(try dependencies.engine.attachment(id), withText: true))
+    }
+    router.get("attachments/:attachment/content") { _, context in
+      let image = try dependencies.engine.attachedImage(try RouteInput.id(context, "attachment", of: "attachment"))
+      // The user's own image, shown by the page as a thumbnail; never read as anything but its type.
+      return Response(
+        status: .ok,
+        headers: [
+          .contentType: image.mediaType, .cacheControl: "private, max-age=86400",
+          .contentDisposition: "inline",
+        ],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
     }
     router.delete("attachments/:attachment") { _, context in
       try dependencies.engine.removeAttachment(try RouteInput.id(context, "attachment", of: "attachment"))

@@ -111,7 +111,7 @@ struct ContentSecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   {
     var response = try await next(request, context)
     response.headers[.contentSecurityPolicy] =
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     response.headers[.xContentTypeOptions] = "nosniff"
     response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
     return response

@@ -5,11 +5,44 @@ import { $, api, attempt, el, toast } from "/assets/api.js";
 let waiting = [];
 let ensureSession = null;
 
-/// A pill for an attachment: its name and how its text was read.
+// Attached images as object URLs, by attachment id: fetched once (with the key, which an <img> cannot send).
+const images = new Map();
+
+function imageURL(id) {
+  if (!images.has(id)) {
+    const loading = api(`/api/attachments/${id}/content`).then((response) => response.blob()).then((blob) => URL.createObjectURL(blob));
+    loading.catch(() => images.delete(id));
+    images.set(id, loading);
+  }
+  return images.get(id);
+}
+
+/// The image at full size, over the page; Esc or Close puts it away.
+function showFullSize(file) {
+  const dialog = $("image-viewer");
+  const image = $("image-viewer-image");
+  image.removeAttribute("src");
+  image.alt = file.name;
+  $("image-viewer-title").textContent = file.name;
+  imageURL(file.id).then((url) => { image.src = url; }).catch((error) => toast(`${file.name} could not be shown: ${error.message}`));
+  dialog.showModal();
+}
+
+/// A thumbnail of an attached image that opens it at full size; none for a document.
+function thumbnail(file) {
+  const type = file.media_type ?? file.mediaType ?? "";
+  if (!file.id || !type.startsWith("image/")) return null;
+  const image = el("img", { class: "attachment-thumb", alt: file.name, width: "48", height: "48" });
+  imageURL(file.id).then((url) => { image.src = url; }).catch(() => image.closest("button")?.remove());
+  return el("button", { class: "thumb-button", type: "button", "aria-label": `Show ${file.name} full size`, onclick: () => showFullSize(file) }, image);
+}
+
+/// A pill for an attachment: its name and how its text was read, with a thumbnail for an image.
 export function attachmentPill(file, onRemove) {
   const how = { ocr: "text read from the image", vision: "the image as the model saw it", pdf: "PDF text" }[file.reading] ?? "text";
   const label = file.name;
-  const pill = el("span", { class: "attachment-pill", title: `${how}: ${file.characters ?? "?"} characters` }, label,
+  const thumb = thumbnail(file);
+  const pill = el("span", { class: thumb ? "attachment-pill has-thumb" : "attachment-pill", title: `${how}: ${file.characters ?? "?"} characters` }, thumb, label,
     file.reading === "ocr" ? el("span", { class: "pill-note" }, " · OCR") : null,
     file.reading === "vision" ? el("span", { class: "pill-note" }, " · seen by the model") : null);
   if (onRemove) {
