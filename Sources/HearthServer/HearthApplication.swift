@@ -53,6 +53,7 @@ public func buildApplication(
   router.mount(MemoryRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(FactRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(PersonaRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(TemplateRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(AccountRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(BackupRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(ModelRoutes(dependencies: dependencies, configuration: configuration))

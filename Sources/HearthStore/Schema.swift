@@ -144,6 +144,9 @@ enum Schema {
       // An attached image's bytes, for its thumbnail and full-size view in the chat.
       try db.alter(table: "attachment") { t in t.add(column: "content", .blob) }
     }
+    migrator.registerMigration("v22-chat-templates") { db in
+      try ChatTemplateRow.create(db)
+    }
     return migrator
   }
 }

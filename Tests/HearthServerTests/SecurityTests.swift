@@ -67,7 +67,7 @@ struct SecurityTests {
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
     "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts", "/api/backups",
-    "/api/personas", "/api/web-search",
+    "/api/personas", "/api/web-search", "/api/templates",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -85,6 +85,7 @@ struct SecurityTests {
     (.PUT, "/api/memory/persona", #"{"text":"I like tea."}"#),
     (.POST, "/api/memory/facts", #"{"text":"I like tea."}"#),
     (.POST, "/api/personas", #"{"name":"Ada","backstory":"Born in a lighthouse."}"#),
+    (.POST, "/api/templates", #"{"name":"Plan","first_message":"Plan my day."}"#),
     (.POST, "/api/sessions/bulk", #"{"ids":[],"action":"archive"}"#),
     (.PUT, "/api/mcp", #"{"allowsCreations":true}"#),
     (.POST, "/api/mcp/servers", ToolServerAPITests.selfServer(name: "itself")),
@@ -124,6 +125,8 @@ struct SecurityTests {
       (.PUT, "/api/sessions/\(id)/memory", #"{"enabled":false}"#),
       (.GET, "/api/personas/\(id)", nil), (.PATCH, "/api/personas/\(id)", #"{"preset":"creative"}"#),
       (.DELETE, "/api/personas/\(id)", nil),
+      (.GET, "/api/templates/\(id)", nil), (.PATCH, "/api/templates/\(id)", #"{"first_message":"x"}"#),
+      (.DELETE, "/api/templates/\(id)", nil),
       (.POST, "/api/notices/reminder:\(id):0/done", nil), (.POST, "/api/notices/reminder:\(id):0/dismiss", nil),
       (.POST, "/api/notices/reminder:\(id):0/snooze", #"{"for":"1h"}"#),
       (.DELETE, "/api/mcp/servers/s\(id.prefix(8))", nil), (.POST, "/api/mcp/servers/s\(id.prefix(8))/refresh", nil),

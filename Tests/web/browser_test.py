@@ -1739,6 +1739,57 @@ class WebAppTest(unittest.TestCase):
         self.wait.until(lambda driver: "Captain Wren" not in driver.find_element(By.ID, "persona-list").text)
         self.assertIsNone(api(f"/api/sessions/{session}").get("persona"))
 
+    def test_9f25_a_template_added_on_the_settings_page_starts_a_chat_with_its_instructions_and_first_message(self):
+        instructions = "You are a packing list maker. Answer with a short list."
+        first = "Pack for a weekend by the sea."
+        self.driver.get(BASE_URL + "/#/settings")
+        form = self.wait.until(EC.visibility_of_element_located((By.ID, "templates-form")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "templates-list"), "No templates yet."))
+        form.find_element(By.CSS_SELECTOR, "input[name='name']").send_keys("Packing")
+        # Neither instructions nor a first message: refused, and said.
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(lambda d: "a template needs one of them" in d.find_element(By.TAG_NAME, "body").text)
+        form.find_element(By.CSS_SELECTOR, "textarea[name='instructions']").send_keys(instructions)
+        form.find_element(By.CSS_SELECTOR, "textarea[name='first_message']").send_keys(first)
+        form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "templates-status"), "Added “Packing”"))
+        self.assertEqual([t["name"] for t in api("/api/templates")["templates"]], ["Packing"])
+        self.shoot("templates")
+
+        # Chosen over a new chat, it puts its first message in the box; the chat is answered by its instructions.
+        self.driver.get(BASE_URL + "/")
+        self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+        picker = self.wait.until(EC.visibility_of_element_located((By.ID, "template-picker")))
+        Select(picker).select_by_visible_text("Packing")
+        self.assertEqual(self.find("#prompt").get_attribute("value"), first)
+        self.find("#send").click()
+        chip = self.wait.until(EC.visibility_of_element_located((By.ID, "persona-chip")))
+        self.assertEqual(chip.text, "own instructions")
+        self.assertIn(instructions, chip.get_attribute("title"))
+        session = re.search(r"#/s/([0-9A-Fa-f-]{36})", self.driver.current_url).group(1)
+        self.wait.until(lambda driver: not api(f"/api/sessions/{session}")["messages"][-1]["state"] == "generating")
+        detail = api(f"/api/sessions/{session}")
+        self.assertEqual(detail["instructions"], instructions)
+        self.assertEqual(detail["messages"][0]["content"], first)
+        self.assertFalse(self.find("#template-picker").is_displayed())
+
+        # A new chat starts without one; a persona chosen clears the template.
+        self.find("#new-chat").click()
+        picker = self.wait.until(EC.visibility_of_element_located((By.ID, "template-picker")))
+        self.assertEqual(picker.get_attribute("value"), "")
+        self.assertFalse(self.find("#persona-chip").is_displayed())
+
+        # Deleted on the page (asked first), the chat keeps its instructions.
+        self.driver.get(BASE_URL + "/#/settings")
+        delete = self.wait.until(EC.element_to_be_clickable((By.XPATH, "//button[.='Delete Packing']")))
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", delete)
+        delete.click()
+        choose_in_question(self, "Delete the template “Packing”?")
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "templates-list"), "No templates yet."))
+        self.assertEqual(api(f"/api/sessions/{session}")["instructions"], instructions)
+        api(f"/api/sessions/{session}", "DELETE")
+
     def test_9f3_chats_are_selected_and_deleted_with_undo_and_the_history_cleared_but_what_is_pinned(self):
         made = [api("/api/sessions", "POST", {"title": f"Bulk chat {n}"})["id"] for n in range(3)]
         api(f"/api/sessions/{made[2]}", "PATCH", {"pinned": True})

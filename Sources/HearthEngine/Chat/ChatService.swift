@@ -110,10 +110,13 @@ public actor ChatService {
 
   /// Starts an empty session, answered by the persona with the id `persona` when one is given (both written
   /// at once: no chat is made for a persona that is not there).
-  public func newSession(title: String = SessionTitle.placeholder, persona: UUID? = nil) throws -> ChatSession {
+  public func newSession(
+    title: String = SessionTitle.placeholder, persona: UUID? = nil, instructions: String? = nil
+  ) throws -> ChatSession {
     let session = ChatSession(title: title, createdAt: now(), model: model?.name)
-    guard let persona else { return try database.createSession(session) }
-    return try database.createSession(session, persona: persona)
+    if let persona { return try database.createSession(session, persona: persona) }
+    if let instructions { return try database.createSession(session, instructions: instructions) }
+    return try database.createSession(session)
   }
 
   /// Whether `sessionID` is answering right now.

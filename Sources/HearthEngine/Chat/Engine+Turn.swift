@@ -109,8 +109,11 @@ extension Engine {
           field: "system_prompt", "\(persona.name) answers this chat by its own prompt; change the persona instead")
       }
       let settings = try chatSettings()
+      // A chat started from a template is answered by its instructions, opening the prompt as a persona's do.
+      let instructions = persona == nil ? try request.session.flatMap { try database.instructions(ofSession: $0) } : nil
       let parts = systemPromptParts(
-        custom: request.systemPrompt ?? (persona == nil ? settings.systemPrompt : nil), persona: persona,
+        custom: request.systemPrompt ?? (persona == nil && instructions == nil ? settings.systemPrompt : nil),
+        persona: persona ?? instructions.map { Persona(name: "Hearth", systemPrompt: $0) },
         question: try question(of: request))
       prompt = parts.text
       options = request.options ?? (persona?.preset.map(settings.sampled(as:)) ?? settings).generationOptions

@@ -88,13 +88,23 @@ public struct PersonaService: Sendable {
 }
 
 extension Engine {
-  /// Starts an empty chat, answered by the persona `reference` names (its id or name) when one is given.
-  /// - Throws: ``PersonaError/notFound(_:)`` for an unknown persona (no chat is made then); `StoreError`.
+  /// Starts an empty chat, answered by the persona `reference` names (its id or name) when one is given, or
+  /// by the instructions of the template `template` names (copied into the chat, which keeps them).
+  /// - Throws: ``PersonaError/notFound(_:)`` for an unknown persona, ``ChatTemplateError/notFound(_:)`` for an
+  ///   unknown template, ``ChatTemplateError/invalid(field:_:)`` for both at once (no chat is made then);
+  ///   `StoreError`.
   public func newSession(
-    title: String = SessionTitle.placeholder, persona reference: String? = nil
+    title: String = SessionTitle.placeholder, persona reference: String? = nil, template: String? = nil
   ) async throws
     -> ChatSession
   {
+    if reference != nil, template != nil {
+      throw ChatTemplateError.invalid(
+        field: "template", "and persona were both given; a chat is answered by a persona or by a template")
+    }
+    if let instructions = try template.map({ try templates.find($0) })?.instructions {
+      return try await chat.newSession(title: title, instructions: instructions)
+    }
     let persona = try reference.map { try personas.find($0) }
     do {
       return try await chat.newSession(title: title, persona: persona?.id)

@@ -34,10 +34,12 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       let body = try await RequestReader.decodeStrict(
         NewSession.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       let session = try await dependencies.engine.newSession(
-        title: body.title.map(Self.cleanTitle) ?? "New chat", persona: body.persona)
+        title: body.title.map(Self.cleanTitle) ?? "New chat", persona: body.persona, template: body.template)
       let persona = try dependencies.engine.personas.persona(ofSession: session.id)
       return try JSONResponse.make(
-        NewSessionView(session: session, persona: persona.map { PersonaBrief(id: $0.id, name: $0.name) }),
+        NewSessionView(
+          session: session, persona: persona.map { PersonaBrief(id: $0.id, name: $0.name) },
+          instructions: try dependencies.engine.templates.instructions(ofSession: session.id)),
         status: .created)
     }
     router.post("import") { request, _ in
@@ -143,6 +145,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       session: try library.session(id), messages: messages.map(MessageView.init), forks: try library.forks(in: id),
       usesMemory: try memory.usesMemory(in: id),
       persona: try dependencies.engine.personas.persona(ofSession: id).map { PersonaBrief(id: $0.id, name: $0.name) },
+      instructions: try dependencies.engine.templates.instructions(ofSession: id),
       citations: Dictionary(
         uniqueKeysWithValues: try memory.citations(for: messages.map(\.id)).map { ($0.key.uuidString, $0.value) }))
   }
@@ -170,6 +173,8 @@ struct SessionDetail: Encodable {
   var usesMemory: Bool
   /// The persona the chat was started with, which answers in it.
   var persona: PersonaBrief?
+  /// The instructions the chat was started with, from a template, which answer in it.
+  var instructions: String?
   /// The sources each answer drew on, by message id.
   var citations: [String: [Citation]]
 }
@@ -177,7 +182,9 @@ struct NewSession: StrictInput {
   var title: String?
   /// The persona (its id or name) that answers in the chat.
   var persona: String?
-  enum CodingKeys: String, CodingKey, CaseIterable { case title, persona }
+  /// The template (its id or name) whose instructions answer in the chat.
+  var template: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, persona, template }
 }
 struct PersonaBrief: Encodable {
   var id: UUID
@@ -187,13 +194,15 @@ struct PersonaBrief: Encodable {
 struct NewSessionView: Encodable {
   var session: ChatSession
   var persona: PersonaBrief?
+  var instructions: String?
 
-  enum CodingKeys: String, CodingKey { case persona }
+  enum CodingKeys: String, CodingKey { case persona, instructions }
 
   func encode(to encoder: any Encoder) throws {
     try session.encode(to: encoder)
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(persona, forKey: .persona)
+    try container.encodeIfPresent(instructions, forKey: .instructions)
   }
 }
 struct ForkChoice: StrictInput {

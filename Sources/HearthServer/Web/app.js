@@ -28,6 +28,7 @@ import { watchChat, wireLive } from "/assets/live.js";
 import { fillSettings, loadSettings, mayLeaveSettings, wireSettings } from "/assets/settings.js";
 import { loadModels, showModelName } from "/assets/models.js";
 import { fillPersonaPicker } from "/assets/personas.js";
+import { fillTemplatePicker, loadTemplates, templateNamed, wireTemplates } from "/assets/templates.js";
 import { decorate, isSelecting, toggle, wireSelection, withoutPending } from "/assets/selection.js";
 
 // ---- Sessions drawer ------------------------------------------------------------------------------
@@ -118,8 +119,13 @@ function showSessionHeader(session) {
   // A new chat may be started with a persona; a chat keeps the one it was started with.
   const picker = $("persona-picker");
   picker.hidden = Boolean(session) || picker.options.length < 2;
-  $("persona-chip").hidden = !session || !state.persona;
-  $("persona-chip").textContent = state.persona ? `as ${state.persona.name}` : "";
+  $("template-picker").hidden = Boolean(session) || $("template-picker").options.length < 2;
+  // A chat started from a template is answered by the instructions it was started with.
+  const chip = $("persona-chip");
+  chip.hidden = !session || !(state.persona || state.instructions);
+  chip.textContent = state.persona ? `as ${state.persona.name}` : state.instructions ? "own instructions" : "";
+  chip.title = state.persona ? "This chat is answered by a persona of yours"
+    : state.instructions ? `This chat is answered by the instructions it was started with: ${state.instructions}` : "";
   const speaker = session ? state.persona?.name : picker.selectedOptions[0]?.value && picker.selectedOptions[0].textContent;
   $("prompt").placeholder = `Message ${speaker || "Hearth"}`;
   if (!session) return;
@@ -156,10 +162,11 @@ async function openSession(id, hit) {
 }
 
 /// Shows a chat as the server sent it: messages, versions, sources and action cards, and its live answer.
-async function showDetail({ session, messages, forks, usesMemory, citations, persona }) {
+async function showDetail({ session, messages, forks, usesMemory, citations, persona, instructions }) {
   state.current = session;
   state.usesMemory = usesMemory;
   state.persona = persona ?? null;
+  state.instructions = instructions ?? null;
   showSessionHeader(session);
   renderConversation(session, messages, forks);
   attachLiveTurn(session.id);
@@ -197,9 +204,14 @@ function newChat(persona = "") {
   state.current = null;
   state.usesMemory = true;
   state.persona = null;
+  state.instructions = null;
   // Kept at once, so a message sent before the picker is filled still goes to the persona chosen.
   state.newPersona = persona;
+  state.newTemplate = "";
   fillPersonaPicker($("persona-picker"), persona)
+    .then(() => { if (!state.current) showSessionHeader(null); })
+    .catch(() => {});
+  fillTemplatePicker($("template-picker"))
     .then(() => { if (!state.current) showSessionHeader(null); })
     .catch(() => {});
   watchChat(null);
@@ -251,9 +263,11 @@ function provisionalTitle(text) {
 async function ensureSession(text) {
   if (state.current) return state.current;
   const persona = state.newPersona;
-  const response = await api("/api/sessions", { method: "POST", json: persona ? { persona } : {} });
+  const template = state.newTemplate;
+  const response = await api("/api/sessions", { method: "POST", json: persona ? { persona } : template ? { template } : {} });
   state.current = await response.json();
   state.persona = state.current.persona ?? null;
+  state.instructions = state.current.instructions ?? null;
   localStorage.removeItem(draftKey(null));
   history.replaceState(null, "", `#/s/${state.current.id}`);
   showSessionHeader({ ...state.current, title: provisionalTitle(text) });
@@ -366,7 +380,10 @@ function showView(name) {
     $("session-title").textContent = name[0].toUpperCase() + name.slice(1);
     $("session-actions").hidden = true;
   }
-  if (name === "settings") { fillSettings(); loadRemote(); loadWebSearch(); loadDevices().catch(() => {}); }
+  if (name === "settings") {
+    fillSettings(); loadRemote(); loadWebSearch(); loadTemplates().catch((error) => showError(error.message));
+    loadDevices().catch(() => {});
+  }
   if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
@@ -417,6 +434,7 @@ function wire() {
   wirePulls(() => loadModels());
   wireRemote();
   wireWebSearch();
+  wireTemplates();
   setUpVoice();
   setUpHandsFree();
   // The skip link goes past the navigation to what the page is for: the message box in a chat, the page's
@@ -451,8 +469,22 @@ function wire() {
   $("prompt").addEventListener("input", () => { autosize(); saveDraft(); });
   $("stop").addEventListener("click", stop);
   $("new-chat").addEventListener("click", () => newChat());
+  // A new chat is answered by a persona or by a template's instructions: choosing one clears the other.
   $("persona-picker").addEventListener("change", () => {
     state.newPersona = $("persona-picker").value;
+    if (state.newPersona) { state.newTemplate = ""; $("template-picker").value = ""; }
+    showSessionHeader(null);
+  });
+  $("template-picker").addEventListener("change", () => {
+    state.newTemplate = $("template-picker").value;
+    const template = templateNamed(state.newTemplate);
+    if (template) { state.newPersona = ""; $("persona-picker").value = ""; }
+    if (template?.first_message) {
+      $("prompt").value = template.first_message;
+      autosize();
+      saveDraft();
+    }
+    $("prompt").focus();
     showSessionHeader(null);
   });
   $("search").addEventListener("input", () => { clearTimeout(state.searchTimer); state.searchTimer = setTimeout(runSearch, 200); });
