@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
       BenchAssistantCommand.self,
       BenchIntentsCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self, BenchSyncCommand.self,
-      BenchSoakCommand.self,
+      BenchSoakCommand.self, BenchPrefetchCommand.self,
     ],
     defaultSubcommand: BenchLlamaCommand.self
   )

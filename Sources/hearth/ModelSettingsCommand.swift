@@ -27,6 +27,11 @@ struct ModelSettingsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Requests answered at once, each with a context window of its own (1 to 16).")
     var parallel: Int?
 
+    @Flag(
+      inversion: .prefixedNo,
+      help: "Read the model file into the page cache before each load (a faster first answer after a cold start).")
+    var prefetch: Bool?
+
     /// The saved settings with these over them: a preset's numbers, then any number given (which makes the
     /// settings custom).
     func settings(over saved: RuntimeSettings) -> RuntimeSettings {
@@ -39,6 +44,8 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       }
       // Answering several at once changes no preset's numbers for one answer.
       settings.parallel = parallel ?? settings.parallel
+      // Reading ahead is no number of a preset's either: kept unless said.
+      settings.prefetch = prefetch ?? saved.prefetch
       return settings
     }
   }
@@ -154,6 +161,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       threads        \(number(settings.threads, "one per core"))
       batch          \(number(settings.batchSize, "512"))
       parallel       \(number(settings.parallel, "1"))
+      prefetch       \(settings.prefetch == true ? "yes" : "no")
 
       """
   }

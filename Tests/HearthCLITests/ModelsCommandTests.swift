@@ -76,6 +76,27 @@ struct LoadMemoryBenchTests {
   }
 }
 
+@Suite("hearth bench prefetch: a cold first answer with and without reading the model ahead", .heavy)
+struct PrefetchBenchTests {
+  @Test func eachKindOfLaunchIsMeasuredFromADroppedCache() async throws {
+    // A copy of its own, which no other test's process maps, so that dropping it from the cache holds.
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent(URL(fileURLWithPath: TestModels.smolLM2).lastPathComponent)
+    try FileManager.default.copyItem(atPath: TestModels.smolLM2, toPath: copy.path)
+    let result = try await CommandRunner().run(["bench", "prefetch", "--model", copy.path, "--rounds", "1", "--json"])
+    #expect(result.status == 0, "\(result.standardError)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    for kind in ["cold", "prefetched", "cached", "llama_completion_cold"] {
+      let samples = (report[kind] as? [String: Any])?["samples"] as? [Double]
+      #expect(samples?.count == 1 && (samples?.first ?? 0) > 0, "\(kind): \(report)")
+    }
+    #expect(report["resident_before_cold"] as? Double == 0)
+    #expect(report["model_bytes"] as? Int == 98_362_432)
+  }
+}
+
 @Suite("hearth models settings: presets, preview, validate and test", .heavy)
 struct ModelSettingsCommandTests {
   @Test func aPresetIsPreviewedAppliedValidatedAndTested() async throws {
@@ -106,6 +127,13 @@ struct ModelSettingsCommandTests {
     #expect(tested.status == 0, "\(tested.standardError)")
     #expect(tested.standardOutput.contains("tokens/s"))
     #expect(try await hearth.run(["models", "settings", "show"]).standardOutput.contains("latest test"))
+
+    // Reading ahead is a setting of its own: kept across presets until turned off.
+    #expect(try await hearth.run(["models", "settings", "apply", "--prefetch"]).status == 0)
+    #expect(try await hearth.run(["models", "settings", "apply", "--preset", "balanced"]).status == 0)
+    #expect(try await hearth.run(["models", "settings", "show"]).standardOutput.contains("prefetch       yes"))
+    #expect(try await hearth.run(["models", "settings", "apply", "--no-prefetch"]).status == 0)
+    #expect(try await hearth.run(["models", "settings", "show"]).standardOutput.contains("prefetch       no"))
 
     let refused = try await hearth.run(["models", "settings", "apply", "--threads", "999"])
     #expect(refused.status == 1)

@@ -113,6 +113,28 @@ struct RuntimeSettingsTests {
       ).answers == .low)
   }
 
+  @Test func readingAheadReadsTheWholeFileAndALoadWithItAnswers() async throws {
+    let folder = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("ahead.bin")
+    try Data(repeating: 7, count: (9 << 20) + 5).write(to: file)
+    #expect(try await PageCache.warm(file.path).bytes == UInt64((9 << 20) + 5))
+    await #expect(throws: (any Error).self) { try await PageCache.warm(folder.appendingPathComponent("none").path) }
+
+    var settings = RuntimeSettings.preset(.balanced)
+    settings.prefetch = true
+    let options = settings.options(for: LocalModelOptions(path: TestModels.smolLM2), recommended: 4096, trained: 8192)
+    #expect(options.prefetch)
+    let model = try await LocalModel.load(options)
+    var answer = ""
+    for try await event in model.generate(
+      messages: [ChatMessage(role: .user, content: "Hi")], options: GenerationOptions(maxNewTokens: 4))
+    {
+      if case .token(let piece) = event { answer += piece }
+    }
+    #expect(!answer.isEmpty)
+  }
+
   @Test func speedFactorsFollowThreadsAndBatch() {
     let now = RuntimeImpact.Side(contextSize: 4096, threads: 2, batchSize: 512, estimatedBytes: 0, kvCacheBytes: 0)
     let half = RuntimeImpact.Side(contextSize: 1024, threads: 1, batchSize: 128, estimatedBytes: 0, kvCacheBytes: 0)

@@ -50,9 +50,11 @@ extension Engine {
     let shape = try? ModelShape(path: path)
     var options = base ?? LocalModelOptions(path: path)
     options.path = path
-    options.chatTemplate = options.chatTemplate ?? entry?.chatTemplate
+    // A catalogue model given by its path is known by its name and size.
+    let known = entry ?? catalogued(path)
+    options.chatTemplate = options.chatTemplate ?? known?.chatTemplate
     return settings.options(
-      for: options, recommended: entry?.recommendedContext ?? catalogued(path)?.recommendedContext,
+      for: options, recommended: known?.recommendedContext,
       trained: shape?.trainedContext)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// An installed chat model a request may name (`/v1/models`).
 public struct ServedModel: Sendable, Hashable, Encodable {
@@ -136,9 +137,19 @@ extension Engine {
   public func startPull(
     url: String, sha256: String, name: String?, allowsPrivateNetwork: Bool = false
   ) async throws -> PullStatus {
-    try await pulls.start(
+    let prefetch = logger.attempt("reading the runtime settings") { try runtimeSettings().prefetch } ?? nil
+    return try await pulls.start(
       url: url, sha256: sha256, name: name, registry: ModelRegistry(folder: paths.models),
-      destination: PullDestination(allowsPrivateNetwork: allowsPrivateNetwork))
+      destination: PullDestination(allowsPrivateNetwork: allowsPrivateNetwork)
+    ) { [logger] model in
+      // With reading ahead on, the new model is in the page cache before it is first chosen.
+      guard prefetch == true else { return }
+      do {
+        try await PageCache.warm(model.path)
+      } catch {
+        logger.warning("a downloaded model could not be read ahead", metadata: ["error": "\(ErrorKind.of(error))"])
+      }
+    }
   }
 
   static func resolved(_ path: String) -> String {

@@ -25,6 +25,10 @@ public struct LocalModelOptions: Sendable, Hashable {
   /// Where evaluated instruction prefixes are kept between runs; `nil` keeps none.
   public var prefixCacheDirectory: URL?
 
+  /// Whether the file is read into the page cache before it loads (``PageCache/warm(_:)``), so that the first
+  /// answer after a cold start does not wait on the disk page by page.
+  public var prefetch = false
+
   /// The memory the model may take; the load is refused before it starts when the estimate exceeds it.
   /// `nil` skips the check.
   public var memoryBudget: MemoryBudget?
@@ -96,6 +100,8 @@ public final class LocalModel: ChatModel {
     }
     let clock = ContinuousClock()
     let start = clock.now
+    // Read ahead beside the load rather than before it: the load maps the file and reads its header meanwhile.
+    async let warmed: PageCache.Warmed? = options.prefetch ? PageCache.warm(options.path) : nil
     let model = try await LlamaModel.load(
       path: options.path,
       options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate, rpcServers: options.rpcServers))
@@ -105,6 +111,7 @@ public final class LocalModel: ChatModel {
         contextSize: options.contextSize, slots: options.parallel ?? 1, batchSize: options.batchSize ?? 512,
         threads: options.threads,
         prefixCacheDirectory: options.prefixCacheDirectory))
+    _ = try await warmed
     return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
 

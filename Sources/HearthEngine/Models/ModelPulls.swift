@@ -50,7 +50,8 @@ public final class ModelPulls: Sendable {
   /// - Throws: ``ModelDownloadError`` for a malformed URL or hash, a URL `destination` does not allow, or
   ///   ``maxRunning`` downloads under way, before anything starts.
   public func start(
-    url: String, sha256: String, name: String?, registry: ModelRegistry, destination: PullDestination
+    url: String, sha256: String, name: String?, registry: ModelRegistry, destination: PullDestination,
+    installed: (@Sendable (RegisteredModel) async -> Void)? = nil
   ) async throws -> PullStatus {
     guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
       parsed.host != nil
@@ -84,6 +85,7 @@ public final class ModelPulls: Sendable {
             $0.secondsLeft = progress.secondsLeft
           }
         }
+        await installed?(model)
         pull.status.withLock {
           $0.state = .done
           $0.model = model.id

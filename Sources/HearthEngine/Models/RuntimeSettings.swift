@@ -25,10 +25,12 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   public var batchSize: Int?
   /// Requests answered at once, each with a context window of its own; `nil` is 1.
   public var parallel: Int?
+  /// Whether the model file is read into the page cache before each load; `nil` is no.
+  public var prefetch: Bool?
 
   /// The fields the settings are read from and written as.
   public enum CodingKeys: String, CodingKey, CaseIterable {
-    case preset, parallel
+    case preset, parallel, prefetch
     case contextSize = "context_size"
     case threads
     case batchSize = "batch_size"
@@ -99,6 +101,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     options.threads = threads ?? base.threads
     options.batchSize = batchSize ?? base.batchSize
     options.parallel = parallel ?? base.parallel
+    options.prefetch = prefetch ?? base.prefetch
     return options
   }
 }

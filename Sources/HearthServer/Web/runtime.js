@@ -13,7 +13,7 @@ function formSettings() {
   return {
     preset: form.querySelector("input[name='preset']:checked")?.value ?? "balanced",
     context_size: number("context_size"), threads: number("threads"), batch_size: number("batch_size"),
-    parallel: number("parallel"),
+    parallel: number("parallel"), prefetch: form.elements.prefetch.checked,
   };
 }
 
@@ -23,7 +23,10 @@ function fill(settings, { keepParallel = false } = {}) {
   const radio = form.querySelector(`input[name='preset'][value='${settings.preset}']`);
   if (radio) radio.checked = true;
   for (const name of ["context_size", "threads", "batch_size"]) form.elements[name].value = settings[name] ?? "";
-  if (!keepParallel) form.elements.parallel.value = settings.parallel ?? "";
+  if (!keepParallel) {
+    form.elements.parallel.value = settings.parallel ?? "";
+    form.elements.prefetch.checked = settings.prefetch === true;
+  }
 }
 
 function showImpact(impact) {
