@@ -465,6 +465,18 @@ class WebAppTest(unittest.TestCase):
         self.find("#runtime-form input[name='preset'][value='balanced']").click()
         parallel.clear()
         parallel.send_keys(Keys.TAB)
+        # Reading the model ahead: its own box, saved with the settings and kept by a preset.
+        prefetch = self.find("#runtime-form input[name='prefetch']")
+        self.assertFalse(prefetch.is_selected())
+        prefetch.click()
+        self.find("#runtime-form button[type='submit']").click()
+        self.wait.until(lambda d: api("/api/runtime")["settings"].get("prefetch") is True)
+        self.find("#runtime-form input[name='preset'][value='efficient']").click()
+        self.assertTrue(prefetch.is_selected())
+        self.find("#runtime-form input[name='preset'][value='balanced']").click()
+        prefetch.click()
+        self.find("#runtime-form button[type='submit']").click()
+        self.wait.until(lambda d: api("/api/runtime")["settings"].get("prefetch") is False)
         # A download from the page: progress, then the model is installed (checked against its SHA-256).
         folder, name = os.path.split(os.environ["HEARTH_PULL_FILE"])
         files = subprocess.Popen(
