@@ -66,7 +66,8 @@ struct TemplateAPITests {
       func systemPrompt(answering question: String) -> String? {
         model.conversations.last { $0.last?.content.contains(question) == true }?.first { $0.role == .system }?.content
       }
-      let turn = try await server.request(.POST, "/api/sessions/\(session)/turns", body: #"{"text":"Write a poem about the sea."}"#)
+      let turn = try await server.request(
+        .POST, "/api/sessions/\(session)/turns", body: #"{"text":"Write a poem about the sea."}"#)
       #expect(turn.status == 200)
       let prompt = try #require(systemPrompt(answering: "Write a poem about the sea."))
       #expect(prompt.hasPrefix(Self.instructions), "\(prompt.prefix(200))")
