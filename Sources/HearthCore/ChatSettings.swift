@@ -33,6 +33,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     case showsThinking = "show_thinking"
     case timeLimit = "time_limit"
     case seed
+    case voiceAutoSend = "voice_auto_send"
   }
 
   public var preset: Preset
@@ -53,6 +54,9 @@ public struct ChatSettings: Sendable, Hashable, Codable {
   /// The random sampler's seed: `0` picks a new one for every answer; any other number makes answers to the same
   /// chat with the same settings come out the same (at temperature 0 they always do).
   public var seed: UInt32
+  /// Whether a dictated message is sent once the speaker has been quiet for a moment (never when the microphone
+  /// is stopped by hand); off by default.
+  public var voiceAutoSend: Bool
 
   /// The time limit of an answer on every surface (the command line's `--timeout` too), in seconds.
   public static let defaultTimeLimit: Double = 300
@@ -60,10 +64,11 @@ public struct ChatSettings: Sendable, Hashable, Codable {
   /// Settings from a preset.
   public init(
     preset: Preset = .balanced, maxTokens: Int = 512, systemPrompt: String? = nil, showsThinking: Bool = true,
-    timeLimit: Double = Self.defaultTimeLimit, seed: UInt32 = 0
+    timeLimit: Double = Self.defaultTimeLimit, seed: UInt32 = 0, voiceAutoSend: Bool = false
   ) {
     self.timeLimit = timeLimit
     self.seed = seed
+    self.voiceAutoSend = voiceAutoSend
     let sampling = preset.sampling
     self.preset = preset
     temperature = sampling.temperature
@@ -76,7 +81,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     self.showsThinking = showsThinking
   }
 
-  /// Reads saved settings; ones saved before the time limit or the seed existed get their defaults.
+  /// Reads saved settings; ones saved before the time limit, the seed or auto-send existed get their defaults.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     preset = try container.decode(Preset.self, forKey: .preset)
@@ -98,6 +103,7 @@ public struct ChatSettings: Sendable, Hashable, Codable {
         debugDescription: "the seed is 0 (a new one every answer) to 4294967295, not \(seed)")
     }
     self.seed = narrow
+    voiceAutoSend = try container.decodeIfPresent(Bool.self, forKey: .voiceAutoSend) ?? false
   }
 
   /// These settings with the sampling values of `preset` (a persona's), the length and time limit kept.

@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,6 +19,7 @@ import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
+import wave
 
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -170,9 +172,24 @@ class VoiceTest(unittest.TestCase):
         # The level meter moves with the speech.
         self.wait.until(lambda d: float(mic.get_attribute("data-level") or 0) > 0.3)
         self.assertIn("Listening", driver.find_element(By.ID, "voice-status").text)
-        time.sleep(11.5)
+        # The words appear as they are heard, marked as not final, while the microphone is still open.
+        partials = []
+        deadline = time.time() + 11.5
+        while time.time() < deadline:
+            value, marked, open_ = driver.execute_script(
+                "const p = document.getElementById('prompt');"
+                "return [p.value, p.classList.contains('dictating'), document.getElementById('mic').getAttribute('aria-pressed')]")
+            if open_ == "true" and marked and value != "Note:":
+                partials.append(value)
+            time.sleep(0.1)
+        self.assertTrue(partials, "no words appeared while the clip was spoken")
+        self.assertTrue(all(value.startswith("Note: ") for value in partials), partials[:3])
+        self.assertGreater(len({value for value in partials}), 1, "the words shown did not grow as they were heard")
+        self.assertTrue(any("fellow" in value.lower() or "americans" in value.lower() for value in partials), partials[-3:])
         mic.click()
         self.wait.until(lambda d: "country" in prompt.get_attribute("value"))
+        # The final transcript replaces the partial one, and is no longer marked.
+        self.wait.until(lambda d: "dictating" not in prompt.get_attribute("class"))
         text = prompt.get_attribute("value")
         self.assertTrue(text.startswith("Note: "), text)
         # The browser's own processing of the microphone (echo cancellation, noise suppression) changes the
@@ -182,6 +199,79 @@ class VoiceTest(unittest.TestCase):
         self.assertEqual(mic.get_attribute("aria-pressed"), "false")
         # The transcript waits in the box to be edited; nothing was sent.
         self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])
+        self.assertEqual(text.count("Note:"), 1, text)
+
+class VoiceAutoSendTest(unittest.TestCase):
+    """Sending a dictated message after a moment of quiet: jfk.wav followed by four seconds of silence (Chromium's
+    fake microphone makes a noise of its own once its file ends, so the quiet is part of the file)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        clip = os.path.join(cls.folder, "jfk-then-quiet.wav")
+        with wave.open(os.environ["HEARTH_JFK_WAV"], "rb") as source:
+            params = source.getparams()
+            frames = source.readframes(source.getnframes())
+        with wave.open(clip, "wb") as padded:
+            padded.setparams(params)
+            padded.writeframes(frames + b"\x00" * (params.sampwidth * params.nchannels * params.framerate * 4))
+        cls.driver = chromium(
+            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
+        )
+        cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def test_dictation_sends_itself_after_a_moment_of_quiet_only_when_asked(self):
+        driver = self.driver
+        settings = api("/api/settings")
+        self.assertIs(settings["voice_auto_send"], False)
+        api("/api/settings", "PUT", {**settings, "voice_auto_send": True, "max_tokens": 16})
+        try:
+            # On the Settings page, the box says so.
+            driver.get(BASE_URL + "/#/settings")
+            driver.refresh()
+            box = self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#settings-form input[name='voice_auto_send']")))
+            self.assertTrue(box.is_selected())
+            # Stopped by hand, the words wait in the box even with auto-send on.
+            driver.get(BASE_URL + "/")
+            driver.refresh()
+            self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+            mic = self.wait.until(EC.element_to_be_clickable((By.ID, "mic")))
+            mic.click()
+            self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "true")
+            self.wait.until(lambda d: float(mic.get_attribute("data-level") or 0) > 0.3)
+            time.sleep(3)
+            mic.click()
+            prompt = driver.find_element(By.ID, "prompt")
+            self.wait.until(lambda d: mic.get_attribute("aria-pressed") == "false" and prompt.get_attribute("value"))
+            self.wait.until(lambda d: not mic.get_attribute("disabled"))
+            time.sleep(2)
+            self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".message.user"), [])
+            # Emptied as a user does (the box keeps a draft across reloads).
+            prompt.send_keys(Keys.CONTROL + "a", Keys.DELETE)
+            self.wait.until(lambda d: prompt.get_attribute("value") == "")
+            # A fresh page plays the clip from its start; its end is followed by quiet, and the message goes.
+            driver.get(BASE_URL + "/")
+            driver.refresh()
+            self.wait.until(EC.element_to_be_clickable((By.ID, "new-chat"))).click()
+            mic = self.wait.until(EC.element_to_be_clickable((By.ID, "mic")))
+            mic.click()
+            sent = WebDriverWait(driver, 40, poll_frequency=0.1).until(
+                EC.visibility_of_element_located((By.CSS_SELECTOR, ".message.user .bubble")))
+            self.assertLessEqual(word_error_rate(sent.text, JFK), 0.25, sent.text)
+            self.assertEqual(mic.get_attribute("aria-pressed"), "false")
+            session = re.search(r"#/s/([0-9A-Fa-f-]{36})", driver.current_url).group(1)
+            WebDriverWait(driver, 60).until(
+                lambda d: api(f"/api/sessions/{session}")["messages"][-1]["state"] != "generating")
+            api(f"/api/sessions/{session}", "DELETE")
+        finally:
+            api("/api/settings", "PUT", settings)
+
 
 
 class WebAppTest(unittest.TestCase):
@@ -495,6 +585,14 @@ class WebAppTest(unittest.TestCase):
         finally:
             files.kill()
             files.wait()
+        # Reading images: no projector can be installed here, so OCR; a file that is none is refused by name.
+        projector = self.find("#projector-form")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", projector)
+        self.wait.until(EC.text_to_be_present_in_element((By.ID, "projector-status"), "Images are read by OCR"))
+        projector.find_element(By.NAME, "path").send_keys(os.environ["HEARTH_EMBEDDING_MODEL"])
+        projector.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
+        self.wait.until(lambda d: "cannot be used" in d.find_element(By.TAG_NAME, "body").text)
+        self.assertEqual(api("/api/models/projector")["source"], "none")
         self.find(".nav-link[data-view='diagnostics']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "diagnostics"), "Messages"))
         # Charts of recent speed, drawn from the answers given so far.

@@ -22,6 +22,7 @@ export function fillSettings() {
   for (const name of ["temperature", "top_k", "top_p", "min_p", "repeat_penalty", "max_tokens", "time_limit", "seed"]) form[name].value = settings[name];
   form.system_prompt.value = settings.system_prompt ?? "";
   form.show_thinking.checked = settings.show_thinking;
+  form.voice_auto_send.checked = settings.voice_auto_send === true;
   $("settings-status").textContent = "";
 }
 
@@ -39,6 +40,7 @@ async function saveSettings(event) {
     time_limit: form.time_limit.value === "" ? state.settings?.time_limit ?? 300 : number("time_limit"),
     system_prompt: form.system_prompt.value.trim() === "" ? null : form.system_prompt.value,
     show_thinking: form.show_thinking.checked,
+    voice_auto_send: form.voice_auto_send.checked,
   };
   try {
     const response = await api("/api/settings", { method: "PUT", json: settings });

@@ -1,11 +1,27 @@
 // Speaking instead of typing: the microphone button records in the browser, the server transcribes with
 // its local Whisper model (POST /v1/audio/transcriptions), and the text lands in the message box to be
-// checked and sent. Click to start and click to finish, or hold while speaking; Esc cancels. The browser
-// asks for the microphone only when the button is first used. Answers are read aloud by Hearth's own voice.
+// checked and sent. While the words are spoken, the audio so far is transcribed again every moment and shown in
+// the box (marked as not final), then replaced by the whole recording's transcript. Click to start and click to
+// finish, or hold while speaking; Esc cancels. With "send once you stop speaking" on, a moment of quiet after
+// speech finishes and sends; finishing by hand never sends. The browser asks for the microphone only when the
+// button is first used. Answers are read aloud by Hearth's own voice.
 import { $, api, el, showError } from "/assets/api.js";
 import { Speaker } from "/assets/speaker.js";
+import { state } from "/assets/state.js";
 
-const recorder = { stream: null, context: null, source: null, processor: null, analyser: null, chunks: [], rate: 16000, startedAt: 0, meterFrame: 0 };
+const recorder = {
+  stream: null, context: null, source: null, processor: null, analyser: null, chunks: [], rate: 16000, startedAt: 0,
+  meterFrame: 0,
+  // The box's text around the cursor when dictation started: the words heard go between.
+  anchor: null,
+  // A new number for each recording, so that a partial transcript that comes back late is dropped.
+  take: 0, partialTimer: 0, partialInFlight: false, partialSamples: 0,
+  // Whether speech was heard, and since when it has been quiet (for sending once the speaker stops).
+  heard: false, quietSince: 0,
+};
+/// How often the audio so far is transcribed while it is spoken, and how long the quiet before an auto-send is.
+const PARTIAL_EVERY_MS = 1200;
+const QUIET_BEFORE_SEND_MS = 1500;
 let recording = false;
 let busy = false;
 
@@ -79,7 +95,69 @@ async function start() {
   recorder.source.connect(recorder.analyser);
   recorder.source.connect(recorder.processor);
   recorder.processor.connect(context.destination);
+  const box = $("prompt");
+  recorder.anchor = { before: box.value.slice(0, box.selectionStart), after: box.value.slice(box.selectionEnd) };
+  recorder.take += 1;
+  Object.assign(recorder, { partialInFlight: false, partialSamples: 0, heard: false, quietSince: 0 });
+  recorder.partialTimer = setInterval(transcribeSoFar, PARTIAL_EVERY_MS);
   meter();
+}
+
+/// Transcribes what has been said so far and shows it in the box, one request at a time.
+function transcribeSoFar() {
+  if (!recording || recorder.partialInFlight) return;
+  const total = recorder.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  if (total < recorder.rate * 0.8 || total === recorder.partialSamples) return;
+  const take = recorder.take;
+  recorder.partialInFlight = true;
+  recorder.partialSamples = total;
+  transcribe(recorder.chunks.slice(), total, recorder.rate, 16000)
+    .then((text) => { if (recording && take === recorder.take && text) place(text, { final: false }); })
+    // A partial transcript is only a preview: the final one, made when the recording ends, reports failures.
+    .catch(() => {})
+    .finally(() => { if (take === recorder.take) recorder.partialInFlight = false; });
+}
+
+/// The recording as WAV (at `toRate` when given, else its own rate), transcribed on the server.
+async function transcribe(chunks, total, rate, toRate) {
+  const form = new FormData();
+  const audio = toRate && toRate < rate ? resample(chunks, total, rate, toRate) : { chunks, total, rate };
+  form.append("file", new Blob([wav(audio.chunks, audio.total, audio.rate)], { type: "audio/wav" }), "dictation.wav");
+  form.append("model", "whisper-1");
+  const reply = await (await api("/v1/audio/transcriptions", { method: "POST", body: form })).json();
+  return (reply.text ?? "").trim();
+}
+
+/// The samples at a lower rate, by linear interpolation (a partial transcript needs no more than Whisper's 16 kHz).
+function resample(chunks, total, rate, toRate) {
+  const joined = new Float32Array(total);
+  let offset = 0;
+  for (const chunk of chunks) { joined.set(chunk, offset); offset += chunk.length; }
+  const length = Math.floor(total * toRate / rate);
+  const out = new Float32Array(length);
+  const step = rate / toRate;
+  for (let i = 0; i < length; i++) {
+    const at = i * step;
+    const low = Math.floor(at);
+    const high = Math.min(low + 1, total - 1);
+    out[i] = joined[low] + (joined[high] - joined[low]) * (at - low);
+  }
+  return { chunks: [out], total: length, rate: toRate };
+}
+
+/// Shows `text` between what was before and after the cursor when dictation began; a partial transcript is
+/// marked as such until the final one replaces it.
+function place(text, { final }) {
+  const box = $("prompt");
+  const { before, after } = recorder.anchor ?? { before: box.value, after: "" };
+  const spacer = before && text && !/\s$/.test(before) ? " " : "";
+  const tail = after && text && !/^\s/.test(after) ? " " : "";
+  box.value = `${before}${spacer}${text}${tail}${after}`;
+  box.classList.toggle("dictating", !final);
+  const cursor = before.length + spacer.length + text.length;
+  box.setSelectionRange(cursor, cursor);
+  box.dispatchEvent(new Event("input"));
+  if (final) box.focus();
 }
 
 function meter() {
@@ -91,14 +169,25 @@ function meter() {
   for (const value of samples) sum += value * value;
   const rms = Math.sqrt(sum / samples.length);
   // -60 dBFS and below shows empty; 0 dBFS full.
-  const level = Math.max(0, Math.min(1, 1 + (20 * Math.log10(rms + 1e-9)) / 60));
+  const decibels = 20 * Math.log10(rms + 1e-9);
+  const level = Math.max(0, Math.min(1, 1 + decibels / 60));
   $("mic-level").style.setProperty("--level", level.toFixed(3));
   $("mic").dataset.level = level.toFixed(2);
+  // Speech is above -38 dBFS; quiet below -45. Only quiet after speech counts towards sending.
+  if (decibels > -38) recorder.heard = true;
+  if (decibels >= -45) recorder.quietSince = 0;
+  else if (recorder.heard && !recorder.quietSince) recorder.quietSince = performance.now();
+  if (state.settings?.voice_auto_send === true && recorder.quietSince
+      && performance.now() - recorder.quietSince > QUIET_BEFORE_SEND_MS) {
+    finish({ send: true });
+    return;
+  }
   recorder.meterFrame = requestAnimationFrame(meter);
 }
 
 function stopStream() {
   cancelAnimationFrame(recorder.meterFrame);
+  clearInterval(recorder.partialTimer);
   recorder.processor?.disconnect();
   recorder.source?.disconnect();
   recorder.stream?.getTracks().forEach((track) => track.stop());
@@ -111,12 +200,17 @@ function cancel() {
   recording = false;
   stopStream();
   recorder.chunks = [];
+  // What a partial transcript put in the box goes with the recording.
+  if (recorder.anchor) place("", { final: true });
+  recorder.anchor = null;
   setButton("idle");
   status("Dictation cancelled.");
   setTimeout(() => { if (!recording && !busy) status(""); }, 2500);
 }
 
-async function finish() {
+/// Ends the recording and puts its transcript in the box, in place of any partial one; `send` (a moment of quiet
+/// with auto-send on) sends it too.
+async function finish({ send = false } = {}) {
   recording = false;
   const chunks = recorder.chunks;
   recorder.chunks = [];
@@ -127,33 +221,20 @@ async function finish() {
   setButton("busy");
   status("Transcribing on this machine…");
   try {
-    const form = new FormData();
-    form.append("file", new Blob([wav(chunks, total, recorder.rate)], { type: "audio/wav" }), "dictation.wav");
-    form.append("model", "whisper-1");
-    const reply = await (await api("/v1/audio/transcriptions", { method: "POST", body: form })).json();
-    const text = (reply.text ?? "").trim();
-    if (text) insert(text);
+    const text = await transcribe(chunks, total, recorder.rate);
+    place(text, { final: true });
     status(text ? "" : "No speech was heard.");
+    if (send && text) $("composer").requestSubmit();
   } catch (error) {
+    // The last partial transcript stays in the box, as words to check.
+    $("prompt").classList.remove("dictating");
     showError(`The recording could not be transcribed: ${error.message}`);
     status("");
   } finally {
+    recorder.anchor = null;
     busy = false;
     setButton("idle");
   }
-}
-
-/// Adds the words at the cursor, spaced from what is already there, and leaves them to be edited.
-function insert(text) {
-  const box = $("prompt");
-  const before = box.value.slice(0, box.selectionStart);
-  const after = box.value.slice(box.selectionEnd);
-  const spacer = before && !/\s$/.test(before) ? " " : "";
-  box.value = `${before}${spacer}${text}${after && !/^\s/.test(after) ? " " : ""}${after}`;
-  const cursor = before.length + spacer.length + text.length;
-  box.setSelectionRange(cursor, cursor);
-  box.dispatchEvent(new Event("input"));
-  box.focus();
 }
 
 function setButton(mode) {
