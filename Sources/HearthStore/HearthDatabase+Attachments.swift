@@ -74,6 +74,16 @@ extension HearthDatabase {
     }
   }
 
+  /// Replaces the text read from an attachment that waits to be sent (an image read again with its message).
+  /// - Throws: ``StoreError/itemNotFound(kind:id:)`` when no attachment with this id waits.
+  public func updateAttachmentText(_ id: UUID, to text: String) throws(StoreError) {
+    let changed = try write { db in
+      try AttachmentRow.filter(key: id.uuidString).filter(Column("messageID") == nil)
+        .updateAll(db, Column("text").set(to: text))
+    }
+    guard changed == 1 else { throw .itemNotFound(kind: "attachment", id: id.uuidString) }
+  }
+
   /// The bytes kept of an attached image; `nil` for an attachment without them (a document, or an image
   /// attached before they were kept) or none with this id.
   public func attachmentContent(_ id: UUID) throws(StoreError) -> Data? {

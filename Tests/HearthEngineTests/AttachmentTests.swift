@@ -1,8 +1,9 @@
 import Foundation
 import HearthCore
-import HearthEngine
 import HearthTestSupport
 import Testing
+
+@testable import HearthEngine
 
 @Suite("Files attached to a message: read, given to the model as data, shown on the message")
 struct AttachmentTests {
@@ -82,6 +83,11 @@ struct AttachmentTests {
     #expect(image.text.contains("spare key"))
     #expect(image.fallback?.contains("the vision projector all-MiniLM-L6-v2.f16.gguf cannot be used") == true)
     #expect(image.fallback?.hasSuffix("the image was read by OCR") == true)
+    // Sent with a question, an image OCR read is not put to the projector again: its text goes as read.
+    try await projecting.runTurn(
+      TurnRequest(session: session.id, kind: .message("Where is the key?"), attachments: [image.id])
+    ) { _ in }
+    #expect(try projecting.attachment(image.id).text == image.text)
     // Without a projector set up, OCR is simply how images are read.
     let plain = try engine(ScriptedChatModel(pieces: ["Fine."]))
     let other = try await plain.chat.newSession()
@@ -106,5 +112,13 @@ struct AttachmentTests {
     await #expect(throws: ChatError.attachmentsNeedANewMessage) {
       try await engine.chat.check(.regenerate(UUID()), in: session.id, attachments: [UUID()])
     }
+  }
+
+  @Test func aVisionModelIsAskedTheUsersOwnQuestion() {
+    let asked = Engine.visionQuestion(asking: "  How much is the bill in total? ")
+    #expect(asked.contains("“How much is the bill in total?”"))
+    #expect(asked.contains("write out any text"))
+    // Attached before anything was asked, or sent without words: it is described.
+    #expect(Engine.visionQuestion(asking: " \n") == Engine.visionQuestion)
   }
 }

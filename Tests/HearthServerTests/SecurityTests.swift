@@ -67,7 +67,7 @@ struct SecurityTests {
     "/api/memory/facts", "/api/memory/facts?history=true", "/api/mcp", "/api/mcp/servers", "/api/prompts",
     "/api/sessions/export", "/api/sessions/export?format=md",
     "/api/briefing", "/api/briefing?date=2026-11-27", "/api/notices", "/api/accounts", "/api/backups",
-    "/api/personas", "/api/web-search", "/api/templates",
+    "/api/personas", "/api/web-search", "/api/templates", "/api/models/projector",
   ]
   /// Every route that changes the user's data or takes a file, with a body it would accept.
   static let dataWrites: [(HTTPMethod, String, String)] = [
@@ -223,6 +223,9 @@ struct SecurityTests {
     (.PUT, "/api/remote", #"{"url":"http://127.0.0.1:9/v1","preference":"local"}"#),
     (.POST, "/api/remote/check", "{}"),
     (.DELETE, "/api/remote", ""),
+    // No projector can be installed here: a file that is none is refused by name (400), once let in.
+    (.PUT, "/api/models/projector", #"{"path":"/nonexistent/mmproj.gguf"}"#),
+    (.DELETE, "/api/models/projector", ""),
   ]
 
   @Test func choosingAModelNeedsTheKeyAListedOriginAndThisHost() async throws {
@@ -231,7 +234,9 @@ struct SecurityTests {
     try await LiveServer.with(configuration: configuration) { server in
       for (method, path, body) in Self.modelWrites {
         // Let in, a cancel finds no download by that id.
-        let accepted = path.hasPrefix("/api/models/pulls/") ? 404...404 : 200...202
+        let accepted =
+          path.hasPrefix("/api/models/pulls/")
+          ? 404...404 : method == .PUT && path.hasSuffix("projector") ? 400...400 : 200...202
         try await Self.expectGuarded(server, method, path, body: body, accepted: accepted)
       }
     }

@@ -78,14 +78,45 @@ extension Engine {
     return attachment
   }
 
-  /// The question a vision model is asked about an attached image.
+  /// The question a vision model is asked about an image when it is attached, before the user has said what
+  /// they want of it.
   static let visionQuestion = "Describe this image, and write out any text in it exactly."
+
+  /// The question a vision model is asked about an image sent with `message`: the user's own words, with the
+  /// image's text asked for too, so that the answer can quote it.
+  static func visionQuestion(asking message: String) -> String {
+    let asked = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !asked.isEmpty else { return visionQuestion }
+    return "The user sent this image with the message: “\(asked)”\n"
+      + "Look at the image for what the message asks, say what you see that answers it, and write out any text "
+      + "in the image that bears on it exactly."
+  }
+
+  /// Asks the vision model about each image of `attachments` seen by it when attached, this time with the
+  /// message they are sent with, and keeps that reading as the image's text for the turn. An image it cannot
+  /// read again keeps the reading it had (said in the log).
+  func readImagesAgain(_ attachments: [UUID], asking message: String) async {
+    guard projector.current.path != nil, !message.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+    for id in attachments {
+      do {
+        guard let attachment = try database.attachment(id), attachment.reading == "vision",
+          attachment.mediaType.hasPrefix("image/"), let data = try database.attachmentContent(id)
+        else { continue }
+        let text = try await described(data, question: Self.visionQuestion(asking: message))
+        guard text.contains(where: { !$0.isWhitespace }) else { continue }
+        try database.updateAttachmentText(id, to: text)
+      } catch {
+        logger.warning(
+          "an image could not be read again with the message", metadata: ["error": "\(ErrorKind.of(error))"])
+      }
+    }
+  }
 
   /// What the chat model says about an image through its vision projector.
   /// - Throws: ``VisionUnavailable`` when there is no projector, no local model to read with, or the projector
   ///   cannot be used (its reason, for the user); the model's error when the description fails.
-  private func described(_ image: Data) async throws -> String {
-    guard let path = configuration.visionProjector else { throw VisionUnavailable(reason: "") }
+  private func described(_ image: Data, question: String = Engine.visionQuestion) async throws -> String {
+    guard let path = projector.current.path else { throw VisionUnavailable(reason: "") }
     do {
       _ = try VisionProjector.capabilities(ofFile: path)
     } catch {
@@ -96,7 +127,7 @@ extension Engine {
     do {
       return try await withModel { _ in
         guard let local = host.loaded else { throw VisionUnavailable(reason: "the model is not loaded") }
-        return try await local.describe(image, projector: path, question: Self.visionQuestion)
+        return try await local.describe(image, projector: path, question: question)
       }
     } catch let error as LlamaError {
       logger.warning("the vision projector cannot be used", metadata: ["error": "\(error)"])

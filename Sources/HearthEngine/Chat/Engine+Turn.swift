@@ -101,6 +101,10 @@ extension Engine {
     do {
       if request.session == nil { try await checkTurn(request) }
       (chat, session) = try await conversation(for: request.target)
+      // Images seen by a vision model are looked at again with the question they come with.
+      if case .message(let text) = request.kind, !request.attachments.isEmpty {
+        await readImagesAgain(request.attachments, asking: text)
+      }
       // A chat started with a persona is answered as it: its prompt, its sampling, its model.
       persona = try request.session.flatMap { try database.persona(ofSession: $0) }
       if let persona, request.systemPrompt != nil {

@@ -29,6 +29,8 @@ public final class Engine: Sendable {
   let remoteState: Mutex<RemoteState>
   /// Where web searches go: `$HEARTH_SEARXNG_URL`, or the server saved on the Settings page.
   let webSearch: WebSearchSwitch
+  /// The vision projector attached images are read with: `$HEARTH_MMPROJ`, or the one chosen on the Models page.
+  let projector: ProjectorChoice
   /// A model given to the engine as it is (``open(_:answering:)``): not a GGUF file of this machine, so not
   /// loaded, switched or routed; `nil` for an engine on a local model or none.
   let given: (any ChatModel)?
@@ -134,6 +136,7 @@ public final class Engine: Sendable {
     let facts = FactService(context: items)
     let webSearch = WebSearchSwitch(webSearch)
     self.webSearch = webSearch
+    self.projector = ProjectorChoice(Self.initialProjector(configuration, database: database))
     let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,

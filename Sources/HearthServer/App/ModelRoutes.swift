@@ -21,6 +21,21 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
       try await engine.switchModel(to: body.model)
       return try JSONResponse.make(engine.modelsOverview())
     }
+    // The vision projector images are read with (none: OCR).
+    router.get("projector") { _, _ in try JSONResponse.make(engine.visionProjectorView()) }
+    router.put("projector") { request, _ in
+      let body = try await RequestReader.decodeStrict(
+        ProjectorInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let path = body.path, !path.isEmpty else {
+        throw APIError.invalidRequest("path is required: the projector's file", parameter: "path")
+      }
+      return try JSONResponse.make(try engine.setVisionProjector(path: path))
+    }
+    router.delete("projector") { request, _ in
+      _ = try await RequestReader.decodeStrict(
+        NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      return try JSONResponse.make(try engine.clearVisionProjector())
+    }
     router.get("pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
     router.post("pulls") { request, _ in
       let body = try await RequestReader.decodeStrict(PullInput.self, from: request, limit: configuration.maxBodyBytes)
@@ -146,4 +161,10 @@ struct RuntimeOverview: Encodable {
     case settings, presets
     case lastTest = "last_test"
   }
+}
+
+/// A vision projector to read images with.
+struct ProjectorInput: StrictInput {
+  var path: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case path }
 }

@@ -14,6 +14,7 @@ import { watchNotices } from "/assets/notices.js";
 import { closeFind, openFind, wireFind } from "/assets/find.js";
 import { loadDiagnostics, wireDiagnostics } from "/assets/diagnostics.js";
 import { loadRuntime, wireRuntime } from "/assets/runtime.js";
+import { loadProjector, wireProjector } from "/assets/projector.js";
 import { refresh as loadPulls, wirePulls } from "/assets/pulls.js";
 import { loadRemote, wireRemote } from "/assets/remote.js";
 import { loadWebSearch, wireWebSearch } from "/assets/websearch.js";
@@ -384,7 +385,7 @@ function showView(name) {
     fillSettings(); loadRemote(); loadWebSearch(); loadTemplates().catch((error) => showError(error.message));
     loadDevices().catch(() => {});
   }
-  if (name === "models") { loadModels(); loadRuntime(); loadPulls(); }
+  if (name === "models") { loadModels(); loadRuntime(); loadPulls(); loadProjector(); }
   if (name === "diagnostics") loadDiagnostics();
   if (pages[name]) {
     drawPage(pages[name]);
@@ -435,6 +436,7 @@ function wire() {
   wireRemote();
   wireWebSearch();
   wireTemplates();
+  wireProjector();
   setUpVoice();
   setUpHandsFree();
   // The skip link goes past the navigation to what the page is for: the message box in a chat, the page's
@@ -555,6 +557,8 @@ async function route() {
 async function start() {
   applyTheme(localStorage.getItem("hearth.theme") ?? "system");
   wire();
+  // Wired before the first awaits, so that "Pair a device" answers a click as soon as the page shows it.
+  wireDevices().catch(() => {});
   try {
     await Promise.all([loadSessions(), loadSettings()]);
     showModelName().catch(() => {});
@@ -565,7 +569,6 @@ async function start() {
     wireMCPSettings().catch(() => {});
     wireToolServers().catch(() => {});
     wireBackups().catch(() => {});
-    wireDevices().catch(() => {});
     // Without a service worker (a plain-HTTP page) the Notifications part still says why it cannot work.
     registerWorker().catch(() => null).then(() => wirePush()).catch(() => {});
     wirePrompts().catch(() => {});

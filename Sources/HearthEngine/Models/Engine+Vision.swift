@@ -1,0 +1,82 @@
+import Foundation
+public import HearthCore
+import HearthStore
+import LlamaKit
+import Synchronization
+
+/// The vision projector as the Models page shows it.
+public struct VisionProjectorView: Sendable, Hashable, Encodable {
+  /// The projector in use; absent when images are read by OCR.
+  public var path: String?
+  /// `environment` (`$HEARTH_MMPROJ`), `profile` (chosen on the Models page) or `none`.
+  public var source: String
+  /// Projector files in the models folder (named `mmproj` as llama.cpp's converter names them), to choose from.
+  public var candidates: [String]
+}
+
+/// A projector that cannot be used: a missing file, no GGUF, or a GGUF with no vision or audio input.
+public struct VisionProjectorError: Error, Sendable, Hashable, CustomStringConvertible, CategorizedError {
+  public var description: String
+  public var category: ErrorCategory { ErrorCategory(.invalid, parameter: "path") }
+}
+
+/// The chosen projector, changed from the Models page while the engine runs.
+final class ProjectorChoice: Sendable {
+  struct State: Sendable {
+    var path: String?
+    var source: String
+  }
+  private let state: Mutex<State>
+  init(_ initial: State) { state = Mutex(initial) }
+  var current: State { state.withLock { $0 } }
+  func set(_ new: State) { state.withLock { $0 = new } }
+}
+
+extension Engine {
+  static let visionProjectorKey = "vision_projector"
+
+  /// The projector a new engine reads images with: `$HEARTH_MMPROJ` (the configuration's), else the one chosen
+  /// in the profile, else none.
+  static func initialProjector(_ configuration: EngineConfiguration, database: HearthDatabase) -> ProjectorChoice.State
+  {
+    if let given = configuration.visionProjector { return .init(path: given, source: "environment") }
+    let stored =
+      configuration.logger.attempt("reading the chosen vision projector") {
+        try database.setting(visionProjectorKey, as: String.self)
+      } ?? nil
+    return stored.map { .init(path: $0, source: "profile") } ?? .init(path: nil, source: "none")
+  }
+
+  /// The projector in use and the ones in the models folder.
+  public func visionProjectorView() -> VisionProjectorView {
+    let chosen = projector.current
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: paths.models.path)) ?? []
+    let candidates = files.filter { $0.lowercased().hasSuffix(".gguf") && $0.lowercased().contains("mmproj") }.sorted()
+      .map { paths.models.appendingPathComponent($0).path }
+    return VisionProjectorView(path: chosen.path, source: chosen.source, candidates: candidates)
+  }
+
+  /// Checks that `path` is a projector llama.cpp can read (a GGUF with vision or audio input) and reads the next
+  /// attached images with it.
+  /// - Throws: ``VisionProjectorError`` naming why the file cannot be used; `StoreError` when saving fails.
+  @discardableResult
+  public func setVisionProjector(path: String) throws -> VisionProjectorView {
+    let trimmed = path.trimmingCharacters(in: .whitespacesAndNewlines)
+    do {
+      _ = try VisionProjector.capabilities(ofFile: trimmed)
+    } catch {
+      throw VisionProjectorError(description: "\(error)")
+    }
+    try database.setSetting(Self.visionProjectorKey, to: trimmed)
+    projector.set(.init(path: trimmed, source: "profile"))
+    return visionProjectorView()
+  }
+
+  /// Forgets the chosen projector: images are read by OCR (until a restart reads `$HEARTH_MMPROJ`, if set).
+  @discardableResult
+  public func clearVisionProjector() throws -> VisionProjectorView {
+    try database.removeSetting(Self.visionProjectorKey)
+    projector.set(.init(path: nil, source: "none"))
+    return visionProjectorView()
+  }
+}
