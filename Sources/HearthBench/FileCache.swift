@@ -13,7 +13,8 @@ enum FileCache {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw .measurementFailed("\(path) cannot be opened") }
     defer { close(descriptor) }
-    guard posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0 else {
+    // Pages not yet written back (a file just copied) cannot be dropped: written first.
+    guard fdatasync(descriptor) == 0, posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) == 0 else {
       throw .measurementFailed("the page cache of \(path) cannot be dropped")
     }
     #else

@@ -183,7 +183,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       + row("generation speed", "1.00×", String(format: "%.2f×", impact.generationSpeedFactor) + " (\(source))")
       + row("prompt speed", "1.00×", String(format: "%.2f×", impact.promptSpeedFactor) + " (\(source))")
       + (impact.risk.map { risk in
-        "risk                \(risk.level.rawValue)\n" + risk.reasons.map { "  - \($0)\n" }.joined()
+        "risk                \(risk.level.word)\n" + risk.reasons.map { "  - \($0)\n" }.joined()
       } ?? "")
   }
 

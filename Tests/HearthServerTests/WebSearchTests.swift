@@ -1,9 +1,11 @@
 import Foundation
 import HearthCore
 import HearthEngine
+import HearthServer
 import HearthTestSupport
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOHTTP1
 import Testing
 
@@ -79,7 +81,7 @@ struct WebSearchTests {
         #expect(saved.json?["url"]?.stringValue == address)
         let records = try await server.engine.actions.process(answer: #"[WEB_SEARCH:{"query":"louvre hours"}]"#)
         #expect(records.first?.result?.contains("Open 9:00 to 18:00") == true)
-        // A saved server that stopped answering is said, not hidden.
+        // An address where nothing answers is said, not hidden.
         let down = try await server.request(.POST, "/api/web-search/check", body: #"{"url":"http://127.0.0.1:9"}"#)
         #expect(down.json?["reachable"] == .bool(false) && down.json?["problem"] != nil, "\(down.body)")
 
@@ -101,5 +103,26 @@ struct WebSearchTests {
       let records = try await reopened.actions.process(answer: #"[WEB_SEARCH:{"query":"louvre hours"}]"#)
       #expect(records.map(\.state) == [.answered])
     }
+  }
+
+  @Test func aServerSetByTheEnvironmentIsNotChangedThroughTheAPI() async throws {
+    let home = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let engine = try await Engine.open(
+      EngineConfiguration(paths: HearthPaths(home: home), environment: ["HEARTH_SEARXNG_URL": "http://127.0.0.1:9"]))
+    let app = try buildApplication(
+      configuration: ServerConfiguration(port: 0),
+      dependencies: ServerDependencies(engine: engine, logger: Logger(label: "hearth.test")))
+    try await app.test(.router) { client in
+      let view = try await client.execute(uri: "/api/web-search", method: .get)
+      #expect(String(buffer: view.body).contains(#""source":"environment""#))
+      let put = try await client.execute(
+        uri: "/api/web-search", method: .put, headers: [.contentType: "application/json"],
+        body: ByteBuffer(string: #"{"url":"http://127.0.0.1:8"}"#))
+      #expect(put.status == .conflict)
+      #expect(String(buffer: put.body).contains("HEARTH_SEARXNG_URL"))
+      #expect(try await client.execute(uri: "/api/web-search", method: .delete).status == .conflict)
+    }
+    #expect(engine.webSearchView().url == "http://127.0.0.1:9")
   }
 }

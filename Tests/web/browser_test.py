@@ -186,6 +186,9 @@ class VoiceTest(unittest.TestCase):
         self.assertTrue(all(value.startswith("Note: ") for value in partials), partials[:3])
         self.assertGreater(len({value for value in partials}), 1, "the words shown did not grow as they were heard")
         self.assertTrue(any("fellow" in value.lower() or "americans" in value.lower() for value in partials), partials[-3:])
+        # While the words still come, the box is the transcript's: not typed over, and Enter sends nothing.
+        self.assertEqual(prompt.get_attribute("readonly"), "true")
+        prompt.send_keys(Keys.ENTER)
         mic.click()
         self.wait.until(lambda d: "country" in prompt.get_attribute("value"))
         # The final transcript replaces the partial one, and is no longer marked.
@@ -1884,11 +1887,16 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(detail["messages"][0]["content"], first)
         self.assertFalse(self.find("#template-picker").is_displayed())
 
-        # A new chat starts without one; a persona chosen clears the template.
+        # A new chat starts without one; what the user wrote in the box stays when a template is chosen.
         self.find("#new-chat").click()
         picker = self.wait.until(EC.visibility_of_element_located((By.ID, "template-picker")))
         self.assertEqual(picker.get_attribute("value"), "")
         self.assertFalse(self.find("#persona-chip").is_displayed())
+        self.find("#prompt").send_keys("My own words")
+        Select(picker).select_by_visible_text("Packing")
+        self.assertEqual(self.find("#prompt").get_attribute("value"), "My own words")
+        self.find("#prompt").send_keys(Keys.CONTROL + "a", Keys.DELETE)
+        Select(picker).select_by_visible_text("No template")
 
         # Deleted on the page (asked first), the chat keeps its instructions.
         self.driver.get(BASE_URL + "/#/settings")

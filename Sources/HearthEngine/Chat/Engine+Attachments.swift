@@ -97,7 +97,7 @@ extension Engine {
   /// read again keeps the reading it had (said in the log).
   func readImagesAgain(_ attachments: [UUID], asking message: String) async {
     guard projector.current.path != nil, !message.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-    for id in attachments {
+    for id in attachments where !Task.isCancelled {
       do {
         guard let attachment = try database.attachment(id), attachment.reading == "vision",
           attachment.mediaType.hasPrefix("image/"), let data = try database.attachmentContent(id)

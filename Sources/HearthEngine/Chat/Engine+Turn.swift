@@ -101,10 +101,6 @@ extension Engine {
     do {
       if request.session == nil { try await checkTurn(request) }
       (chat, session) = try await conversation(for: request.target)
-      // Images seen by a vision model are looked at again with the question they come with.
-      if case .message(let text) = request.kind, !request.attachments.isEmpty {
-        await readImagesAgain(request.attachments, asking: text)
-      }
       // A chat started with a persona is answered as it: its prompt, its sampling, its model.
       persona = try request.session.flatMap { try database.persona(ofSession: $0) }
       if let persona, request.systemPrompt != nil {
@@ -115,6 +111,10 @@ extension Engine {
       let settings = try chatSettings()
       // A chat started from a template is answered by its instructions, opening the prompt as a persona's do.
       let instructions = persona == nil ? try request.session.flatMap { try database.instructions(ofSession: $0) } : nil
+      if instructions != nil, request.systemPrompt != nil {
+        throw ChatTemplateError.invalid(
+          field: "system_prompt", "this chat is answered by the instructions it was started with")
+      }
       let parts = systemPromptParts(
         custom: request.systemPrompt ?? (persona == nil && instructions == nil ? settings.systemPrompt : nil),
         persona: persona ?? instructions.map { Persona(name: "Hearth", systemPrompt: $0) },
@@ -130,6 +130,11 @@ extension Engine {
     // From here until the chat starts, a stop is kept for the turn (it then ends at once, stopped), and the
     // session counts as answering.
     let waiting = await chat.turnWaits(in: session)
+    // Images seen by a vision model are looked at again with the question they come with: once the turn is
+    // promised, while the session counts as answering (a stop meanwhile ends the turn as it starts).
+    if case .message(let text) = request.kind, !request.attachments.isEmpty {
+      await readImagesAgain(request.attachments, asking: text)
+    }
     do {
       try await waitAndRun(
         request, chat: chat, session: session, waiting: waiting, prompt: prompt, options: options,

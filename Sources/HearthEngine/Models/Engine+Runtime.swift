@@ -116,8 +116,12 @@ extension Engine {
       logger.attempt("reading the chat settings") { try chatSettings().maxTokens } ?? ChatSettings().maxTokens
     let instructions = systemPrompt()
     let tokens = model?.countTokens(instructions) ?? instructions.utf8.count / 3
+    // A fixed limit is what a load is checked against, whatever is loaded; the system's available memory grows by
+    // what the loaded model gives back.
+    let room =
+      budget.source == "HEARTH_MEMORY_LIMIT" ? budget.bytes : budget.bytes + (loaded ? current.estimatedBytes : 0)
     return RuntimeRisk.assess(
-      from: current, to: next, roomBytes: budget.bytes + (loaded ? current.estimatedBytes : 0),
+      from: current, to: next, roomBytes: room,
       answerTokens: answer, instructionTokens: tokens)
   }
 

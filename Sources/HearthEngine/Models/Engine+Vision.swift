@@ -61,11 +61,16 @@ extension Engine {
   /// - Throws: ``VisionProjectorError`` naming why the file cannot be used; `StoreError` when saving fails.
   @discardableResult
   public func setVisionProjector(path: String) throws -> VisionProjectorView {
-    let trimmed = path.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Saved whole, so that a server started from another folder finds it.
+    let trimmed = URL(fileURLWithPath: path.trimmingCharacters(in: .whitespacesAndNewlines)).standardizedFileURL.path
+    let capabilities: VisionProjector.Capabilities
     do {
-      _ = try VisionProjector.capabilities(ofFile: trimmed)
+      capabilities = try VisionProjector.capabilities(ofFile: trimmed)
     } catch {
       throw VisionProjectorError(description: "\(error)")
+    }
+    guard capabilities.vision else {
+      throw VisionProjectorError(description: "\(trimmed) takes sound, not images: choose a vision projector")
     }
     try database.setSetting(Self.visionProjectorKey, to: trimmed)
     projector.set(.init(path: trimmed, source: "profile"))

@@ -111,7 +111,9 @@ public final class LocalModel: ChatModel {
         contextSize: options.contextSize, slots: options.parallel ?? 1, batchSize: options.batchSize ?? 512,
         threads: options.threads,
         prefixCacheDirectory: options.prefixCacheDirectory))
-    _ = try await warmed
+    // Reading ahead only speeds the first answer: a read that fails (a file replaced meanwhile) leaves the
+    // loaded model as good as without it.
+    _ = try? await warmed
     return LocalModel(session: session, loadTime: clock.now - start, options: options)
   }
 

@@ -85,12 +85,13 @@ public final class ModelPulls: Sendable {
             $0.secondsLeft = progress.secondsLeft
           }
         }
-        await installed?(model)
         pull.status.withLock {
           $0.state = .done
           $0.model = model.id
           $0.secondsLeft = 0
         }
+        // Done for the user; reading the new file ahead (when asked) follows.
+        await installed?(model)
       } catch {
         let cancelled = error is CancellationError || Task.isCancelled
         pull.status.withLock {

@@ -14,7 +14,8 @@ public enum PageCache {
   /// - Throws: the file system's error for a file that cannot be read.
   @discardableResult
   public static func warm(_ path: String) async throws -> Warmed {
-    try await Task.detached(priority: .utility) {
+    // The reading runs off the cooperative pool (its reads block); a cancelled caller cancels it.
+    let reading = Task.detached(priority: .utility) {
       let clock = ContinuousClock()
       let start = clock.now
       let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -26,6 +27,11 @@ public enum PageCache {
       let elapsed = clock.now - start
       return Warmed(
         bytes: bytes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }.value
+    }
+    return try await withTaskCancellationHandler {
+      try await reading.value
+    } onCancel: {
+      reading.cancel()
+    }
   }
 }

@@ -12,6 +12,15 @@ public struct RuntimeRisk: Sendable, Hashable, Encodable {
       }
     }
     public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+
+    /// The level as the page and the command line say it: low, some or high.
+    public var word: String {
+      switch self {
+      case .low: "low"
+      case .medium: "some"
+      case .high: "high"
+      }
+    }
   }
 
   /// The higher of ``memory`` and ``answers``.

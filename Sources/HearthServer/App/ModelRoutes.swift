@@ -29,11 +29,13 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
       guard let path = body.path, !path.isEmpty else {
         throw APIError.invalidRequest("path is required: the projector's file", parameter: "path")
       }
+      try refuseProjectorFromTheEnvironment()
       return try JSONResponse.make(try engine.setVisionProjector(path: path))
     }
     router.delete("projector") { request, _ in
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      try refuseProjectorFromTheEnvironment()
       return try JSONResponse.make(try engine.clearVisionProjector())
     }
     router.get("pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
@@ -51,6 +53,12 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
       guard let status = engine.pulls.cancel(id) else { throw APIError.notFound("no download has the id \(id)") }
       return try JSONResponse.make(status)
     }
+  }
+
+  /// A projector set by `HEARTH_MMPROJ` is the environment's to change.
+  private func refuseProjectorFromTheEnvironment() throws {
+    guard engine.visionProjectorView().source == "environment" else { return }
+    throw APIError(.conflict, "the projector is set by HEARTH_MMPROJ; unset it to choose one here")
   }
 }
 

@@ -16,6 +16,7 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
     router.put { request, _ in
       let input = try await RequestReader.decodeStrict(
         WebSearchInput.self, from: request, limit: configuration.maxBodyBytes)
+      try refuseWhenFromTheEnvironment()
       guard let url = input.url else { throw APIError.invalidRequest("url is required", parameter: "url") }
       return try JSONResponse.make(try await named { try engine.setWebSearch(url: url) })
     }
@@ -23,6 +24,7 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
       // Read like any body, so that one beyond the limit or with fields is refused, not dropped.
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
+      try refuseWhenFromTheEnvironment()
       return try JSONResponse.make(try engine.clearWebSearch())
     }
     router.post("check") { request, _ in
@@ -34,6 +36,13 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
       }
       return try JSONResponse.make(check)
     }
+  }
+
+  /// A server set by `HEARTH_SEARXNG_URL` is the environment's to change: a profile value would be passed over
+  /// at the next start.
+  private func refuseWhenFromTheEnvironment() throws {
+    guard engine.webSearchView().source == "environment" else { return }
+    throw APIError(.conflict, "web search is set by HEARTH_SEARXNG_URL; unset it to choose the server here")
   }
 
   /// Runs `body`, naming the `url` field when the address cannot be used.

@@ -209,6 +209,7 @@ function newChat(persona = "") {
   // Kept at once, so a message sent before the picker is filled still goes to the persona chosen.
   state.newPersona = persona;
   state.newTemplate = "";
+  state.templateText = "";
   fillPersonaPicker($("persona-picker"), persona)
     .then(() => { if (!state.current) showSessionHeader(null); })
     .catch(() => {});
@@ -481,8 +482,12 @@ function wire() {
     state.newTemplate = $("template-picker").value;
     const template = templateNamed(state.newTemplate);
     if (template) { state.newPersona = ""; $("persona-picker").value = ""; }
-    if (template?.first_message) {
-      $("prompt").value = template.first_message;
+    // The box takes the template's first message only when it is empty or holds the last template's: what the
+    // user wrote stays.
+    const box = $("prompt");
+    if (box.value.trim() === "" || box.value === state.templateText) {
+      box.value = template?.first_message ?? "";
+      state.templateText = box.value;
       autosize();
       saveDraft();
     }

@@ -24,7 +24,10 @@ function showFullSize(file) {
   image.removeAttribute("src");
   image.alt = file.name;
   $("image-viewer-title").textContent = file.name;
-  imageURL(file.id).then((url) => { image.src = url; }).catch((error) => toast(`${file.name} could not be shown: ${error.message}`));
+  dialog.dataset.id = file.id;
+  // A fetch that comes back after another image was opened is not shown.
+  imageURL(file.id).then((url) => { if (dialog.dataset.id === file.id) image.src = url; })
+    .catch((error) => toast(`${file.name} could not be shown: ${error.message}`));
   dialog.showModal();
 }
 
@@ -33,6 +36,8 @@ function thumbnail(file) {
   const type = file.media_type ?? file.mediaType ?? "";
   if (!file.id || !type.startsWith("image/")) return null;
   const image = el("img", { class: "attachment-thumb", alt: file.name, width: "48", height: "48" });
+  // An image the browser cannot draw (TIFF) keeps its pill without a picture.
+  image.addEventListener("error", () => image.closest("button")?.remove());
   imageURL(file.id).then((url) => { image.src = url; }).catch(() => image.closest("button")?.remove());
   return el("button", { class: "thumb-button", type: "button", "aria-label": `Show ${file.name} full size`, onclick: () => showFullSize(file) }, image);
 }

@@ -28,6 +28,12 @@ let busy = false;
 export function setUpVoice() {
   const button = $("mic");
   if (!button) return;
+  // Nothing is sent while the words are still coming: the box holds a transcript not yet final.
+  $("composer").addEventListener("submit", (event) => {
+    if (!recording && !busy) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
   button.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || busy) return;
     if (!recording) start();
@@ -97,6 +103,9 @@ async function start() {
   recorder.processor.connect(context.destination);
   const box = $("prompt");
   recorder.anchor = { before: box.value.slice(0, box.selectionStart), after: box.value.slice(box.selectionEnd) };
+  // The box is the transcript's while the words come: typing would be written over.
+  recorder.placed = box.value;
+  box.readOnly = true;
   recorder.take += 1;
   Object.assign(recorder, { partialInFlight: false, partialSamples: 0, heard: false, quietSince: 0 });
   recorder.partialTimer = setInterval(transcribeSoFar, PARTIAL_EVERY_MS);
@@ -149,6 +158,8 @@ function resample(chunks, total, rate, toRate) {
 /// marked as such until the final one replaces it.
 function place(text, { final }) {
   const box = $("prompt");
+  // Changed under the recording (another chat's draft came in): the words go after what is there now.
+  if (box.value !== recorder.placed) recorder.anchor = { before: box.value, after: "" };
   const { before, after } = recorder.anchor ?? { before: box.value, after: "" };
   const spacer = before && text && !/\s$/.test(before) ? " " : "";
   const tail = after && text && !/^\s/.test(after) ? " " : "";
@@ -156,6 +167,7 @@ function place(text, { final }) {
   box.classList.toggle("dictating", !final);
   const cursor = before.length + spacer.length + text.length;
   box.setSelectionRange(cursor, cursor);
+  recorder.placed = box.value;
   box.dispatchEvent(new Event("input"));
   if (final) box.focus();
 }
@@ -188,6 +200,7 @@ function meter() {
 function stopStream() {
   cancelAnimationFrame(recorder.meterFrame);
   clearInterval(recorder.partialTimer);
+  $("prompt").readOnly = false;
   recorder.processor?.disconnect();
   recorder.source?.disconnect();
   recorder.stream?.getTracks().forEach((track) => track.stop());
@@ -201,7 +214,7 @@ function cancel() {
   stopStream();
   recorder.chunks = [];
   // What a partial transcript put in the box goes with the recording.
-  if (recorder.anchor) place("", { final: true });
+  if (recorder.anchor && $("prompt").value === recorder.placed) place("", { final: true });
   recorder.anchor = null;
   setButton("idle");
   status("Dictation cancelled.");
@@ -220,11 +233,12 @@ async function finish({ send = false } = {}) {
   busy = true;
   setButton("busy");
   status("Transcribing on this machine…");
+  let sending = false;
   try {
     const text = await transcribe(chunks, total, recorder.rate);
     place(text, { final: true });
     status(text ? "" : "No speech was heard.");
-    if (send && text) $("composer").requestSubmit();
+    sending = send && Boolean(text);
   } catch (error) {
     // The last partial transcript stays in the box, as words to check.
     $("prompt").classList.remove("dictating");
@@ -235,6 +249,7 @@ async function finish({ send = false } = {}) {
     busy = false;
     setButton("idle");
   }
+  if (sending) $("composer").requestSubmit();
 }
 
 function setButton(mode) {
