@@ -16,5 +16,12 @@ final class WebSearchSwitch: Sendable {
 
   var current: State { state.withLock { $0 } }
 
-  func set(_ new: State) { state.withLock { $0 = new } }
+  /// Saves and sets a new state together (`save` writes it to the profile), so that two changes at once leave
+  /// the profile and the running value the same.
+  func change(to new: State, saving save: () throws -> Void) throws {
+    try state.withLock { current in
+      try save()
+      current = new
+    }
+  }
 }

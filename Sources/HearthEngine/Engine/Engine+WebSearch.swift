@@ -57,16 +57,16 @@ extension Engine {
   @discardableResult
   public func setWebSearch(url text: String) throws -> WebSearchView {
     let url = try Self.searchServer(text)
-    try database.setSetting(Self.webSearchKey, to: StoredWebSearch(url: url.absoluteString))
-    webSearch.set(.init(provider: SearXNGClient(base: url), source: "profile"))
+    try webSearch.change(to: .init(provider: SearXNGClient(base: url), source: "profile")) {
+      try database.setSetting(Self.webSearchKey, to: StoredWebSearch(url: url.absoluteString))
+    }
     return webSearchView()
   }
 
   /// Forgets the saved server: web search is off (until a restart reads `$HEARTH_SEARXNG_URL`, if it is set).
   @discardableResult
   public func clearWebSearch() throws -> WebSearchView {
-    try database.removeSetting(Self.webSearchKey)
-    webSearch.set(.init(provider: nil, source: "none"))
+    try webSearch.change(to: .init(provider: nil, source: "none")) { try database.removeSetting(Self.webSearchKey) }
     return webSearchView()
   }
 

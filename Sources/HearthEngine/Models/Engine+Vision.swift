@@ -29,7 +29,13 @@ final class ProjectorChoice: Sendable {
   private let state: Mutex<State>
   init(_ initial: State) { state = Mutex(initial) }
   var current: State { state.withLock { $0 } }
-  func set(_ new: State) { state.withLock { $0 = new } }
+  /// Saves and sets a new choice together (`save` writes it to the profile).
+  func change(to new: State, saving save: () throws -> Void) throws {
+    try state.withLock { current in
+      try save()
+      current = new
+    }
+  }
 }
 
 extension Engine {
@@ -72,16 +78,16 @@ extension Engine {
     guard capabilities.vision else {
       throw VisionProjectorError(description: "\(trimmed) takes sound, not images: choose a vision projector")
     }
-    try database.setSetting(Self.visionProjectorKey, to: trimmed)
-    projector.set(.init(path: trimmed, source: "profile"))
+    try projector.change(to: .init(path: trimmed, source: "profile")) {
+      try database.setSetting(Self.visionProjectorKey, to: trimmed)
+    }
     return visionProjectorView()
   }
 
   /// Forgets the chosen projector: images are read by OCR (until a restart reads `$HEARTH_MMPROJ`, if set).
   @discardableResult
   public func clearVisionProjector() throws -> VisionProjectorView {
-    try database.removeSetting(Self.visionProjectorKey)
-    projector.set(.init(path: nil, source: "none"))
+    try projector.change(to: .init(path: nil, source: "none")) { try database.removeSetting(Self.visionProjectorKey) }
     return visionProjectorView()
   }
 }
