@@ -44,7 +44,8 @@ public struct FirstTokenComparison: Sendable {
     return FirstTokenComparison(hearth: Samples(samples: hearth), llamaCompletion: Samples(samples: llama))
   }
 
-  private static func firstOutput(of launch: ChildProcess, name: String) async throws(BenchmarkError) -> Double {
+  /// Milliseconds from `launch` to its first output byte; `name` names it in a failure.
+  static func firstOutput(of launch: ChildProcess, name: String) async throws(BenchmarkError) -> Double {
     let output = try await launch.run()
     guard output.status == 0 else {
       throw .toolFailed(tool: name, reason: String(output.standardError.suffix(400)))

@@ -88,12 +88,12 @@ public struct PrefetchBenchmark: Sendable {
         try FileCache.drop(model)
         resident = max(resident, try FileCache.residentShare(model))
         switch kind {
-        case 0: cold.append(try await Self.firstOutput(of: plain, name: "hearth ask"))
-        case 1: prefetched.append(try await Self.firstOutput(of: ahead, name: "hearth ask (prefetch)"))
-        default: llamaCold.append(try await Self.firstOutput(of: llama, name: "llama-completion"))
+        case 0: cold.append(try await FirstTokenComparison.firstOutput(of: plain, name: "hearth ask"))
+        case 1: prefetched.append(try await FirstTokenComparison.firstOutput(of: ahead, name: "hearth ask (prefetch)"))
+        default: llamaCold.append(try await FirstTokenComparison.firstOutput(of: llama, name: "llama-completion"))
         }
       }
-      cached.append(try await Self.firstOutput(of: plain, name: "hearth ask (cached)"))
+      cached.append(try await FirstTokenComparison.firstOutput(of: plain, name: "hearth ask (cached)"))
     }
     let bytes = (try? FileManager.default.attributesOfItem(atPath: model)[.size] as? NSNumber)?.uint64Value ?? 0
     return Result(
@@ -104,19 +104,9 @@ public struct PrefetchBenchmark: Sendable {
 
   private static func formatted(_ path: String) async throws -> String {
     // A bundled model without a template of its own is run with the catalogue's.
-    let template = BundledModels.entries.first { $0.fileName == URL(fileURLWithPath: path).lastPathComponent }?
-      .chatTemplate
+    let template = BundledModels.entry(forFile: path)?.chatTemplate
     let model = try await LlamaModel.load(path: path, options: ModelLoadOptions(chatTemplateOverride: template))
     return try model.formatChat([.system(system), .user(question)])
-  }
-
-  private static func firstOutput(of launch: ChildProcess, name: String) async throws(BenchmarkError) -> Double {
-    let output = try await launch.run()
-    guard output.status == 0 else { throw .toolFailed(tool: name, reason: String(output.standardError.suffix(400))) }
-    guard let first = output.firstOutputAfter else {
-      throw .unreadableOutput(tool: name, detail: "it printed no answer")
-    }
-    return first.milliseconds
   }
 
   /// The result as a table, with each median's ratio to llama-completion's cold start.

@@ -32,7 +32,8 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from web_support import (
-    BASE_URL, api, choose_in_question, chromium, phone_size, shoot, spoken_timeline, stop_answer, word_error_rate,
+    BASE_URL, api, choose_in_question, chromium, microphone_playing, phone_size, shoot, spoken_timeline, stop_answer,
+    word_error_rate,
 )
 
 
@@ -61,10 +62,7 @@ class HandsFreeTest(unittest.TestCase):
         cls.folder = tempfile.mkdtemp()
         clip = os.path.join(cls.folder, "conversation.wav")
         spoken_timeline(clip, [(1.0, cls.FIRST), (cls.SECOND_AT, cls.SECOND)])
-        cls.driver = chromium(
-            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
-        )
+        cls.driver = chromium(1280, 860, *microphone_playing(clip))
         cls.wait = WebDriverWait(cls.driver, 90, poll_frequency=0.05)
         cls.settings = api("/api/settings")
         # Answers long enough to still be read aloud when the second question comes, greedy so they do not vary.
@@ -136,10 +134,7 @@ class VoiceTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         clip = os.environ["HEARTH_JFK_WAV"]
-        cls.driver = chromium(
-            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
-        )
+        cls.driver = chromium(1280, 860, *microphone_playing(clip))
         cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05)
 
     @classmethod
@@ -218,10 +213,7 @@ class VoiceAutoSendTest(unittest.TestCase):
         with wave.open(clip, "wb") as padded:
             padded.setparams(params)
             padded.writeframes(frames + b"\x00" * (params.sampwidth * params.nchannels * params.framerate * 4))
-        cls.driver = chromium(
-            1280, 860, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
-        )
+        cls.driver = chromium(1280, 860, *microphone_playing(clip))
         cls.wait = WebDriverWait(cls.driver, 60, poll_frequency=0.05)
 
     @classmethod

@@ -34,8 +34,8 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from web_support import (
-    BASE_URL, choose_in_question, chromium, installs_and_opens_offline, phone_size, shoot, spoken_timeline,
-    word_error_rate,
+    BASE_URL, choose_in_question, chromium, installs_and_opens_offline, microphone_playing, phone_size, shoot,
+    spoken_timeline, word_error_rate,
 )
 
 AUTHORITY = os.environ["HEARTH_TLS_AUTHORITY"]
@@ -267,10 +267,7 @@ class TLSTest(unittest.TestCase):
         spoken_timeline(clip, [(1.0, question)])
         settings = keyed("/api/settings")
         keyed("/api/settings", "PUT", {**settings, "preset": "precise", "temperature": 0, "max_tokens": 32})
-        phone = browser(
-            home, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required",
-        )
+        phone = browser(home, *microphone_playing(clip))
         phone_size(phone, (390, 844))
         wait = WebDriverWait(phone, 120, poll_frequency=0.05)
         session = None

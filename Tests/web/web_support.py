@@ -42,6 +42,13 @@ def chromium(width, height, *extra, env=None):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver", env=env), options=options)
 
 
+def microphone_playing(clip):
+    """Chromium's flags for a fake microphone that plays `clip` once (then a noise of its own), granted without
+    asking, with sound allowed to play without a click."""
+    return ("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={clip}%noloop", "--autoplay-policy=no-user-gesture-required")
+
+
 def stop_answer(driver):
     """Stops the answer being written, as the Stop button does; an answer that ended first is left as it is."""
     stop = driver.find_element(By.ID, "stop")

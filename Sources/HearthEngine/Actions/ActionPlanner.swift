@@ -20,7 +20,7 @@ struct ActionPlanner {
   let contacts: ContactService
   let facts: FactService
   /// Where web searches go; none keeps them off.
-  let webSearch: WebSearchSwitch
+  let webSearch: LiveSetting<WebSearchState>
 
   var zone: TimeZone { context.timeZone }
   var today: LocalDate { LocalDate(context.clock(), in: zone) }

@@ -34,8 +34,7 @@ extension Engine {
 
   /// Where a new engine's web searches go: the configuration's provider (from `$HEARTH_SEARXNG_URL`), else the
   /// server saved in the profile, else nowhere.
-  static func initialWebSearch(_ configuration: EngineConfiguration, database: HearthDatabase) -> WebSearchSwitch.State
-  {
+  static func initialWebSearch(_ configuration: EngineConfiguration, database: HearthDatabase) -> WebSearchState {
     if let given = configuration.webSearch { return .init(provider: given, source: "environment") }
     let stored =
       configuration.logger.attempt("reading the saved web search server") {

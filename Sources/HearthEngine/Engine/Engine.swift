@@ -28,9 +28,9 @@ public final class Engine: Sendable {
   /// The remote server turns may go to, and the user's preference.
   let remoteState: Mutex<RemoteState>
   /// Where web searches go: `$HEARTH_SEARXNG_URL`, or the server saved on the Settings page.
-  let webSearch: WebSearchSwitch
+  let webSearch: LiveSetting<WebSearchState>
   /// The vision projector attached images are read with: `$HEARTH_MMPROJ`, or the one chosen on the Models page.
-  let projector: ProjectorChoice
+  let projector: LiveSetting<ProjectorState>
   /// A model given to the engine as it is (``open(_:answering:)``): not a GGUF file of this machine, so not
   /// loaded, switched or routed; `nil` for an engine on a local model or none.
   let given: (any ChatModel)?
@@ -102,7 +102,7 @@ public final class Engine: Sendable {
   private init(
     configuration: EngineConfiguration, paths: HearthPaths, database: HearthDatabase, host: LocalModelHost?,
     given: (any ChatModel)? = nil, chat: ChatConfiguration, lock: ProfileLock?,
-    timeZone: TimeZone, webSearch: WebSearchSwitch.State, embedder: LocalEmbedder, remote: RemoteState
+    timeZone: TimeZone, webSearch: WebSearchState, embedder: LocalEmbedder, remote: RemoteState
   ) {
     self.configuration = configuration
     let logger = configuration.logger
@@ -134,9 +134,9 @@ public final class Engine: Sendable {
     let habits = HabitService(context: items)
     let contacts = ContactService(context: items)
     let facts = FactService(context: items)
-    let webSearch = WebSearchSwitch(webSearch)
+    let webSearch = LiveSetting(webSearch)
     self.webSearch = webSearch
-    self.projector = ProjectorChoice(Self.initialProjector(configuration, database: database))
+    self.projector = LiveSetting(Self.initialProjector(configuration, database: database))
     let actions = ActionService(
       planner: ActionPlanner(
         context: items, calendar: calendar, reminders: reminders, notes: notes, habits: habits, contacts: contacts,

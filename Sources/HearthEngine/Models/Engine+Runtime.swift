@@ -51,20 +51,11 @@ extension Engine {
     var options = base ?? LocalModelOptions(path: path)
     options.path = path
     // A catalogue model given by its path is known by its name and size.
-    let known = entry ?? catalogued(path)
+    let known = entry ?? BundledModels.entry(forFile: path)
     options.chatTemplate = options.chatTemplate ?? known?.chatTemplate
     return settings.options(
       for: options, recommended: known?.recommendedContext,
       trained: shape?.trainedContext)
-  }
-
-  /// The bundled catalogue's entry for a file given by its path rather than installed: the one with its
-  /// name and size.
-  static func catalogued(_ path: String) -> ModelEntry? {
-    let url = URL(fileURLWithPath: path)
-    let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
-    guard let size = (attributes?[.size] as? NSNumber)?.uint64Value else { return nil }
-    return BundledModels.entries.first { $0.fileName == url.lastPathComponent && $0.sizeBounds?.contains(size) == true }
   }
 
   /// The chosen model's file and template, without the numbers earlier settings or flags gave it.

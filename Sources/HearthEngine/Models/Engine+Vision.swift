@@ -2,7 +2,6 @@ import Foundation
 public import HearthCore
 import HearthStore
 import LlamaKit
-import Synchronization
 
 /// The vision projector as the Models page shows it.
 public struct VisionProjectorView: Sendable, Hashable, Encodable {
@@ -20,31 +19,12 @@ public struct VisionProjectorError: Error, Sendable, Hashable, CustomStringConve
   public var category: ErrorCategory { ErrorCategory(.invalid, parameter: "path") }
 }
 
-/// The chosen projector, changed from the Models page while the engine runs.
-final class ProjectorChoice: Sendable {
-  struct State: Sendable {
-    var path: String?
-    var source: String
-  }
-  private let state: Mutex<State>
-  init(_ initial: State) { state = Mutex(initial) }
-  var current: State { state.withLock { $0 } }
-  /// Saves and sets a new choice together (`save` writes it to the profile).
-  func change(to new: State, saving save: () throws -> Void) throws {
-    try state.withLock { current in
-      try save()
-      current = new
-    }
-  }
-}
-
 extension Engine {
   static let visionProjectorKey = "vision_projector"
 
   /// The projector a new engine reads images with: `$HEARTH_MMPROJ` (the configuration's), else the one chosen
   /// in the profile, else none.
-  static func initialProjector(_ configuration: EngineConfiguration, database: HearthDatabase) -> ProjectorChoice.State
-  {
+  static func initialProjector(_ configuration: EngineConfiguration, database: HearthDatabase) -> ProjectorState {
     if let given = configuration.visionProjector { return .init(path: given, source: "environment") }
     let stored =
       configuration.logger.attempt("reading the chosen vision projector") {

@@ -119,6 +119,14 @@ public enum BundledModels {
       fileName: EngineConfiguration.defaultEmbeddingModelFileName, sizeBounds: 46_226_592...46_226_592,
       sha256: "8965e38d1d0f59d5f5f49dfa54efd76060bab80149844361d21935302ecef37e", recommendedContext: 512),
   ]
+
+  /// The catalogue's entry for a file given by its path rather than installed: the one with its name and size.
+  public static func entry(forFile path: String) -> ModelEntry? {
+    let url = URL(fileURLWithPath: path)
+    let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+    guard let size = (attributes?[.size] as? NSNumber)?.uint64Value else { return nil }
+    return entries.first { $0.fileName == url.lastPathComponent && $0.sizeBounds?.contains(size) == true }
+  }
 }
 
 /// Model file names as the registry accepts them: one plain `.gguf` name, never a path.
