@@ -28,9 +28,11 @@ enum FileCache {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw .measurementFailed("\(path) cannot be opened") }
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return 0 }
-    let size = Int(status.st_size)
+    // The size from the file's end rather than fstat's record: on Linux that record's type is CoreFoundation's,
+    // which a target under MemberImportVisibility cannot name.
+    let end = lseek(descriptor, 0, SEEK_END)
+    guard end > 0 else { return 0 }
+    let size = Int(end)
     guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
       throw .measurementFailed("\(path) cannot be mapped")
     }
