@@ -52,6 +52,25 @@ struct StrictInputTests {
     }
   }
 
+  @Test(arguments: [
+    ("/api/settings", #"{"max_tokens":2.5}"#, "max_tokens", "whole number"),
+    (
+      "/v1/chat/completions", #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":1e30}"#, "max_tokens", "range"
+    ),
+  ])
+  func aNumberThatDoesNotFitItsFieldIsRefusedByName(
+    path: String, body: String, field: String, says: String
+  )
+    async throws
+  {
+    try await LiveServer.inProcess { server in
+      let refused = try await server.request(path == "/api/settings" ? .PUT : .POST, path, body: body)
+      #expect(refused.status == 400, "\(refused.body)")
+      #expect(refused.json?["error"]?["param"]?.stringValue == field, "\(refused.body)")
+      #expect(refused.json?["error"]?["message"]?.stringValue?.contains(says) == true, "\(refused.body)")
+    }
+  }
+
   @Test func aSessionChangeNamingAFieldItDoesNotHaveIsRefusedAndChangesNothing() async throws {
     try await LiveServer.inProcess { server in
       let created = try await server.request(.POST, "/api/sessions", body: #"{"title":"Plans"}"#)

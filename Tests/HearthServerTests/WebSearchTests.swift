@@ -125,4 +125,15 @@ struct WebSearchTests {
     }
     #expect(engine.webSearchView().url == "http://127.0.0.1:9")
   }
+
+  @Test func anUnusableAddressInTheEnvironmentIsRefusedAtStartNotPassedOver() async throws {
+    let home = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let paths = HearthPaths(home: home)
+    try await Engine.open(EngineConfiguration(paths: paths, environment: [:])).setWebSearch(url: "http://127.0.0.1:7")
+    let error = await #expect(throws: WebSearchSettingError.self) {
+      try await Engine.open(EngineConfiguration(paths: paths, environment: ["HEARTH_SEARXNG_URL": "searx.local:8080"]))
+    }
+    #expect(error?.description.contains("HEARTH_SEARXNG_URL searx.local:8080") == true)
+  }
 }

@@ -52,10 +52,10 @@ public struct AccountService: Sendable {
     name: String, service: Account.Service, url text: String, username: String, password: String,
     allowPlainHTTP: Bool = false
   ) async throws -> Listed {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-      let host = url.host, !host.isEmpty
-    else { throw AccountError.badURL(text) }
-    if scheme == "http", !Self.isLoopback(host), !allowPlainHTTP { throw AccountError.plainHTTP(host: host) }
+    guard let url = URL(webAddress: text), let host = url.host else { throw AccountError.badURL(text) }
+    if url.scheme?.lowercased() == "http", !Self.isLoopback(host), !allowPlainHTTP {
+      throw AccountError.plainHTTP(host: host)
+    }
     // The password goes in its own file, never in a URL that is stored and shown.
     guard url.user == nil, url.password == nil else { throw AccountError.credentialsInURL }
     guard try database.accounts().allSatisfy({ $0.name != name }) else { throw AccountError.nameTaken(name) }

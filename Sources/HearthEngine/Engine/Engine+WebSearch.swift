@@ -34,8 +34,15 @@ extension Engine {
 
   /// Where a new engine's web searches go: the configuration's provider (from `$HEARTH_SEARXNG_URL`), else the
   /// server saved in the profile, else nowhere.
-  static func initialWebSearch(_ configuration: EngineConfiguration, database: HearthDatabase) -> WebSearchState {
+  /// - Throws: ``WebSearchSettingError`` naming `HEARTH_SEARXNG_URL` when it is set to something that is no web
+  ///   address (it is refused, not passed over for the profile's server).
+  static func initialWebSearch(
+    _ configuration: EngineConfiguration, database: HearthDatabase
+  ) throws(WebSearchSettingError) -> WebSearchState {
     if let given = configuration.webSearch { return .init(provider: given, source: "environment") }
+    if let text = configuration.environment["HEARTH_SEARXNG_URL"], !text.isEmpty {
+      throw WebSearchSettingError(description: "HEARTH_SEARXNG_URL \(text) is not an http:// or https:// address")
+    }
     let stored =
       configuration.logger.attempt("reading the saved web search server") {
         try database.setting(webSearchKey, as: StoredWebSearch.self)
@@ -94,9 +101,9 @@ extension Engine {
 
   private static func searchServer(_ text: String) throws(WebSearchSettingError) -> URL {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
-    guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-      url.host?.isEmpty == false
-    else { throw WebSearchSettingError(description: "url \(text) is not an http:// or https:// address") }
+    guard let url = URL(webAddress: trimmed) else {
+      throw WebSearchSettingError(description: "url \(text) is not an http:// or https:// address")
+    }
     return url
   }
 }

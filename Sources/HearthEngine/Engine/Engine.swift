@@ -248,6 +248,7 @@ public final class Engine: Sendable {
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
       let (database, lock) = try openProfile(configuration, generating: true)
+      let webSearch = try initialWebSearch(configuration, database: database)
       // Saved runtime settings, with this command's own flags over them.
       let runtime = try database.setting(runtimeKey, as: RuntimeSettings.self) ?? .preset(.balanced)
       var options = loadOptions(
@@ -266,7 +267,7 @@ public final class Engine: Sendable {
       return Engine(
         configuration: configuration, paths: configuration.paths, database: database, host: host,
         chat: configuration.chat, lock: lock,
-        timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
+        timeZone: configuration.timeZone, webSearch: webSearch,
         embedder: LocalEmbedder(path: configuration.embeddingModelPath),
         remote: try initialRemote(configuration, database: database))
     }
@@ -325,7 +326,7 @@ public final class Engine: Sendable {
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: host,
       chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
+      timeZone: configuration.timeZone, webSearch: try initialWebSearch(configuration, database: database),
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
       remote: try initialRemote(configuration, database: database))
   }
@@ -340,7 +341,7 @@ public final class Engine: Sendable {
     return Engine(
       configuration: configuration, paths: configuration.paths, database: database, host: nil, given: model,
       chat: configuration.chat, lock: lock,
-      timeZone: configuration.timeZone, webSearch: initialWebSearch(configuration, database: database),
+      timeZone: configuration.timeZone, webSearch: try initialWebSearch(configuration, database: database),
       embedder: configuration.sharedEmbedder ?? LocalEmbedder(path: configuration.embeddingModelPath),
       remote: try initialRemote(configuration, database: database))
   }

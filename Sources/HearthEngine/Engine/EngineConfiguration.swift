@@ -123,7 +123,7 @@ public struct EngineConfiguration: Sendable {
     self.visionProjector = environment["HEARTH_MMPROJ"].flatMap { $0.isEmpty ? nil : $0 }
     self.sensorsRoot = URL(
       fileURLWithPath: environment["HEARTH_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/sys")
-    self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(string:)).map { SearXNGClient(base: $0) }
+    self.webSearch = environment["HEARTH_SEARXNG_URL"].flatMap(URL.init(webAddress:)).map { SearXNGClient(base: $0) }
     self.timeZone =
       environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
     self.dayFirst = Self.readsDayFirst(environment: environment)

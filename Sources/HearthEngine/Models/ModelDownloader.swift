@@ -51,9 +51,7 @@ public struct ModelDownloader: Sendable {
     url: String, sha256: String, name: String? = nil,
     progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
   ) async throws -> RegisteredModel {
-    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-      parsed.host != nil
-    else { throw ModelDownloadError.invalidURL(url) }
+    guard let parsed = URL(webAddress: url) else { throw ModelDownloadError.invalidURL(url) }
     guard SHA256Digest.isValidHex(sha256) else { throw ModelDownloadError.invalidHash(sha256) }
     try await destination.check(parsed)
     let hash = sha256.lowercased()

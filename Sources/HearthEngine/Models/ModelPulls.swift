@@ -53,9 +53,7 @@ public final class ModelPulls: Sendable {
     url: String, sha256: String, name: String?, registry: ModelRegistry, destination: PullDestination,
     installed: (@Sendable (RegisteredModel) async -> Void)? = nil
   ) async throws -> PullStatus {
-    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-      parsed.host != nil
-    else { throw ModelDownloadError.invalidURL(url) }
+    guard let parsed = URL(webAddress: url) else { throw ModelDownloadError.invalidURL(url) }
     guard SHA256Digest.isValidHex(sha256) else { throw ModelDownloadError.invalidHash(sha256) }
     try await destination.check(parsed)
     let pull = Pull(

@@ -31,9 +31,7 @@ public struct PullDestination: Sendable {
   /// Checks `url` may be fetched: an http(s) URL whose host resolves only to allowed addresses.
   /// - Throws: ``ModelDownloadError/invalidURL(_:)`` or ``ModelDownloadError/privateAddress(host:address:kind:)``.
   public func check(_ url: URL) async throws(ModelDownloadError) {
-    guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host, !host.isEmpty else {
-      throw .invalidURL(url.absoluteString)
-    }
+    guard url.isWebAddress, let host = url.host else { throw .invalidURL(url.absoluteString) }
     guard !allowsPrivateNetwork else { return }
     let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     if bare.lowercased() == "localhost" || bare.lowercased().hasSuffix(".localhost") {

@@ -151,8 +151,9 @@ extension Engine {
   @discardableResult
   public func setRemote(_ input: RemoteInput) async throws -> RemoteView {
     let current = remoteState.withLock { $0 }
-    guard let url = URL(string: input.url), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
-    else { throw RemoteError.invalidSettings("url \(input.url) is not an http:// or https:// URL") }
+    guard let url = URL(webAddress: input.url) else {
+      throw RemoteError.invalidSettings("url \(input.url) is not an http:// or https:// URL")
+    }
     let kind = input.kind ?? .openai
     let model = input.model.flatMap { $0.isEmpty ? nil : $0 } ?? (kind == .openai ? "default" : nil)
     guard let model else { throw RemoteError.invalidSettings("model is needed for a Gemini server") }

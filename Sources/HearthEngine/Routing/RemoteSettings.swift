@@ -50,8 +50,9 @@ public struct RemoteSettings: Sendable, Hashable {
   /// - Throws: ``RemoteError/invalidSettings(_:)`` naming a variable whose value cannot be used.
   public static func from(environment: [String: String]) throws(RemoteError) -> RemoteSettings? {
     guard let text = environment["HEARTH_REMOTE_URL"], !text.isEmpty else { return nil }
-    guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
-    else { throw .invalidSettings("HEARTH_REMOTE_URL \(text) is not an http:// or https:// URL") }
+    guard let url = URL(webAddress: text) else {
+      throw .invalidSettings("HEARTH_REMOTE_URL \(text) is not an http:// or https:// URL")
+    }
     let kindText = environment["HEARTH_REMOTE_KIND"].flatMap { $0.isEmpty ? nil : $0 } ?? "openai"
     guard let kind = RemoteKind(rawValue: kindText) else {
       throw .invalidSettings("HEARTH_REMOTE_KIND \(kindText) is not openai or gemini")

@@ -21,7 +21,7 @@ extension Engine {
     guard ToolServer.isValidName(name) else { throw ToolServerError.invalidName(name) }
     switch endpoint {
     case .command(let words) where words.first?.isEmpty ?? true: throw ToolServerError.emptyCommand
-    case .url(let url) where !["http", "https"].contains(url.scheme?.lowercased() ?? ""):
+    case .url(let url) where !url.isWebAddress:
       throw ToolServerError.unsupportedURL(url.absoluteString)
     default: break
     }

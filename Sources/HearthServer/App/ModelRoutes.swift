@@ -55,10 +55,9 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
     }
   }
 
-  /// A projector set by `HEARTH_MMPROJ` is the environment's to change.
   private func refuseProjectorFromTheEnvironment() throws {
-    guard engine.visionProjectorView().source == "environment" else { return }
-    throw APIError(.conflict, "the projector is set by HEARTH_MMPROJ; unset it to choose one here")
+    try APIError.refuseChangeOfEnvironmentSetting(
+      "the projector", source: engine.visionProjectorView().source, variable: "HEARTH_MMPROJ")
   }
 }
 

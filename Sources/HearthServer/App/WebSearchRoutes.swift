@@ -38,11 +38,9 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
     }
   }
 
-  /// A server set by `HEARTH_SEARXNG_URL` is the environment's to change: a profile value would be passed over
-  /// at the next start.
   private func refuseWhenFromTheEnvironment() throws {
-    guard engine.webSearchView().source == "environment" else { return }
-    throw APIError(.conflict, "web search is set by HEARTH_SEARXNG_URL; unset it to choose the server here")
+    try APIError.refuseChangeOfEnvironmentSetting(
+      "web search", source: engine.webSearchView().source, variable: "HEARTH_SEARXNG_URL")
   }
 
   /// Runs `body`, naming the `url` field when the address cannot be used.

@@ -164,13 +164,15 @@ enum RequestReader {
     guard !data.isEmpty else {
       throw APIError.invalidRequest("the request body is empty; JSON was expected")
     }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
     do {
-      let decoder = JSONDecoder()
-      decoder.dateDecodingStrategy = .secondsSince1970
       return try decoder.decode(Value.self, from: data)
     } catch let error as DecodingError {
+      // A number that does not fit its field is named too (Foundation calls it malformed JSON, naming nothing).
+      let placed = DecodingFailure.located(error, decoding: Value.self, from: data, with: decoder)
       throw APIError.invalidRequest(
-        "\(what): \(DecodingFailure.describe(error))", parameter: DecodingFailure.field(error))
+        "\(what): \(DecodingFailure.describe(placed))", parameter: DecodingFailure.field(placed))
     }
   }
 }
@@ -192,5 +194,14 @@ struct FieldName: CodingKey {
       throw APIError.invalidRequest(
         "\(place)\(index).\(unknown) is not supported here", parameter: "\(place)\(index).\(unknown)")
     }
+  }
+}
+
+extension APIError {
+  /// Refuses (409) a change to a setting whose `source` is the environment: a value saved through the API would
+  /// be passed over at the next start, so the variable that set it is named instead.
+  static func refuseChangeOfEnvironmentSetting(_ setting: String, source: String, variable: String) throws {
+    guard source == "environment" else { return }
+    throw APIError(.conflict, "\(setting) is set by \(variable); unset it to choose one here")
   }
 }
