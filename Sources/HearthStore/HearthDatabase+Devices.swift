@@ -191,3 +191,40 @@ extension HearthDatabase {
     try write { db in try PushSubscriptionRow.deleteOne(db, key: endpoint) }
   }
 }
+
+extension HearthDatabase {
+  /// Makes this database's pairing state — paired devices with their secrets' hashes, pairing codes and push
+  /// subscriptions — a copy of `other`'s, in one transaction, and returns the names of the devices this database
+  /// held that `other` does not.
+  ///
+  /// Pairing is the server's, not the user's data: a restore over a running profile keeps that profile's devices,
+  /// so a device revoked after the backup was made stays revoked, and one paired since keeps working.
+  public func adoptPairing(from other: HearthDatabase) throws(StoreError) -> [String] {
+    let (devices, codes, subscriptions) = try other.read { db in
+      (
+        try DeviceRow.fetchAll(db),
+        try Row.fetchAll(db, sql: "SELECT codeHash, expiresAt, createdBy FROM pairingCode").map {
+          (hash: $0["codeHash"] as Data, expiresAt: $0["expiresAt"] as Double, createdBy: $0["createdBy"] as String?)
+        },
+        try PushSubscriptionRow.fetchAll(db)
+      )
+    }
+    let kept = Set(devices.map(\.id))
+    return try write { db in
+      let dropped = try DeviceRow.fetchAll(db).filter { !kept.contains($0.id) }.map(\.name)
+      // A device may name the device that paired it: the references are checked at the commit, once all are in.
+      try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+      try db.execute(sql: "DELETE FROM pushSubscription")
+      try db.execute(sql: "DELETE FROM pairingCode")
+      try db.execute(sql: "DELETE FROM device")
+      for device in devices { try device.insert(db) }
+      for code in codes {
+        try db.execute(
+          sql: "INSERT INTO pairingCode (codeHash, expiresAt, createdBy) VALUES (?, ?, ?)",
+          arguments: [code.hash, code.expiresAt, code.createdBy])
+      }
+      for subscription in subscriptions { try subscription.insert(db) }
+      return dropped.sorted()
+    }
+  }
+}

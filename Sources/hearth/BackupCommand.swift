@@ -145,6 +145,16 @@ struct RestoreCommand: AsyncParsableCommand {
           "give the app password again (hearth accounts) for: \(report.accountsWithoutPassword.joined(separator: ", "))\n"
         )
       }
+      if !report.devicesLeftRevoked.isEmpty {
+        Terminal.write(
+          "paired devices kept as this profile had them; still revoked: "
+            + "\(report.devicesLeftRevoked.joined(separator: ", "))\n")
+      }
+      if !report.devicesFromBackup.isEmpty {
+        Terminal.write(
+          "paired devices that came back with the backup (hearth devices revoke any you no longer trust): "
+            + "\(report.devicesFromBackup.joined(separator: ", "))\n")
+      }
     }
   }
 }

@@ -11,6 +11,12 @@ public struct RestoreReport: Sendable, Codable, Hashable {
   public var keptAside: String?
   /// Accounts whose app password is not in the restored profile: they sync again once it is given.
   public var accountsWithoutPassword: [String]
+  /// Paired devices the backup held that the profile restored over no longer had (revoked since the backup was
+  /// made): they stay revoked. The profile's own devices, secrets and push subscriptions are kept.
+  public var devicesLeftRevoked: [String] = []
+  /// Paired devices that came back with the backup because there was no readable profile to keep them from (a
+  /// new machine, a damaged database): worth a look, since one revoked after the backup is paired again.
+  public var devicesFromBackup: [String] = []
 }
 
 extension ProfileBackup {
@@ -42,6 +48,7 @@ extension ProfileBackup {
     // by their old folder's path are renamed to this one's.
     let restoresPasswords = manifest.includes.contains("passwords")
     let withoutPassword: [String]
+    let pairing: (leftRevoked: [String], fromBackup: [String])
     do {
       let staged = try HearthDatabase(path: staging.appendingPathComponent("hearth.sqlite").path)
       if let source = manifest.sourceFolder {
@@ -54,6 +61,7 @@ extension ProfileBackup {
       withoutPassword = try staged.accounts().filter {
         !FileManager.default.fileExists(atPath: passwords.appendingPathComponent("\($0.id).password").path)
       }.map(\.name)
+      pairing = try keepPairing(in: staged)
     } catch {
       throw .store(error)
     }
@@ -108,7 +116,31 @@ extension ProfileBackup {
     return RestoreReport(
       backup: Self.summary(
         of: file, header: reader.header, manifest: manifest, encrypted: reader.header.sealing != nil),
-      keptAside: keptAside?.path, accountsWithoutPassword: withoutPassword)
+      keptAside: keptAside?.path, accountsWithoutPassword: withoutPassword, devicesLeftRevoked: pairing.leftRevoked,
+      devicesFromBackup: pairing.fromBackup)
+  }
+
+  /// Gives the staged database the profile's own pairing state when the profile has a readable database, so a
+  /// restore never lets a revoked device back in; otherwise the backup's stays, and its devices are named.
+  private func keepPairing(
+    in staged: HearthDatabase
+  ) throws(StoreError) -> (
+    leftRevoked: [String], fromBackup: [String]
+  ) {
+    guard let current = readableProfileDatabase() else { return ([], try staged.pairedDevices().map(\.name).sorted()) }
+    return (try staged.adoptPairing(from: current), [])
+  }
+
+  /// The profile's database, when there is one that opens and reads (a damaged one is what a restore may be for).
+  private func readableProfileDatabase() -> HearthDatabase? {
+    guard FileManager.default.fileExists(atPath: paths.database.path) else { return nil }
+    do {
+      let database = try HearthDatabase(path: paths.database.path)
+      _ = try database.pairedDevices()
+      return database
+    } catch {
+      return nil
+    }
   }
 
   /// Whether the profile has a database or documents worth keeping.
