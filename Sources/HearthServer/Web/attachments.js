@@ -5,16 +5,28 @@ import { $, api, attempt, el, toast } from "/assets/api.js";
 let waiting = [];
 let ensureSession = null;
 
-// Attached images as object URLs, by attachment id: fetched once (with the key, which an <img> cannot send).
+// Attached images as object URLs, by attachment id: fetched once (with the key, which an <img> cannot send). The
+// most recently used are kept; an older one's URL is revoked, so a long visit through many chats does not hold every
+// image it showed (a picture already drawn stays drawn; shown again, it is fetched again).
 const images = new Map();
+const keptImages = 48;
 
 function imageURL(id) {
-  if (!images.has(id)) {
-    const loading = api(`/api/attachments/${id}/content`).then((response) => response.blob()).then((blob) => URL.createObjectURL(blob));
-    loading.catch(() => images.delete(id));
-    images.set(id, loading);
+  const known = images.get(id);
+  if (known) {
+    images.delete(id);
+    images.set(id, known);
+    return known;
   }
-  return images.get(id);
+  const loading = api(`/api/attachments/${id}/content`).then((response) => response.blob()).then((blob) => URL.createObjectURL(blob));
+  loading.catch(() => images.delete(id));
+  images.set(id, loading);
+  while (images.size > keptImages) {
+    const [oldest, url] = images.entries().next().value;
+    images.delete(oldest);
+    url.then((address) => URL.revokeObjectURL(address)).catch(() => {});
+  }
+  return loading;
 }
 
 /// The image at full size, over the page; Esc or Close puts it away.
