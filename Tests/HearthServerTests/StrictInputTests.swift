@@ -53,7 +53,10 @@ struct StrictInputTests {
   }
 
   @Test(arguments: [
-    ("/api/settings", #"{"max_tokens":2.5}"#, "max_tokens", "whole number"),
+    (
+      "/api/settings", Self.settings.replacingOccurrences(of: #""max_tokens":64"#, with: #""max_tokens":2.5"#),
+      "max_tokens", "whole number"
+    ),
     (
       "/v1/chat/completions", #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":1e30}"#, "max_tokens", "range"
     ),
