@@ -59,7 +59,7 @@ extension HearthDatabase {
     return text.flatMap { $0 }.flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
   }
 
-  private static func readOnly<T>(_ path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+  static func readOnly<T>(_ path: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
     var configuration = Configuration()
     configuration.readonly = true
     do {

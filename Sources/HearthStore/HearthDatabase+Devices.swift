@@ -192,24 +192,52 @@ extension HearthDatabase {
   }
 }
 
+/// A profile's pairing state — paired devices with their secrets' hashes, pairing codes and push subscriptions —
+/// as read from one copy of it, to give to another.
+public struct Pairing: Sendable {
+  fileprivate var devices: [DeviceRow]
+  fileprivate var codes: [(hash: Data, expiresAt: Double, createdBy: String?)]
+  fileprivate var subscriptions: [PushSubscriptionRow]
+
+  fileprivate static func read(_ db: Database) throws -> Pairing {
+    Pairing(
+      devices: try DeviceRow.fetchAll(db),
+      codes: try Row.fetchAll(db, sql: "SELECT codeHash, expiresAt, createdBy FROM pairingCode").map {
+        (hash: $0["codeHash"] as Data, expiresAt: $0["expiresAt"] as Double, createdBy: $0["createdBy"] as String?)
+      },
+      subscriptions: try PushSubscriptionRow.fetchAll(db))
+  }
+}
+
 extension HearthDatabase {
-  /// Makes this database's pairing state — paired devices with their secrets' hashes, pairing codes and push
-  /// subscriptions — a copy of `other`'s, in one transaction, and returns the names of the devices this database
-  /// held that `other` does not.
-  ///
-  /// Pairing is the server's, not the user's data: a restore over a running profile keeps that profile's devices,
-  /// so a device revoked after the backup was made stays revoked, and one paired since keeps working.
-  public func adoptPairing(from other: HearthDatabase) throws(StoreError) -> [String] {
-    let (devices, codes, subscriptions) = try other.read { db in
-      (
-        try DeviceRow.fetchAll(db),
-        try Row.fetchAll(db, sql: "SELECT codeHash, expiresAt, createdBy FROM pairingCode").map {
-          (hash: $0["codeHash"] as Data, expiresAt: $0["expiresAt"] as Double, createdBy: $0["createdBy"] as String?)
-        },
-        try PushSubscriptionRow.fetchAll(db)
-      )
+  /// This database's pairing state.
+  public func pairing() throws(StoreError) -> Pairing {
+    try read { db in try Pairing.read(db) }
+  }
+
+  /// The pairing state of the database file at `path`, read through a read-only connection so that nothing is
+  /// written to the file (a damaged profile is never written to); `nil` when there is no file, or it fails
+  /// SQLite's quick check, or it has no pairing tables to read.
+  public static func pairing(fileAt path: String) -> Pairing? {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard size > 0 else { return nil }
+    do {
+      return try readOnly(path) { db in
+        guard try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] else { return nil }
+        return try Pairing.read(db)
+      }
+    } catch {
+      return nil
     }
-    let kept = Set(devices.map(\.id))
+  }
+
+  /// Makes this database's pairing state a copy of `pairing`, in one transaction, and returns the names of the
+  /// devices this database held that `pairing` does not.
+  ///
+  /// Pairing is the server's, not the user's data: a restore over a profile keeps that profile's devices, so a
+  /// device revoked after the backup was made stays revoked, and one paired since keeps working.
+  public func adoptPairing(_ pairing: Pairing) throws(StoreError) -> [String] {
+    let kept = Set(pairing.devices.map(\.id))
     return try write { db in
       let dropped = try DeviceRow.fetchAll(db).filter { !kept.contains($0.id) }.map(\.name)
       // A device may name the device that paired it: the references are checked at the commit, once all are in.
@@ -217,13 +245,13 @@ extension HearthDatabase {
       try db.execute(sql: "DELETE FROM pushSubscription")
       try db.execute(sql: "DELETE FROM pairingCode")
       try db.execute(sql: "DELETE FROM device")
-      for device in devices { try device.insert(db) }
-      for code in codes {
+      for device in pairing.devices { try device.insert(db) }
+      for code in pairing.codes {
         try db.execute(
           sql: "INSERT INTO pairingCode (codeHash, expiresAt, createdBy) VALUES (?, ?, ?)",
           arguments: [code.hash, code.expiresAt, code.createdBy])
       }
-      for subscription in subscriptions { try subscription.insert(db) }
+      for subscription in pairing.subscriptions { try subscription.insert(db) }
       return dropped.sorted()
     }
   }

@@ -120,27 +120,18 @@ extension ProfileBackup {
       devicesFromBackup: pairing.fromBackup)
   }
 
-  /// Gives the staged database the profile's own pairing state when the profile has a readable database, so a
-  /// restore never lets a revoked device back in; otherwise the backup's stays, and its devices are named.
+  /// Gives the staged database the profile's own pairing state when the profile has a sound database (read
+  /// without writing to it), so a restore never lets a revoked device back in; otherwise the backup's stays, and
+  /// its devices are named.
   private func keepPairing(
     in staged: HearthDatabase
   ) throws(StoreError) -> (
     leftRevoked: [String], fromBackup: [String]
   ) {
-    guard let current = readableProfileDatabase() else { return ([], try staged.pairedDevices().map(\.name).sorted()) }
-    return (try staged.adoptPairing(from: current), [])
-  }
-
-  /// The profile's database, when there is one that opens and reads (a damaged one is what a restore may be for).
-  private func readableProfileDatabase() -> HearthDatabase? {
-    guard FileManager.default.fileExists(atPath: paths.database.path) else { return nil }
-    do {
-      let database = try HearthDatabase(path: paths.database.path)
-      _ = try database.pairedDevices()
-      return database
-    } catch {
-      return nil
+    guard let current = HearthDatabase.pairing(fileAt: paths.database.path) else {
+      return ([], try staged.pairedDevices().map(\.name).sorted())
     }
+    return (try staged.adoptPairing(current), [])
   }
 
   /// Whether the profile has a database or documents worth keeping.
