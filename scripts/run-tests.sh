@@ -5,7 +5,8 @@
 # summary is counted from the results it printed, and names the last test that started.
 #
 # On a machine with two CPUs or more the suite runs in two lanes, each pinned to a CPU of its own (`taskset`):
-# the heaviest real-model suites in one, the rest and then the web tests in the other (their `hearth serve`
+# about half of the heavy suites (those with the `.heavy` trait, shared out by scripts/test-lanes.py from their
+# measured seconds) in one, the rest and then the web tests in the other (their `hearth serve`
 # pinned to that lane's CPU; Chromium, which draws the answers, runs wherever the system has room). Every test still runs
 # one at a time within its lane, so a time limit sees the same speed in every run; the models use one thread
 # per lane (Hearth's threads follow the CPUs a process may use), so the lanes never wait on each other's
@@ -21,9 +22,9 @@ logs="$HEARTH_CACHE/logs"
 mkdir -p "$logs"
 tests="$(swift build --show-bin-path)/HearthPackageTests.xctest"
 
-# The suites (and single tests) of the first lane: about half of the Swift tests' time, the other half going
-# with the web tests.
-heavy='\.(RedTeamTests/smolLM2|MemoryServiceTests|ChatActsTests|ModelSwitchTests|RetrievalQualityTests|TranscriptionAPITests|ChatServiceTests|AskCommandTests|BenchSpeechCommandTests|SpeechRecognizerTests|SpeechSynthesizerTests|SpeechAPITests|SayCommandTests|AppAPITests|GenerationTests|OpenAIAPITests)/?'
+# The suites of the first lane: heavy suites (the `.heavy` trait) shared out by their measured seconds so that
+# both lanes end together, the second lane taking every light suite and the web tests (scripts/test-lanes.py).
+heavy="$("$here/test-lanes.py")"
 
 # swift_tests LOG [filter flags…]: the Swift tests the flags select, one at a time; its exit status.
 swift_tests() {
@@ -59,21 +60,25 @@ else
   # The lanes' CPUs: the first two this process may run on.
   read -r first second < <(taskset -cp $$ | sed -E 's/.*: //' | tr ',' '\n' |
     awk -F- '{ if (NF == 2) { for (c = $1; c <= $2; c++) print c } else print $1 }' | head -n2 | tr '\n' ' ')
-  rm -f "$logs"/swift-test-[12].status "$logs/web-tests.status" "$logs/shifted-clock.status"
-  echo "tests: two lanes, on CPUs $first and $second (logs in $logs)"
+  rm -f "$logs"/swift-test-[12].status "$logs"/{web-tests,shifted-clock}.{status,seconds}
+  echo "tests: two lanes, on CPUs $first and $second (logs in $logs); $("$here/test-lanes.py" --plan | grep '^lane' | paste -sd ';' | sed 's/;/; /')"
   (
     taskset -c "$first" bash -c "$(declare -f swift_tests); tests='$tests'; swift_tests '$logs/swift-test-1.log' --filter '$heavy'"
     echo $? >"$logs/swift-test-1.status"
     # The date-sensitive tests again on each day of a week, near midnight (scripts/shifted-clock-tests.sh).
+    started=$SECONDS
     HEARTH_SERVER_CPUS="$first" "$here/shifted-clock-tests.sh" >"$logs/shifted-clock.log" 2>&1
     echo $? >"$logs/shifted-clock.status"
+    echo $((SECONDS - started)) >"$logs/shifted-clock.seconds"
   ) &
   first_lane=$!
   (
     taskset -c "$second" bash -c "$(declare -f swift_tests); tests='$tests'; swift_tests '$logs/swift-test-2.log' --skip '$heavy'"
     echo $? >"$logs/swift-test-2.status"
+    started=$SECONDS
     HEARTH_SERVER_CPUS="$second" "$here/web-tests.sh" >"$logs/web-tests.log" 2>&1
     echo $? >"$logs/web-tests.status"
+    echo $((SECONDS - started)) >"$logs/web-tests.seconds"
   ) &
   second_lane=$!
   # A line a minute while the lanes run (their logs are printed whole at the end).

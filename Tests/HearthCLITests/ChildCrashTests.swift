@@ -5,7 +5,7 @@ import Testing
 /// A child process that crashes fails the test that started it, with its status and the end of its standard
 /// error, and the test process goes on to the next test: one crashing build of llama.cpp must not take the
 /// rest of the suite down with it.
-@Suite("A crashing child process fails its own test")
+@Suite("A crashing child process fails its own test", .heavy)
 struct ChildCrashTests {
   @Test func aChildThatDiesOfASignalIsReportedWithItsStatusAndStandardError() async throws {
     // A shell that writes a line and then dies of SIGILL, as a CPU instruction it cannot run would make it.

@@ -4,7 +4,7 @@ import HearthEngine
 import HearthTestSupport
 import Testing
 
-@Suite("Histories from other assistants, imported into chats with their versions")
+@Suite("Histories from other assistants, imported into chats with their versions", .heavy)
 struct HistoryImportTests {
   static let fixtures = TestModels.packageRoot.appendingPathComponent("Tests/HearthInterchangeTests/Fixtures")
 

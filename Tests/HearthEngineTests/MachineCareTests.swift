@@ -4,7 +4,8 @@ import HearthEngine
 import HearthTestSupport
 import Testing
 
-@Suite("Care for the machine: sensors read from a sysfs tree of the test's own, and what Hearth does about them")
+@Suite(
+  "Care for the machine: sensors read from a sysfs tree of the test's own, and what Hearth does about them", .heavy)
 struct MachineCareTests {
   /// Writes a sysfs tree: thermal zones (type, millidegrees) and power supplies (their files).
   static func sysfs(
