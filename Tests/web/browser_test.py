@@ -295,6 +295,14 @@ class WebAppTest(unittest.TestCase):
     def find_xpath(self, path):
         return self.driver.find_element(By.XPATH, path)
 
+    def press_in(self, css, label):
+        """Clicks the button named `label` inside the element `css`, both found again when the page redraws them
+        between the look and the click (as a list does when it reloads after a change): the click happens once."""
+        def press(driver):
+            driver.find_element(By.CSS_SELECTOR, css).find_element(By.XPATH, f".//button[.='{label}']").click()
+            return True
+        self.wait.until(press)
+
     def shoot(self, name):
         shoot(self.driver, name)
 
@@ -1437,21 +1445,20 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(len(api(f"/api/habits/{habit['id']}/logs")["logs"]), 1)
         self.find("#toast .toast-undo").click()
         self.wait.until(lambda _: api(f"/api/habits/{habit['id']}/logs")["logs"] == [])
-        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".habit-card[data-id='{habit['id']}']")))
         yesterday = time.strftime("%Y-%m-%d", time.localtime(time.time() - 86400))
-        card.find_element(By.XPATH, ".//button[.='Check in that day']").click()
+        # The card is drawn again once the undo is through; the click lands on the card as it is then.
+        self.press_in(f".habit-card[data-id='{habit['id']}']", "Check in that day")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"for {yesterday}"))
         logs = api(f"/api/habits/{habit['id']}/logs")["logs"]
         self.assertEqual(len(logs), 1)
         # Today's check-in can be taken back at any time, long after its toast: "Done today ✓" does it.
         self.driver.execute_script("document.getElementById('toast').hidden = true")
-        card = self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, f".habit-card[data-id='{habit['id']}']")))
-        card.find_element(By.XPATH, ".//button[.='Check in']").click()
+        self.press_in(f".habit-card[data-id='{habit['id']}']", "Check in")
         self.wait.until(lambda _: len(api(f"/api/habits/{habit['id']}/logs")["logs"]) == 2)
         done = self.wait.until(EC.element_to_be_clickable((By.XPATH, f"//article[@data-id='{habit['id']}']//button[.='Done today ✓']")))
         self.assertEqual(done.get_attribute("aria-pressed"), "true")
         self.driver.execute_script("document.getElementById('toast').hidden = true")
-        done.click()
+        self.press_in(f"article[data-id='{habit['id']}']", "Done today ✓")
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), "Check-in taken back: Stretching."))
         self.assertEqual([log["id"] for log in api(f"/api/habits/{habit['id']}/logs")["logs"]], [logs[0]["id"]])
         api(f"/api/habits/{habit['id']}", "DELETE")
