@@ -81,6 +81,7 @@ compat: setup
 lint:
 	swift format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
 	scripts/check-try.sh
+	scripts/test-lanes.py --check
 
 format:
 	swift format --in-place --recursive $(SWIFT_FORMAT_PATHS)

@@ -9,6 +9,8 @@ tests: their measured spans are the lanes' starting loads.
 
   scripts/test-lanes.py                  the first lane's filter (a regular expression over test IDs)
   scripts/test-lanes.py --plan           the plan: each lane's suites and expected seconds
+  scripts/test-lanes.py --check          fails naming each suite that loads a model or starts a process without
+                                         `.heavy` (run by `make lint`)
   scripts/test-lanes.py --record [DIR]   rewrites suite-seconds.tsv from the logs of a whole `make test` run
                                          (DIR: the logs folder, $HEARTH_CACHE/logs by default)
 """
@@ -41,6 +43,30 @@ def suites():
             display = DISPLAY.match(args)
             heavy = re.search(r'(^|[\s,])\.heavy\b', args) is not None
             found.append((match.group("name"), display.group(1) if display else match.group("name"), heavy))
+    return found
+
+
+# What makes a suite heavy, as it reads in a suite's own lines: a real model loaded, a `hearth` or other child
+# process, a live server on a port.
+HEAVY_WORK = [r"LocalModel\.load\(", r"\bCommandRunner\(", r"\.runProcess\(", r"\bProcess\(\)", r"LiveServer\.live\("]
+
+
+def unmarked():
+    """Suites whose lines do heavy work but that lack `.heavy`, where the trait can be given (the file imports
+    HearthTestSupport; the pure test targets cannot depend on it)."""
+    found = []
+    for path in sorted((ROOT / "Tests").rglob("*.swift")):
+        text = path.read_text(encoding="utf-8")
+        if "import HearthTestSupport" not in text:
+            continue
+        matches = list(SUITE.finditer(text))
+        for index, match in enumerate(matches):
+            if re.search(r'(^|[\s,])\.heavy\b', match.group("args") or ""):
+                continue
+            body = text[match.start():matches[index + 1].start() if index + 1 < len(matches) else len(text)]
+            work = [pattern for pattern in HEAVY_WORK if re.search(pattern, body)]
+            if work:
+                found.append(f"{path.relative_to(ROOT)}: {match.group('name')} ({', '.join(work)})")
     return found
 
 
@@ -104,6 +130,14 @@ def main(arguments):
         cache = os.environ.get("HEARTH_CACHE") or os.path.join(
             os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "hearth")
         record(pathlib.Path(arguments[1] if len(arguments) > 1 else os.path.join(cache, "logs")))
+    elif arguments[:1] == ["--check"]:
+        missing = unmarked()
+        for line in missing:
+            print(f"test-lanes: loads a model or starts a process without .heavy: {line}", file=sys.stderr)
+        if missing:
+            sys.exit(1)
+        print(f"test-lanes: {sum(1 for _, _, heavy in suites() if heavy)} of {len(suites())} suites are heavy, "
+              "and every suite that loads a model or starts a process is among them")
     elif arguments[:1] == ["--plan"]:
         for index, lane in enumerate(plan(), start=1):
             print(f"lane {index}: {lane['load']:.0f} s expected, {len(lane['suites'])} heavy suites")
