@@ -32,7 +32,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from web_support import (
-    BASE_URL, api, choose_in_question, chromium, microphone_playing, phone_size, shoot, spoken_timeline, stop_answer,
+    BASE_URL, answered, api, choose_in_question, chromium, microphone_playing, phone_size, shoot, spoken_timeline, stop_answer,
     word_error_rate,
 )
 
@@ -261,8 +261,7 @@ class VoiceAutoSendTest(unittest.TestCase):
             self.assertLessEqual(word_error_rate(sent.text, JFK), 0.25, sent.text)
             self.assertEqual(mic.get_attribute("aria-pressed"), "false")
             session = re.search(r"#/s/([0-9A-Fa-f-]{36})", driver.current_url).group(1)
-            WebDriverWait(driver, 60).until(
-                lambda d: api(f"/api/sessions/{session}")["messages"][-1]["state"] != "generating")
+            WebDriverWait(driver, 60).until(lambda d: answered(session))
             api(f"/api/sessions/{session}", "DELETE")
         finally:
             api("/api/settings", "PUT", settings)
@@ -1113,7 +1112,7 @@ class WebAppTest(unittest.TestCase):
             # What the page said is shown, never obeyed.
             chat = next(session["id"] for session in api("/api/sessions")["sessions"]
                         if session["title"].lower().startswith("search the web for louvre"))
-            self.wait.until(lambda d: api(f"/api/sessions/{chat}")["messages"][-1]["state"] != "generating")
+            self.wait.until(lambda d: answered(chat))
             self.assertNotIn("Injected by a page", json.dumps(api("/api/reminders")))
             self.assertEqual(api("/api/actions?state=pending")["actions"], [])
 
@@ -1828,7 +1827,7 @@ class WebAppTest(unittest.TestCase):
         chip = self.wait.until(EC.visibility_of_element_located((By.ID, "persona-chip")))
         self.assertEqual(chip.text, "as Captain Wren")
         session = re.search(r"#/s/([0-9A-Fa-f-]{36})", self.driver.current_url).group(1)
-        self.wait.until(lambda driver: not api(f"/api/sessions/{session}")["messages"][-1]["state"] == "generating")
+        self.wait.until(lambda driver: answered(session))
         self.assertEqual(api(f"/api/sessions/{session}")["persona"]["name"], "Captain Wren")
         self.assertFalse(self.find("#persona-picker").is_displayed())
 
@@ -1880,7 +1879,7 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(chip.text, "own instructions")
         self.assertIn(instructions, chip.get_attribute("title"))
         session = re.search(r"#/s/([0-9A-Fa-f-]{36})", self.driver.current_url).group(1)
-        self.wait.until(lambda driver: not api(f"/api/sessions/{session}")["messages"][-1]["state"] == "generating")
+        self.wait.until(lambda driver: answered(session))
         detail = api(f"/api/sessions/{session}")
         self.assertEqual(detail["instructions"], instructions)
         self.assertEqual(detail["messages"][0]["content"], first)

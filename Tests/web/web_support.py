@@ -32,6 +32,13 @@ def api(path, method="GET", body=None):
         return json.loads(response.read() or b"null")
 
 
+def answered(session):
+    """The chat's last answer once it is stored and no longer being written, else None: a condition to wait on, since a
+    chat the page has just made may not hold its question and answer yet."""
+    messages = api(f"/api/sessions/{session}")["messages"]
+    return messages[-1] if len(messages) >= 2 and messages[-1]["state"] != "generating" else None
+
+
 def chromium(width, height, *extra, env=None):
     """Debian's Chromium, headless, as root can run it, at the given window size; `env` replaces its environment
     (a HOME of the test's own gives it a certificate store of its own)."""
