@@ -45,9 +45,13 @@ extension HearthDatabase {
   /// other: nothing is written to the file (opening the profile for use writes to it), so a damaged one is found
   /// before a byte of it changes. A missing or empty file is sound: there is nothing to damage.
   public static func quickCheck(fileAt path: String) throws(StoreError) -> [String] {
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    guard size > 0 else { return ["ok"] }
+    guard holdsBytes(path) else { return ["ok"] }
     return try readOnly(path) { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+  }
+
+  /// Whether there is a file at `path` with anything in it (SQLite reads an empty file as an empty database).
+  static func holdsBytes(_ path: String) -> Bool {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
   }
 
   /// A saved setting read through a read-only connection (see ``quickCheck(fileAt:)``); `nil` when the file

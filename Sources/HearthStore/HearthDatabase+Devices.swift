@@ -39,15 +39,22 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
   }
 }
 
+/// A pairing code waiting for its device: its hash, when it runs out, and the device that made it.
+struct PairingCodeRow: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "pairingCode"
+  var codeHash: Data
+  var expiresAt: Double
+  var createdBy: String?
+}
+
 extension HearthDatabase {
   /// Keeps a new pairing code's hash until `expiresAt`, dropping the codes that have run out; `createdBy` is the
   /// paired device that made it (`nil` for the key's holder).
   public func addPairingCode(hash: Data, expiresAt: Date, now: Date, createdBy: UUID?) throws(StoreError) {
     try write { db in
       try db.execute(sql: "DELETE FROM pairingCode WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-      try db.execute(
-        sql: "INSERT INTO pairingCode (codeHash, expiresAt, createdBy) VALUES (?, ?, ?)",
-        arguments: [hash, expiresAt.timeIntervalSince1970, createdBy?.uuidString])
+      try PairingCodeRow(codeHash: hash, expiresAt: expiresAt.timeIntervalSince1970, createdBy: createdBy?.uuidString)
+        .insert(db)
     }
   }
 
@@ -196,15 +203,13 @@ extension HearthDatabase {
 /// as read from one copy of it, to give to another.
 public struct Pairing: Sendable {
   fileprivate var devices: [DeviceRow]
-  fileprivate var codes: [(hash: Data, expiresAt: Double, createdBy: String?)]
+  fileprivate var codes: [PairingCodeRow]
   fileprivate var subscriptions: [PushSubscriptionRow]
 
   fileprivate static func read(_ db: Database) throws -> Pairing {
     Pairing(
       devices: try DeviceRow.fetchAll(db),
-      codes: try Row.fetchAll(db, sql: "SELECT codeHash, expiresAt, createdBy FROM pairingCode").map {
-        (hash: $0["codeHash"] as Data, expiresAt: $0["expiresAt"] as Double, createdBy: $0["createdBy"] as String?)
-      },
+      codes: try PairingCodeRow.fetchAll(db),
       subscriptions: try PushSubscriptionRow.fetchAll(db))
   }
 }
@@ -219,8 +224,7 @@ extension HearthDatabase {
   /// written to the file (a damaged profile is never written to); `nil` when there is no file, or it fails
   /// SQLite's quick check, or it has no pairing tables to read.
   public static func pairing(fileAt path: String) -> Pairing? {
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    guard size > 0 else { return nil }
+    guard holdsBytes(path) else { return nil }
     do {
       return try readOnly(path) { db in
         guard try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] else { return nil }
@@ -246,11 +250,7 @@ extension HearthDatabase {
       try db.execute(sql: "DELETE FROM pairingCode")
       try db.execute(sql: "DELETE FROM device")
       for device in pairing.devices { try device.insert(db) }
-      for code in pairing.codes {
-        try db.execute(
-          sql: "INSERT INTO pairingCode (codeHash, expiresAt, createdBy) VALUES (?, ?, ?)",
-          arguments: [code.hash, code.expiresAt, code.createdBy])
-      }
+      for code in pairing.codes { try code.insert(db) }
       for subscription in pairing.subscriptions { try subscription.insert(db) }
       return dropped.sorted()
     }
