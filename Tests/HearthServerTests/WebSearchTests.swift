@@ -135,5 +135,9 @@ struct WebSearchTests {
       try await Engine.open(EngineConfiguration(paths: paths, environment: ["HEARTH_SEARXNG_URL": "searx.local:8080"]))
     }
     #expect(error?.description.contains("HEARTH_SEARXNG_URL searx.local:8080") == true)
+    // A usable address the caller chose to leave out is not refused: the profile's server is used.
+    var cleared = EngineConfiguration(paths: paths, environment: ["HEARTH_SEARXNG_URL": "http://127.0.0.1:8"])
+    cleared.webSearch = nil
+    #expect(try await Engine.open(cleared).webSearchView().url == "http://127.0.0.1:7")
   }
 }

@@ -40,7 +40,8 @@ extension Engine {
     _ configuration: EngineConfiguration, database: HearthDatabase
   ) throws(WebSearchSettingError) -> WebSearchState {
     if let given = configuration.webSearch { return .init(provider: given, source: "environment") }
-    if let text = configuration.environment["HEARTH_SEARXNG_URL"], !text.isEmpty {
+    // The configuration drops an address that is no web address; it is refused here rather than passed over.
+    if let text = configuration.environment["HEARTH_SEARXNG_URL"], !text.isEmpty, URL(webAddress: text) == nil {
       throw WebSearchSettingError(description: "HEARTH_SEARXNG_URL \(text) is not an http:// or https:// address")
     }
     let stored =
