@@ -6,8 +6,11 @@
 #   - whisper.cpp: whisper-cli transcribes the sample clip with the speech model.
 # A crash (an instruction the CPU cannot run dies with SIGILL) or a wrong answer rebuilds the library with
 # fewer instruction sets (scripts/cpu-features.sh) and proves again; when even the smallest set fails,
-# set-up stops and names the CPU, the features tried and the log. The outcome is written beside the
-# stamp as .hearth-proof, which `hearth doctor` reports.
+# set-up stops and names the CPU, the features tried and the log.
+# A build with a GPU backend (scripts/gpu-backend.sh) is then proven on the GPU: the same completion with every
+# layer offloaded, and llama-bench at -ngl 99. When that fails, set-up says why and rebuilds for the CPU alone
+# (which is proven again); the stamp keeps the reason, so later runs do not retry the same GPU build.
+# The outcome is written beside the stamp as .hearth-proof, which `hearth doctor` reports.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,6 +18,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/pins.sh"
 # shellcheck source=scripts/cpu-features.sh
 source "$here/cpu-features.sh"
+# shellcheck source=scripts/gpu-backend.sh
+source "$here/gpu-backend.sh"
 
 logs="$HEARTH_CACHE/logs"
 mkdir -p "$logs"
@@ -39,10 +44,48 @@ attempt() { # log command...
   return 1
 }
 
-# Writes the proof record: result, the features proven, the CPU, when, and what failed on the way.
-record_proof() { # prefix result features detail
+# Writes the proof record: result, the features proven, the CPU, when, and what failed on the way; for
+# llama.cpp also the GPU backend, why it was chosen, and its own proof's result.
+record_proof() { # prefix result features detail [gpu-result]
   printf 'result=%s\nfeatures=%s\ncpu=%s\ndate=%s\ndetail=%s\n' "$2" "$3" "$(cpu_model_name)" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$4" >"$1/.hearth-proof"
+  if [[ -n "${5:-}" ]]; then
+    printf 'gpu_backend=%s\ngpu_reason=%s\ngpu_result=%s\n' "$(stamp_field "$1/.hearth-stamp" backend)" \
+      "$(stamp_field "$1/.hearth-stamp" backend_reason)" "$5" >>"$1/.hearth-proof"
+  fi
+}
+
+# The environment that makes ggml use the Vulkan device: lavapipe is CPU-type, which ggml skips unless named.
+gpu_proof_env() {
+  if gpu_vulkan_only_cpu_devices; then echo "GGML_VK_VISIBLE_DEVICES=0"; fi
+}
+
+# Proves the GPU backend of a llama.cpp build: a completion with every layer offloaded answers, llama.cpp says
+# the layers went to the GPU (llama.cpp's own load lines, shown at verbosity 4), and llama-bench runs at -ngl 99
+# (kept to a few tokens: lavapipe is slow).
+prove_llama_gpu() { # prints the reason on failure
+  local bin="$HEARTH_LLAMA_PREFIX/bin" model="$HEARTH_MODELS_CACHE/$SMOLLM2_FILE" log="$logs/llama-proof-gpu.log"
+  local why
+  # shellcheck disable=SC2046
+  if ! why="$(attempt "$log" env $(gpu_proof_env) "$bin/llama-completion" -m "$model" -p "The capital of France is" \
+    -n 6 --temp 0 --seed 1 -t "$threads" -c 256 -ngl 99 -no-cnv --no-display-prompt --no-warmup -lv 4)"; then
+    echo "llama-completion on the GPU $why (log: $log)"
+    return 1
+  fi
+  if ! grep -q "offloaded [1-9][0-9]*/[0-9]* layers to GPU" "$log"; then
+    echo "llama-completion offloaded no layer (log: $log)"
+    return 1
+  fi
+  if ! grep -q "Paris" "$log"; then
+    echo "llama-completion on the GPU answered \"$(tr '\n' ' ' <"$log" | tail -c 200)\" instead of naming Paris"
+    return 1
+  fi
+  # shellcheck disable=SC2046
+  if ! why="$(attempt "$logs/llama-proof-gpu-bench.log" env $(gpu_proof_env) "$bin/llama-bench" -m "$model" \
+    -p 16 -n 4 -r 1 -ngl 99 -t "$threads")"; then
+    echo "llama-bench -ngl 99 $why (log: $logs/llama-proof-gpu-bench.log)"
+    return 1
+  fi
 }
 
 prove_llama() { # prints the reason on failure
@@ -107,7 +150,24 @@ prove() {
     local status=0
     why="$($check)" || status=$?
     if ((status == 0)); then
-      record_proof "$prefix" passed "$features" "${tried[*]:+fell back after: ${tried[*]}}${tried[*]:-$earlier}"
+      local gpu_result=""
+      if [[ "$name" == llama.cpp ]]; then
+        gpu_result="not run"
+        if [[ "$(stamp_field "$prefix/.hearth-stamp" backend)" == vulkan ]]; then
+          local gpu_why
+          if gpu_why="$(prove_llama_gpu)"; then
+            gpu_result=passed
+            echo "$name: proven on the GPU ($(stamp_field "$prefix/.hearth-stamp" backend_reason))"
+          else
+            echo "$name: the Vulkan build failed its proof on the GPU: $gpu_why" >&2
+            echo "$name: rebuilding for the CPU alone (the GPU stays unused until set-up finds another backend)" >&2
+            "$setup" "$features" cpu "the Vulkan build failed its proof: $gpu_why"
+            continue
+          fi
+        fi
+      fi
+      record_proof "$prefix" passed "$features" "${tried[*]:+fell back after: ${tried[*]}}${tried[*]:-$earlier}" \
+        "$gpu_result"
       echo "$name: proven on this CPU (${features:-no extra instruction sets})"
       return 0
     fi

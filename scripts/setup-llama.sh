@@ -3,9 +3,12 @@
 # by a pinned PyPI sdist, into a cache prefix outside the clone, for the instruction sets this CPU reports
 # (scripts/cpu-features.sh: named one by one, AMX left out). A prefix is reused only when its stamp records
 # the same pinned version and recipe, was chosen for the same CPU features, and uses none this CPU lacks; a
-# half-built prefix never carries a stamp. scripts/prove-native.sh proves the result before it is used.
-#   scripts/setup-llama.sh            build for this CPU (or reuse the cache)
-#   scripts/setup-llama.sh FEATURES   build for exactly these features (the proof's fall-back)
+# half-built prefix never carries a stamp. A GPU backend is built beside the CPU one where the machine has one
+# (scripts/gpu-backend.sh says which, and why; the stamp keeps both). scripts/prove-native.sh proves the result
+# before it is used.
+#   scripts/setup-llama.sh                          build for this CPU and GPU (or reuse the cache)
+#   scripts/setup-llama.sh FEATURES                 build for exactly these features (the proof's fall-back)
+#   scripts/setup-llama.sh FEATURES cpu REASON      the same without a GPU backend (the GPU proof's fall-back)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,17 +18,26 @@ source "$here/pins.sh"
 source "$here/progress.sh"
 # shellcheck source=scripts/cpu-features.sh
 source "$here/cpu-features.sh"
+# shellcheck source=scripts/gpu-backend.sh
+source "$here/gpu-backend.sh"
 
 prefix="$HEARTH_LLAMA_PREFIX"
 stamp="$prefix/.hearth-stamp"
 # Bump `recipe` whenever this script changes what it builds, so older prefixes are rebuilt.
-want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=4"
+want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=5"
 wanted_features="$(ggml_features_for_cpu)"
 forced_features="${1:-}"
+IFS=$'\t' read -r wanted_backend backend_reason < <(gpu_backend_detect)
+backend="${2:-$wanted_backend}"
+if [[ -n "${2:-}" ]]; then backend_reason="${3:-asked for $backend}"; fi
 
 if [[ -z "$forced_features" ]] && stamp_is_current "$stamp" "$want" "$wanted_features" "llama.cpp"; then
-  echo "llama.cpp: cached at $prefix ($(stamp_field "$stamp" features))"
-  exit 0
+  # A build whose GPU backend failed its proof stays a CPU build while the machine offers the same backend.
+  if [[ "$(stamp_field "$stamp" backend_wanted)" == "$wanted_backend" ]]; then
+    echo "llama.cpp: cached at $prefix ($(stamp_field "$stamp" features); backend $(stamp_field "$stamp" backend): $(stamp_field "$stamp" backend_reason))"
+    exit 0
+  fi
+  echo "llama.cpp: the cached build's GPU backend is $(stamp_field "$stamp" backend), this machine's is $wanted_backend ($backend_reason); rebuilding"
 fi
 build_features="${forced_features:-$wanted_features}"
 
@@ -55,6 +67,14 @@ fi
 tar -xzf "$sdist" -C "$work"
 src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
 
+gpu_options=()
+if [[ "$backend" == vulkan ]]; then
+  # Debian 12's Vulkan headers (1.3.239) predate VK_EXT_layer_settings, which the pinned ggml uses only to
+  # turn on the validation layer's best-practice checks; the patch creates the instance without it there.
+  patch -s -p1 -d "$src" <"$here/patches/llama-vulkan-old-headers.patch"
+  gpu_options=(-DGGML_VULKAN=ON)
+fi
+
 jobs="$(nproc)"
 common=(
   -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON
@@ -64,9 +84,10 @@ common=(
   -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DGGML_CCACHE=OFF -DLLAMA_CURL=OFF
   # The RPC backend lets a model spread its layers over ggml-rpc-server workers (hearth --rpc HOST:PORT,...).
   -DGGML_RPC=ON
+  "${gpu_options[@]}"
 )
 
-echo "llama.cpp: building the library for ${build_features:-no extra instruction sets} ($jobs jobs; full log in $logs/llama-build.log)"
+echo "llama.cpp: building the library for ${build_features:-no extra instruction sets}, GPU backend $backend ($backend_reason; $jobs jobs; full log in $logs/llama-build.log)"
 run_logged "llama.cpp: configuring" "$logs/llama-configure.log" cmake -S "$src" -B "$work/build" "${common[@]}" \
   -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF
 run_logged "llama.cpp: compiling the library" "$logs/llama-build.log" cmake --build "$work/build" -j "$jobs"
@@ -105,4 +126,5 @@ cp -r "$src/gguf-py" "$prefix/gguf-py"
 
 rm -rf "$work"
 write_stamp "$stamp" "$want" "$wanted_features" "$build_features"
+printf 'backend_wanted=%s\nbackend=%s\nbackend_reason=%s\n' "$wanted_backend" "$backend" "$backend_reason" >>"$stamp"
 echo "llama.cpp: installed to $prefix"

@@ -6,6 +6,9 @@
 # .zip exports of other assistants' chat histories (zip makes them in the tests); Tesseract (its C library and
 # English data) reads the text of images attached to messages; faketime runs the date-sensitive tests on each
 # weekday and at the hours around midnight (scripts/shifted-clock-tests.sh); zlib (zlib1g-dev) compresses backups.
+# For the GPU: Vulkan's loader and headers, shader compiler and SPIR-V headers build llama.cpp's Vulkan backend
+# (scripts/gpu-backend.sh), and Mesa's lavapipe (a Vulkan driver that runs on the CPU) gives machines without a
+# GPU a device, so that the offload path is built and proven in `make test`. HEARTH_GPU_BACKEND=cpu skips them.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -25,6 +28,14 @@ pkg-config --exists tesseract lept 2>/dev/null || missing+=(libtesseract-dev)
 ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 || missing+=(tesseract-ocr-eng)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)
 pkg-config --exists zlib 2>/dev/null || [[ -f /usr/include/zlib.h ]] || missing+=(zlib1g-dev)
+if [[ "${HEARTH_GPU_BACKEND:-auto}" != cpu ]]; then
+  pkg-config --exists vulkan 2>/dev/null || missing+=(libvulkan-dev)
+  command -v glslc >/dev/null 2>&1 || missing+=(glslc)
+  command -v glslangValidator >/dev/null 2>&1 || missing+=(glslang-tools)
+  [[ -f /usr/share/cmake/SPIRV-Headers/SPIRV-HeadersConfig.cmake ]] || missing+=(spirv-headers)
+  command -v vulkaninfo >/dev/null 2>&1 || missing+=(vulkan-tools)
+  ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+fi
 
 if ((${#missing[@]} > 0)); then
   echo "system: installing ${missing[*]} from Debian"

@@ -19,6 +19,8 @@ public struct Benchmark: Sendable {
     public var promptTokens: Int = 512
     /// Tokens of the generation test.
     public var generatedTokens: Int = 128
+    /// Layers both sides put on a GPU (`-ngl` for llama.cpp's tools); 0 keeps them on the CPU.
+    public var gpuLayers: Int = 0
     /// Rounds; each measures both sides once.
     public var rounds: Int = 12
     /// Launches per side of the time-to-first-token test (0 skips it).
@@ -39,6 +41,9 @@ public struct Benchmark: Sendable {
     }
   }
 
+  /// Whether llama.cpp has a GPU to offload to here (a bench then compares both tools with every layer on it).
+  public static var gpuPresent: Bool { !GPUDevices.available().isEmpty }
+
   /// Progress lines for the user, e.g. "running llama-bench".
   public typealias Progress = @Sendable (String) -> Void
 
@@ -58,7 +63,8 @@ public struct Benchmark: Sendable {
     let completion = config.firstTokenLaunches > 0 ? try tools.locate("llama-completion") : nil
 
     progress("loading \(config.modelPath)")
-    let model = try await LlamaModel.load(path: config.modelPath)
+    let model = try await LlamaModel.load(
+      path: config.modelPath, options: ModelLoadOptions(gpuLayers: config.gpuLayers))
     let session = try await LlamaSession.create(
       model: model,
       options: ContextOptions(
@@ -76,8 +82,8 @@ public struct Benchmark: Sendable {
       for measuresLlamaNow in round % 2 == 1 ? [true, false] : [false, true] {
         if measuresLlamaNow {
           let result = try await llamaBench.run(
-            model: config.modelPath, threads: config.threads, promptTokens: config.promptTokens,
-            generatedTokens: config.generatedTokens, repetitions: 1)
+            model: config.modelPath, threads: config.threads, gpuLayers: config.gpuLayers,
+            promptTokens: config.promptTokens, generatedTokens: config.generatedTokens, repetitions: 1)
           llamaPrompt = llamaPrompt + result.prompt
           llamaGeneration = llamaGeneration + result.generation
         } else {
@@ -97,6 +103,7 @@ public struct Benchmark: Sendable {
     }
     return BenchmarkReport(
       model: config.modelPath, modelName: model.metadata.name, threads: config.threads,
+      offloadedLayers: model.placement.offloadedLayers, offloadableLayers: model.placement.offloadableLayers,
       promptTokens: config.promptTokens, generatedTokens: config.generatedTokens,
       hearthPrompt: hearthPrompt, llamaBenchPrompt: llamaPrompt,
       hearthGeneration: hearthGeneration, llamaBenchGeneration: llamaGeneration, firstToken: firstToken)
@@ -108,6 +115,9 @@ public struct BenchmarkReport: Sendable {
   public var model: String
   public var modelName: String
   public var threads: Int
+  /// Layers Hearth's load put on a GPU, of those it could.
+  public var offloadedLayers: Int
+  public var offloadableLayers: Int
   public var promptTokens: Int
   public var generatedTokens: Int
   /// Prompt tokens per second.

@@ -26,14 +26,14 @@ public struct FirstTokenComparison: Sendable {
       arguments: [
         "ask", configuration.firstTokenPrompt, "--system", configuration.firstTokenSystemPrompt, "--model",
         configuration.modelPath, "--temperature", "0", "--max-tokens", "\(newTokens)", "--threads",
-        "\(configuration.threads)",
+        "\(configuration.threads)", "--gpu-layers", "\(configuration.gpuLayers)",
       ],
       environment: ["HEARTH_HOME": scratch.path])
     let llamaLaunch = ChildProcess(
       executable: llamaCompletion,
       arguments: [
         "-m", configuration.modelPath, "-p", formattedPrompt, "-n", "\(newTokens)", "--temp", "0",
-        "-t", "\(configuration.threads)", "-no-cnv", "--no-display-prompt",
+        "-t", "\(configuration.threads)", "-ngl", "\(configuration.gpuLayers)", "-no-cnv", "--no-display-prompt",
       ])
     var hearth: [Double] = []
     var llama: [Double] = []

@@ -16,14 +16,14 @@ struct LlamaBenchRunner: Sendable {
   }
 
   func run(
-    model: String, threads: Int, promptTokens: Int, generatedTokens: Int, repetitions: Int
+    model: String, threads: Int, gpuLayers: Int = 0, promptTokens: Int, generatedTokens: Int, repetitions: Int
   )
     async throws(BenchmarkError) -> Result
   {
     let output = try await ChildProcess(
       executable: executable,
       arguments: [
-        "-m", model, "-t", "\(threads)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)",
+        "-m", model, "-t", "\(threads)", "-ngl", "\(gpuLayers)", "-p", "\(promptTokens)", "-n", "\(generatedTokens)",
         "-r", "\(repetitions)", "-o", "json",
       ]
     ).run()

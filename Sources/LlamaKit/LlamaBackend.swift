@@ -43,25 +43,38 @@ enum LlamaBackend {
   static var isExiting: Bool { exiting.load(ordering: .sequentiallyConsistent) }
 }
 
-/// Error lines llama.cpp logged, kept while a caller is interested in them (a model load).
+/// What llama.cpp logged while a caller was interested (a model load): its error and warning lines, and the
+/// lines that say where the weights went (``ModelPlacement``).
 enum LlamaLogCapture {
-  private static let lines = Mutex<[String]?>(nil)
+  struct Captured {
+    var errors: [String] = []
+    var placement: [String] = []
+  }
+  private static let captured = Mutex<Captured?>(nil)
 
-  /// Runs `body` and returns its result together with the error lines llama.cpp logged meanwhile.
+  /// Runs `body` and returns its result together with what llama.cpp logged meanwhile.
   /// Loads are serialised by the caller, so one capture runs at a time.
-  static func capturingErrors<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
-    lines.withLock { $0 = [] }
-    defer { lines.withLock { $0 = nil } }
+  static func capturing<T>(_ body: () throws -> T) rethrows -> (T, Captured) {
+    captured.withLock { $0 = Captured() }
+    defer { captured.withLock { $0 = nil } }
     let result = try body()
-    return (result, lines.withLock { $0 ?? [] })
+    return (result, captured.withLock { $0 ?? Captured() })
+  }
+
+  /// Runs `body` and returns its result together with the error and warning lines llama.cpp logged meanwhile.
+  static func capturingErrors<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
+    let (result, log) = try capturing(body)
+    return (result, log.errors)
   }
 
   static func record(level: ggml_log_level, text: String) {
-    guard level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN else { return }
+    let isProblem = level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN
+    let isPlacement = !isProblem && (text.contains(" model buffer size =") || text.contains(" layers to GPU"))
+    guard isProblem || isPlacement else { return }
     let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !line.isEmpty else { return }
-    lines.withLock { captured in
-      if captured != nil { captured!.append(line) }
+    captured.withLock { captured in
+      if isProblem { captured?.errors.append(line) } else { captured?.placement.append(line) }
     }
   }
 }

@@ -14,6 +14,8 @@ public final class LlamaModel: @unchecked Sendable {
   public let metadata: ModelMetadata
   /// How the model was loaded.
   public let options: ModelLoadOptions
+  /// Where its weights went: how many layers are on a GPU, and the buffers that hold them.
+  public let placement: ModelPlacement
 
   // Loads are serialised so that the llama.cpp errors captured during one belong to it.
   private static let loadLock = NSLock()
@@ -50,10 +52,11 @@ public final class LlamaModel: @unchecked Sendable {
       devices = try RPCWorkers.devices(for: options.rpcServers).map { Optional($0) } + [nil]
     }
     Self.loadLock.lock()
-    let (loaded, errors) = devices.withUnsafeMutableBufferPointer { list in
+    let (loaded, log) = devices.withUnsafeMutableBufferPointer { list in
       if !list.isEmpty { params.devices = list.baseAddress }
-      return LlamaLogCapture.capturingErrors { llama_model_load_from_file(path, params) }
+      return LlamaLogCapture.capturing { llama_model_load_from_file(path, params) }
     }
+    let errors = log.errors
     Self.loadLock.unlock()
     guard let loaded else {
       let architecture = header.architecture ?? "unknown"
@@ -68,6 +71,7 @@ public final class LlamaModel: @unchecked Sendable {
     self.header = header
     self.options = options
     self.metadata = Self.readMetadata(loaded, vocab: vocab, header: header, path: path)
+    self.placement = ModelPlacement.read(logLines: log.placement, layerCount: metadata.layerCount)
   }
 
   deinit {

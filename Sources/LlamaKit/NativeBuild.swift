@@ -44,10 +44,15 @@ public enum NativeBuild {
     let unsupported =
       cpu.flags.isEmpty
       ? [] : compiled.filter { instructionSets[$0].map { !cpu.flags.contains($0) } ?? false }
-    return NativeBuildFacts(
+    var facts = NativeBuildFacts(
       cpuModel: cpu.model, cpuFeatures: cpu.flags.filter(isInstructionSetFlag), compiledFeatures: compiled,
       unsupportedFeatures: unsupported, options: options, extraBufferTypes: extraBufferTypes,
       proof: proofRecord())
+    facts.gpuBackends = GPUDevices.compiledBackends()
+    facts.gpuDevices = GPUDevices.available().map {
+      .init(name: $0.name, description: $0.description, freeBytes: $0.freeBytes, totalBytes: $0.totalBytes)
+    }
+    return facts
   }
 
   /// This machine's CPU as the system describes it; no flags where `/proc/cpuinfo` does not exist.

@@ -43,10 +43,18 @@ struct BenchLlamaCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Launches of each tool in the time-to-first-token test (0 skips it).")
   var launches = 3
 
+  @Option(
+    name: .long,
+    help: "Layers both sides put on a GPU (llama-bench's -ngl); 0 is the CPU alone. (default: 99 with a GPU, else 0)")
+  var gpuLayers: Int?
+
   @Flag(name: .long, help: "Print one JSON object.")
   var json = false
 
   func validate() throws {
+    if let gpuLayers, !(0...GPULayers.maxCount).contains(gpuLayers) {
+      throw ValidationError("--gpu-layers must be 0 to \(GPULayers.maxCount), not \(gpuLayers)")
+    }
     guard promptTokens > 0, genTokens > 0, rounds > 0, launches >= 0 else {
       throw ValidationError("token counts and repetitions must be positive")
     }
@@ -62,6 +70,7 @@ struct BenchLlamaCommand: AsyncParsableCommand {
       config.generatedTokens = genTokens
       config.rounds = rounds
       config.firstTokenLaunches = launches
+      config.gpuLayers = gpuLayers ?? (Benchmark.gpuPresent ? 99 : 0)
       let report = try await Benchmark(configuration: config).run { line in
         Terminal.writeError(Terminal.dim("· \(line)") + "\n")
       }
@@ -79,7 +88,8 @@ struct BenchLlamaCommand: AsyncParsableCommand {
       String(format: "%8.1f  (%6.1f ± %5.1f)", m.median, m.mean, m.standardDeviation)
     }
     var lines = [
-      "model: \(r.modelName) (\(r.model)), threads: \(r.threads)",
+      "model: \(r.modelName) (\(r.model)), threads: \(r.threads), "
+        + "layers on the GPU: \(r.offloadedLayers)/\(r.offloadableLayers) (both tools at the same -ngl)",
       "",
       "| test    | Hearth t/s: median (mean ± sd) | llama-bench t/s: median (mean ± sd) | ratio (median of rounds) |",
       "|---------|--------------------------------|-------------------------------------|--------------------------|",
@@ -106,6 +116,7 @@ struct BenchLlamaCommand: AsyncParsableCommand {
 struct BenchJSON: Encodable {
   var model: String
   var threads: Int
+  var offloadedLayers: Int
   var promptTokens: Int
   var generatedTokens: Int
   var hearthPromptTps: Double
@@ -121,6 +132,7 @@ struct BenchJSON: Encodable {
   init(_ r: BenchmarkReport) {
     model = r.model
     threads = r.threads
+    offloadedLayers = r.offloadedLayers
     promptTokens = r.promptTokens
     generatedTokens = r.generatedTokens
     hearthPromptTps = r.hearthPrompt.mean

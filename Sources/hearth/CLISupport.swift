@@ -78,6 +78,14 @@ struct ModelOptionGroup: ParsableArguments {
     help: "Requests answered at once, each with a context window of its own (default: the saved setting, else 1).")
   var parallel: Int?
 
+  @Option(
+    name: .long,
+    help: """
+      Layers run on a GPU: auto (what fits in its free memory; none without a GPU) or a number (0: CPU only). \
+      (default: the saved setting, else auto)
+      """)
+  var gpuLayers: String?
+
   /// The model the engine loads.
   func modelChoice() throws -> ModelChoice {
     if let parallel, !(1...RuntimeSettings.maxParallel).contains(parallel) {
@@ -87,7 +95,7 @@ struct ModelOptionGroup: ParsableArguments {
     return .file(
       path: file.model, contextSize: context, threads: file.threads, chatTemplate: chatTemplate,
       rpcServers: rpc.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
-      parallel: parallel)
+      parallel: parallel, gpuLayers: try gpuLayers.map { try GPULayers(parsing: $0, parameter: "--gpu-layers") })
   }
 }
 

@@ -32,9 +32,15 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       help: "Read the model file into the page cache before each load (a faster first answer after a cold start).")
     var prefetch: Bool?
 
+    @Option(
+      name: .long,
+      help: "Layers run on a GPU: auto (what fits in its free memory; none without a GPU) or a number (0: CPU only).")
+    var gpuLayers: String?
+
     /// The saved settings with these over them: a preset's numbers, then any number given (which makes the
     /// settings custom).
-    func settings(over saved: RuntimeSettings) -> RuntimeSettings {
+    /// - Throws: ``InvalidParameterError`` naming `--gpu-layers` when it is neither `auto` nor a layer count.
+    func settings(over saved: RuntimeSettings) throws -> RuntimeSettings {
       var settings = preset.map { RuntimeSettings.preset($0) } ?? saved
       if context != nil || threads != nil || batch != nil {
         settings.preset = .custom
@@ -46,6 +52,9 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       settings.parallel = parallel ?? settings.parallel
       // Reading ahead is no number of a preset's either: kept unless said.
       settings.prefetch = prefetch ?? saved.prefetch
+      // Nor is the GPU: every preset offloads what fits, so a chosen count is kept unless said.
+      settings.gpuLayers =
+        try gpuLayers.map { try GPULayers(parsing: $0, parameter: "--gpu-layers") } ?? saved.gpuLayers
       return settings
     }
   }
@@ -107,7 +116,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
     func run() async throws {
       try await reportingFailures {
         let engine = try await ModelSettingsCommand.engine()
-        let settings = numbers.settings(over: try engine.runtimeSettings())
+        let settings = try numbers.settings(over: try engine.runtimeSettings())
         let impact = try engine.applyRuntime(settings)
         guard !json else { return Terminal.write(try JSONOutput.encode(impact) + "\n") }
         Terminal.write(ModelSettingsCommand.describe(impact) + "Saved \(settings.preset.rawValue) settings.\n")
@@ -162,6 +171,7 @@ struct ModelSettingsCommand: AsyncParsableCommand {
       batch          \(number(settings.batchSize, "512"))
       parallel       \(number(settings.parallel, "1"))
       prefetch       \(settings.prefetch == true ? "yes" : "no")
+      gpu layers     \(settings.gpuLayers?.description ?? "auto")
 
       """
   }

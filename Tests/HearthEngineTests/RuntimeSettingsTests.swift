@@ -12,7 +12,7 @@ struct RuntimeSettingsTests {
     #expect(
       RuntimeSettings.preset(.efficient, processors: 8)
         == RuntimeSettings(
-          preset: .efficient, contextSize: 1024, threads: 4, batchSize: 128))
+          preset: .efficient, contextSize: 1024, threads: 4, batchSize: 128, gpuLayers: .auto))
     #expect(RuntimeSettings.preset(.efficient, processors: 1).threads == 1)
     #expect(RuntimeSettings.preset(.quality).contextSize == 8192)
     #expect(throws: InvalidParameterError.self) { try RuntimeSettings(preset: .custom, contextSize: 100).validate() }

@@ -142,17 +142,24 @@ struct RuntimeAPITests {
       // Nothing was applied by a preview.
       #expect(try await server.request(.GET, "/api/runtime").json?["settings"]?["preset"]?.stringValue == "balanced")
 
+      // Every preset offloads what fits; the process under test sees no GPU, so nothing would be.
+      #expect(overview.json?["presets"]?["quality"]?["gpu_layers"]?.stringValue == "auto")
+      #expect(preview.json?["proposed"]?["gpu_layers"]?.numberValue == 0)
+
       for (body, parameter) in [
         (#"{"preset":"efficient","n_gpu_layers":99}"#, "n_gpu_layers"), (#"{"preset":"turbo"}"#, nil),
-        (#"{"preset":"custom","threads":0}"#, nil),
+        (#"{"preset":"custom","threads":0}"#, nil), (#"{"preset":"custom","gpu_layers":"all"}"#, "gpu_layers"),
+        (#"{"preset":"custom","gpu_layers":-1}"#, "gpu_layers"),
       ] {
         let refused = try await server.request(.PUT, "/api/runtime", body: body)
         #expect(refused.status == 400, "\(body)")
         if let parameter { #expect(refused.json?["error"]?["param"]?.stringValue == parameter) }
       }
 
-      let applied = try await server.request(.PUT, "/api/runtime", body: #"{"preset":"custom","context_size":1000}"#)
+      let applied = try await server.request(
+        .PUT, "/api/runtime", body: #"{"preset":"custom","context_size":1000,"gpu_layers":0}"#)
       #expect(applied.status == 200, "\(applied.body)")
+      #expect(try await server.request(.GET, "/api/runtime").json?["settings"]?["gpu_layers"]?.numberValue == 0)
       let checks = try await server.request(.POST, "/api/runtime/validate", body: "{}")
       let context = checks.json?["checks"]?.arrayValue?.first { $0["name"]?.stringValue == "context size" }
       #expect(context?["given"]?.stringValue == "1024")

@@ -33,6 +33,24 @@ public enum TestModels {
   /// Silero VAD converted to whisper.cpp's format by the set-up: the voice-activity model.
   public static var sileroVAD: String { "\(directory)/ggml-silero-v6.2.3.bin" }
 
+  /// llama.cpp's prefix as the set-up built it.
+  public static var llamaPrefix: String {
+    let environment = ProcessInfo.processInfo.environment
+    return environment["HEARTH_LLAMA_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "\(environment["HOME"] ?? NSHomeDirectory())/.cache/hearth/llama.cpp-0.3.36"
+  }
+
+  /// Set-up's proof record of the llama.cpp build (`key=value` lines), empty when there is none.
+  public static var llamaProof: [String: String] {
+    guard let text = try? String(contentsOfFile: "\(llamaPrefix)/.hearth-proof", encoding: .utf8) else { return [:] }
+    var fields: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      guard let equals = line.firstIndex(of: "=") else { continue }
+      fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+    }
+    return fields
+  }
+
   /// whisper.cpp's prefix as the set-up built it.
   public static var whisperPrefix: String {
     let environment = ProcessInfo.processInfo.environment

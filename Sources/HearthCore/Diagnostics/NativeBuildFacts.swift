@@ -18,6 +18,23 @@ public struct NativeBuildFacts: Sendable, Encodable, Hashable {
   public var extraBufferTypes: [String]
   /// The set-up's proof of this build, when the library came from Hearth's set-up.
   public var proof: Proof?
+  /// The GPU backends compiled into the library (`Vulkan`); empty for a CPU-only build.
+  public var gpuBackends: [String] = []
+  /// The GPUs layers can be offloaded to now.
+  public var gpuDevices: [GPUDeviceFacts] = []
+
+  /// A GPU as ggml sees it.
+  public struct GPUDeviceFacts: Sendable, Encodable, Hashable {
+    /// ggml's name (`Vulkan0`) and the driver's description.
+    public var name: String
+    public var description: String
+    public var freeBytes: UInt64
+    public var totalBytes: UInt64
+
+    public init(name: String, description: String, freeBytes: UInt64, totalBytes: UInt64) {
+      (self.name, self.description, self.freeBytes, self.totalBytes) = (name, description, freeBytes, totalBytes)
+    }
+  }
 
   /// The set-up's record of the generation it ran through the built library before first use.
   public struct Proof: Sendable, Encodable, Hashable {
@@ -31,6 +48,12 @@ public struct NativeBuildFacts: Sendable, Encodable, Hashable {
     public var date: String?
     /// What failed before a fall-back to fewer instruction sets, if anything.
     public var detail: String?
+    /// The GPU backend set-up built (`vulkan`, `cpu` for none), and why (the device it found, or what was
+    /// missing).
+    public var gpuBackend: String?
+    public var gpuReason: String?
+    /// The GPU proof: `passed`, `failed` (set-up then rebuilt for the CPU alone) or `not run` (no GPU backend).
+    public var gpuResult: String?
 
     public init(result: String, features: String, cpu: String?, date: String?, detail: String?) {
       (self.result, self.features, self.cpu, self.date, self.detail) = (result, features, cpu, date, detail)
@@ -47,6 +70,8 @@ public struct NativeBuildFacts: Sendable, Encodable, Hashable {
       self.init(
         result: result, features: fields["features"] ?? "", cpu: fields["cpu"].flatMap { $0.isEmpty ? nil : $0 },
         date: fields["date"], detail: fields["detail"].flatMap { $0.isEmpty ? nil : $0 })
+      func field(_ name: String) -> String? { fields[name].flatMap { $0.isEmpty ? nil : $0 } }
+      (gpuBackend, gpuReason, gpuResult) = (field("gpu_backend"), field("gpu_reason"), field("gpu_result"))
     }
   }
 

@@ -26,7 +26,28 @@ extension DoctorReport {
       ),
       ("set-up proof", proofText ?? "no record (not built by Hearth's set-up)"),
       ("proof notes", native.proof?.detail),
+      (
+        "gpu backends",
+        native.gpuBackends.isEmpty ? "none (built for the CPU only)" : native.gpuBackends.joined(separator: " ")
+      ),
+      ("gpu set-up", gpuSetUpText),
+      ("gpu devices", gpuDevicesText),
     ]
+  }
+
+  private var gpuSetUpText: String? {
+    guard let proof = native.proof, let backend = proof.gpuBackend else { return nil }
+    return [backend, proof.gpuResult.map { "proof \($0)" }, proof.gpuReason].compactMap { $0 }.joined(separator: "; ")
+  }
+
+  private var gpuDevicesText: String {
+    guard !native.gpuDevices.isEmpty else {
+      return native.gpuBackends.isEmpty
+        ? "none" : "none usable (a CPU-type Vulkan driver needs GGML_VK_VISIBLE_DEVICES)"
+    }
+    return native.gpuDevices.map {
+      "\($0.name) \($0.description), \($0.freeBytes >> 20) of \($0.totalBytes >> 20) MiB free"
+    }.joined(separator: "; ")
   }
 
   /// The report as plain text to paste into a bug report: one section per heading, aligned columns.
@@ -63,6 +84,7 @@ extension DoctorReport {
           ("loaded", model.loaded ? "yes" : "no"), ("context", model.contextSize.map { "\($0) tokens" }),
           ("chat template", model.chatTemplate ?? "the model's own"),
           ("estimated memory", model.estimatedBytes.map(Self.bytes)),
+          ("gpu layers", model.gpuLayers), ("offload", model.offload),
         ])
     } else {
       section("Model", [("chosen", "none installed")])
@@ -100,6 +122,7 @@ extension DoctorReport {
             [
               load.model, load.durationMs.map { Self.milliseconds($0) }, load.contextSize.map { "context \($0)" },
               load.threads.map { "\($0) threads" }, load.peakResidentBytes.map { "peak \(Self.bytes($0))" },
+              load.offload,
             ].compactMap { $0 }.joined(separator: ", ")
           )
         })

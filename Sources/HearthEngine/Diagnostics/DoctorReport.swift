@@ -91,6 +91,11 @@ public struct DoctorReport: Sendable, Encodable {
     public var chatTemplate: String?
     /// The estimated memory of a load at that context.
     public var estimatedBytes: UInt64?
+    /// The GPU setting (`auto` or a layer count).
+    public var gpuLayers: String = "auto"
+    /// Where its layers are: when loaded, what llama.cpp reported ("31/31 layers on the GPU, 56.4 MiB");
+    /// otherwise what the setting would offload on the GPUs there are now.
+    public var offload: String?
   }
 
   /// One setting as saved (or chosen) against what llama.cpp was given at the latest load.
@@ -127,6 +132,8 @@ public struct DoctorReport: Sendable, Encodable {
     public var contextSize: Int?
     public var threads: Int?
     public var peakResidentBytes: UInt64?
+    /// Layers llama.cpp put on a GPU ("31/31 layers on the GPU"); `nil` when none were.
+    public var offload: String?
   }
 
   /// Recent generations: medians, the failure rate and each one's speed (for charts).

@@ -34,7 +34,7 @@ extension Engine {
       loads: records.filter { $0.kind == .load }.suffix(10).map {
         DoctorReport.LoadFigure(
           model: $0.model, durationMs: $0.durationMs, contextSize: $0.contextSize, threads: $0.threads,
-          peakResidentBytes: $0.peakResidentBytes)
+          peakResidentBytes: $0.peakResidentBytes, offload: $0.detail)
       },
       performance: DoctorReport.PerformanceFacts(records),
       counts: DoctorReport.CountFacts(
@@ -82,7 +82,7 @@ extension Engine {
     var explicit: String?
     var context: Int?
     var template: String?
-    if case .file(let path, let contextSize, _, let chatTemplate, _, _) = configuration.model {
+    if case .file(let path, let contextSize, _, let chatTemplate, _, _, _) = configuration.model {
       (explicit, context, template) = (path, contextSize, chatTemplate)
     }
     let path: String
@@ -102,13 +102,36 @@ extension Engine {
     let header = registered?.header ?? ModelCatalog.describe(path: path)
     let contextSize = model?.contextSize ?? context ?? entry?.recommendedContext
     let shape = try? ModelShape(path: path)
-    return DoctorReport.ModelFacts(
+    let gpuLayers = host?.active.options.gpuLayers ?? .auto
+    var facts = DoctorReport.ModelFacts(
       id: entry?.id, displayName: entry?.displayName ?? header.name, file: URL(fileURLWithPath: path).lastPathComponent,
       sizeBytes: header.problem == nil || header.fileSize > 0 ? header.fileSize : nil,
       status: registered.map { Self.describe($0.status) } ?? (header.problem.map { "unusable: \($0)" } ?? "ready"),
       architecture: header.architecture, parameterCount: header.parameterCount, loaded: model != nil,
       contextSize: contextSize, chatTemplate: template ?? entry?.chatTemplate,
       estimatedBytes: shape.map { $0.estimate(contextSize: contextSize ?? $0.defaultContext).total })
+    facts.gpuLayers = gpuLayers.description
+    facts.offload = Self.offload(
+      loaded: model?.placement, setting: gpuLayers, path: path, contextSize: contextSize,
+      layerSlots: shape.map { $0.layers + 1 })
+    return facts
+  }
+
+  /// Where the model's layers are (loaded) or would go (not yet loaded).
+  private static func offload(
+    loaded placement: ModelPlacement?, setting: GPULayers, path: String, contextSize: Int?, layerSlots slots: Int?
+  ) -> String {
+    if let placement {
+      guard placement.offloadedLayers > 0 else { return "none: all layers on the CPU" }
+      let gpuBuffers = placement.buffers.filter { !$0.isHost }.map(\.name).joined(separator: ", ")
+      return String(
+        format: "%d/%d layers on the GPU (%.1f MiB in %@)", placement.offloadedLayers, placement.offloadableLayers,
+        Double(placement.deviceBytes) / 1_048_576, gpuBuffers)
+    }
+    let devices = GPUDevices.available()
+    guard !devices.isEmpty else { return "none: no GPU to offload to" }
+    let layers = GPUOffload.layers(setting, path: path, contextTokens: contextSize, devices: devices)
+    return "would offload \(min(layers, slots ?? layers))\(slots.map { "/\($0)" } ?? "") layers at the next load"
   }
 
   /// The settings a load asks for against what the latest load of the same model was given.
@@ -124,7 +147,7 @@ extension Engine {
       checks.append(.init(name: name, wanted: "\(wanted)", given: given.map { "\($0)" }, verdict: verdict))
     }
     var threads: Int?
-    if case .file(_, _, let wantedThreads, _, _, _) = configuration.model { threads = wantedThreads }
+    if case .file(_, _, let wantedThreads, _, _, _, _) = configuration.model { threads = wantedThreads }
     compare("context size", wanted: facts?.contextSize, given: model?.contextSize ?? lastLoad?.contextSize)
     compare("threads", wanted: threads, given: model?.threads ?? lastLoad?.threads)
     do {

@@ -243,7 +243,7 @@ public final class Engine: Sendable {
     switch configuration.model {
     case .none:
       return try open(configuration, model: nil)
-    case .file(let path, let contextSize, let threads, let chatTemplate, let rpcServers, let parallel):
+    case .file(let path, let contextSize, let threads, let chatTemplate, let rpcServers, let parallel, let gpuLayers):
       let resolved = try ModelResolver(paths: configuration.paths, environment: configuration.environment)
         .resolveModel(explicit: path)
       // The profile is checked (and repaired) before the slower model load, so a bad database fails fast.
@@ -257,6 +257,7 @@ public final class Engine: Sendable {
       if let contextSize { options.contextSize = contextSize }
       if let threads { options.threads = threads }
       if let parallel { options.parallel = parallel }
+      if let gpuLayers { options.gpuLayers = gpuLayers }
       options.rpcServers = rpcServers
       let choice = LocalModelHost.Choice(options: options, id: resolved.entry?.id)
       let host = LocalModelHost(
@@ -268,7 +269,7 @@ public final class Engine: Sendable {
         configuration: configuration, paths: configuration.paths, database: database, host: host,
         chat: configuration.chat, lock: lock,
         timeZone: configuration.timeZone, webSearch: webSearch,
-        embedder: LocalEmbedder(path: configuration.embeddingModelPath),
+        embedder: LocalEmbedder(path: configuration.embeddingModelPath, gpuLayers: options.gpuLayers),
         remote: try initialRemote(configuration, database: database))
     }
   }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HearthCore
 public import HearthStore
 public import Logging
 
@@ -9,10 +10,11 @@ public enum ModelChoice: Sendable, Hashable {
   /// The model at `path` when given, else `$HEARTH_MODEL`, else the default model installed in the profile;
   /// its layers spread over the rpc-server workers at `rpcServers` (`host:port`) when any are given.
   /// `parallel` is how many generations run at once (each in a slot of `contextSize` tokens); `nil` keeps the
-  /// saved setting, else 1.
+  /// saved setting, else 1. `gpuLayers` is how many layers run on a GPU; `nil` keeps the saved setting, else
+  /// `auto`.
   case file(
     path: String?, contextSize: Int? = nil, threads: Int? = nil, chatTemplate: String? = nil, rpcServers: [String] = [],
-    parallel: Int? = nil)
+    parallel: Int? = nil, gpuLayers: GPULayers? = nil)
 }
 
 /// How ``Engine/open(_:)`` opens a profile.

@@ -1,4 +1,5 @@
 import Foundation
+public import HearthCore
 public import HearthMemory
 import HearthStore
 import LlamaKit
@@ -9,12 +10,15 @@ public actor LocalEmbedder: TextEmbedder {
   /// The model file.
   public nonisolated let path: String
   private let threads: Int?
+  private let gpuLayers: GPULayers
   private var loading: Task<LlamaEmbedder, any Error>?
 
-  /// An embedder for the model at `path`; nothing is loaded yet.
-  public init(path: String, threads: Int? = nil) {
+  /// An embedder for the model at `path`; nothing is loaded yet. Its layers go to a GPU as `gpuLayers` says,
+  /// as the chat model's do.
+  public init(path: String, threads: Int? = nil, gpuLayers: GPULayers = .auto) {
     self.path = path
     self.threads = threads
+    self.gpuLayers = gpuLayers
   }
 
   /// Whether the model file exists.
@@ -24,8 +28,9 @@ public actor LocalEmbedder: TextEmbedder {
     if let loading { return try await loading.value }
     let path = path
     let threads = threads
+    let gpuLayers = GPUOffload.layers(gpuLayers, path: path, contextTokens: nil)
     let task = Task { () async throws -> LlamaEmbedder in
-      let model = try await LlamaModel.load(path: path)
+      let model = try await LlamaModel.load(path: path, options: ModelLoadOptions(gpuLayers: gpuLayers))
       return try await LlamaEmbedder.create(model: model, threads: threads)
     }
     loading = task

@@ -1,6 +1,7 @@
 public import Foundation
 import HearthCore
 import HearthStore
+import LlamaKit
 
 /// What a settings test measured: a tiny prompt through the model as the settings load it.
 public struct RuntimeTestResult: Sendable, Hashable, Codable {
@@ -76,21 +77,32 @@ extension Engine {
     }
     let proposed = Self.loadOptions(
       path: active.options.path, entry: entry, settings: settings, base: Self.bare(active))
+    let devices = GPUDevices.available()
     func side(
-      _ options: LocalModelOptions, applied: (contextSize: Int, batchSize: Int, threads: Int)?
+      _ options: LocalModelOptions, applied: (contextSize: Int, batchSize: Int, threads: Int)?,
+      offloaded: Int? = nil
     ) -> RuntimeImpact.Side {
       let parallel = max(1, options.parallel ?? 1)
       // llama.cpp reports the whole context: every slot's window together.
       let context = applied.map { $0.contextSize / parallel } ?? options.contextSize ?? shape.defaultContext
       let estimate = shape.estimate(contextSize: context * parallel)
+      let gpuLayers =
+        offloaded
+        ?? min(
+          shape.layers + 1,
+          GPUOffload.layers(
+            options.gpuLayers, path: options.path, contextTokens: context * parallel, devices: devices))
       return RuntimeImpact.Side(
         contextSize: context,
         threads: applied?.threads ?? options.threads ?? Processors.available,
         batchSize: applied?.batchSize ?? min(options.batchSize ?? 512, context * parallel), parallel: parallel,
-        estimatedBytes: estimate.total, kvCacheBytes: estimate.kvCache)
+        estimatedBytes: estimate.total, kvCacheBytes: estimate.kvCache, gpuLayers: gpuLayers)
     }
     let loaded = host.loaded
-    let current = side(active.options, applied: loaded?.options.path == active.options.path ? loaded?.applied : nil)
+    let isLoaded = loaded?.options.path == active.options.path
+    let current = side(
+      active.options, applied: isLoaded ? loaded?.applied : nil,
+      offloaded: isLoaded ? loaded?.placement.offloadedLayers : nil)
     let next = side(proposed, applied: nil)
     var impact = Self.speeds(from: current, to: next, model: active.fileName) { measured($0, model: active.fileName) }
     impact.risk = try runtimeRisk(from: current, to: next, loaded: loaded != nil)

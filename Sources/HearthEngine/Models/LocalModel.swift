@@ -25,6 +25,10 @@ public struct LocalModelOptions: Sendable, Hashable {
   /// Where evaluated instruction prefixes are kept between runs; `nil` keeps none.
   public var prefixCacheDirectory: URL?
 
+  /// Layers to run on a GPU: `auto` (the default) offloads what fits in its free memory; 0 keeps the model on
+  /// the CPU. Without a GPU nothing is offloaded.
+  public var gpuLayers: GPULayers = .auto
+
   /// Whether the file is read into the page cache before it loads (``PageCache/warm(_:)``), so that the first
   /// answer after a cold start does not wait on the disk page by page.
   public var prefetch = false
@@ -52,7 +56,7 @@ extension LocalModelOptions {
   func loadsTheSameModel(as other: LocalModelOptions) -> Bool {
     path == other.path && contextSize == other.contextSize && threads == other.threads
       && chatTemplate == other.chatTemplate && batchSize == other.batchSize && rpcServers == other.rpcServers
-      && (parallel ?? 1) == (other.parallel ?? 1)
+      && (parallel ?? 1) == (other.parallel ?? 1) && gpuLayers == other.gpuLayers
   }
 }
 
@@ -102,9 +106,19 @@ public final class LocalModel: ChatModel {
     let start = clock.now
     // Read ahead beside the load rather than before it: the load maps the file and reads its header meanwhile.
     async let warmed: PageCache.Warmed? = options.prefetch ? PageCache.warm(options.path) : nil
+    let slots = max(1, options.parallel ?? 1)
+    // With rpc-server workers, the workers are the devices: `auto` spreads every layer over them, as before.
+    let gpuLayers =
+      switch (options.rpcServers.isEmpty, options.gpuLayers) {
+      case (false, .auto): -1
+      case (false, .count(let count)): count
+      case (true, let setting):
+        GPUOffload.layers(setting, path: options.path, contextTokens: options.contextSize.map { $0 * slots })
+      }
     let model = try await LlamaModel.load(
       path: options.path,
-      options: ModelLoadOptions(chatTemplateOverride: options.chatTemplate, rpcServers: options.rpcServers))
+      options: ModelLoadOptions(
+        gpuLayers: gpuLayers, chatTemplateOverride: options.chatTemplate, rpcServers: options.rpcServers))
     let session = try await LlamaSession.create(
       model: model,
       options: ContextOptions(
@@ -124,6 +138,9 @@ public final class LocalModel: ChatModel {
   public var name: String {
     String(path.split(separator: "/").last ?? Substring(path))
   }
+
+  /// Where the weights went: layers on a GPU and the buffers holding them.
+  var placement: ModelPlacement { session.model.placement }
 
   /// The name the model's header gives (`general.name`), or the file name.
   public var displayName: String { session.model.metadata.name }
@@ -178,11 +195,14 @@ public final class LocalModel: ChatModel {
   /// The figures of the most recent generation that has ended, including one whose consumer left early.
   public var lastUsage: GenerationUsage? { session.lastRecord?.usage }
 
-  /// The figures of this model's load, for the profile's telemetry.
+  /// The figures of this model's load, for the profile's telemetry; its detail says how many layers went to a
+  /// GPU, when any did.
   func loadRecord() -> TelemetryRecord {
-    TelemetryRecord(
+    let offloaded = placement.offloadedLayers
+    return TelemetryRecord(
       kind: .load, provider: .local, model: name, durationMs: loadTime.milliseconds,
-      peakResidentBytes: SystemMemory.peakResidentBytes(), contextSize: contextSize, threads: threads)
+      peakResidentBytes: SystemMemory.peakResidentBytes(), contextSize: contextSize, threads: threads,
+      detail: offloaded > 0 ? "\(offloaded)/\(placement.offloadableLayers) layers on the GPU" : nil)
   }
 
   /// Forgets the cached state, so that the next prompt is evaluated from the start.

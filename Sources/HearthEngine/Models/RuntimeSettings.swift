@@ -27,6 +27,8 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
   public var parallel: Int?
   /// Whether the model file is read into the page cache before each load; `nil` is no.
   public var prefetch: Bool?
+  /// Layers run on a GPU (``GPULayers``); `nil` is `auto`: what fits in the GPU's free memory, none without a GPU.
+  public var gpuLayers: GPULayers?
 
   /// The fields the settings are read from and written as.
   public enum CodingKeys: String, CodingKey, CaseIterable {
@@ -34,6 +36,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     case contextSize = "context_size"
     case threads
     case batchSize = "batch_size"
+    case gpuLayers = "gpu_layers"
   }
 
   /// Most requests answered at once.
@@ -41,8 +44,9 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
 
   public init(
     preset: Preset = .balanced, contextSize: Int? = nil, threads: Int? = nil, batchSize: Int? = nil,
-    parallel: Int? = nil
+    parallel: Int? = nil, gpuLayers: GPULayers? = nil
   ) {
+    self.gpuLayers = gpuLayers
     self.parallel = parallel
     self.preset = preset
     self.contextSize = contextSize
@@ -57,10 +61,12 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     -> RuntimeSettings
   {
     switch preset {
+    // Every preset offloads what fits: a GPU is faster and frees the CPU whatever the preset weighs.
     case .efficient:
-      RuntimeSettings(preset: .efficient, contextSize: 1024, threads: max(1, processors / 2), batchSize: 128)
-    case .balanced: RuntimeSettings(preset: .balanced)
-    case .quality: RuntimeSettings(preset: .quality, contextSize: 8192, batchSize: 512)
+      RuntimeSettings(
+        preset: .efficient, contextSize: 1024, threads: max(1, processors / 2), batchSize: 128, gpuLayers: .auto)
+    case .balanced: RuntimeSettings(preset: .balanced, gpuLayers: .auto)
+    case .quality: RuntimeSettings(preset: .quality, contextSize: 8192, batchSize: 512, gpuLayers: .auto)
     case .custom: RuntimeSettings(preset: .custom)
     }
   }
@@ -102,6 +108,7 @@ public struct RuntimeSettings: Sendable, Hashable, Codable {
     options.batchSize = batchSize ?? base.batchSize
     options.parallel = parallel ?? base.parallel
     options.prefetch = prefetch ?? base.prefetch
+    options.gpuLayers = gpuLayers ?? base.gpuLayers
     return options
   }
 }
@@ -118,9 +125,12 @@ public struct RuntimeImpact: Sendable, Hashable, Encodable {
     public var parallel: Int = 1
     public var estimatedBytes: UInt64
     public var kvCacheBytes: UInt64
+    /// Layers on a GPU: as loaded now, or as the settings would offload on the GPUs there are.
+    public var gpuLayers = 0
 
     enum CodingKeys: String, CodingKey {
       case threads, parallel
+      case gpuLayers = "gpu_layers"
       case contextSize = "context_size"
       case batchSize = "batch_size"
       case estimatedBytes = "estimated_bytes"

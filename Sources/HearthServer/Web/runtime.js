@@ -13,8 +13,15 @@ function formSettings() {
   return {
     preset: form.querySelector("input[name='preset']:checked")?.value ?? "balanced",
     context_size: number("context_size"), threads: number("threads"), batch_size: number("batch_size"),
-    parallel: number("parallel"), prefetch: form.elements.prefetch.checked,
+    parallel: number("parallel"), prefetch: form.elements.prefetch.checked, gpu_layers: gpuLayers(form),
   };
+}
+
+// "auto", a layer count, or left empty for auto; anything else is sent as typed so the server names it.
+function gpuLayers(form) {
+  const text = form.elements.gpu_layers.value.trim();
+  if (text === "") return null;
+  return /^[0-9]+$/.test(text) ? Number(text) : text;
 }
 
 // A preset sets the numbers of one answer; how many are answered at once stays as it was.
@@ -26,6 +33,7 @@ function fill(settings, { keepParallel = false } = {}) {
   if (!keepParallel) {
     form.elements.parallel.value = settings.parallel ?? "";
     form.elements.prefetch.checked = settings.prefetch === true;
+    form.elements.gpu_layers.value = settings.gpu_layers == null ? "" : String(settings.gpu_layers);
   }
 }
 
@@ -40,6 +48,7 @@ function showImpact(impact) {
     row("Threads", String(current.threads), String(proposed.threads)),
     row("Batch", String(current.batch_size), String(proposed.batch_size)),
     row("Requests at once", String(current.parallel), String(proposed.parallel)),
+    row("Layers on the GPU", String(current.gpu_layers), String(proposed.gpu_layers)),
     row("Memory (estimate)", mib(current.estimated_bytes), mib(proposed.estimated_bytes)),
     row("KV cache", mib(current.kv_cache_bytes), mib(proposed.kv_cache_bytes)),
     row("Generation speed", "1.00×", `${factor(impact.generation_speed_factor)} (${impact.speed_source})`),
