@@ -7,6 +7,7 @@ import Synchronization
 /// errors are captured so that a failed load can say why.
 enum LlamaBackend {
   private static let initialised: Void = {
+    GPUDrivers.skipWhereNoGPUCanBe()
     llama_log_set(llamaLogCallback, nil)
     llama_backend_init()
     // Registered after ggml's own static objects exist, so it runs before their destructors: from then on

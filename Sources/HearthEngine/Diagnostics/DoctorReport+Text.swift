@@ -43,7 +43,7 @@ extension DoctorReport {
   private var gpuDevicesText: String {
     guard !native.gpuDevices.isEmpty else {
       return native.gpuBackends.isEmpty
-        ? "none" : "none usable (a CPU-type Vulkan driver needs GGML_VK_VISIBLE_DEVICES)"
+        ? "none" : "none (a CPU Vulkan driver such as lavapipe is used only when GGML_VK_VISIBLE_DEVICES names it)"
     }
     return native.gpuDevices.map {
       "\($0.name) \($0.description), \($0.freeBytes >> 20) of \($0.totalBytes >> 20) MiB free"
