@@ -27,7 +27,9 @@ stamp="$prefix/.hearth-stamp"
 want="llama-cpp-python=$LLAMA_CPP_PYTHON_VERSION sha256=$LLAMA_CPP_PYTHON_SHA256 recipe=5"
 wanted_features="$(ggml_features_for_cpu)"
 forced_features="${1:-}"
-IFS=$'\t' read -r wanted_backend backend_reason < <(gpu_backend_detect)
+# Captured first, so that a HEARTH_GPU_BACKEND that cannot be had stops set-up here.
+detected="$(gpu_backend_detect)"
+IFS=$'\t' read -r wanted_backend backend_reason <<<"$detected"
 backend="${2:-$wanted_backend}"
 if [[ -n "${2:-}" ]]; then backend_reason="${3:-asked for $backend}"; fi
 
@@ -42,12 +44,12 @@ fi
 build_features="${forced_features:-$wanted_features}"
 
 need_cmd() { command -v "$1" >/dev/null 2>&1; }
-if ! need_cmd cmake || ! need_cmd pkg-config || ! need_cmd patchelf; then
-  echo "llama.cpp: installing cmake, pkg-config and patchelf from Debian"
+if ! need_cmd cmake || ! need_cmd pkg-config || ! need_cmd patchelf || ! need_cmd patch; then
+  echo "llama.cpp: installing cmake, pkg-config, patchelf and patch from Debian"
   if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
   run_logged "llama.cpp: apt-get update" "$HEARTH_CACHE/logs/apt.log" $sudo apt-get update -qq
   run_logged "llama.cpp: apt-get install" "$HEARTH_CACHE/logs/apt.log" \
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake pkg-config patchelf
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake pkg-config patchelf patch
 fi
 
 work="$HEARTH_CACHE/llama-build"

@@ -175,6 +175,9 @@ final class GenerationRun: @unchecked Sendable {
         phase = .prefill(next: end)
         return
       }
+      // A GPU evaluates the batch after llama_decode returns: wait for it, so the prompt's time is its own and
+      // not the first token's (on the CPU the decode has already finished and this returns at once).
+      LlamaBackend.unlessExiting { llama_synchronize(session.context) }
       prefillEnded = clock.now
       phase = .generate(pending: nil)
     }

@@ -102,7 +102,7 @@ enum ModelCheck {
     let header = ModelCatalog.describe(path: path, id: entry.id)
     if let problem = header.problem { return Outcome(status: .invalid(problem), header: header) }
 
-    let stillValid = recorded.flatMap { $0.size == size && $0.modified == modified ? $0 : nil }
+    let stillValid = recorded.flatMap { $0.size == size && facts.wasModified(at: $0.modified) ? $0 : nil }
     var stamp: RegistryFile.Verification?
     var actual = stillValid?.sha256
     if hashing {

@@ -52,14 +52,31 @@ public struct SHA256Digest: Sendable {
 }
 
 /// A file's size and modification time, links followed (the models folder may hold links to the files).
+///
+/// Read through FileManager rather than `stat`: under MemberImportVisibility, `stat`'s fields belong to whichever
+/// module first included <sys/stat.h> (Glibc, CoreFoundation or CDispatch, depending on the build), and a fresh
+/// release build failed on them.
 struct FileFacts: Equatable {
   var size: UInt64
+  /// Seconds since 1970.
   var modified: Double
 
   init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    size = UInt64(info.st_size)
-    modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    let attributes: [FileAttributeKey: Any]
+    do {
+      attributes = try FileManager.default.attributesOfItem(atPath: target)
+    } catch {
+      return nil  // missing or unreadable: the callers' answer is "no such file"
+    }
+    guard let size = (attributes[.size] as? NSNumber)?.uint64Value,
+      let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    self.size = size
+    self.modified = modified.timeIntervalSince1970
   }
+
+  /// Whether `recorded` (a stamp written earlier) is this file's modification time. Within a microsecond:
+  /// the time makes a round trip through `Date`, whose last bit may differ from a value read by `stat` before.
+  func wasModified(at recorded: Double) -> Bool { abs(recorded - modified) < 1e-6 }
 }
