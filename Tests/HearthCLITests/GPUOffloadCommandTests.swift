@@ -1,18 +1,18 @@
 import Foundation
+import HearthCore
 import HearthTestSupport
 import Testing
 
 /// Whether the llama.cpp build under test has a GPU backend set-up proved on a device, and if not, why.
 enum VulkanBuild {
   static var proven: Bool {
-    TestModels.llamaProof["gpu_backend"] == "vulkan" && TestModels.llamaProof["gpu_result"] == "passed"
+    TestModels.llamaProof?.gpuBackend == "vulkan" && TestModels.llamaProof?.gpuResult == "passed"
   }
   static var reason: Comment {
-    let proof = TestModels.llamaProof
-    guard !proof.isEmpty else { return "no set-up proof beside \(TestModels.llamaPrefix)" }
+    guard let proof = TestModels.llamaProof else { return "no set-up proof beside \(TestModels.llamaPrefix)" }
     return Comment(
-      rawValue: "this llama.cpp build has no proven GPU backend (backend \(proof["gpu_backend"] ?? "none"): "
-        + "\(proof["gpu_reason"] ?? "not recorded"); proof \(proof["gpu_result"] ?? "not run"))")
+      rawValue: "this llama.cpp build has no proven GPU backend (backend \(proof.gpuBackend ?? "none"): "
+        + "\(proof.gpuReason ?? "not recorded"); proof \(proof.gpuResult ?? "not run"))")
   }
 }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import HearthCore
+public import HearthCore
 
 /// The real models the tests run, installed by `make setup` (`$HEARTH_TEST_MODELS`, else the default cache).
 public enum TestModels {
@@ -40,15 +40,10 @@ public enum TestModels {
       ?? "\(environment["HOME"] ?? NSHomeDirectory())/.cache/hearth/llama.cpp-0.3.36"
   }
 
-  /// Set-up's proof record of the llama.cpp build (`key=value` lines), empty when there is none.
-  public static var llamaProof: [String: String] {
-    guard let text = try? String(contentsOfFile: "\(llamaPrefix)/.hearth-proof", encoding: .utf8) else { return [:] }
-    var fields: [String: String] = [:]
-    for line in text.split(separator: "\n") {
-      guard let equals = line.firstIndex(of: "=") else { continue }
-      fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
-    }
-    return fields
+  /// Set-up's proof record of the llama.cpp build, when there is one.
+  public static var llamaProof: NativeBuildFacts.Proof? {
+    guard let text = try? String(contentsOfFile: "\(llamaPrefix)/.hearth-proof", encoding: .utf8) else { return nil }
+    return NativeBuildFacts.Proof(record: text)
   }
 
   /// whisper.cpp's prefix as the set-up built it.
