@@ -140,58 +140,24 @@ public struct ServerBenchmark: Sendable {
   }
 
   private static func overHTTP(port: Int, prompt: String, tokens: Int) async throws -> Measurement {
-    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/chat/completions")
-    request.method = .POST
-    request.headers.add(name: "Content-Type", value: "application/json")
-    let body = JSONValue.object([
-      (
-        "messages",
-        .array([
-          .object([("role", .string("system")), ("content", .string(systemPrompt))]),
-          .object([("role", .string("user")), ("content", .string(prompt))]),
-        ])
-      ),
-      ("max_tokens", .number(Double(tokens))), ("temperature", .number(0)), ("repeat_penalty", .number(1)),
-      ("ignore_eos", .bool(true)),
-      ("stream", .bool(true)), ("stream_options", .object([("include_usage", .bool(true))])),
-    ])
     // Greedy with no repeat penalty, as the in-process path samples: the user's saved settings and
     // llama-server's defaults would otherwise each add work of their own.
-    request.body = .bytes(ByteBuffer(string: body.jsonText))
-    let clock = ContinuousClock()
-    let start = clock.now
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
-    guard response.status == .ok else {
-      throw BenchmarkError.toolFailed(tool: "HTTP on port \(port)", reason: "status \(response.status.code)")
-    }
-    // Parsing waits until the stream has ended, so the client spends as little time as it can on the
-    // cores the server decodes on while tokens are arriving.
-    var arrivals: [(at: ContinuousClock.Instant, bytes: ByteBuffer)] = []
-    for try await buffer in response.body { arrivals.append((clock.now, buffer)) }
-    var first: ContinuousClock.Instant?
-    var last = start
-    var count = 0
-    var promptTokens = 0
-    var pending = ""
-    for (now, buffer) in arrivals {
-      pending += String(buffer: buffer)
-      while let end = pending.range(of: "\n\n") {
-        let event = pending[..<end.lowerBound]
-        pending = String(pending[end.upperBound...])
-        guard event.hasPrefix("data: "),
-          let chunk = try? JSONDecoder().decode(JSONValue.self, from: Data(event.dropFirst(6).utf8))
-        else { continue }
-        if let usage = chunk["usage"], let prompt = usage["prompt_tokens"]?.numberValue {
-          promptTokens = Int(prompt)
-          if let generated = usage["completion_tokens"]?.numberValue { count = Int(generated) }
-        }
-        if let content = chunk["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue, !content.isEmpty {
-          if first == nil { first = now }
-          last = now
-        }
-      }
-    }
-    return Measurement(first: first, last: last, start: start, count: count, promptTokens: promptTokens)
+    let answer = try await CompletionStream.post(
+      port: port,
+      body: [
+        (
+          "messages",
+          .array([
+            .object([("role", .string("system")), ("content", .string(systemPrompt))]),
+            .object([("role", .string("user")), ("content", .string(prompt))]),
+          ])
+        ),
+        ("max_tokens", .number(Double(tokens))), ("temperature", .number(0)), ("repeat_penalty", .number(1)),
+        ("ignore_eos", .bool(true)),
+      ])
+    return Measurement(
+      first: answer.firstText, last: answer.lastText, start: answer.start, count: answer.completionTokens,
+      promptTokens: answer.promptTokens)
   }
 }
 

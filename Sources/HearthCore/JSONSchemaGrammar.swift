@@ -4,8 +4,11 @@
 /// Covered: `type` (single or a list), `properties` with `required`, `items` (one schema, or a list for a
 /// tuple, as `prefixItems` is too), `enum`, `const`, `anyOf` and
 /// `oneOf`, and local `$ref`s to `#/$defs/…` or `#/definitions/…`. An object's properties are all written,
-/// required ones first in their listed order, then the others by name. Keywords that only narrow a value
-/// (`pattern`, `minLength`, `format`, …) are not enforced.
+/// required ones first in their listed order, then the others by name. A string's `minLength`/`maxLength` and
+/// an array's `minItems`/`maxItems` are enforced up to ``maxCount`` (llama.cpp writes each counted place out
+/// as a rule of its own); an integer's `minimum` and `maximum` are, and a number's when they are whole and not
+/// negative (``NumberRangeGrammar``). Larger bounds, other decimal ranges and other keywords that only narrow a
+/// value (`pattern`, `format`, `exclusiveMinimum` …) are not.
 ///
 /// The work is linear in the schema's size, and bounded: at most ``maxRules`` rules, schemas nested at most
 /// ``maxDepth`` deep, and a grammar within ``GrammarLimits/maxBytes``; each refusal names its limit.
@@ -14,6 +17,8 @@ public struct JSONSchemaGrammar: Sendable {
   public static let maxRules = 4096
   /// Deepest nesting of schemas (properties, items, alternatives, references).
   public static let maxDepth = 32
+  /// Largest length or item count enforced; a larger bound is left to the reader of the answer.
+  public static let maxCount = 1000
   /// Longest part of a rule name taken from a property's name.
   static let maxNameLength = 48
 
@@ -68,7 +73,8 @@ public struct JSONSchemaGrammar: Sendable {
     ("value", "object | array | string | number | boolean | null"),
     ("object", #""{" ws ( string ws ":" ws value ( ws "," ws string ws ":" ws value )* )? ws "}""#),
     ("array", #""[" ws ( value ( ws "," ws value )* )? ws "]""#),
-    ("string", #""\"" ( [^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} ) )* "\"""#),
+    ("string", #""\"" char* "\"""#),
+    ("char", #"[^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} )"#),
     ("number", #"integer ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?"#),
     ("integer", #""-"? ( "0" | [1-9] [0-9]{0,15} )"#),
     ("boolean", #""true" | "false""#),
@@ -137,7 +143,26 @@ public struct JSONSchemaGrammar: Sendable {
     _ type: String, schema: JSONValue, path: String, name: String, depth: Int
   ) throws(UnsupportedSchema) -> String {
     switch type {
-    case "string", "number", "integer", "boolean", "null": return type
+    case "string":
+      guard let (least, most) = try Self.bounds(schema, "minLength", "maxLength", path: path) else { return type }
+      return #""\"" \#(Self.repeated("char", separator: nil, least: least, most: most)) "\"""#
+    case "integer", "number":
+      let least = try Self.limit(schema, "minimum", path: path)
+      let most = try Self.limit(schema, "maximum", path: path)
+      guard least != nil || most != nil else { return type }
+      if let least, let most, least > most {
+        throw UnsupportedSchema(path: path, reason: "minimum \(least) is more than maximum \(most)")
+      }
+      if type == "number" { return NumberRangeGrammar.number(least: least, most: most) ?? type }
+      let whole = (least.map { $0.rounded(.up) }, most.map { $0.rounded(.down) })
+      guard (whole.0.map { abs($0) <= Double(NumberRangeGrammar.largest) } ?? true),
+        (whole.1.map { abs($0) <= Double(NumberRangeGrammar.largest) } ?? true)
+      else { return type }
+      if let low = whole.0, let high = whole.1, low > high {
+        throw UnsupportedSchema(path: path, reason: "no whole number lies between \(low) and \(high)")
+      }
+      return NumberRangeGrammar.integer(least: whole.0.map { Int($0) }, most: whole.1.map { Int($0) }) ?? type
+    case "boolean", "null": return type
     case "array":
       // A list of schemas (`prefixItems`, or `items` in the older drafts) describes a tuple, one per place.
       let (tupleKey, tuple) = schema["prefixItems"].map { ("prefixItems", $0) } ?? ("items", schema["items"])
@@ -149,9 +174,14 @@ public struct JSONSchemaGrammar: Sendable {
         }
         return #""[" ws \#(members.joined(separator: #" ws "," ws "#)) ws "]""#
       }
-      guard let items = schema["items"] else { return "array" }
+      let counted = try Self.bounds(schema, "minItems", "maxItems", path: path)
+      guard let items = schema["items"] else {
+        guard let (least, most) = counted else { return "array" }
+        return #""[" ws \#(Self.repeated("value", separator: #"ws "," ws"#, least: least, most: most)) ws "]""#
+      }
       let item = try addRule(for: items, path: path + "/items", name: name + "-item", depth: depth)
-      return #""[" ws ( \#(item) ( ws "," ws \#(item) )* )? ws "]""#
+      let (least, most) = counted ?? (0, nil)
+      return #""[" ws \#(Self.repeated(item, separator: #"ws "," ws"#, least: least, most: most)) ws "]""#
     case "object":
       guard let properties = schema["properties"]?.objectMembers, !properties.isEmpty else { return "object" }
       let byName = Dictionary(properties, uniquingKeysWith: { first, _ in first })
@@ -230,6 +260,54 @@ public struct JSONSchemaGrammar: Sendable {
     }
     rules.append((name, "value"))
     return rules.count - 1
+  }
+
+  /// A schema's lower and upper count (`minLength` and `maxLength`, or `minItems` and `maxItems`) when either
+  /// is given and both are within ``maxCount``; `nil` when neither is, or one is larger (then neither is
+  /// enforced, so the grammar never admits less than the schema).
+  private static func bounds(
+    _ schema: JSONValue, _ lower: String, _ upper: String, path: String
+  ) throws(UnsupportedSchema) -> (least: Int, most: Int?)? {
+    func count(_ key: String) throws(UnsupportedSchema) -> Int? {
+      guard let value = schema[key] else { return nil }
+      guard let number = value.numberValue, number >= 0, number == number.rounded() else {
+        throw UnsupportedSchema(path: "\(path)/\(key)", reason: "\(key) must be a whole number of 0 or more")
+      }
+      return number > Double(maxCount) ? Int.max : Int(number)
+    }
+    let least = try count(lower)
+    let most = try count(upper)
+    guard least != nil || most != nil else { return nil }
+    if let least, let most, least > most {
+      throw UnsupportedSchema(path: path, reason: "\(lower) \(least) is more than \(upper) \(most)")
+    }
+    guard (least ?? 0) <= maxCount, (most ?? 0) <= maxCount else { return nil }
+    return (least ?? 0, most)
+  }
+
+  /// A numeric bound of the schema (`minimum` or `maximum`).
+  private static func limit(_ schema: JSONValue, _ key: String, path: String) throws(UnsupportedSchema) -> Double? {
+    guard let value = schema[key] else { return nil }
+    guard let number = value.numberValue, number.isFinite else {
+      throw UnsupportedSchema(path: "\(path)/\(key)", reason: "\(key) must be a number")
+    }
+    return number
+  }
+
+  /// `item` between `least` and `most` times (no upper bound when `nil`), with `separator` between two.
+  private static func repeated(_ item: String, separator: String?, least: Int, most: Int?) -> String {
+    func times(_ least: Int, _ most: Int?) -> String {
+      switch (least, most) {
+      case (0, nil): "*"
+      case (1, nil): "+"
+      case (0, 1?): "?"
+      default: "{\(least),\(most.map(String.init) ?? "")}"
+      }
+    }
+    if most == 0 { return "" }
+    guard let separator else { return item + times(least, most) }
+    let rest = "( \(separator) \(item) )\(times(max(least - 1, 0), most.map { $0 - 1 }))"
+    return least == 0 ? "( \(item) \(rest) )?" : "\(item) \(rest)"
   }
 
   /// A grammar literal matching exactly the JSON text of `value`.

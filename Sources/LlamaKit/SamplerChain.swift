@@ -3,28 +3,44 @@ import HearthCore
 
 /// A llama.cpp sampler chain built from ``SamplingParameters``. Owned by one generation on the decode thread.
 ///
-/// Plain greedy decoding (no grammar, no penalty) is the one exception: it picks the highest logit straight
-/// from the logits llama.cpp computed — the very token its greedy sampler picks (the first of equal
-/// maxima) — without the 49,152-entry candidate array the sampler builds on every token, which cost about
-/// 2 % of generation speed on SmolLM2 with two threads.
+/// Plain greedy decoding (no penalty, no bias) picks the highest logit straight from the logits llama.cpp
+/// computed — the very token its greedy sampler picks (the first of equal maxima) — without the 49,152-entry
+/// candidate array the sampler builds on every token, which cost about 2 % of generation speed on SmolLM2
+/// with two threads.
+///
+/// A grammar is kept apart from the chain and asked about the one token the chain picked, as llama.cpp's own
+/// `common_sampler` does: only when it refuses that token is the whole vocabulary filtered through it and the
+/// chain run again. Filtering 49,152 candidates through the grammar's stacks on every token had halved the
+/// speed of constrained generation. For greedy decoding the pick is the same either way (the largest logit
+/// the grammar allows); for random sampling, as in llama.cpp, a token the grammar allows is drawn from the
+/// whole distribution first.
 final class SamplerChain {
   let pointer: UnsafeMutablePointer<llama_sampler>
+  /// The grammar, outside the chain; `nil` when generation is free.
+  private let grammar: UnsafeMutablePointer<llama_sampler>?
+  /// Filter the whole vocabulary through the grammar before the chain on every token (only to compare).
+  private let grammarFirst: Bool
   /// Vocabulary entries to scan when decoding greedily without the chain; 0 when the chain samples.
   private var argmaxWidth = 0
+  private let vocabularySize: Int
+  /// How many picks the grammar refused, each costing a pass of the whole vocabulary through it.
+  private(set) var refusals = 0
+  /// The candidates the chain filters, made on first use and reused for every token.
+  private var candidates: UnsafeMutableBufferPointer<llama_token_data>?
 
   /// - Parameter directGreedy: pick plain greedy tokens from the logits (off only to compare with the chain).
+  /// - Parameter grammarFirst: filter every token's candidates through the grammar before sampling (on only to
+  ///   compare with asking the grammar about the pick).
   /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
   /// - Parameter adjustments: logit bias and OpenAI's frequency and presence penalties.
   init(
     _ parameters: SamplingParameters, grammar: String? = nil, grammarTrigger: String? = nil,
-    adjustments: LogitAdjustments = .init(), model: LlamaModel, directGreedy: Bool = true
+    adjustments: LogitAdjustments = .init(), model: LlamaModel, directGreedy: Bool = true, grammarFirst: Bool = false
   ) throws(LlamaError) {
+    self.vocabularySize = model.metadata.vocabularySize
+    self.grammarFirst = grammarFirst
     let vocabularySize = Int32(model.metadata.vocabularySize)
-    var chainParams = llama_sampler_chain_default_params()
-    chainParams.no_perf = true
-    pointer = llama_sampler_chain_init(chainParams)
     if let grammar {
-      // Constraining first keeps every later stage (penalties, greedy, top-k) within what the grammar allows.
       let (constraint, errors) = LlamaLogCapture.capturingErrors {
         guard let grammarTrigger else { return llama_sampler_init_grammar(model.vocab, grammar, "root") }
         return grammarTrigger.withCString { pattern in
@@ -32,12 +48,17 @@ final class SamplerChain {
           return llama_sampler_init_grammar_lazy_patterns(model.vocab, grammar, "root", &patterns, 1, nil, 0)
         }
       }
-      // Throwing after `pointer` is set still runs `deinit`, which frees the chain.
       guard let constraint else {
         throw .invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason")
       }
-      llama_sampler_chain_add(pointer, constraint)
+      self.grammar = constraint
+    } else {
+      self.grammar = nil
     }
+    var chainParams = llama_sampler_chain_default_params()
+    chainParams.no_perf = true
+    // Throwing after this still runs `deinit`, which frees the chain and the grammar.
+    pointer = llama_sampler_chain_init(chainParams)
     if !adjustments.logitBias.isEmpty {
       let biases = adjustments.logitBias.sorted { $0.key < $1.key }.map {
         llama_logit_bias(token: $0.key, bias: Float($0.value))
@@ -59,7 +80,7 @@ final class SamplerChain {
     }
     if parameters.isGreedy {
       llama_sampler_chain_add(pointer, llama_sampler_init_greedy())
-      if directGreedy, grammar == nil, !penalises, adjustments.logitBias.isEmpty {
+      if directGreedy, !penalises, adjustments.logitBias.isEmpty {
         argmaxWidth = Int(vocabularySize)
       }
       return
@@ -79,10 +100,94 @@ final class SamplerChain {
 
   /// Picks the next token from the logits of batch entry `index` (-1: the last evaluated) and records it.
   func sample(from context: OpaquePointer, index: Int32 = -1) -> Int32 {
-    if argmaxWidth > 0, let logits = llama_get_logits_ith(context, index) {
-      return Int32(Self.firstMaximum(UnsafeBufferPointer(start: logits, count: argmaxWidth)))
+    guard let logits = llama_get_logits_ith(context, index) else {
+      return llama_sampler_sample(pointer, context, index)
     }
-    return llama_sampler_sample(pointer, context, index)
+    let token: Int32
+    if let grammar, grammarFirst {
+      token = chainPick(logits, constrainedBy: grammar)
+    } else {
+      let pick =
+        argmaxWidth > 0
+        ? Int32(Self.firstMaximum(UnsafeBufferPointer(start: logits, count: argmaxWidth)))
+        : chainPick(logits, constrainedBy: nil)
+      if let grammar, !Self.allows(grammar, pick) {
+        refusals += 1
+        // Greedy without a chain: the likeliest token the grammar allows is usually among the next few, each
+        // asked about alone, which costs far less than passing the whole vocabulary through the grammar.
+        let likeliest =
+          argmaxWidth > 0
+          ? Self.likeliestAllowed(UnsafeBufferPointer(start: logits, count: argmaxWidth), by: grammar) : nil
+        token = likeliest ?? chainPick(logits, constrainedBy: grammar)
+      } else {
+        token = pick
+      }
+    }
+    if let grammar { llama_sampler_accept(grammar, token) }
+    llama_sampler_accept(pointer, token)
+    return token
+  }
+
+  /// The chain's pick among every token of `logits`, after `grammar` when one is given; nothing is recorded.
+  private func chainPick(
+    _ logits: UnsafeMutablePointer<Float>, constrainedBy grammar: UnsafeMutablePointer<llama_sampler>?
+  )
+    -> Int32
+  {
+    let candidates = self.candidates ?? .allocate(capacity: vocabularySize)
+    self.candidates = candidates
+    for token in 0..<vocabularySize {
+      candidates[token] = llama_token_data(id: Int32(token), logit: logits[token], p: 0)
+    }
+    var array = llama_token_data_array(data: candidates.baseAddress, size: vocabularySize, selected: -1, sorted: false)
+    if let grammar { llama_sampler_apply(grammar, &array) }
+    llama_sampler_apply(pointer, &array)
+    // The chain ends in a picking sampler (greedy or a draw), which always selects one entry.
+    guard array.selected >= 0, array.selected < array.size, let data = array.data else { return 0 }
+    return data[Int(array.selected)].id
+  }
+
+  /// How many of the likeliest tokens are asked about one by one before the whole vocabulary is filtered.
+  static let likeliestAsked = 32
+
+  /// The token greedy decoding under `grammar` picks — the largest logit it allows, the first of equal ones —
+  /// when it is among the ``likeliestAsked`` largest (ties in token order); `nil` when none of those is allowed.
+  static func likeliestAllowed(
+    _ logits: UnsafeBufferPointer<Float>, by grammar: UnsafeMutablePointer<llama_sampler>
+  )
+    -> Int32?
+  {
+    for token in largest(likeliestAsked, of: logits) where allows(grammar, token) { return token }
+    return nil
+  }
+
+  /// The `count` largest values' places, largest first, equal values in the order they come.
+  static func largest(_ count: Int, of values: UnsafeBufferPointer<Float>) -> [Int32] {
+    guard count > 0 else { return [] }
+    var kept: [(value: Float, place: Int32)] = []
+    kept.reserveCapacity(count + 1)
+    var floor = -Float.infinity  // the smallest value kept, once `count` are kept
+    for place in values.indices {
+      let value = values[place]
+      guard kept.count < count || value > floor else { continue }
+      // After every kept value at least as large, so equal values keep their order.
+      var index = kept.count
+      while index > 0, kept[index - 1].value < value { index -= 1 }
+      kept.insert((value, Int32(place)), at: index)
+      if kept.count > count { kept.removeLast() }
+      if kept.count == count { floor = kept[count - 1].value }
+    }
+    return kept.map(\.place)
+  }
+
+  /// Whether `grammar`, in its present state, lets `token` come next.
+  private static func allows(_ grammar: UnsafeMutablePointer<llama_sampler>, _ token: Int32) -> Bool {
+    var single = llama_token_data(id: token, logit: 1, p: 0)
+    return withUnsafeMutablePointer(to: &single) { pointer in
+      var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+      llama_sampler_apply(grammar, &array)
+      return pointer.pointee.logit != -Float.infinity
+    }
   }
 
   /// The index of the first largest value: the largest value by eight lanes at a time, then its first place.
@@ -106,7 +211,12 @@ final class SamplerChain {
 
   deinit {
     let pointer = pointer
-    LlamaBackend.unlessExiting { llama_sampler_free(pointer) }
+    let grammar = grammar
+    LlamaBackend.unlessExiting {
+      llama_sampler_free(pointer)
+      if let grammar { llama_sampler_free(grammar) }
+    }
+    candidates?.deallocate()
   }
 }
 

@@ -9,7 +9,8 @@ struct BenchCommand: AsyncParsableCommand {
     commandName: "bench",
     abstract: "Measure Hearth; compare it with llama.cpp's own tools in the same run.",
     subcommands: [
-      BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchActionsCommand.self,
+      BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchStructuredCommand.self,
+      BenchActionsCommand.self,
       BenchAssistantCommand.self,
       BenchIntentsCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self, BenchSyncCommand.self,

@@ -126,4 +126,27 @@ struct AskCommandTests {
       #expect((object[key] as? Double ?? 0) > 0, "\(key)")
     }
   }
+
+  /// Two event requests through Hearth's API and llama-server: both answer, and Hearth's answers follow the schema.
+  @Test func benchesSchemaAnswersAgainstLlamaServer() async throws {
+    let result = try await hearth.run(
+      ["bench", "structured", "--model", TestModels.smolLM2, "--requests", "2", "--threads", "2", "--json"],
+      timeout: .seconds(600))
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    for key in ["hearth_tokens_per_second", "llama_server_tokens_per_second", "speed_ratio", "completion_speed_up"] {
+      #expect((object[key] as? Double ?? 0) > 0, "\(key)")
+    }
+    #expect(object["requests"] as? Int == 2)
+    #expect(object["hearth_valid"] as? Int == 2, "\(result.standardOutput)")
+    let answers = try #require(object["answers"] as? [[String: Any]])
+    #expect(answers.count == 2 && answers.allSatisfy { $0["schema"] as? String == "event" })
+    for answer in answers {
+      let hearth = try #require(answer["hearth"] as? [String: Any])
+      let text = try #require(hearth["text"] as? String)
+      let event = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      #expect(Set(event.keys) == ["title", "date", "start", "end", "place", "attendees"], "\(text)")
+    }
+  }
 }

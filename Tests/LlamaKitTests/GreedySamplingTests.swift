@@ -39,3 +39,78 @@ struct GreedySamplingTests {
     #expect(Set(picks.map { $0[0] }).count > 8)  // a real answer, not one token repeated
   }
 }
+
+@Suite("A grammar asked about the pick, not filtering every candidate", .heavy)
+struct GrammarOnThePickTests {
+  /// An event as JSON, long enough that the model both keeps within the grammar and strays from it.
+  static let grammar: String = {
+    let schema = JSONValue.object([
+      ("type", .string("object")),
+      (
+        "properties",
+        .object([
+          ("title", .object([("type", .string("string"))])),
+          ("day", .object([("enum", .array(["Monday", "Tuesday", "Friday"].map(JSONValue.string)))])),
+          ("hour", .object([("type", .string("integer"))])),
+          ("people", .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))])),
+        ])
+      ),
+      ("required", .array(["title", "day", "hour", "people"].map(JSONValue.string))),
+    ])
+    return (try? JSONSchemaGrammar.grammar(for: schema)) ?? ""
+  }()
+
+  /// Greedy picks, with and without a repeat penalty (the chain's own path): asking the grammar about the pick
+  /// gives, token for token, what filtering every candidate first gives, and the grammar refuses some picks.
+  @Test(arguments: [1.0, 1.3])
+  func greedyPicksAreTheGrammarFirstPicks(repeatPenalty: Double) async throws {
+    #expect(!Self.grammar.isEmpty)
+    let session = try await SharedModels.session()
+    let model = session.model
+    let prompt = try session.chatPromptTokens([.user("Lunch with Ana and Bo on Friday at 1pm, as JSON.")])
+    var sampling = SamplingParameters.greedy
+    sampling.repeatPenalty = repeatPenalty
+    let parameters = sampling
+    let (picks, refusals) = try await DecodeExecutor.shared.perform {
+      () throws(LlamaError) -> ([[Int32]], Int) in
+      let onThePick = try SamplerChain(parameters, grammar: Self.grammar, model: model)
+      let first = try SamplerChain(parameters, grammar: Self.grammar, model: model, grammarFirst: true)
+      try session.decode(prompt, at: 0, wantLogits: true)
+      var pairs: [[Int32]] = []
+      for position in prompt.count..<(prompt.count + 48) {
+        let pick = onThePick.sample(from: session.context)
+        pairs.append([pick, first.sample(from: session.context)])
+        if model.isEndOfGeneration(pick) { break }
+        try session.decode([pick], at: position, wantLogits: true)
+      }
+      return (pairs, onThePick.refusals)
+    }
+    for (step, pair) in picks.enumerated() { #expect(pair[0] == pair[1], "step \(step)") }
+    #expect(picks.count > 12)
+    #expect(refusals > 0, "the model never strayed, so the refused path went untested")
+    #expect(refusals < picks.count, "the grammar refused every pick, so the allowed path went untested")
+    let text = String(decoding: picks.flatMap { model.pieceBytes(of: $0[0]) }, as: UTF8.self)
+    #expect(text.hasPrefix("{"), "\(text)")
+  }
+}
+
+@Suite("The likeliest tokens, in order")
+struct LikeliestTokensTests {
+  @Test func theLargestComeFirstAndEqualOnesInTheirOrder() {
+    let values: [Float] = [1, 5, 3, 5, -2, 9, 3, 0]
+    let top = values.withUnsafeBufferPointer { SamplerChain.largest(4, of: $0) }
+    #expect(top == [5, 1, 3, 2])
+    let all = values.withUnsafeBufferPointer { SamplerChain.largest(20, of: $0) }
+    #expect(all == [5, 1, 3, 2, 6, 0, 7, 4])
+    #expect(values.withUnsafeBufferPointer { SamplerChain.largest(0, of: $0) }.isEmpty)
+  }
+
+  @Test func aLargeVocabularyAgreesWithSorting() {
+    var generator = SeededRandom(seed: 7)
+    // Few distinct values, so ties are common.
+    let values = (0..<49_152).map { _ in Float(Int.random(in: 0..<400, using: &generator)) / 8 }
+    let top = values.withUnsafeBufferPointer { SamplerChain.largest(32, of: $0) }
+    let sorted = values.indices.sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
+    #expect(top == sorted.prefix(32).map(Int32.init))
+  }
+}

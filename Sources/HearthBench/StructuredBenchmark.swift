@@ -1,0 +1,146 @@
+import Foundation
+import HearthCore
+import HearthEngine
+
+/// JSON-schema answers through Hearth's API and through `llama-server` (built from the same llama.cpp, same
+/// model, threads and context) in one run: every request of ``StructuredRequests`` goes to both, greedy, with
+/// the same `response_format`, the order of the two servers alternating from request to request. Each answer
+/// is checked against its schema.
+public struct StructuredBenchmark: Sendable {
+  /// What to measure.
+  public struct Configuration: Sendable {
+    public var modelPath: String
+    public var threads: Int
+    public var contextSize = 2048
+    /// The token budget of every answer.
+    public var maxTokens = 256
+    /// How many of the requests to send (all 30 by default).
+    public var requests = StructuredRequests.all.count
+
+    public init(modelPath: String, threads: Int) {
+      self.modelPath = modelPath
+      self.threads = threads
+    }
+  }
+
+  /// The two servers compared.
+  public enum Server: String, CaseIterable, Sendable, Codable {
+    case hearth = "Hearth"
+    case llamaServer = "llama-server"
+  }
+
+  /// One answer's figures.
+  public struct Answer: Sendable, Codable {
+    public var tokens: Int
+    /// Tokens per second after the first.
+    public var tokensPerSecond: Double
+    /// From sending the request to the end of the answer.
+    public var totalMs: Double
+    public var finishReason: String?
+    /// How the answer breaks its schema (it does not parse, a field is missing …); empty when it conforms.
+    public var problems: [String]
+    public var text: String
+    public var valid: Bool { problems.isEmpty }
+  }
+
+  /// Every request's answer from each server.
+  public struct Report: Sendable {
+    public var configuration: Configuration
+    public var requests: [StructuredRequest]
+    public var answers: [Server: [Answer]]
+
+    /// Tokens over decoding time, all answers of `server` together.
+    public func aggregateSpeed(_ server: Server) -> Double {
+      let answers = self.answers[server] ?? []
+      let seconds = answers.reduce(0) { $0 + (Double(max($1.tokens - 1, 0)) / max($1.tokensPerSecond, 1e-9)) }
+      return Double(answers.reduce(0) { $0 + max($1.tokens - 1, 0) }) / max(seconds, 1e-9)
+    }
+
+    /// The median over requests of Hearth's tokens per second over llama-server's for the same request.
+    public var speedRatio: Double {
+      paired { hearth, server in hearth.tokensPerSecond / max(server.tokensPerSecond, 1e-9) }
+    }
+
+    /// The median over requests of llama-server's time to the whole answer over Hearth's (above 1: Hearth is
+    /// done sooner).
+    public var completionSpeedUp: Double { paired { hearth, server in server.totalMs / max(hearth.totalMs, 1e-9) } }
+
+    public func validCount(_ server: Server) -> Int { (answers[server] ?? []).filter(\.valid).count }
+
+    private func paired(_ ratio: (Answer, Answer) -> Double) -> Double {
+      Samples(samples: zip(answers[.hearth] ?? [], answers[.llamaServer] ?? []).map(ratio)).median
+    }
+  }
+
+  let configuration: Configuration
+  let tools: LlamaTools
+
+  /// Creates the benchmark.
+  public init(configuration: Configuration, tools: LlamaTools = LlamaTools()) {
+    self.configuration = configuration
+    self.tools = tools
+  }
+
+  /// Sends every request to both servers.
+  public func run(progress: Benchmark.Progress) async throws -> Report {
+    progress("loading \(configuration.modelPath)")
+    let local = try await LocalModel.load(
+      LocalModelOptions(
+        path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads))
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-structured-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let hearth = try await BenchHearthServer.start(model: local, home: work)
+    defer { hearth.stop() }
+    progress("starting llama-server")
+    let llamaServer = try LlamaServerProcess.start(
+      executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
+      contextSize: configuration.contextSize, slots: 1)
+    defer { llamaServer.stop() }
+    try await llamaServer.waitUntilReady()
+    let ports: [Server: Int] = [.hearth: hearth.port, .llamaServer: llamaServer.port]
+    progress("Hearth on port \(hearth.port), llama-server on port \(llamaServer.port)")
+
+    let requests = Array(StructuredRequests.all.prefix(configuration.requests))
+    // One unmeasured answer each, so neither pays for its first grammar or warm-up in the figures.
+    for server in Server.allCases { _ = try await ask(requests[0], port: ports[server]!) }
+    var answers: [Server: [Answer]] = [:]
+    for (index, request) in requests.enumerated() {
+      let order = index.isMultiple(of: 2) ? Server.allCases : Server.allCases.reversed()
+      for server in order { answers[server, default: []].append(try await ask(request, port: ports[server]!)) }
+      progress("request \(index + 1) of \(requests.count)")
+    }
+    await hearth.shutDown()
+    return Report(configuration: configuration, requests: requests, answers: answers)
+  }
+
+  private func ask(_ request: StructuredRequest, port: Int) async throws -> Answer {
+    let format = JSONValue.object([
+      ("type", .string("json_schema")),
+      ("json_schema", .object([("name", .string(request.schemaName)), ("schema", request.schema)])),
+    ])
+    let stream = try await CompletionStream.post(
+      port: port,
+      body: [
+        (
+          "messages",
+          .array([
+            .object([("role", .string("system")), ("content", .string(request.system))]),
+            .object([("role", .string("user")), ("content", .string(request.user))]),
+          ])
+        ),
+        ("max_tokens", .number(Double(configuration.maxTokens))), ("temperature", .number(0)),
+        ("repeat_penalty", .number(1)), ("response_format", format),
+      ])
+    let problems: [String]
+    do {
+      let value = try JSONDecoder().decode(JSONValue.self, from: Data(stream.text.utf8))
+      problems = SchemaCheck.problems(value, against: request.schema)
+    } catch {
+      problems = [stream.finishReason == "length" ? "cut off at the token budget" : "not JSON"]
+    }
+    return Answer(
+      tokens: stream.completionTokens, tokensPerSecond: stream.tokensPerSecond,
+      totalMs: (stream.end - stream.start).milliseconds, finishReason: stream.finishReason, problems: problems,
+      text: stream.text)
+  }
+}
