@@ -183,15 +183,16 @@ struct LlamaServerProcess: Sendable {
 
   /// Starts it with `slots` slots of `contextSize` tokens each (llama-server's `-c` is every slot's together).
   static func start(
-    executable: String, model: String, threads: Int, contextSize: Int, slots: Int
+    executable: String, model: String, threads: Int, contextSize: Int, slots: Int, extraArguments: [String] = []
   ) throws -> LlamaServerProcess {
     let port = Int.random(in: 20_000...40_000)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [
-      "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize * slots)", "-np", "\(slots)",
-      "--host", "127.0.0.1", "--port", "\(port)", "--log-disable",
-    ]
+    process.arguments =
+      [
+        "-m", model, "-t", "\(threads)", "-tb", "\(threads)", "-c", "\(contextSize * slots)", "-np", "\(slots)",
+        "--host", "127.0.0.1", "--port", "\(port)", "--log-disable",
+      ] + extraArguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -55,8 +55,15 @@ public struct GenerationOptions: Sendable, Hashable {
   /// smaller local model, and fails instead, so the caller shows the facts as they are.
   public var needsCapableModel = false
 
+  /// Up to this many tokens per step are drafted from the prompt and the answer so far (``PromptLookup``) and
+  /// checked by the model in one batch, when a local model generates alone; 0 drafts none. The answer is the
+  /// one plain decoding gives; copying a given text (quoting, correcting, rewriting) comes out faster.
+  public var draftTokens = 0
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
+  /// Most tokens drafted per step.
+  public static let maxDraftTokens = 16
 
   /// Whether the options name tokens by the local model's ids (or one of its slots), so only that model can
   /// honour them.
@@ -90,6 +97,9 @@ public struct GenerationOptions: Sendable, Hashable {
     }
     if let (token, bias) = logitBias.first(where: { $0.key < 0 || !$0.value.isFinite || abs($0.value) > 100 }) {
       throw .init(name: "logit bias", value: "\(token): \(bias)", expected: "a token id and a bias from -100 to 100")
+    }
+    guard (0...Self.maxDraftTokens).contains(draftTokens) else {
+      throw .init(name: "draft tokens", value: "\(draftTokens)", expected: "0 to \(Self.maxDraftTokens)")
     }
     if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
       throw .init(name: "top logprobs", value: "\(logprobs)", expected: "0 to \(Self.maxTopLogprobs)")
@@ -142,6 +152,10 @@ public struct GenerationUsage: Sendable, Hashable, Codable {
   public var generationDuration: Duration
   /// Which model produced the tokens; `nil` from a model that does not say (a local one).
   public var provider: Provider?
+  /// Tokens drafted from the prompt and answer (``GenerationOptions/draftTokens``), and how many of them the
+  /// model kept; `nil` when none were drafted.
+  public var draftedTokens: Int?
+  public var keptDraftTokens: Int?
 
   /// Creates usage figures.
   public init(

@@ -1,20 +1,30 @@
 public import HearthCore
 
-/// Every chunk's vector in one contiguous block of memory, searched exhaustively: with unit vectors a dot
-/// product is the cosine similarity, and a scan with SIMD arithmetic over a contiguous matrix beats an
-/// index structure at the sizes a person's memory reaches (see `hearth bench memory`).
+/// Every chunk's vector in one contiguous block of memory: with unit vectors a dot product is the cosine
+/// similarity. Up to ``defaultExactScanLimit`` vectors a search scans them all with SIMD arithmetic, which beats an
+/// index structure at the sizes a person's memory reaches; beyond it, a scan of one sign bit per dimension
+/// (``SignCodes``) picks the likeliest ``candidateCount(for:)`` places and only those are scored in full
+/// (see `hearth bench memory --scale`).
 public struct VectorIndex: Sendable {
+  /// Most vectors searched by scoring every one: about 20 ms of scanning on one core here.
+  public static let defaultExactScanLimit = 131_072
+  /// Most vectors this index searches by scoring every one.
+  public let exactScanLimit: Int
+
   /// Length of every vector.
   public let dimension: Int
   private(set) var rowIDs: [Int64] = []
   private var collections: [MemoryCollection] = []
   private var values: [Float] = []
   private var slots: [Int64: Int] = [:]
+  private var codes: SignCodes
 
   /// Creates an empty index.
-  public init(dimension: Int) {
+  public init(dimension: Int, exactScanLimit: Int = Self.defaultExactScanLimit) {
     precondition(dimension > 0)
     self.dimension = dimension
+    self.exactScanLimit = exactScanLimit
+    codes = SignCodes(dimension: dimension)
   }
 
   /// Vectors held.
@@ -26,12 +36,14 @@ public struct VectorIndex: Sendable {
     if let slot = slots[rowID] {
       values.replaceSubrange(slot * dimension..<(slot + 1) * dimension, with: vector)
       collections[slot] = collection
+      vector.withUnsafeBufferPointer { codes.replace(slot, with: $0) }
       return
     }
     slots[rowID] = rowIDs.count
     rowIDs.append(rowID)
     collections.append(collection)
     values.append(contentsOf: vector)
+    vector.withUnsafeBufferPointer { codes.append($0) }
   }
 
   /// Adds many vectors given as one block (`rowIDs.count × dimension` floats).
@@ -47,6 +59,12 @@ public struct VectorIndex: Sendable {
     rowIDs = ids
     collections = kinds
     values = block
+    codes = SignCodes(dimension: dimension)
+    block.withUnsafeBufferPointer { all in
+      for row in 0..<ids.count {
+        codes.append(UnsafeBufferPointer(rebasing: all[row * dimension..<(row + 1) * dimension]))
+      }
+    }
   }
 
   /// Removes every vector of `collection`, giving their memory back (the arrays are built again at the size of
@@ -69,11 +87,12 @@ public struct VectorIndex: Sendable {
       keptValues.append(contentsOf: values[slot * dimension..<(slot + 1) * dimension])
     }
     (rowIDs, collections, values, slots) = (keptRows, keptCollections, keptValues, keptSlots)
+    codes.keep(kept)
     return gone
   }
 
   /// The bytes the vectors' storage holds now, its spare room included.
-  var reservedBytes: Int { values.capacity * MemoryLayout<Float>.stride }
+  public var reservedBytes: Int { values.capacity * MemoryLayout<Float>.stride + codes.reservedBytes }
 
   /// Vectors held of `collection`.
   public func count(in collection: MemoryCollection) -> Int {
@@ -93,30 +112,47 @@ public struct VectorIndex: Sendable {
       }
       slots[moved] = slot
     }
+    codes.moveLast(to: slot)
     rowIDs.removeLast()
     collections.removeLast()
     values.removeLast(dimension)
   }
 
   /// The `k` chunks most similar to `query` (a unit vector), best first, optionally within some collections.
+  /// Beyond ``exactScanLimit`` vectors only the ``candidateCount(for:)`` likeliest by their sign codes are
+  /// scored, unless `exact` asks for every one.
   public func nearest(
-    to query: [Float], k: Int, in allowed: Set<MemoryCollection>? = nil
+    to query: [Float], k: Int, in allowed: Set<MemoryCollection>? = nil, exact: Bool = false
   ) -> [(rowID: Int64, similarity: Float)] {
     precondition(query.count == dimension)
     guard k > 0, !rowIDs.isEmpty else { return [] }
     var best = TopK(capacity: k)
     let dimension = dimension
+    let collections = collections
+    let isAllowed: ((Int) -> Bool)? = allowed.map { allowed in { allowed.contains(collections[$0]) } }
+    let candidates: [Int]? =
+      exact || rowIDs.count <= exactScanLimit
+      ? nil
+      : query.withUnsafeBufferPointer {
+        codes.nearest(to: codes.code(of: $0), count: Self.candidateCount(for: k), allowed: isAllowed)
+      }
     values.withUnsafeBufferPointer { matrix in
       query.withUnsafeBufferPointer { q in
-        for slot in 0..<rowIDs.count {
-          if let allowed, !allowed.contains(collections[slot]) { continue }
-          let score = Self.dot(q.baseAddress!, matrix.baseAddress! + slot * dimension, count: dimension)
-          best.offer(score, slot)
+        func score(_ slot: Int) {
+          best.offer(Self.dot(q.baseAddress!, matrix.baseAddress! + slot * dimension, count: dimension), slot)
+        }
+        if let candidates {
+          candidates.forEach(score)
+        } else {
+          for slot in 0..<rowIDs.count where isAllowed?(slot) ?? true { score(slot) }
         }
       }
     }
     return best.sorted().map { (rowIDs[$0.slot], $0.score) }
   }
+
+  /// Places scored in full when the sign codes choose them, for `k` results.
+  public static func candidateCount(for k: Int) -> Int { max(8192, k * 256) }
 
   /// The collection a chunk belongs to, or `nil` when the chunk is not held.
   public func collection(of rowID: Int64) -> MemoryCollection? {

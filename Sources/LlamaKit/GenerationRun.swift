@@ -12,8 +12,9 @@ final class GenerationRun: @unchecked Sendable {
     let tokens: ArraySlice<Int32>
     /// The position of the first token in the run's sequence.
     let position: Int
-    /// Whether the logits of the last token are wanted (the end of the prompt, or a generated token).
-    let wantsLogits: Bool
+    /// How many of the last tokens' logits are wanted: none inside the prompt, one at its end and for a
+    /// generated token, and one more for each drafted token after it.
+    let logitCount: Int
   }
 
   private enum Phase {
@@ -46,6 +47,12 @@ final class GenerationRun: @unchecked Sendable {
   private(set) var slot: Int?
   private var sampler: SamplerChain?
   private var assembler = UTF8Assembler()
+  /// The prompt and answer so far, for drafts; `nil` when the run does not draft.
+  private var lookup: PromptLookup?
+  /// The drafted tokens of the input being evaluated.
+  private var drafts: [Int32] = []
+  private var draftedCount = 0
+  private var keptDraftCount = 0
   private var reused = 0
   /// Set when the prefix was not on disk: prefill stops there once to write it.
   private var savesPrefixAt: Int?
@@ -135,6 +142,7 @@ final class GenerationRun: @unchecked Sendable {
       sampler = try SamplerChain(
         options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
         adjustments: LogitAdjustments(options), model: session.model)
+      if options.draftTokens > 0, session.model.canDropLastTokens { lookup = PromptLookup(tokens: prompt) }
       reportProgress(processed: reused)
       phase = .prefill(next: reused)
     } catch {
@@ -149,15 +157,24 @@ final class GenerationRun: @unchecked Sendable {
     case .prefill(let next):
       var end = min(next + budget, prompt.count)
       if let stop = savesPrefixAt, next < stop { end = min(end, stop) }
-      return Input(tokens: prompt[next..<end], position: next, wantsLogits: end == prompt.count)
+      return Input(tokens: prompt[next..<end], position: next, logitCount: end == prompt.count ? 1 : 0)
     case .generate(let pending?):
-      return Input(tokens: [pending], position: position, wantsLogits: true)
+      drafts = draft(room: budget - 1)
+      return Input(tokens: ([pending] + drafts)[...], position: position, logitCount: 1 + drafts.count)
     case .waiting, .generate(nil), .over:
       return nil
     }
   }
 
   private var position: Int { slot.map { session.slots[$0].cachedTokens.count } ?? 0 }
+
+  /// Tokens to check after the pending one: a draft within `room`, the answer's and the context's limits.
+  private func draft(room: Int) -> [Int32] {
+    guard let lookup else { return [] }
+    let limit = min(
+      options.draftTokens, room, options.maxNewTokens - generated - 1, session.contextSize - position - 2)
+    return lookup.draft(limit: limit)
+  }
 
   /// After the batch holding `input` was evaluated: `logits` is the batch index of its last token's logits
   /// when they were asked for. Reads the next token from them and hands it to the consumer.
@@ -182,7 +199,21 @@ final class GenerationRun: @unchecked Sendable {
       phase = .generate(pending: nil)
     }
     guard let logits else { return }
-    next(from: logits)
+    guard !drafts.isEmpty else { return next(from: logits) }
+    // Each drafted token is kept while it is the token the model picks after the ones before it.
+    let checked = drafts
+    drafts = []
+    var kept = 0
+    for index in 0...checked.count {
+      next(from: logits + Int32(index))
+      guard index < checked.count, case .generate(let picked?) = phase, picked == checked[index] else { break }
+      kept += 1
+    }
+    lookup?.verified(drafted: checked.count, kept: kept)
+    draftedCount += checked.count
+    keptDraftCount += kept
+    // The cache holds the pending token and every draft; what follows the kept ones was never written.
+    if kept < checked.count { session.dropTokens(of: slot, from: input.position + 1 + kept) }
   }
 
   private func next(from logits: Int32) {
@@ -199,6 +230,7 @@ final class GenerationRun: @unchecked Sendable {
     {
       continuation.yield(.logprob(figures))
     }
+    lookup?.append(token)
     let text = assembler.append(session.model.pieceBytes(of: token))
     if !text.isEmpty { continuation.yield(.token(text)) }
     if generated >= options.maxNewTokens { return finish(.maxTokens) }
@@ -215,7 +247,7 @@ final class GenerationRun: @unchecked Sendable {
 
   private var usage: GenerationUsage {
     let prefillEnd = prefillEnded ?? clock.now
-    return GenerationUsage(
+    var usage = GenerationUsage(
       promptTokens: prompt.count,
       reusedPromptTokens: reused,
       prefilledTokens: prefillEnded == nil ? 0 : prompt.count - reused,
@@ -224,6 +256,11 @@ final class GenerationRun: @unchecked Sendable {
       timeToFirstToken: firstToken.map { $0 - requested },
       generationDuration: firstToken.flatMap { first in lastToken.map { $0 - first } } ?? .zero
     )
+    if draftedCount > 0 {
+      usage.draftedTokens = draftedCount
+      usage.keptDraftTokens = keptDraftCount
+    }
+    return usage
   }
 
   private func finish(_ reason: StopReason) {

@@ -113,6 +113,10 @@ public final class LlamaModel: @unchecked Sendable {
   /// Sliding-window size of the attention, 0 when the model attends to the whole context.
   var slidingWindow: Int { Int(llama_model_n_swa(pointer)) }
 
+  /// Whether a sequence's last tokens can be dropped from the cache alone (drafts the model did not keep);
+  /// a recurrent state cannot be rolled back.
+  var canDropLastTokens: Bool { !llama_model_is_recurrent(pointer) && !llama_model_is_hybrid(pointer) }
+
   /// Whether `token` ends a generation (end of sequence, end of turn, …).
   func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
 

@@ -40,11 +40,14 @@ extension LlamaSession {
     fillFreeSlots()
     var inputs: [(run: GenerationRun, input: GenerationRun.Input)] = []
     var room = batchSize
-    // Generating runs each add one token; prompts share what is left, the more urgent first.
-    for run in running where !run.isReadingPrompt {
-      guard let input = run.input(budget: 1) else { continue }
+    // Generating runs each add one token; prompts share what is left, the more urgent first. A run generating
+    // alone, with nobody waiting, may add drafted tokens: with others the batch's work is already shared.
+    let generating = running.filter { !$0.isReadingPrompt }
+    let alone = generating.count == 1 && running.count == 1 && status.withLock { $0.waiting.isEmpty }
+    for run in generating {
+      guard let input = run.input(budget: alone ? room : 1) else { continue }
       inputs.append((run, input))
-      room -= 1
+      room -= input.tokens.count
     }
     for run in running.filter(\.isReadingPrompt).sorted(by: Self.goesFirst) where room > 0 {
       guard let input = run.input(budget: room) else { continue }
@@ -118,12 +121,8 @@ extension LlamaSession {
         batch.logits[count] = 0
         count += 1
       }
-      if input.wantsLogits {
-        batch.logits[count - 1] = 1
-        logitsAt.append(Int32(count - 1))
-      } else {
-        logitsAt.append(nil)
-      }
+      for offset in (count - input.logitCount)..<count { batch.logits[offset] = 1 }
+      logitsAt.append(input.logitCount > 0 ? Int32(count - input.logitCount) : nil)
     }
     batch.n_tokens = Int32(count)
     let (context, batch) = (context, batch)
@@ -142,6 +141,15 @@ extension LlamaSession {
       state.unfinished -= 1
       state.lastRecord = record
     }
+  }
+
+  /// Drops what `slot` holds from `position` on (drafted tokens the model did not keep), on the decode thread;
+  /// forgets the whole slot when the cache cannot drop a part.
+  func dropTokens(of slot: Int, from position: Int) {
+    guard llama_memory_seq_rm(llama_get_memory(context), Int32(slot), Int32(position), -1) else {
+      return forget(slot: slot)
+    }
+    slots[slot].cachedTokens.removeLast(max(0, slots[slot].cachedTokens.count - position))
   }
 
   /// Drops what `slot` holds, on the decode thread.

@@ -157,27 +157,10 @@ final class SamplerChain {
   )
     -> Int32?
   {
-    for token in largest(likeliestAsked, of: logits) where allows(grammar, token) { return token }
-    return nil
-  }
-
-  /// The `count` largest values' places, largest first, equal values in the order they come.
-  static func largest(_ count: Int, of values: UnsafeBufferPointer<Float>) -> [Int32] {
-    guard count > 0 else { return [] }
-    var kept: [(value: Float, place: Int32)] = []
-    kept.reserveCapacity(count + 1)
-    var floor = -Float.infinity  // the smallest value kept, once `count` are kept
-    for place in values.indices {
-      let value = values[place]
-      guard kept.count < count || value > floor else { continue }
-      // After every kept value at least as large, so equal values keep their order.
-      var index = kept.count
-      while index > 0, kept[index - 1].value < value { index -= 1 }
-      kept.insert((value, Int32(place)), at: index)
-      if kept.count > count { kept.removeLast() }
-      if kept.count == count { floor = kept[count - 1].value }
+    for token in LlamaSession.largest(likeliestAsked, of: logits) where allows(grammar, Int32(token)) {
+      return Int32(token)
     }
-    return kept.map(\.place)
+    return nil
   }
 
   /// Whether `grammar`, in its present state, lets `token` come next.

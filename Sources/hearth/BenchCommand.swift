@@ -10,7 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
     abstract: "Measure Hearth; compare it with llama.cpp's own tools in the same run.",
     subcommands: [
       BenchLlamaCommand.self, BenchChatCommand.self, BenchServerCommand.self, BenchStructuredCommand.self,
-      BenchActionsCommand.self,
+      BenchRewriteCommand.self, BenchActionsCommand.self,
       BenchAssistantCommand.self,
       BenchIntentsCommand.self,
       BenchMemoryCommand.self, BenchLoadCommand.self, BenchSpeechCommand.self, BenchSyncCommand.self,

@@ -34,6 +34,10 @@ struct BenchMemoryCommand: AsyncParsableCommand {
   var facts = false
   @Option(name: .long, help: "The set for --facts.") var factsFile = "bench/facts-unseen.json"
   @Option(
+    name: .long,
+    help: "Instead: the vector search at 100,000 chunks and at this many (up to 1000000): latency, recall@10, memory.")
+  var scale: Int?
+  @Option(
     name: .long, help: "The chat model for --answers and --facts (default: $HEARTH_MODEL, else the installed one).")
   var model: String?
   @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -43,6 +47,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
       if answers { return try await runAnswers() }
       if facts { return try await runFacts() }
       if relevanceBar { return try await runRelevanceBar() }
+      if let scale { return try runScale(scale) }
       let sizes = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
       guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 && $0 <= 1_000_000 }) else {
         throw ValidationError("--sizes takes counts between 100 and 1000000, comma-separated")
@@ -58,6 +63,24 @@ struct BenchMemoryCommand: AsyncParsableCommand {
       if json { return Terminal.write(try JSONOutput.encode(report) + "\n") }
       Terminal.write(Self.describe(report, sqliteVecGiven: library != nil))
     }
+  }
+
+  private func runScale(_ scale: Int) throws {
+    guard (1000...1_000_000).contains(scale) else { throw ValidationError("--scale takes 1000 to 1000000 chunks") }
+    let rows = VectorScaleBenchmark(sizes: Array(Set([min(scale, 100_000), scale])).sorted()).run {
+      Terminal.writeError(Terminal.dim("… \($0)") + "\n")
+    }
+    if json { return Terminal.write(try JSONOutput.encode(rows) + "\n") }
+    var lines = [
+      "| chunks | search p50 / p95 ms | exact scan p50 / p95 ms | recall@10 | index MiB |", "|---|---|---|---|---|",
+    ]
+    for row in rows {
+      lines.append(
+        String(
+          format: "| %d | %.2f / %.2f | %.2f / %.2f | %.3f | %.0f |", row.chunks, row.searchP50Ms, row.searchP95Ms,
+          row.exactP50Ms, row.exactP95Ms, row.recallAt10, Double(row.indexBytes) / 1_048_576))
+    }
+    Terminal.write(lines.joined(separator: "\n") + "\n")
   }
 
   private func runAnswers() async throws {

@@ -149,4 +149,22 @@ struct AskCommandTests {
       #expect(Set(event.keys) == ["title", "date", "start", "end", "place", "attendees"], "\(text)")
     }
   }
+
+  /// Two rewrite tasks and a question: every side answers, and Hearth's drafted answers are its plain ones.
+  @Test func benchesRewritesAgainstLlamaServersSpeculation() async throws {
+    let result = try await hearth.run(
+      [
+        "bench", "rewrite", "--model", TestModels.smolLM2, "--tasks", "2", "--questions", "1", "--spec-types",
+        "ngram-simple", "--threads", "2", "--json",
+      ], timeout: .seconds(600))
+    #expect(result.status == 0, "\(result.standardError)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let sides = try #require(object["sides"] as? [[String: Any]])
+    #expect(sides.count == 4)
+    #expect(sides.allSatisfy { ($0["tokens_per_second"] as? Double ?? 0) > 0 }, "\(sides)")
+    #expect(sides.first?["same_text_as_hearth_without_drafts"] as? Int == 2, "\(sides)")
+    #expect(object["best_speculation"] as? String == "llama-server --spec-type ngram-simple")
+    #expect((object["questions_forced_draft_ratio"] as? Double ?? 0) > 0)
+  }
 }

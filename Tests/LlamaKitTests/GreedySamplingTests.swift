@@ -93,24 +93,3 @@ struct GrammarOnThePickTests {
     #expect(text.hasPrefix("{"), "\(text)")
   }
 }
-
-@Suite("The likeliest tokens, in order")
-struct LikeliestTokensTests {
-  @Test func theLargestComeFirstAndEqualOnesInTheirOrder() {
-    let values: [Float] = [1, 5, 3, 5, -2, 9, 3, 0]
-    let top = values.withUnsafeBufferPointer { SamplerChain.largest(4, of: $0) }
-    #expect(top == [5, 1, 3, 2])
-    let all = values.withUnsafeBufferPointer { SamplerChain.largest(20, of: $0) }
-    #expect(all == [5, 1, 3, 2, 6, 0, 7, 4])
-    #expect(values.withUnsafeBufferPointer { SamplerChain.largest(0, of: $0) }.isEmpty)
-  }
-
-  @Test func aLargeVocabularyAgreesWithSorting() {
-    var generator = SeededRandom(seed: 7)
-    // Few distinct values, so ties are common.
-    let values = (0..<49_152).map { _ in Float(Int.random(in: 0..<400, using: &generator)) / 8 }
-    let top = values.withUnsafeBufferPointer { SamplerChain.largest(32, of: $0) }
-    let sorted = values.indices.sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
-    #expect(top == sorted.prefix(32).map(Int32.init))
-  }
-}

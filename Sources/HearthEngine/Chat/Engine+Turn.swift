@@ -123,6 +123,9 @@ extension Engine {
       options = request.options ?? (persona?.preset.map(settings.sampled(as:)) ?? settings).generationOptions
       options.reusablePrefix = parts.reusablePrefix
       options.isBackground = request.isBackground
+      if request.options == nil, case .message(let text) = request.kind {
+        options.draftTokens = DraftPolicy.draftTokens(forUserText: text)
+      }
     } catch {
       try await onEvent(.failed(error))
       return

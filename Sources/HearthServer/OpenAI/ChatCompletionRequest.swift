@@ -251,7 +251,9 @@ struct ChatCompletionRequest: StrictInput {
   /// Generation options: the request's values over the user's saved settings.
   /// - Throws: ``APIError`` for out-of-range values or an unusable `response_format`.
   func generationOptions(defaults: ChatSettings) throws -> GenerationOptions {
-    var options = try sampling.generationOptions(defaults: defaults, logprobs: try logprobAlternatives())
+    let lastUserText = messages.last { $0.role == "user" }?.content?.text ?? ""
+    var options = try sampling.generationOptions(
+      defaults: defaults, logprobs: try logprobAlternatives(), givenText: lastUserText)
     options.reportsPromptProgress = returnProgress == true
     if let format = try formatGrammar() {
       guard options.grammar == nil else {

@@ -183,8 +183,13 @@ struct StreamTimings: Encodable {
   var promptMilliseconds: Double
   var predictedTokens: Int
   var predictedMilliseconds: Double
+  /// Tokens drafted from the prompt and answer, and how many the model kept (absent when none were drafted).
+  var draftTokens: Int?
+  var keptDraftTokens: Int?
 
   enum CodingKeys: String, CodingKey {
+    case draftTokens = "draft_n"
+    case keptDraftTokens = "draft_n_accepted"
     case promptTokens = "prompt_n"
     case promptMilliseconds = "prompt_ms"
     case promptPerSecond = "prompt_per_second"
@@ -201,6 +206,8 @@ struct StreamTimings: Encodable {
     try container.encode(predictedTokens, forKey: .predictedTokens)
     try container.encode(predictedMilliseconds, forKey: .predictedMilliseconds)
     try container.encode(Self.rate(predictedTokens, predictedMilliseconds), forKey: .predictedPerSecond)
+    try container.encodeIfPresent(draftTokens, forKey: .draftTokens)
+    try container.encodeIfPresent(keptDraftTokens, forKey: .keptDraftTokens)
   }
 
   private static func rate(_ count: Int, _ milliseconds: Double) -> Double {
@@ -213,6 +220,8 @@ struct StreamTimings: Encodable {
     promptMilliseconds = usage.prefillDuration.milliseconds
     predictedTokens = usage.generatedTokens
     predictedMilliseconds = usage.generationDuration.milliseconds
+    draftTokens = usage.draftedTokens
+    keptDraftTokens = usage.keptDraftTokens
   }
 
   init(promptTokens: Int, promptMilliseconds: Double, predictedTokens: Int, predictedMilliseconds: Double) {

@@ -4,7 +4,8 @@ import HearthEngine
 
 /// The generation fields `/v1/chat/completions` and `/v1/completions` share: OpenAI's (`max_tokens`,
 /// `temperature`, `logit_bias`, …) and the llama.cpp server's extensions clients written for it send (`top_k`,
-/// `min_p`, `repeat_penalty`, `ignore_eos`, `grammar`, `json_schema`, `id_slot`, `cache_prompt`). Every one
+/// `min_p`, `repeat_penalty`, `ignore_eos`, `grammar`, `json_schema`, `id_slot`, `cache_prompt`,
+/// `speculative.n_max`). Every one
 /// is honoured or refused by name; a field that is none of them is refused by the strict reader.
 struct SamplingRequest: Decodable {
   var maxTokens: Int?
@@ -29,6 +30,8 @@ struct SamplingRequest: Decodable {
   var idSlot: Int?
   /// Whether the cached prefix of an earlier prompt may be reused; Hearth always reuses it.
   var cachePrompt: Bool?
+  /// Most tokens drafted per step (llama.cpp's server field); 0 drafts none, absent leaves it to ``DraftPolicy``.
+  var speculativeMax: Int?
 
   /// Most choices one request may ask for: they are generated one after another.
   static let maxChoices = 4
@@ -48,6 +51,7 @@ struct SamplingRequest: Decodable {
     case jsonSchema = "json_schema"
     case idSlot = "id_slot"
     case cachePrompt = "cache_prompt"
+    case speculativeMax = "speculative.n_max"
   }
 
   static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
@@ -81,8 +85,10 @@ struct SamplingRequest: Decodable {
 
   /// Generation options: the request's values over the user's saved settings.
   /// - Parameter logprobs: how many alternatives to report per token, `nil` for none.
+  /// - Parameter givenText: the text the user gave (the last user message, or the prompt), which decides
+  ///   whether tokens are drafted when `speculative.n_max` is absent.
   /// - Throws: ``APIError`` naming the first out-of-range or unsupported value.
-  func generationOptions(defaults: ChatSettings, logprobs: Int?) throws -> GenerationOptions {
+  func generationOptions(defaults: ChatSettings, logprobs: Int?, givenText: String) throws -> GenerationOptions {
     _ = try choices()
     if let idSlot, idSlot < -1 {
       throw APIError.invalidRequest("id_slot \(idSlot) does not exist: slots count from 0", parameter: "id_slot")
@@ -114,6 +120,11 @@ struct SamplingRequest: Decodable {
     }
     options.ignoresEndOfGeneration = ignoreEOS ?? false
     options.grammar = try extensionGrammar()
+    if let speculativeMax, !(0...GenerationOptions.maxDraftTokens).contains(speculativeMax) {
+      throw APIError.invalidRequest(
+        "speculative.n_max must be from 0 to \(GenerationOptions.maxDraftTokens)", parameter: "speculative.n_max")
+    }
+    options.draftTokens = speculativeMax ?? DraftPolicy.draftTokens(forUserText: givenText)
     do {
       try options.validate()
     } catch {

@@ -106,7 +106,9 @@ struct TextCompletionRequest: StrictInput {
         "echo cannot be combined with logprobs: the prompt's own log probabilities are not computed",
         parameter: "echo")
     }
-    return try sampling.generationOptions(defaults: defaults, logprobs: logprobs)
+    let givenText: String
+    if case .text(let text) = prompt { givenText = text } else { givenText = "" }
+    return try sampling.generationOptions(defaults: defaults, logprobs: logprobs, givenText: givenText)
   }
 }
 
