@@ -48,19 +48,27 @@ struct CompletionStream: Sendable {
     var result = CompletionStream(
       start: start, firstText: nil, lastText: start, end: clock.now, completionTokens: 0, promptTokens: 0, text: "",
       finishReason: nil)
-    var pending = ""
+    // Events are cut at blank lines in bytes, and each decoded whole: a character whose bytes arrive in two
+    // reads stays one character.
+    var pending: [UInt8] = []
     for (now, buffer) in arrivals {
-      pending += String(buffer: buffer)
-      while let end = pending.range(of: "\n\n") {
-        let event = pending[..<end.lowerBound]
-        pending = String(pending[end.upperBound...])
-        guard event.hasPrefix("data: "),
-          let chunk = try? JSONDecoder().decode(JSONValue.self, from: Data(event.dropFirst(6).utf8))
+      pending += buffer.readableBytesView
+      while let end = Self.blankLine(in: pending) {
+        let event = pending[..<end]
+        pending.removeFirst(end + 2)
+        guard event.starts(with: Array("data: ".utf8)),
+          let chunk = try? JSONDecoder().decode(JSONValue.self, from: Data(event.dropFirst(6)))
         else { continue }
         result.read(chunk, at: now)
       }
     }
     return result
+  }
+
+  /// Where the first "\n\n" in `bytes` starts.
+  private static func blankLine(in bytes: [UInt8]) -> Int? {
+    guard bytes.count >= 2 else { return nil }
+    return (0..<(bytes.count - 1)).first { bytes[$0] == 10 && bytes[$0 + 1] == 10 }
   }
 
   private mutating func read(_ chunk: JSONValue, at now: ContinuousClock.Instant) {

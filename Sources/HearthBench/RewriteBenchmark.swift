@@ -61,9 +61,7 @@ public struct RewriteBenchmark: Sendable {
 
     /// Tokens over time, all of a side's answers together.
     public static func aggregate(_ answers: [Answer]) -> Double {
-      let counted = answers.filter { $0.tokens > 1 && $0.tokensPerSecond > 0 }
-      let seconds = counted.reduce(0) { $0 + Double($1.tokens - 1) / $1.tokensPerSecond }
-      return Double(counted.reduce(0) { $0 + $1.tokens - 1 }) / max(seconds, 1e-9)
+      decodeSpeed(answers.map { ($0.tokens, $0.tokensPerSecond) })
     }
 
     /// The median over answers of `top`'s speed over `bottom`'s for the same prompt.

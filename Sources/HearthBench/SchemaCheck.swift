@@ -27,22 +27,22 @@ public enum SchemaCheck {
     }
     switch value {
     case .string(let text):
-      let length = text.count
+      let length = text.unicodeScalars.count  // JSON Schema counts code points
       if let least = schema["minLength"]?.numberValue, Double(length) < least {
-        found.append("\(path): \(length) characters, fewer than \(Int(least))")
+        found.append("\(path): \(length) characters, fewer than \(bound(least))")
       }
       if let most = schema["maxLength"]?.numberValue, Double(length) > most {
-        found.append("\(path): \(length) characters, more than \(Int(most))")
+        found.append("\(path): \(length) characters, more than \(bound(most))")
       }
     case .number(let number):
-      if let least = schema["minimum"]?.numberValue, number < least { found.append("\(path): below \(least)") }
-      if let most = schema["maximum"]?.numberValue, number > most { found.append("\(path): above \(most)") }
+      if let least = schema["minimum"]?.numberValue, number < least { found.append("\(path): below \(bound(least))") }
+      if let most = schema["maximum"]?.numberValue, number > most { found.append("\(path): above \(bound(most))") }
     case .array(let items):
       if let least = schema["minItems"]?.numberValue, Double(items.count) < least {
-        found.append("\(path): \(items.count) items, fewer than \(Int(least))")
+        found.append("\(path): \(items.count) items, fewer than \(bound(least))")
       }
       if let most = schema["maxItems"]?.numberValue, Double(items.count) > most {
-        found.append("\(path): \(items.count) items, more than \(Int(most))")
+        found.append("\(path): \(items.count) items, more than \(bound(most))")
       }
       if let itemSchema = schema["items"] {
         for (index, item) in items.enumerated() {
@@ -67,6 +67,11 @@ public enum SchemaCheck {
     default: break
     }
     return found
+  }
+
+  /// A bound as written: a whole number without its ".0".
+  private static func bound(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
   }
 
   private static func typeNames(_ type: JSONValue?) -> [String]? {

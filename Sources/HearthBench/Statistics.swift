@@ -1,3 +1,11 @@
+/// Decode speed of several answers together: their tokens after the first over the time each took from its first
+/// token to its last (answers of one token, or whose time could not be measured, left out).
+public func decodeSpeed(_ answers: [(tokens: Int, tokensPerSecond: Double)]) -> Double {
+  let counted = answers.filter { $0.tokens > 1 && $0.tokensPerSecond > 0 }
+  let seconds = counted.reduce(0) { $0 + Double($1.tokens - 1) / $1.tokensPerSecond }
+  return seconds > 0 ? Double(counted.reduce(0) { $0 + $1.tokens - 1 }) / seconds : 0
+}
+
 /// Mean and spread of repeated measurements.
 public struct Samples: Sendable, Hashable, Codable {
   /// The individual values.

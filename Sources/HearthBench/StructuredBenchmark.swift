@@ -51,9 +51,7 @@ public struct StructuredBenchmark: Sendable {
 
     /// Tokens over decoding time, all answers of `server` together.
     public func aggregateSpeed(_ server: Server) -> Double {
-      let answers = self.answers[server] ?? []
-      let seconds = answers.reduce(0) { $0 + (Double(max($1.tokens - 1, 0)) / max($1.tokensPerSecond, 1e-9)) }
-      return Double(answers.reduce(0) { $0 + max($1.tokens - 1, 0) }) / max(seconds, 1e-9)
+      decodeSpeed((answers[server] ?? []).map { ($0.tokens, $0.tokensPerSecond) })
     }
 
     /// The median over requests of Hearth's tokens per second over llama-server's for the same request.

@@ -29,8 +29,8 @@ enum NumberRangeGrammar {
   /// The grammar for a decimal from `least` to `most` when both bounds are whole and `least` is 0 or more;
   /// `nil` otherwise.
   static func number(least: Double?, most: Double?) -> String? {
-    let lower = least ?? 0
-    guard lower >= 0, lower == lower.rounded(), lower <= Double(largest) else { return nil }
+    // Without a minimum the range reaches below zero, which these patterns do not write.
+    guard let lower = least, lower >= 0, lower == lower.rounded(), lower <= Double(largest) else { return nil }
     let fraction = #"( "." [0-9]+ )?"#
     guard let most else { return integer(least: Int(lower), most: nil).map { "( \($0) ) \(fraction)" } }
     guard most == most.rounded(), most <= Double(largest), most >= lower else { return nil }

@@ -3,9 +3,10 @@ import HearthCore
 import Synchronization
 
 /// One generation on a session's sequence slot, advanced by the session's batch steps on the decode thread:
-/// a chunk of its prompt per step while reading it, then one token per step, in the same batch as every other
-/// run on the context. Cancellation and the deadline are checked before every step, so a generation stops
-/// within one token of being asked to.
+/// a chunk of its prompt per step while reading it, then one token per step (with drafted tokens after it when
+/// it generates alone and drafts), in the same batch as every other run on the context. Cancellation and the
+/// deadline are checked before every step, so a generation stops within one step of being asked to: one token,
+/// or the tokens of the draft kept in that step.
 final class GenerationRun: @unchecked Sendable {
   /// What a run puts into one batch.
   struct Input {
@@ -203,17 +204,21 @@ final class GenerationRun: @unchecked Sendable {
     // Each drafted token is kept while it is the token the model picks after the ones before it.
     let checked = drafts
     drafts = []
+    // Counted as they are known, so a run that ends inside the loop reports them in its usage.
+    draftedCount += checked.count
     var kept = 0
     for index in 0...checked.count {
       next(from: logits + Int32(index))
       guard index < checked.count, case .generate(let picked?) = phase, picked == checked[index] else { break }
       kept += 1
+      keptDraftCount += 1
     }
     lookup?.verified(drafted: checked.count, kept: kept)
-    draftedCount += checked.count
-    keptDraftCount += kept
     // The cache holds the pending token and every draft; what follows the kept ones was never written.
-    if kept < checked.count { session.dropTokens(of: slot, from: input.position + 1 + kept) }
+    let keptEnd = input.position + 1 + kept
+    if kept < checked.count, !session.dropTokens(of: slot, from: keptEnd) {
+      fail(.decodeFailed(code: -1, position: keptEnd))
+    }
   }
 
   private func next(from logits: Int32) {

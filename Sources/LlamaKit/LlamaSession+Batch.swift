@@ -144,12 +144,14 @@ extension LlamaSession {
   }
 
   /// Drops what `slot` holds from `position` on (drafted tokens the model did not keep), on the decode thread;
-  /// forgets the whole slot when the cache cannot drop a part.
-  func dropTokens(of slot: Int, from position: Int) {
+  /// `false` when the cache cannot drop a part (the slot is then forgotten whole, and its run cannot go on).
+  func dropTokens(of slot: Int, from position: Int) -> Bool {
     guard llama_memory_seq_rm(llama_get_memory(context), Int32(slot), Int32(position), -1) else {
-      return forget(slot: slot)
+      forget(slot: slot)
+      return false
     }
     slots[slot].cachedTokens.removeLast(max(0, slots[slot].cachedTokens.count - position))
+    return true
   }
 
   /// Drops what `slot` holds, on the decode thread.

@@ -260,7 +260,8 @@ public struct GenerationRecord: Sendable, Hashable {
   public var stopReason: StopReason?
   /// Its counts and timings.
   public var usage: GenerationUsage
-  /// Tokens generated after cancellation was requested (`nil` when it was not); at most 1.
+  /// Tokens generated after cancellation was requested (`nil` when it was not); at most one step's: 1, or 1 and
+  /// the drafted tokens kept in that step.
   public var tokensAfterCancellation: Int?
 
   /// A generation refused before it started (bad options, a prompt that cannot be formatted).

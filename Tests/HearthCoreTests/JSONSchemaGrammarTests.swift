@@ -234,6 +234,7 @@ struct NumberRangeGrammarTests {
     #expect(admits(open, "3.25") && admits(open, "12000") && !admits(open, "2.9"))
     #expect(NumberRangeGrammar.number(least: -1, most: 1) == nil)
     #expect(NumberRangeGrammar.number(least: 0, most: 0.5) == nil)
+    #expect(NumberRangeGrammar.number(least: nil, most: 10) == nil)  // -3.5 is in range
   }
 
   @Test func schemasUseTheRangesAndRefuseEmptyOnes() throws {

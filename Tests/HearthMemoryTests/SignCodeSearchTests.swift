@@ -34,6 +34,14 @@ struct SignCodeSearchTests {
     #expect(codes.bits == [0, 1 << 5])
     let query = second.withUnsafeBufferPointer { codes.code(of: $0) }
     #expect(codes.nearest(to: query, count: 5, allowed: nil) == [0])
+    // Fewer places wanted than held: the nearest by differing bits, the last distance taken in place order.
+    let third = (0..<70).map { Float($0 == 69 || $0 == 0 ? 1 : -1) }  // one bit from `second`
+    third.withUnsafeBufferPointer { codes.append($0) }
+    first.withUnsafeBufferPointer { codes.append($0) }
+    second.withUnsafeBufferPointer { codes.append($0) }  // places: second, third, first, second
+    #expect(codes.nearest(to: query, count: 2, allowed: nil).sorted() == [0, 3])
+    #expect(codes.nearest(to: query, count: 3, allowed: nil).sorted() == [0, 1, 3])
+    #expect(codes.nearest(to: query, count: 1, allowed: { $0 != 0 }) == [3])
   }
 
   /// Over the exact-scan limit, the top ten found through the codes are the exact scan's in at least 95 % of

@@ -48,6 +48,9 @@ struct SpeculationTests {
     #expect(drafted.text == plain.text)
     #expect(drafted.stopReason == .maxTokens)
     #expect(draftedCache == plainCache)
+    // The last step drafted too: the budget ran out in a draft, counted in the usage.
+    let tried = try #require(drafted.usage?.draftedTokens)
+    #expect(tried > 0)
   }
 
   /// Left after 30 pieces, the run stops within one step (a pending token and its drafts), and the cache holds
