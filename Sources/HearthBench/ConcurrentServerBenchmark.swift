@@ -83,16 +83,13 @@ public struct ConcurrentServerBenchmark: Sendable {
       path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads)
     options.parallel = configuration.concurrent
     let local = try await LocalModel.load(options)
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-concurrent-\(UUID())")
-    defer { try? FileManager.default.removeItem(at: work) }
-    let hearth = try await BenchHearthServer.start(model: local, home: work)
+    let hearth = try await BenchHearthServer.start(model: local, label: "concurrent")
     defer { hearth.stop() }
     progress("starting llama-server -np \(configuration.concurrent)")
-    let llamaServer = try LlamaServerProcess.start(
+    let llamaServer = try await LlamaServerProcess.start(
       executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
       contextSize: configuration.contextSize, slots: configuration.concurrent)
     defer { llamaServer.stop() }
-    try await llamaServer.waitUntilReady()
     let ports: [Server: Int] = [.hearth: hearth.port, .llamaServer: llamaServer.port]
 
     var serial = 0

@@ -91,15 +91,12 @@ public struct RewriteBenchmark: Sendable {
     var hearths: [BenchHearthServer] = []
     defer { hearths.forEach { $0.stop() } }
     var ports: [Side: Int] = [:]
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-rewrite-\(UUID())")
-    defer { try? FileManager.default.removeItem(at: work) }
-    for (number, side) in hearthSides.enumerated() {
+    for side in hearthSides {
       progress("loading \(configuration.modelPath) for \(side)")
       let local = try await LocalModel.load(
         LocalModelOptions(
           path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads))
-      let server = try await BenchHearthServer.start(
-        model: local, home: work.appendingPathComponent("profile-\(number)"))
+      let server = try await BenchHearthServer.start(model: local, label: "rewrite")
       hearths.append(server)
       ports[side] = server.port
     }
@@ -107,12 +104,11 @@ public struct RewriteBenchmark: Sendable {
     defer { servers.forEach { $0.stop() } }
     for specType in [nil] + configuration.spectypes {
       progress("starting llama-server\(specType.map { " --spec-type \($0)" } ?? "")")
-      let server = try LlamaServerProcess.start(
+      let server = try await LlamaServerProcess.start(
         executable: try tools.locate("llama-server"), model: configuration.modelPath,
         threads: configuration.threads, contextSize: configuration.contextSize, slots: 1,
         extraArguments: specType.map { ["--spec-type", $0] } ?? [])
       servers.append(server)
-      try await server.waitUntilReady()
       ports[.llamaServer(specType: specType)] = server.port
     }
     let taskSides =

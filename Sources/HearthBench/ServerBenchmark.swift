@@ -77,19 +77,15 @@ public struct ServerBenchmark: Sendable {
     let local = try await LocalModel.load(
       LocalModelOptions(
         path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads))
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-server-\(UUID())")
-    defer { try? FileManager.default.removeItem(at: work) }
-    // A scratch profile, opened through the same entry point `hearth serve` uses.
-    let hearth = try await BenchHearthServer.start(model: local, home: work)
+    let hearth = try await BenchHearthServer.start(model: local, label: "server")
     defer { hearth.stop() }
     let hearthPort = hearth.port
 
     progress("starting llama-server")
-    let llamaServer = try LlamaServerProcess.start(
+    let llamaServer = try await LlamaServerProcess.start(
       executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
       contextSize: configuration.contextSize, slots: 1)
     defer { llamaServer.stop() }
-    try await llamaServer.waitUntilReady()
 
     let measure: @Sendable (Path, String) async throws -> Measurement = { path, prompt in
       switch path {
@@ -181,10 +177,11 @@ struct LlamaServerProcess: Sendable {
   let process: Process
   let port: Int
 
-  /// Starts it with `slots` slots of `contextSize` tokens each (llama-server's `-c` is every slot's together).
+  /// Starts it with `slots` slots of `contextSize` tokens each (llama-server's `-c` is every slot's together)
+  /// and waits until it answers; one that never does is stopped.
   static func start(
     executable: String, model: String, threads: Int, contextSize: Int, slots: Int, extraArguments: [String] = []
-  ) throws -> LlamaServerProcess {
+  ) async throws -> LlamaServerProcess {
     let port = Int.random(in: 20_000...40_000)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -196,10 +193,17 @@ struct LlamaServerProcess: Sendable {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    return LlamaServerProcess(process: process, port: port)
+    let server = LlamaServerProcess(process: process, port: port)
+    do {
+      try await server.waitUntilReady()
+    } catch {
+      server.stop()
+      throw error
+    }
+    return server
   }
 
-  func waitUntilReady() async throws {
+  private func waitUntilReady() async throws {
     for _ in 0..<600 {
       guard process.isRunning else {
         throw BenchmarkError.toolFailed(tool: "llama-server", reason: "exited with status \(process.terminationStatus)")
@@ -223,13 +227,17 @@ struct LlamaServerProcess: Sendable {
   }
 }
 
-/// Hearth's HTTP server on a scratch profile, opened through the same entry point `hearth serve` uses.
+/// Hearth's HTTP server on a scratch profile of its own, opened through the same entry point `hearth serve`
+/// uses; the profile is removed when the server stops.
 struct BenchHearthServer: Sendable {
   let port: Int
   private let group: ServiceGroup
   private let serving: Task<Void, any Error>
+  private let home: URL
 
-  static func start(model: LocalModel, home: URL) async throws -> BenchHearthServer {
+  /// Serves `model` on a new profile named after `label`.
+  static func start(model: LocalModel, label: String) async throws -> BenchHearthServer {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-\(label)-\(UUID())")
     let engine = try Engine.open(EngineConfiguration(paths: HearthPaths(home: home)), model: model)
     var logger = Logger(label: "hearth.bench")
     logger.logLevel = .error
@@ -244,9 +252,10 @@ struct BenchHearthServer: Sendable {
     let serving = Task { try await group.run() }
     guard let port = await ports.first(where: { _ in true }) else {
       serving.cancel()
+      try? FileManager.default.removeItem(at: home)
       throw CancellationError()
     }
-    return BenchHearthServer(port: port, group: group, serving: serving)
+    return BenchHearthServer(port: port, group: group, serving: serving, home: home)
   }
 
   /// Stops it gracefully.
@@ -254,8 +263,9 @@ struct BenchHearthServer: Sendable {
     await group.triggerGracefulShutdown()
   }
 
-  /// Stops it at once.
+  /// Stops it at once, and removes its profile.
   func stop() {
     serving.cancel()
+    try? FileManager.default.removeItem(at: home)
   }
 }

@@ -85,16 +85,13 @@ public struct StructuredBenchmark: Sendable {
     let local = try await LocalModel.load(
       LocalModelOptions(
         path: configuration.modelPath, contextSize: configuration.contextSize, threads: configuration.threads))
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-bench-structured-\(UUID())")
-    defer { try? FileManager.default.removeItem(at: work) }
-    let hearth = try await BenchHearthServer.start(model: local, home: work)
+    let hearth = try await BenchHearthServer.start(model: local, label: "structured")
     defer { hearth.stop() }
     progress("starting llama-server")
-    let llamaServer = try LlamaServerProcess.start(
+    let llamaServer = try await LlamaServerProcess.start(
       executable: try tools.locate("llama-server"), model: configuration.modelPath, threads: configuration.threads,
       contextSize: configuration.contextSize, slots: 1)
     defer { llamaServer.stop() }
-    try await llamaServer.waitUntilReady()
     let ports: [Server: Int] = [.hearth: hearth.port, .llamaServer: llamaServer.port]
     progress("Hearth on port \(hearth.port), llama-server on port \(llamaServer.port)")
 
