@@ -32,7 +32,9 @@ public enum ActionGrammar {
     let variants = tools.indices.map { "tool-\($0)" }
     rules.append(#"kind-tool-call ::= "TOOL_CALL:{" ( "# + variants.joined(separator: " | ") + #" ) "}""#)
     for (index, tool) in tools.enumerated() {
-      let arguments = (try? JSONSchemaGrammar.grammar(for: tool.schema)) ?? JSONSchemaGrammar.anyObject
+      let arguments =
+        (try? JSONSchemaGrammar.grammar(for: tool.schema, layout: .compact))
+        ?? JSONSchemaGrammar.anyObject(layout: .compact)
       rules.append(
         "tool-\(index) ::= "
           + quoted(#""server":\#(tool.serverJSON),"tool":\#(tool.toolJSON),"arguments":"#) + " t\(index)-root")
@@ -45,7 +47,8 @@ public enum ActionGrammar {
   /// only the rest.
   public static func grammar(for tool: CallableTool, pinned: [String: JSONValue]) -> String {
     let arguments =
-      (try? JSONSchemaGrammar.grammar(for: tool.schema(pinning: pinned))) ?? JSONSchemaGrammar.anyObject
+      (try? JSONSchemaGrammar.grammar(for: tool.schema(pinning: pinned), layout: .compact))
+      ?? JSONSchemaGrammar.anyObject(layout: .compact)
     return "root ::= "
       + quoted(#"[TOOL_CALL:{"server":\#(tool.serverJSON),"tool":\#(tool.toolJSON),"arguments":"#)
       + #" args-root "}]""# + "\n" + GrammarRules.prefixed(arguments, with: "args-")

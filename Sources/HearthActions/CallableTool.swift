@@ -32,15 +32,18 @@ public struct CallableTool: Sendable, Hashable {
   }
 
   /// The schema with `pinned` arguments fixed to their values (and required).
+  /// A required text argument left to the model is held to 1 to ``writtenTextLimit`` characters where the
+  /// schema gives no length: a tiny model may otherwise close it at once, or run on to its token budget.
   func schema(pinning pinned: [String: JSONValue]) -> JSONValue {
-    guard !pinned.isEmpty, let members = schema.objectMembers else { return schema }
+    guard let members = schema.objectMembers else { return schema }
     let required = Set((schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []) + pinned.keys)
     var pairs: [(String, JSONValue)] = []
     for (key, value) in members {
       switch key {
       case "properties":
         let properties = (value.objectMembers ?? []).map { name, property in
-          (name, pinned[name].map { JSONValue.object([("const", $0)]) } ?? property)
+          if let value = pinned[name] { return (name, JSONValue.object([("const", value)])) }
+          return (name, required.contains(name) ? Self.bounded(property) : property)
         }
         pairs.append((key, .object(properties)))
       case "required":
@@ -51,5 +54,16 @@ public struct CallableTool: Sendable, Hashable {
     }
     pairs.append(("required", .array(required.sorted().map(JSONValue.string))))
     return .object(pairs)
+  }
+
+  /// Most characters of a text argument the model writes, when the tool's schema gives no limit.
+  static let writtenTextLimit = 80
+
+  /// `property` with a length when it is a plain string without one.
+  private static func bounded(_ property: JSONValue) -> JSONValue {
+    guard property["type"]?.stringValue == "string", property["minLength"] == nil, property["maxLength"] == nil,
+      property["enum"] == nil, property["const"] == nil, let members = property.objectMembers
+    else { return property }
+    return .object(members + [("minLength", .number(1)), ("maxLength", .number(Double(writtenTextLimit)))])
   }
 }

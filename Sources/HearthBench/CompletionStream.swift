@@ -17,6 +17,8 @@ struct CompletionStream: Sendable {
   var promptTokens: Int
   var text: String
   var finishReason: String?
+  /// Tokens Hearth's grammar forced, from the last `timings` (asked for with `timings_per_token`).
+  var forcedTokens: Int?
 
   /// Sends `body` (its `stream` and `stream_options` are set here) and reads the whole answer.
   static func post(port: Int, body: [(String, JSONValue)]) async throws -> CompletionStream {
@@ -76,6 +78,7 @@ struct CompletionStream: Sendable {
       promptTokens = Int(prompt)
       if let generated = usage["completion_tokens"]?.numberValue { completionTokens = Int(generated) }
     }
+    if let forced = chunk["timings"]?["forced_n"]?.numberValue { forcedTokens = Int(forced) }
     guard let choice = chunk["choices"]?.arrayValue?.first else { return }
     if let reason = choice["finish_reason"]?.stringValue { finishReason = reason }
     if let content = choice["delta"]?["content"]?.stringValue, !content.isEmpty {

@@ -60,6 +60,11 @@ public struct GenerationOptions: Sendable, Hashable {
   /// one plain decoding gives; copying a given text (quoting, correcting, rewriting) comes out faster.
   public var draftTokens = 0
 
+  /// What becomes of text a grammar leaves as the only way on (a schema's keys and punctuation,
+  /// ``GrammarFollower``): by default its tokens are evaluated in one batch. Never with ``logprobs``, which
+  /// need every token's logits.
+  public var forcedText = ForcedText.batched
+
   /// Most alternatives a token may be reported with.
   public static let maxTopLogprobs = 20
   /// Most tokens drafted per step.
@@ -115,6 +120,16 @@ public struct GenerationOptions: Sendable, Hashable {
   }
 }
 
+/// What generation does with text a grammar forces.
+public enum ForcedText: String, Sendable, Hashable, CaseIterable {
+  /// The tokenizer's tokens for it, evaluated in one batch after the token before.
+  case batched
+  /// The same tokens, evaluated one per step (only to compare: the answer is the batched one).
+  case stepwise
+  /// Sampled token by token like free text: the model may spell it otherwise (`s`, `t`, `a`, `rt`).
+  case sampled
+}
+
 /// Why a generation ended without an error.
 public enum StopReason: String, Sendable, Hashable, Codable, CustomStringConvertible {
   /// The model produced its end-of-generation token.
@@ -156,6 +171,9 @@ public struct GenerationUsage: Sendable, Hashable, Codable {
   /// model kept; `nil` when none were drafted.
   public var draftedTokens: Int?
   public var keptDraftTokens: Int?
+  /// Tokens written because the grammar left no other way on (``GenerationOptions/forcedText``), evaluated in
+  /// batches without being sampled; `nil` when there were none.
+  public var forcedTokens: Int?
 
   /// Creates usage figures.
   public init(

@@ -4,7 +4,10 @@
 /// Covered: `type` (single or a list), `properties` with `required`, `items` (one schema, or a list for a
 /// tuple, as `prefixItems` is too), `enum`, `const`, `anyOf` and
 /// `oneOf`, and local `$ref`s to `#/$defs/…` or `#/definitions/…`. An object's properties are all written,
-/// required ones first in their listed order, then the others by name. A string's `minLength`/`maxLength` and
+/// required ones first in their listed order, then the others by name, in one ``Layout`` (`{"a": 1, "b": 2}`
+/// as Python's `json.dumps` writes it, or compact inside action blocks): with no choice of white space, a
+/// schema's keys and punctuation are the only way on, and generation evaluates them in one batch
+/// (``GrammarFollower``). A string's `minLength`/`maxLength` and
 /// an array's `minItems`/`maxItems` are enforced up to ``maxCount`` (llama.cpp writes each counted place out
 /// as a rule of its own); an integer's `minimum` and `maximum` are, and a number's when they are whole and not
 /// negative (``NumberRangeGrammar``). Larger bounds, other decimal ranges and other keywords that only narrow a
@@ -31,6 +34,17 @@ public struct JSONSchemaGrammar: Sendable {
     public var description: String { "unsupported JSON schema at \(path): \(reason)" }
   }
 
+  /// Where white space goes between a document's parts: nowhere else, so the grammar leaves no choice of it.
+  public enum Layout: Sendable {
+    /// `{"a": 1, "b": [2, 3]}`: a space after each colon and comma, as Python's `json.dumps` writes.
+    case spaced
+    /// `{"a":1,"b":[2,3]}`, as action blocks are written.
+    case compact
+
+    var colon: String { self == .spaced ? #"": ""# : #"":""# }
+    var comma: String { self == .spaced ? #"", ""# : #"",""# }
+  }
+
   private var rules: [(name: String, body: String)] = []
   private var ruleNames: Set<String> = []
   /// For each base name, the suffix to try next, so names that clash cost no rescans.
@@ -39,19 +53,23 @@ public struct JSONSchemaGrammar: Sendable {
   private var referenceNames: [String: String] = [:]
   private var grammarBytes = 0
   private let definitions: [String: JSONValue]
+  private let layout: Layout
 
   /// The grammar for any JSON object (`response_format` of type `json_object`).
-  public static var anyObject: String {
-    (["root ::= object"] + primitives.map { "\($0.name) ::= \($0.body)" }).joined(separator: "\n")
+  public static var anyObject: String { anyObject(layout: .spaced) }
+
+  /// The grammar for any JSON object in `layout`.
+  public static func anyObject(layout: Layout) -> String {
+    (["root ::= object"] + primitives(layout).map { "\($0.name) ::= \($0.body)" }).joined(separator: "\n")
   }
 
   /// The grammar for documents valid against `schema`.
   /// - Throws: ``UnsupportedSchema`` for a schema it cannot express, such as a remote `$ref`.
-  public static func grammar(for schema: JSONValue) throws(UnsupportedSchema) -> String {
-    var builder = JSONSchemaGrammar(schema: schema)
+  public static func grammar(for schema: JSONValue, layout: Layout = .spaced) throws(UnsupportedSchema) -> String {
+    var builder = JSONSchemaGrammar(schema: schema, layout: layout)
     let root = try builder.rule(for: schema, path: "#", name: "root-value", depth: 0)
     builder.rules.insert(("root", root), at: 0)
-    let grammar = (builder.rules + primitives).map { "\($0.name) ::= \($0.body)" }.joined(separator: "\n")
+    let grammar = (builder.rules + primitives(layout)).map { "\($0.name) ::= \($0.body)" }.joined(separator: "\n")
     do {
       try GrammarLimits.check(grammar)
     } catch {
@@ -60,27 +78,30 @@ public struct JSONSchemaGrammar: Sendable {
     return grammar
   }
 
-  private init(schema: JSONValue) {
+  private init(schema: JSONValue, layout: Layout) {
+    self.layout = layout
     var definitions: [String: JSONValue] = [:]
     for key in ["$defs", "definitions"] {
       for (name, value) in schema[key]?.objectMembers ?? [] { definitions["#/\(key)/\(name)"] = value }
     }
     self.definitions = definitions
-    ruleNames = Set(Self.primitives.map(\.name) + ["root"])
+    ruleNames = Set(Self.primitives(layout).map(\.name) + ["root"])
   }
 
-  private static let primitives: [(name: String, body: String)] = [
-    ("value", "object | array | string | number | boolean | null"),
-    ("object", #""{" ws ( string ws ":" ws value ( ws "," ws string ws ":" ws value )* )? ws "}""#),
-    ("array", #""[" ws ( value ( ws "," ws value )* )? ws "]""#),
-    ("string", #""\"" char* "\"""#),
-    ("char", #"[^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} )"#),
-    ("number", #"integer ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?"#),
-    ("integer", #""-"? ( "0" | [1-9] [0-9]{0,15} )"#),
-    ("boolean", #""true" | "false""#),
-    ("null", #""null""#),
-    ("ws", #"| " " | "\n" [ \t]{0,20}"#),
-  ]
+  private static func primitives(_ layout: Layout) -> [(name: String, body: String)] {
+    let (colon, comma) = (layout.colon, layout.comma)
+    return [
+      ("value", "object | array | string | number | boolean | null"),
+      ("object", #""{" ( string \#(colon) value ( \#(comma) string \#(colon) value )* )? "}""#),
+      ("array", #""[" ( value ( \#(comma) value )* )? "]""#),
+      ("string", #""\"" char* "\"""#),
+      ("char", #"[^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F]{4} )"#),
+      ("number", #"integer ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?"#),
+      ("integer", #""-"? ( "0" | [1-9] [0-9]{0,15} )"#),
+      ("boolean", #""true" | "false""#),
+      ("null", #""null""#),
+    ]
+  }
 
   /// The body of a rule for `schema`; nested schemas get rules of their own named after `name`.
   private mutating func rule(
@@ -172,16 +193,16 @@ public struct JSONSchemaGrammar: Sendable {
           members.append(
             try addRule(for: place, path: "\(path)/\(tupleKey)/\(index)", name: "\(name)-\(index)", depth: depth))
         }
-        return #""[" ws \#(members.joined(separator: #" ws "," ws "#)) ws "]""#
+        return #""[" \#(members.joined(separator: " \(layout.comma) ")) "]""#
       }
       let counted = try Self.bounds(schema, "minItems", "maxItems", path: path)
       guard let items = schema["items"] else {
         guard let (least, most) = counted else { return "array" }
-        return #""[" ws \#(Self.repeated("value", separator: #"ws "," ws"#, least: least, most: most)) ws "]""#
+        return #""[" \#(Self.repeated("value", separator: layout.comma, least: least, most: most)) "]""#
       }
       let item = try addRule(for: items, path: path + "/items", name: name + "-item", depth: depth)
       let (least, most) = counted ?? (0, nil)
-      return #""[" ws \#(Self.repeated(item, separator: #"ws "," ws"#, least: least, most: most)) ws "]""#
+      return #""[" \#(Self.repeated(item, separator: layout.comma, least: least, most: most)) "]""#
     case "object":
       guard let properties = schema["properties"]?.objectMembers, !properties.isEmpty else { return "object" }
       let byName = Dictionary(properties, uniquingKeysWith: { first, _ in first })
@@ -197,9 +218,9 @@ public struct JSONSchemaGrammar: Sendable {
         let value = try addRule(
           for: byName[key]!, path: "\(path)/properties/\(key)", name: "\(name)-\(key.prefix(Self.maxNameLength))",
           depth: depth)
-        members.append(#"\#(Self.literal(.string(key))) ws ":" ws \#(value)"#)
+        members.append("\(Self.literal(.string(key))) \(layout.colon) \(value)")
       }
-      return #""{" ws \#(members.joined(separator: #" ws "," ws "#)) ws "}""#
+      return #""{" \#(members.joined(separator: " \(layout.comma) ")) "}""#
     default:
       throw UnsupportedSchema(path: path + "/type", reason: "unknown type \"\(type)\"")
     }

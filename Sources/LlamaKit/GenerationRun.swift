@@ -52,6 +52,13 @@ final class GenerationRun: @unchecked Sendable {
   private var lookup: PromptLookup?
   /// The drafted tokens of the input being evaluated.
   private var drafts: [Int32] = []
+  /// The tokens of the input being evaluated that the grammar forced (recorded by the sampler already).
+  private var forced: [Int32] = []
+  /// Forced tokens still to be evaluated one per step (``ForcedText/stepwise``).
+  private var queued: [Int32] = []
+  /// Whether the pending token came from `queued`: a span is looked for after sampled tokens only, as batched.
+  private var pendingWasQueued = false
+  private var forcedCount = 0
   private var draftedCount = 0
   private var keptDraftCount = 0
   private var reused = 0
@@ -152,7 +159,8 @@ final class GenerationRun: @unchecked Sendable {
   }
 
   /// What the run puts into the next batch, at most `budget` tokens; `nil` when it has nothing to add.
-  func input(budget: Int) -> Input? {
+  /// A generating run adds the text its grammar forces after the pending token, and drafts when `mayDraft`.
+  func input(budget: Int, mayDraft: Bool = true) -> Input? {
     guard budget > 0 else { return nil }
     switch phase {
     case .prefill(let next):
@@ -160,7 +168,14 @@ final class GenerationRun: @unchecked Sendable {
       if let stop = savesPrefixAt, next < stop { end = min(end, stop) }
       return Input(tokens: prompt[next..<end], position: next, logitCount: end == prompt.count ? 1 : 0)
     case .generate(let pending?):
-      drafts = draft(room: budget - 1)
+      if queued.isEmpty, !pendingWasQueued {
+        let span = forcedSpan(after: pending, room: budget - 1)
+        if options.forcedText == .stepwise { queued = span } else { forced = span }
+      }
+      if !forced.isEmpty {
+        return Input(tokens: ([pending] + forced)[...], position: position, logitCount: 1)
+      }
+      drafts = mayDraft && queued.isEmpty ? draft(room: budget - 1) : []
       return Input(tokens: ([pending] + drafts)[...], position: position, logitCount: 1 + drafts.count)
     case .waiting, .generate(nil), .over:
       return nil
@@ -168,6 +183,26 @@ final class GenerationRun: @unchecked Sendable {
   }
 
   private var position: Int { slot.map { session.slots[$0].cachedTokens.count } ?? 0 }
+
+  /// Most forced tokens added to one batch.
+  static let maxForcedTokens = 32
+
+  /// The tokens the grammar forces after `pending`, within `room` and the answer's and the context's limits,
+  /// recorded by the sampler as generated; empty when it forces none.
+  private func forcedSpan(after pending: Int32, room: Int) -> [Int32] {
+    guard options.forcedText != .sampled, options.logprobs == nil, let sampler else { return [] }
+    let limit = min(
+      room, Self.maxForcedTokens, options.maxNewTokens - generated - 1, session.contextSize - position - 2)
+    guard limit > 0 else { return [] }
+    let text = sampler.forcedText(limit: ForcedSpan.maxCharacters)
+    guard !text.isEmpty else { return [] }
+    var span: [Int32] = []
+    for token in ForcedSpan.tokens(after: pending, forced: text, model: session.model).prefix(limit) {
+      guard sampler.force(token) else { break }
+      span.append(token)
+    }
+    return span
+  }
 
   /// Tokens to check after the pending one: a draft within `room`, the answer's and the context's limits.
   private func draft(room: Int) -> [Int32] {
@@ -200,6 +235,21 @@ final class GenerationRun: @unchecked Sendable {
       phase = .generate(pending: nil)
     }
     guard let logits else { return }
+    pendingWasQueued = !queued.isEmpty
+    if !queued.isEmpty {
+      // The next forced token is the next pending one, as the batch would have had it.
+      forcedCount += 1
+      return take(queued.removeFirst())
+    }
+    if !forced.isEmpty {
+      let span = forced
+      forced = []
+      forcedCount += span.count
+      // Within the answer's and the context's limits (see forcedSpan), so none of them ends the run.
+      for token in span { take(token) }
+      guard !isOver else { return }
+      return next(from: logits)
+    }
     guard !drafts.isEmpty else { return next(from: logits) }
     // Each drafted token is kept while it is the token the model picks after the ones before it.
     let checked = drafts
@@ -227,14 +277,19 @@ final class GenerationRun: @unchecked Sendable {
     if !options.ignoresEndOfGeneration, session.model.isEndOfGeneration(token) {
       return finish(.endOfGeneration)
     }
-    generatedCount.add(1, ordering: .releasing)
-    lastToken = clock.now
-    if firstToken == nil { firstToken = lastToken }
     if let alternatives = options.logprobs,
       let figures = session.logprob(of: token, alternatives: alternatives, index: logits)
     {
       continuation.yield(.logprob(figures))
     }
+    take(token)
+  }
+
+  /// Hands a generated token (sampled, or forced by the grammar) to the consumer.
+  private func take(_ token: Int32) {
+    generatedCount.add(1, ordering: .releasing)
+    lastToken = clock.now
+    if firstToken == nil { firstToken = lastToken }
     lookup?.append(token)
     let text = assembler.append(session.model.pieceBytes(of: token))
     if !text.isEmpty { continuation.yield(.token(text)) }
@@ -265,6 +320,7 @@ final class GenerationRun: @unchecked Sendable {
       usage.draftedTokens = draftedCount
       usage.keptDraftTokens = keptDraftCount
     }
+    if forcedCount > 0 { usage.forcedTokens = forcedCount }
     return usage
   }
 

@@ -40,12 +40,14 @@ extension LlamaSession {
     fillFreeSlots()
     var inputs: [(run: GenerationRun, input: GenerationRun.Input)] = []
     var room = batchSize
-    // Generating runs each add one token; prompts share what is left, the more urgent first. A run generating
-    // alone, with nobody waiting, may add drafted tokens: with others the batch's work is already shared.
+    // Generating runs each add one token, and the tokens their grammar forces; prompts share what is left, the
+    // more urgent first. Only a run generating alone, with nobody waiting, adds drafted tokens: a draft may be
+    // thrown away, and with others the batch's work is already shared. Forced tokens are never thrown away,
+    // and each saves the run a step.
     let generating = running.filter { !$0.isReadingPrompt }
     let alone = generating.count == 1 && running.count == 1 && status.withLock { $0.waiting.isEmpty }
     for run in generating {
-      guard let input = run.input(budget: alone ? room : 1) else { continue }
+      guard let input = run.input(budget: room, mayDraft: alone) else { continue }
       inputs.append((run, input))
       room -= input.tokens.count
     }

@@ -27,6 +27,13 @@ final class SamplerChain {
   private(set) var refusals = 0
   /// The candidates the chain filters, made on first use and reused for every token.
   private var candidates: UnsafeMutableBufferPointer<llama_token_data>?
+  /// The grammar followed in Swift, to tell what text it forces; `nil` without a grammar, for a lazy one until
+  /// it starts, and for one the follower cannot read.
+  private var follower: GrammarFollower?
+  /// A lazy grammar's start while it has not come.
+  private var lazyStart: LazyGrammarStart?
+  private let grammarText: String?
+  private let model: LlamaModel
 
   /// - Parameter directGreedy: pick plain greedy tokens from the logits (off only to compare with the chain).
   /// - Parameter grammarFirst: filter every token's candidates through the grammar before sampling (on only to
@@ -39,6 +46,8 @@ final class SamplerChain {
   ) throws(LlamaError) {
     self.vocabularySize = model.metadata.vocabularySize
     self.grammarFirst = grammarFirst
+    self.model = model
+    self.grammarText = grammar
     let vocabularySize = Int32(model.metadata.vocabularySize)
     if let grammar {
       let (constraint, errors) = LlamaLogCapture.capturingErrors {
@@ -52,6 +61,11 @@ final class SamplerChain {
         throw .invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason")
       }
       self.grammar = constraint
+      if let grammarTrigger {
+        lazyStart = LazyGrammarStart(pattern: grammarTrigger)
+      } else if let compiled = GrammarCache.shared.compiled(grammar) {
+        follower = GrammarFollower(compiled)
+      }
     } else {
       self.grammar = nil
     }
@@ -123,9 +137,40 @@ final class SamplerChain {
         token = pick
       }
     }
+    record(token)
+    return token
+  }
+
+  private func record(_ token: Int32) {
     if let grammar { llama_sampler_accept(grammar, token) }
     llama_sampler_accept(pointer, token)
-    return token
+    guard follower != nil || lazyStart != nil else { return }
+    let piece = model.pieceBytes(of: token)
+    if follower != nil {
+      follower?.accept(bytes: piece)
+    } else if let constrained = lazyStart?.append(piece) {
+      // The same token started llama.cpp's grammar: it was fed the same text.
+      lazyStart = nil
+      if let grammarText, let compiled = GrammarCache.shared.compiled(grammarText) {
+        var started = GrammarFollower(compiled)
+        started.accept(bytes: Array(constrained.utf8))
+        follower = started
+      }
+    }
+  }
+
+  /// The text the grammar allows as the only way on, up to `limit` characters; empty when it leaves a choice,
+  /// or cannot be followed.
+  func forcedText(limit: Int) -> String {
+    guard let follower, !follower.isLost else { return "" }
+    return follower.forcedText(limit: limit)
+  }
+
+  /// Records `token` as generated without sampling it, when the grammar allows it; returns whether it did.
+  func force(_ token: Int32) -> Bool {
+    guard let grammar, Self.allows(grammar, token) else { return false }
+    record(token)
+    return true
   }
 
   /// The chain's pick among every token of `logits`, after `grammar` when one is given; nothing is recorded.

@@ -9,8 +9,10 @@ struct BenchStructuredCommand: AsyncParsableCommand {
     abstract: "JSON-schema answers: tokens/s and time to the whole object, Hearth against llama-server.",
     discussion: """
       Sends the same 30 requests (event, reminder and tool-call schemas shaped like Hearth's actions; contact, \
-      classification and extraction schemas as API clients write them) to Hearth's API and to llama-server, \
-      greedy, with the same response_format, and checks every answer against its schema.
+      classification and extraction schemas as API clients write them) to Hearth's API three ways (the text \
+      the grammar forces evaluated in one batch; the same tokens one per step, forced_spans "stepwise"; sampled \
+      like free text, forced_spans false) and to llama-server, greedy, with the same response_format; checks \
+      every answer against its schema, and Hearth's answers against each other.
       """
   )
 
@@ -64,12 +66,28 @@ struct BenchStructuredCommand: AsyncParsableCommand {
         "| \(server.rawValue) | \(String(format: "%.1f", report.aggregateSpeed(server))) | \(report.validCount(server)) of \(answers.count) | \(answers.filter { $0.finishReason == "length" }.count) |"
       )
     }
+    let count = report.requests.count
     rows += [
       "",
       "| ratio | value | goal |", "|---|---|---|",
       "| Hearth ÷ llama-server tokens/s | \(String(format: "%.3f", figures.speedRatio)) | ≥ 1.0 |",
+      "| Hearth without forced spans ÷ llama-server tokens/s | \(String(format: "%.3f", figures.unforcedSpeedRatio)) | ≥ 1.0 |",
       "| llama-server ÷ Hearth time to the whole answer | \(String(format: "%.3f", figures.completionSpeedUp)) | ≥ 1.3 |",
+      "| Hearth without ÷ with forced spans, time to the whole answer | \(String(format: "%.3f", figures.forcedSpeedUp)) | |",
+      "| tokens forced (of Hearth's) | \(String(format: "%.1f %%", figures.forcedShare * 100)) | |",
+      "| same values, forced tokens batched and one per step | \(count - figures.differingFromStepwise.count) of \(count) | ≥ 95 % |",
+      "| same values, forced tokens batched and sampled like free text | \(count - figures.differingValues.count) of \(count) | |",
     ]
+    for index in figures.differingFromStepwise {
+      rows += ["", "Batched and one per step differ for request \(index + 1) (\(report.requests[index].schemaName))."]
+    }
+    if !figures.differingValues.isEmpty {
+      rows += ["", "Requests whose values differ with the forced text sampled (batched, then sampled):"]
+      for index in figures.differingValues.prefix(10) {
+        rows.append("- \(report.requests[index].schemaName): \((report.answers[.hearth] ?? [])[index].text)")
+        rows.append("  \((report.answers[.hearthUnforced] ?? [])[index].text)")
+      }
+    }
     let broken = zip(report.requests, report.answers[.hearth] ?? []).filter { !$0.1.valid }
     if !broken.isEmpty {
       rows += ["", "Hearth's answers that broke their schema:"]
@@ -84,6 +102,8 @@ struct StructuredBenchJSON: Encodable {
   struct Request: Encodable {
     var schema: String
     var hearth: StructuredBenchmark.Answer?
+    var hearthStepwise: StructuredBenchmark.Answer?
+    var hearthUnforced: StructuredBenchmark.Answer?
     var llamaServer: StructuredBenchmark.Answer?
   }
 
@@ -91,9 +111,16 @@ struct StructuredBenchJSON: Encodable {
   var maxTokens: Int
   var hearthTokensPerSecond: Double
   var llamaServerTokensPerSecond: Double
+  var hearthUnforcedTokensPerSecond: Double
   var speedRatio: Double
+  var unforcedSpeedRatio: Double
   var completionSpeedUp: Double
+  var forcedSpeedUp: Double
+  var forcedShare: Double
+  var differingValues: [Int]
+  var differingFromStepwise: [Int]
   var hearthValid: Int
+  var hearthUnforcedValid: Int
   var llamaServerValid: Int
   var answers: [Request]
 
@@ -102,16 +129,26 @@ struct StructuredBenchJSON: Encodable {
     maxTokens = report.configuration.maxTokens
     hearthTokensPerSecond = report.aggregateSpeed(.hearth)
     llamaServerTokensPerSecond = report.aggregateSpeed(.llamaServer)
-    speedRatio = report.speedRatio
-    completionSpeedUp = report.completionSpeedUp
+    hearthUnforcedTokensPerSecond = report.aggregateSpeed(.hearthUnforced)
+    speedRatio = report.speedRatio()
+    unforcedSpeedRatio = report.speedRatio(.hearthUnforced)
+    completionSpeedUp = report.completionSpeedUp()
+    forcedSpeedUp = report.completionSpeedUp(.hearth, over: .hearthUnforced)
+    forcedShare = report.forcedShare
+    differingValues = report.differingValues(from: .hearthUnforced)
+    differingFromStepwise = report.differingValues(from: .hearthStepwise)
     hearthValid = report.validCount(.hearth)
+    hearthUnforcedValid = report.validCount(.hearthUnforced)
     llamaServerValid = report.validCount(.llamaServer)
-    let hearth = report.answers[.hearth] ?? []
-    let server = report.answers[.llamaServer] ?? []
+    func answer(_ server: StructuredBenchmark.Server, _ index: Int) -> StructuredBenchmark.Answer? {
+      let answers = report.answers[server] ?? []
+      return answers.indices.contains(index) ? answers[index] : nil
+    }
     answers = report.requests.indices.map { index in
       Request(
-        schema: report.requests[index].schemaName, hearth: hearth.indices.contains(index) ? hearth[index] : nil,
-        llamaServer: server.indices.contains(index) ? server[index] : nil)
+        schema: report.requests[index].schemaName, hearth: answer(.hearth, index),
+        hearthStepwise: answer(.hearthStepwise, index), hearthUnforced: answer(.hearthUnforced, index),
+        llamaServer: answer(.llamaServer, index))
     }
   }
 }

@@ -50,6 +50,28 @@ struct ToolCallGrammarTests {
     #expect(parsed.blocks.map(\.kind) == [.toolCall])
   }
 
+  /// A required text the model writes is one character at least and 80 at most, in compact JSON like the block
+  /// around it; a length the tool gives is its own.
+  @Test func aTextLeftToTheModelIsBoundedAndCompact() throws {
+    let grammar = ActionGrammar.grammar(for: time, pinned: [:])
+    #expect(grammar.contains(#"args-root ::= "{" "\"timezone\"" ":" args-root-value-timezone "}""#), "\(grammar)")
+    #expect(grammar.contains(#"args-root-value-timezone ::= "\"" args-char{1,80} "\"""#), "\(grammar)")
+    let header = #"[TOOL_CALL:{"server":"time","tool":"get_current_time","arguments":{"timezone":""#
+    var follower = GrammarFollower(try GBNFGrammar(grammar))
+    #expect(follower.forcedText(limit: 200) == header)
+    follower.accept(bytes: Array(header.utf8))
+    follower.accept(bytes: Array("\"".utf8))
+    #expect(follower.isLost, "an empty text is refused")
+    let bounded = CallableTool(
+      server: "s", tool: "t", description: "",
+      schema: .object([
+        ("type", .string("object")),
+        ("properties", .object([("q", .object([("type", .string("string")), ("maxLength", .number(5))]))])),
+        ("required", .array([.string("q")])),
+      ]))
+    #expect(ActionGrammar.grammar(for: bounded, pinned: [:]).contains(#"args-char{0,5}"#))
+  }
+
   @Test func theInstructionsListTheToolsAndTheirArguments() {
     let text = ActionInstructions.toolLines([time])
     #expect(

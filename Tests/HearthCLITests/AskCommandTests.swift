@@ -135,15 +135,22 @@ struct AskCommandTests {
     #expect(result.status == 0, "\(result.standardError)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-    for key in ["hearth_tokens_per_second", "llama_server_tokens_per_second", "speed_ratio", "completion_speed_up"] {
+    for key in [
+      "hearth_tokens_per_second", "hearth_unforced_tokens_per_second", "llama_server_tokens_per_second", "speed_ratio",
+      "unforced_speed_ratio", "completion_speed_up", "forced_speed_up", "forced_share",
+    ] {
       #expect((object[key] as? Double ?? 0) > 0, "\(key)")
     }
     #expect(object["requests"] as? Int == 2)
     #expect(object["hearth_valid"] as? Int == 2, "\(result.standardOutput)")
+    #expect(object["hearth_unforced_valid"] as? Int == 2, "\(result.standardOutput)")
+    #expect(object["differing_values"] is [Int])
+    #expect(object["differing_from_stepwise"] as? [Int] == [], "batched and one per step write the same")
     let answers = try #require(object["answers"] as? [[String: Any]])
     #expect(answers.count == 2 && answers.allSatisfy { $0["schema"] as? String == "event" })
     for answer in answers {
       let hearth = try #require(answer["hearth"] as? [String: Any])
+      #expect((hearth["forced_tokens"] as? Int ?? 0) > 0, "an event's keys are forced")
       let text = try #require(hearth["text"] as? String)
       let event = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
       #expect(Set(event.keys) == ["title", "date", "start", "end", "place", "attendees"], "\(text)")

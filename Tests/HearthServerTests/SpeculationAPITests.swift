@@ -45,3 +45,41 @@ struct SpeculationAPITests {
     }
   }
 }
+
+/// Text a JSON schema forces, through `/v1/chat/completions` with the real model: evaluated in one batch by
+/// default (counted in `timings.forced_n`), one per step or sampled when `forced_spans` says, refused by name
+/// when it says anything else.
+@Suite("Forced spans through the API with the real model", .heavy)
+struct ForcedSpansAPITests {
+  private func ask(_ server: LiveServer, _ extra: String = "") async throws -> (String, JSONValue?) {
+    let format =
+      #"{"type":"json_schema","json_schema":{"name":"reminder","schema":{"type":"object","properties":{"title":{"type":"string","maxLength":40},"priority":{"enum":["low","normal","high"]}},"required":["title","priority"]}}}"#
+    let body =
+      #"{"messages":[{"role":"user","content":"Remind me to call Mum, high priority."}],"temperature":0,"max_tokens":60,"stream":true,"timings_per_token":true,"response_format":\#(format)\#(extra)}"#
+    let events = try await OpenAICompatibilityTests.events(server, "/v1/chat/completions", body)
+    let text = events.compactMap { $0["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue }.joined()
+    return (text, events.last?["timings"])
+  }
+
+  @Test func forcedSpansAreOnByDefaultAndSetByName() async throws {
+    try await LiveServer.routed { server in
+      let (batched, batchedTimings) = try await ask(server)
+      let (stepwise, stepwiseTimings) = try await ask(server, #","forced_spans":"stepwise""#)
+      let (sampled, sampledTimings) = try await ask(server, #","forced_spans":false"#)
+      for text in [batched, stepwise, sampled] {
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(value["title"]?.stringValue != nil && value["priority"]?.stringValue != nil, "\(text)")
+      }
+      #expect(stepwise == batched)
+      let forced = try #require(batchedTimings?["forced_n"]?.numberValue)
+      #expect(forced >= 4)
+      #expect(stepwiseTimings?["forced_n"]?.numberValue == forced)
+      #expect(sampledTimings?["forced_n"] == nil)
+      let refused = try await server.request(
+        .POST, "/v1/chat/completions",
+        body: #"{"messages":[{"role":"user","content":"Hi"}],"forced_spans":"fast"}"#)
+      #expect(refused.status == 400)
+      #expect(refused.body.contains("forced_spans"), "\(refused.body)")
+    }
+  }
+}

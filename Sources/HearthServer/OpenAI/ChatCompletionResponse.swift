@@ -186,8 +186,11 @@ struct StreamTimings: Encodable {
   /// Tokens drafted from the prompt and answer, and how many the model kept (absent when none were drafted).
   var draftTokens: Int?
   var keptDraftTokens: Int?
+  /// Tokens the grammar forced, evaluated without sampling (Hearth's own figure; absent when none were).
+  var forcedTokens: Int?
 
   enum CodingKeys: String, CodingKey {
+    case forcedTokens = "forced_n"
     case draftTokens = "draft_n"
     case keptDraftTokens = "draft_n_accepted"
     case promptTokens = "prompt_n"
@@ -208,6 +211,7 @@ struct StreamTimings: Encodable {
     try container.encode(Self.rate(predictedTokens, predictedMilliseconds), forKey: .predictedPerSecond)
     try container.encodeIfPresent(draftTokens, forKey: .draftTokens)
     try container.encodeIfPresent(keptDraftTokens, forKey: .keptDraftTokens)
+    try container.encodeIfPresent(forcedTokens, forKey: .forcedTokens)
   }
 
   private static func rate(_ count: Int, _ milliseconds: Double) -> Double {
@@ -222,6 +226,7 @@ struct StreamTimings: Encodable {
     predictedMilliseconds = usage.generationDuration.milliseconds
     draftTokens = usage.draftedTokens
     keptDraftTokens = usage.keptDraftTokens
+    forcedTokens = usage.forcedTokens
   }
 
   init(promptTokens: Int, promptMilliseconds: Double, predictedTokens: Int, predictedMilliseconds: Double) {

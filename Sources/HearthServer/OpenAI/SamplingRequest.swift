@@ -5,7 +5,7 @@ import HearthEngine
 /// The generation fields `/v1/chat/completions` and `/v1/completions` share: OpenAI's (`max_tokens`,
 /// `temperature`, `logit_bias`, …) and the llama.cpp server's extensions clients written for it send (`top_k`,
 /// `min_p`, `repeat_penalty`, `ignore_eos`, `grammar`, `json_schema`, `id_slot`, `cache_prompt`,
-/// `speculative.n_max`). Every one
+/// `speculative.n_max`), and Hearth's `forced_spans`. Every one
 /// is honoured or refused by name; a field that is none of them is refused by the strict reader.
 struct SamplingRequest: Decodable {
   var maxTokens: Int?
@@ -32,6 +32,25 @@ struct SamplingRequest: Decodable {
   var cachePrompt: Bool?
   /// Most tokens drafted per step (llama.cpp's server field); 0 drafts none, absent leaves it to ``DraftPolicy``.
   var speculativeMax: Int?
+  /// What becomes of text a grammar forces (Hearth's field): `true` (the default) evaluates it in one batch,
+  /// `false` samples it like free text, `"stepwise"` evaluates the batched tokens one per step.
+  var forcedSpans: ForcedSpansField?
+
+  struct ForcedSpansField: Decodable {
+    var mode: ForcedText
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let flag = try? container.decode(Bool.self) {
+        mode = flag ? .batched : .sampled
+      } else if try container.decode(String.self) == "stepwise" {
+        mode = .stepwise
+      } else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "forced_spans takes true, false or \"stepwise\"")
+      }
+    }
+  }
 
   /// Most choices one request may ask for: they are generated one after another.
   static let maxChoices = 4
@@ -52,6 +71,7 @@ struct SamplingRequest: Decodable {
     case idSlot = "id_slot"
     case cachePrompt = "cache_prompt"
     case speculativeMax = "speculative.n_max"
+    case forcedSpans = "forced_spans"
   }
 
   static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
@@ -125,6 +145,7 @@ struct SamplingRequest: Decodable {
         "speculative.n_max must be from 0 to \(GenerationOptions.maxDraftTokens)", parameter: "speculative.n_max")
     }
     options.draftTokens = speculativeMax ?? DraftPolicy.draftTokens(forUserText: givenText)
+    options.forcedText = forcedSpans?.mode ?? .batched
     do {
       try options.validate()
     } catch {
