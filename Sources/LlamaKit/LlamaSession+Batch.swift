@@ -46,8 +46,10 @@ extension LlamaSession {
     // and each saves the run a step.
     let generating = running.filter { !$0.isReadingPrompt }
     let alone = generating.count == 1 && running.count == 1 && status.withLock { $0.waiting.isEmpty }
-    for run in generating {
-      guard let input = run.input(budget: room, mayDraft: alone) else { continue }
+    for (index, run) in generating.enumerated() {
+      // Each run after this one keeps room for its pending token.
+      let later = generating.count - index - 1
+      guard let input = run.input(budget: room - later, mayDraft: alone) else { continue }
       inputs.append((run, input))
       room -= input.tokens.count
     }
