@@ -28,12 +28,21 @@ struct FuzzTarget: Sendable {
       precondition(defused.blocks.isEmpty && defused.malformed.isEmpty)
     },
     FuzzTarget(name: "SchemaGrammar") { bytes in
-      _ = try? GrammarLimits.check(String(decoding: bytes, as: UTF8.self))
+      let text = String(decoding: bytes, as: UTF8.self)
+      _ = try? GrammarLimits.check(text)
+      // A raw grammar the follower reads is followed through its own text without a crash or a hang.
+      if let raw = try? GBNFGrammar(text) {
+        var follower = GrammarFollower(raw)
+        _ = follower.forcedText(limit: 32)
+        follower.accept(bytes: bytes.prefix(256))
+        _ = follower.forcedText(limit: 32)
+      }
       guard let schema = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
         let grammar = try? JSONSchemaGrammar.grammar(for: schema)
       else { return }
-      // What the builder writes is always within the limits a raw grammar is held to.
+      // What the builder writes is always within the limits a raw grammar is held to, and always followed.
       precondition((try? GrammarLimits.check(grammar)) != nil)
+      precondition((try? GBNFGrammar(grammar)) != nil)
     },
     FuzzTarget(name: "ICalendar") { bytes in
       _ = try? ICalendar.read(Data(bytes), local: TimeZone(identifier: "UTC")!)

@@ -34,9 +34,12 @@ public struct CallableTool: Sendable, Hashable {
   /// The schema with `pinned` arguments fixed to their values (and required).
   /// A required text argument left to the model is held to 1 to ``writtenTextLimit`` characters where the
   /// schema gives no length: a tiny model may otherwise close it at once, or run on to its token budget.
+  /// Required arguments keep the schema's order (the grammar writes them in it), the pinned ones after.
   func schema(pinning pinned: [String: JSONValue]) -> JSONValue {
     guard let members = schema.objectMembers else { return schema }
-    let required = Set((schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []) + pinned.keys)
+    let listed = schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    let requiredOrder = listed + pinned.keys.sorted().filter { !listed.contains($0) }
+    let required = Set(requiredOrder)
     var pairs: [(String, JSONValue)] = []
     for (key, value) in members {
       switch key {
@@ -52,12 +55,12 @@ public struct CallableTool: Sendable, Hashable {
         pairs.append((key, value))
       }
     }
-    pairs.append(("required", .array(required.sorted().map(JSONValue.string))))
+    pairs.append(("required", .array(requiredOrder.map(JSONValue.string))))
     return .object(pairs)
   }
 
   /// Most characters of a text argument the model writes, when the tool's schema gives no limit.
-  static let writtenTextLimit = 80
+  static let writtenTextLimit = 200
 
   /// `property` with a length when it is a plain string without one.
   private static func bounded(_ property: JSONValue) -> JSONValue {

@@ -81,6 +81,11 @@ public struct StructuredBenchmark: Sendable {
       }
     }
 
+    /// The requests whose answer with forced spans is not, character for character, `other`'s.
+    public func differingTexts(from other: Server) -> [Int] {
+      zip(answers[.hearth] ?? [], answers[other] ?? []).enumerated().compactMap { $1.0.text == $1.1.text ? nil : $0 }
+    }
+
     /// Tokens forced over tokens generated, all of Hearth's answers with forced spans together.
     public var forcedShare: Double {
       let answers = answers[.hearth] ?? []
@@ -152,8 +157,8 @@ public struct StructuredBenchmark: Sendable {
     var fields: [(String, JSONValue)] = []
     switch server {
     case .hearth: fields = [("timings_per_token", .bool(true))]
-    case .hearthStepwise: fields = [("forced_spans", .string("stepwise"))]
-    case .hearthUnforced: fields = [("forced_spans", .bool(false))]
+    case .hearthStepwise: fields = [("timings_per_token", .bool(true)), ("forced_spans", .string("stepwise"))]
+    case .hearthUnforced: fields = [("timings_per_token", .bool(true)), ("forced_spans", .bool(false))]
     case .llamaServer: break
     }
     let stream = try await CompletionStream.post(

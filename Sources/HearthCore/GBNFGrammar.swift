@@ -31,6 +31,8 @@ public struct GBNFGrammar: Sendable {
 
   /// Most rules a compiled grammar may have (bounded repetitions each add one per optional place).
   public static let maxRules = 100_000
+  /// Most elements of all rules together.
+  public static let maxElements = 1_000_000
 
   /// Compiles `text`, a grammar whose start rule is `root`.
   /// - Throws: ``Unsupported`` for a grammar that cannot be parsed or followed.
@@ -76,7 +78,9 @@ public struct GBNFGrammar: Sendable {
       guard let id = ids[name] else { return }
       guard bodies[id] == nil else { throw Unsupported(reason: "the rule \(name) is defined twice") }
       bodies[id] = []  // defined, so references to itself inside are known
-      bodies[id] = try compile(body)
+      let compiled = try compile(body)
+      try count(compiled)
+      bodies[id] = compiled
     }
 
     private mutating func compile(_ alternatives: GBNFParser.Alternatives) throws(Unsupported) -> [[Element]] {
@@ -114,12 +118,13 @@ public struct GBNFGrammar: Sendable {
     {
       let (least, most) = (repetition.least, repetition.most)
       if least == 1, most == 1 { return unit }
+      // A longer unit becomes a rule of its own, repeated by reference, as llama.cpp does.
+      let unit = unit.count > 1 ? [.rule(try newRule([unit]))] : unit
       var elements: [Element] = []
       for _ in 0..<least { elements += unit }
       guard let most else {
         // unit*: star ::= unit star | ε
-        let star = try newRule([])
-        bodies[star] = [unit + [.rule(star)], []]
+        let star = try newRule([unit + [.rule(bodies.count)], []])
         return elements + [.rule(star)]
       }
       // Each optional place nests the ones after it: opt(k) ::= unit opt(k-1) | ε.
@@ -134,8 +139,19 @@ public struct GBNFGrammar: Sendable {
       guard bodies.count < GBNFGrammar.maxRules else {
         throw Unsupported(reason: "more than \(GBNFGrammar.maxRules) rules once repetitions are written out")
       }
+      try count(body)
       bodies.append(body)
       return bodies.count - 1
+    }
+
+    private var elementCount = 0
+
+    /// Counts a body's elements against ``GBNFGrammar/maxElements``.
+    private mutating func count(_ body: [[Element]]) throws(Unsupported) {
+      elementCount += body.reduce(0) { $0 + $1.count + 1 }
+      guard elementCount <= GBNFGrammar.maxElements else {
+        throw Unsupported(reason: "more than \(GBNFGrammar.maxElements) elements once repetitions are written out")
+      }
     }
 
     private mutating func set(_ scalarSet: ScalarSet) -> Int {

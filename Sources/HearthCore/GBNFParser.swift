@@ -22,8 +22,9 @@ struct GBNFParser {
     var most: Int?
   }
 
-  /// Largest count a `{m,n}` may give, as in llama.cpp's own limit on repetitions written out.
-  static let maxCount = 10_000
+  /// llama.cpp's limit on counted repetitions: a larger least count is refused, a larger most count means no
+  /// upper bound.
+  static let maxCount = 2_000
   /// Deepest nesting of groups.
   static let maxNesting = 64
 
@@ -168,7 +169,8 @@ struct GBNFParser {
       guard peek == 0x7D else { throw failure("a {m,n} repetition is not closed") }
       index += 1
       if let most, most < least { throw failure("{\(least),\(most)} counts down") }
-      return Repetition(least: least, most: most)
+      guard least <= Self.maxCount else { throw failure("a repetition of more than \(Self.maxCount)") }
+      return Repetition(least: least, most: most.flatMap { $0 > Self.maxCount ? nil : $0 })
     default: return nil
     }
   }
@@ -177,8 +179,8 @@ struct GBNFParser {
     var value = 0
     let start = index
     while let scalar = peek, (0x30...0x39).contains(scalar) {
-      value = value * 10 + Int(scalar - 0x30)
-      guard value <= Self.maxCount else { throw failure("a count above \(Self.maxCount)") }
+      // Bounded only against overflow: a most count above the limit is read as no bound, as llama.cpp does.
+      value = min(value * 10 + Int(scalar - 0x30), 1_000_000_000)
       index += 1
     }
     guard index > start else { throw failure("expected a number") }
@@ -205,6 +207,8 @@ struct GBNFParser {
     }
     guard peek == 0x5D else { throw failure("a character class is not closed") }
     index += 1
+    // llama.cpp reads `[]` and `[^]` as matching nothing at all, not as a character.
+    guard !ranges.isEmpty else { throw failure("an empty character class") }
     return ScalarSet(ranges: ranges, negated: negated)
   }
 
@@ -222,7 +226,7 @@ struct GBNFParser {
     case 0x74: return 0x09  // t
     case 0x72: return 0x0D  // r
     case 0x6E: return 0x0A  // n
-    case 0x5C, 0x22, 0x5B, 0x5D: return escaped
+    case 0x5C, 0x22, 0x5B, 0x5D, 0x2D: return escaped
     default: throw failure("an unknown escape")
     }
   }

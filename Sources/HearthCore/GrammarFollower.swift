@@ -12,8 +12,8 @@ public struct GrammarFollower: Sendable {
   public static let maxStacks = 256
   /// Deepest stack; deeper means a left-recursive or runaway grammar.
   static let maxDepth = 512
-  /// Most rules entered one inside another before a character is read.
-  static let maxEntered = 128
+  /// Most stacks met while entering rules for one character.
+  static let maxExpanded = 4_096
 
   private let grammar: GBNFGrammar
   private var stacks: [[Int32]] = []
@@ -26,11 +26,10 @@ public struct GrammarFollower: Sendable {
   public init(_ grammar: GBNFGrammar) {
     self.grammar = grammar
     var start = Set<[Int32]>()
-    for alternative in grammar.alternatives[grammar.root] {
-      guard expand(grammar.elements[alternative] == .end ? [] : [Int32(alternative)], into: &start) else {
-        isLost = true
-        return
-      }
+    let entered = grammar.alternatives[grammar.root].map { grammar.elements[$0] == .end ? [] : [Int32($0)] }
+    guard expand(entered, into: &start) else {
+      isLost = true
+      return
     }
     stacks = Array(start)
   }
@@ -55,20 +54,21 @@ public struct GrammarFollower: Sendable {
   /// Follows one character; the follower is lost when the grammar does not allow it.
   public mutating func accept(scalar: UInt32) {
     guard !isLost else { return }
-    var next = Set<[Int32]>()
+    var advanced: [[Int32]] = []
     for stack in stacks {
       guard let top = stack.last, case .characters(let set) = grammar.elements[Int(top)],
         grammar.sets[set].contains(scalar)
       else { continue }
-      var advanced = stack
-      advanced.removeLast()
-      if grammar.elements[Int(top) + 1] != .end { advanced.append(top + 1) }
-      guard expand(advanced, into: &next), next.count <= Self.maxStacks else {
-        isLost = true
-        return
-      }
+      var rest = stack
+      rest.removeLast()
+      if grammar.elements[Int(top) + 1] != .end { rest.append(top + 1) }
+      advanced.append(rest)
     }
-    if next.isEmpty { isLost = true }
+    var next = Set<[Int32]>()
+    guard !advanced.isEmpty, expand(advanced, into: &next) else {
+      isLost = true
+      return
+    }
     stacks = Array(next)
   }
 
@@ -98,33 +98,37 @@ public struct GrammarFollower: Sendable {
     return only
   }
 
-  /// Adds the stacks `stack` stands for with every rule on its top entered, down to a character set or an
-  /// empty stack; `false` when the expansion runs too deep or too wide.
-  private func expand(_ stack: [Int32], into result: inout Set<[Int32]>, level: Int = 0) -> Bool {
-    // Rules entered without reading a character (nullable loops) recurse without the stack growing.
-    guard stack.count <= Self.maxDepth, level <= Self.maxEntered else { return false }
-    guard let top = stack.last else {
-      result.insert(stack)
-      return true
-    }
-    switch grammar.elements[Int(top)] {
-    case .characters:
-      result.insert(stack)
-      return result.count <= Self.maxStacks
-    case .end:
-      // Never left on a stack: an alternative's last place is popped when passed.
-      return false
-    case .rule(let rule):
-      var base = stack
-      base.removeLast()
-      if grammar.elements[Int(top) + 1] != .end { base.append(top + 1) }
-      for alternative in grammar.alternatives[rule] {
-        var entered = base
-        if grammar.elements[alternative] != .end { entered.append(Int32(alternative)) }
-        guard expand(entered, into: &result, level: level + 1) else { return false }
+  /// Adds the stacks `stacks` stand for with every rule on its top entered, down to a character set or an
+  /// empty stack; `false` when the expansion runs too deep or too wide. Each stack is expanded once (rules
+  /// that match nothing lead back to stacks already met), as llama.cpp's grammar does.
+  private func expand(_ stacks: [[Int32]], into result: inout Set<[Int32]>) -> Bool {
+    var pending = stacks
+    var seen = Set(stacks)
+    while let stack = pending.popLast() {
+      guard stack.count <= Self.maxDepth, seen.count <= Self.maxExpanded else { return false }
+      guard let top = stack.last else {
+        result.insert(stack)
+        continue
       }
-      return true
+      switch grammar.elements[Int(top)] {
+      case .characters:
+        result.insert(stack)
+        guard result.count <= Self.maxStacks else { return false }
+      case .end:
+        // Never left on a stack: an alternative's last place is popped when passed.
+        return false
+      case .rule(let rule):
+        var base = stack
+        base.removeLast()
+        if grammar.elements[Int(top) + 1] != .end { base.append(top + 1) }
+        for alternative in grammar.alternatives[rule] {
+          var entered = base
+          if grammar.elements[alternative] != .end { entered.append(Int32(alternative)) }
+          if seen.insert(entered).inserted { pending.append(entered) }
+        }
+      }
     }
+    return true
   }
 
   private enum Decoded {

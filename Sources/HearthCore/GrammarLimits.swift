@@ -26,7 +26,8 @@ public enum GrammarLimits {
     var inside: UInt8? = nil  // the byte that ends the literal or class being read
     var escaped = false
     var comment = false
-    for byte in bytes {
+    var repetitions: [Int] = []  // where each `{` outside literals, classes and comments is
+    for (offset, byte) in bytes.enumerated() {
       if comment {
         if byte == UInt8(ascii: "\n") { comment = false }
         continue
@@ -49,11 +50,35 @@ public enum GrammarLimits {
         depth += 1
         deepest = max(deepest, depth)
       case UInt8(ascii: ")"): depth = max(0, depth - 1)
+      case UInt8(ascii: "{"): repetitions.append(offset)
       default: break
       }
     }
     guard deepest <= maxNesting else {
       throw Exceeded(limit: "groups nested \(deepest) deep, more than the \(maxNesting) allowed")
+    }
+    // llama.cpp subtracts a repetition's counts unsigned: {3,1} would make it write rules until memory runs out.
+    let text = Array(bytes)
+    for start in repetitions {
+      var index = start + 1
+      func count() -> Int? {
+        var value: Int?
+        while index < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[index]) {
+          value = min((value ?? 0) * 10 + Int(text[index] - UInt8(ascii: "0")), 1_000_000_000)
+          index += 1
+        }
+        return value
+      }
+      func spaces() { while index < text.count, text[index] == 0x20 || text[index] == 0x09 { index += 1 } }
+      spaces()
+      guard let least = count() else { continue }
+      spaces()
+      guard index < text.count, text[index] == UInt8(ascii: ",") else { continue }
+      index += 1
+      spaces()
+      if let most = count(), most < least {
+        throw Exceeded(limit: "the repetition {\(least),\(most)} counts down")
+      }
     }
   }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// a chunk of its prompt per step while reading it, then one token per step (with drafted tokens after it when
 /// it generates alone and drafts), in the same batch as every other run on the context. Cancellation and the
 /// deadline are checked before every step, so a generation stops within one step of being asked to: one token,
-/// or the tokens of the draft kept in that step.
+/// with the tokens its grammar forced after it (up to ``maxForcedTokens``) or those of the draft kept.
 final class GenerationRun: @unchecked Sendable {
   /// What a run puts into one batch.
   struct Input {
@@ -149,7 +149,7 @@ final class GenerationRun: @unchecked Sendable {
       }
       sampler = try SamplerChain(
         options.sampling, grammar: options.grammar, grammarTrigger: options.grammarTrigger,
-        adjustments: LogitAdjustments(options), model: session.model)
+        adjustments: LogitAdjustments(options), model: session.model, followsGrammar: forces)
       if options.draftTokens > 0, session.model.canDropLastTokens { lookup = PromptLookup(tokens: prompt) }
       reportProgress(processed: reused)
       phase = .prefill(next: reused)
@@ -175,7 +175,8 @@ final class GenerationRun: @unchecked Sendable {
       if !forced.isEmpty {
         return Input(tokens: ([pending] + forced)[...], position: position, logitCount: 1)
       }
-      drafts = mayDraft && queued.isEmpty ? draft(room: budget - 1) : []
+      // Not after a queued token: batched, it had no step of its own to draft in.
+      drafts = mayDraft && queued.isEmpty && !pendingWasQueued ? draft(room: budget - 1) : []
       return Input(tokens: ([pending] + drafts)[...], position: position, logitCount: 1 + drafts.count)
     case .waiting, .generate(nil), .over:
       return nil
@@ -187,10 +188,14 @@ final class GenerationRun: @unchecked Sendable {
   /// Most forced tokens added to one batch.
   static let maxForcedTokens = 32
 
+  /// Whether text the grammar forces is written without sampling: not when asked not to, nor with
+  /// log probabilities, which need every token's logits.
+  private var forces: Bool { options.grammar != nil && options.forcedText != .sampled && options.logprobs == nil }
+
   /// The tokens the grammar forces after `pending`, within `room` and the answer's and the context's limits,
   /// recorded by the sampler as generated; empty when it forces none.
   private func forcedSpan(after pending: Int32, room: Int) -> [Int32] {
-    guard options.forcedText != .sampled, options.logprobs == nil, let sampler else { return [] }
+    guard forces, let sampler else { return [] }
     let limit = min(
       room, Self.maxForcedTokens, options.maxNewTokens - generated - 1, session.contextSize - position - 2)
     guard limit > 0 else { return [] }
@@ -259,7 +264,10 @@ final class GenerationRun: @unchecked Sendable {
     var kept = 0
     for index in 0...checked.count {
       next(from: logits + Int32(index))
-      guard index < checked.count, case .generate(let picked?) = phase, picked == checked[index] else { break }
+      // A pick after which the grammar forces text stays pending, as without drafts, for its span to follow.
+      guard index < checked.count, case .generate(let picked?) = phase, picked == checked[index],
+        sampler?.forcedText(limit: 1).isEmpty ?? true
+      else { break }
       kept += 1
       keptDraftCount += 1
     }

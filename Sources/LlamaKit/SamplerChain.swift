@@ -40,9 +40,11 @@ final class SamplerChain {
   ///   compare with asking the grammar about the pick).
   /// - Throws: ``LlamaError/invalidGrammar(reason:)`` when llama.cpp cannot parse `grammar`.
   /// - Parameter adjustments: logit bias and OpenAI's frequency and presence penalties.
+  /// - Parameter followsGrammar: follow the grammar in Swift too, to tell what text it forces.
   init(
     _ parameters: SamplingParameters, grammar: String? = nil, grammarTrigger: String? = nil,
-    adjustments: LogitAdjustments = .init(), model: LlamaModel, directGreedy: Bool = true, grammarFirst: Bool = false
+    adjustments: LogitAdjustments = .init(), model: LlamaModel, directGreedy: Bool = true, grammarFirst: Bool = false,
+    followsGrammar: Bool = true
   ) throws(LlamaError) {
     self.vocabularySize = model.metadata.vocabularySize
     self.grammarFirst = grammarFirst
@@ -61,7 +63,9 @@ final class SamplerChain {
         throw .invalidGrammar(reason: errors.last ?? "llama.cpp gave no reason")
       }
       self.grammar = constraint
-      if let grammarTrigger {
+      if !followsGrammar {
+        // Nothing will be forced: the grammar is not read a second time.
+      } else if let grammarTrigger {
         lazyStart = LazyGrammarStart(pattern: grammarTrigger)
       } else if let compiled = GrammarCache.shared.compiled(grammar) {
         follower = GrammarFollower(compiled)

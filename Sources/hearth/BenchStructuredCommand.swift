@@ -75,7 +75,7 @@ struct BenchStructuredCommand: AsyncParsableCommand {
       "| llama-server ÷ Hearth time to the whole answer | \(String(format: "%.3f", figures.completionSpeedUp)) | ≥ 1.3 |",
       "| Hearth without ÷ with forced spans, time to the whole answer | \(String(format: "%.3f", figures.forcedSpeedUp)) | |",
       "| tokens forced (of Hearth's) | \(String(format: "%.1f %%", figures.forcedShare * 100)) | |",
-      "| same values, forced tokens batched and one per step | \(count - figures.differingFromStepwise.count) of \(count) | ≥ 95 % |",
+      "| same text, forced tokens batched and one per step | \(count - figures.differingFromStepwise.count) of \(count) | ≥ 95 % |",
       "| same values, forced tokens batched and sampled like free text | \(count - figures.differingValues.count) of \(count) | |",
     ]
     for index in figures.differingFromStepwise {
@@ -136,7 +136,7 @@ struct StructuredBenchJSON: Encodable {
     forcedSpeedUp = report.completionSpeedUp(.hearth, over: .hearthUnforced)
     forcedShare = report.forcedShare
     differingValues = report.differingValues(from: .hearthUnforced)
-    differingFromStepwise = report.differingValues(from: .hearthStepwise)
+    differingFromStepwise = report.differingTexts(from: .hearthStepwise)
     hearthValid = report.validCount(.hearth)
     hearthUnforcedValid = report.validCount(.hearthUnforced)
     llamaServerValid = report.validCount(.llamaServer)

@@ -50,12 +50,12 @@ struct ToolCallGrammarTests {
     #expect(parsed.blocks.map(\.kind) == [.toolCall])
   }
 
-  /// A required text the model writes is one character at least and 80 at most, in compact JSON like the block
+  /// A required text the model writes is one character at least and 200 at most, in compact JSON like the block
   /// around it; a length the tool gives is its own.
   @Test func aTextLeftToTheModelIsBoundedAndCompact() throws {
     let grammar = ActionGrammar.grammar(for: time, pinned: [:])
     #expect(grammar.contains(#"args-root ::= "{" "\"timezone\"" ":" args-root-value-timezone "}""#), "\(grammar)")
-    #expect(grammar.contains(#"args-root-value-timezone ::= "\"" args-char{1,80} "\"""#), "\(grammar)")
+    #expect(grammar.contains(#"args-root-value-timezone ::= "\"" args-char{1,200} "\"""#), "\(grammar)")
     let header = #"[TOOL_CALL:{"server":"time","tool":"get_current_time","arguments":{"timezone":""#
     var follower = GrammarFollower(try GBNFGrammar(grammar))
     #expect(follower.forcedText(limit: 200) == header)

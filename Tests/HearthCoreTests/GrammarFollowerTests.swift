@@ -119,6 +119,32 @@ struct GrammarFollowerTests {
     #expect(looping.isLost || looping.forcedText(limit: 5) == "")
   }
 
+  /// Rules that can match nothing, one after another, lead to the same stacks by many paths: each is
+  /// expanded once, so a grammar llama.cpp reads in a moment is followed in a moment too.
+  @Test func manyRulesThatMatchNothingAreExpandedOnce() throws {
+    let grammar = "root ::= " + String(repeating: "x ", count: 30) + #""!""# + "\n" + #"x ::= "a"? | "b"?"#
+    #expect(try follower(grammar).forcedText(limit: 5) == "")
+    #expect(try after("ab!", in: grammar).canEnd)
+    #expect(try after(String(repeating: "ab", count: 15) + "!", in: grammar).canEnd)
+    #expect(try after(String(repeating: "a", count: 31), in: grammar).isLost)
+  }
+
+  /// A repeated group is one rule repeated by reference, and counts follow llama.cpp's limits: a least count
+  /// above 2,000 is refused, a most count above it is no bound.
+  @Test func repeatedGroupsAndCountsAreHeldAsLlamaCppHoldsThem() throws {
+    let word = String(repeating: "w", count: 10_000)
+    let repeated = try follower(#"root ::= ( ""# + word + #"" ){2000}"#)
+    #expect(repeated.forcedText(limit: 12) == "wwwwwwwwwwww")
+    #expect(throws: GBNFGrammar.Unsupported.self) { try GBNFGrammar(#"root ::= "a"{2001}"#) }
+    let open = try after("aaaa", in: #"root ::= "a"{0,5000} "b""#)
+    #expect(open.forcedText(limit: 5) == "")
+    #expect(try after(String(repeating: "a", count: 2_500) + "b", in: #"root ::= "a"{0,5000} "b""#).canEnd)
+    // llama.cpp's escapes include `\-`; an empty class matches no character in llama.cpp.
+    #expect(!(try after("-", in: #"root ::= [a\-z]"#).isLost))
+    #expect(try after("b", in: #"root ::= [a\-z]"#).isLost)
+    #expect(throws: GBNFGrammar.Unsupported.self) { try GBNFGrammar("root ::= [] \"a\"") }
+  }
+
   @Test func forcedTextIsAlwaysTextTheGrammarAccepts() throws {
     let grammars = [
       try schemaGrammar(event),

@@ -142,6 +142,10 @@ struct JSONSchemaGrammarTests {
       try GrammarLimits.check("root ::= \"" + String(repeating: "a", count: GrammarLimits.maxBytes) + "\"")
     }
     #expect(huge?.description.contains("bytes") == true)
+    // llama.cpp would write rules for a repetition counting down until memory ran out.
+    let down = #expect(throws: GrammarLimits.Exceeded.self) { try GrammarLimits.check(#"root ::= "a"{3, 1}"#) }
+    #expect(down?.description.contains("{3,1} counts down") == true)
+    try GrammarLimits.check(#"root ::= "{3,1}" [{] "a"{1,3} "b"{2,} "c"{4}"#)
     var options = GenerationOptions(grammar: deep)
     #expect(throws: InvalidParameterError.self) { try options.validate() }
     options.grammar = #"root ::= "a""#

@@ -80,6 +80,12 @@ struct ForcedSpansAPITests {
         body: #"{"messages":[{"role":"user","content":"Hi"}],"forced_spans":"fast"}"#)
       #expect(refused.status == 400)
       #expect(refused.body.contains("forced_spans"), "\(refused.body)")
+      // Forced text has no log probabilities: asking for both is refused, not half done.
+      let both = try await server.request(
+        .POST, "/v1/chat/completions",
+        body: #"{"messages":[{"role":"user","content":"Hi"}],"logprobs":true,"forced_spans":"stepwise"}"#)
+      #expect(both.status == 400)
+      #expect(both.json?["error"]?["param"]?.stringValue == "forced_spans", "\(both.body)")
     }
   }
 }

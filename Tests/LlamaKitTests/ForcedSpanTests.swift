@@ -81,6 +81,32 @@ struct ForcedSpanTests {
     #expect(stepwise.text == batched.text)
     #expect(stepwiseTokens == batchedTokens)
     #expect(stepwise.usage?.forcedTokens == batched.usage?.forcedTokens)
+    #expect((batched.usage?.forcedTokens ?? 0) >= 10)
+  }
+
+  /// A request long enough to draft writes what it writes without drafts: a kept draft after which the grammar
+  /// forces text ends the draft, so the span follows as it would have.
+  @Test func draftingLeavesTheForcedAnswerAsItIs() async throws {
+    let message: [ChatMessage] = [
+      .system("You are a helpful assistant."),
+      .user(
+        """
+        Read this message and give the event in it as JSON: Hi all, the team lunch moves to Friday. We meet at \
+        Luigi's on Harbour Street from 12:30 to 13:30; Anna and Bob are coming, Carol cannot. Bring the menu ideas.
+        """),
+    ]
+    var results: [Collected] = []
+    for drafts in [0, 8] {
+      let session = try await SharedModels.session()
+      var options = GenerationOptions(maxNewTokens: 160, sampling: .greedy, grammar: try Self.grammar())
+      options.draftTokens = drafts
+      results.append(try await Collected.from(session.respond(to: message, options: options)))
+    }
+    #expect(results[1].text == results[0].text)
+    #expect((results[1].usage?.draftedTokens ?? 0) > 0, "the message's words were drafted")
+    #expect(
+      (results[0].usage?.forcedTokens ?? 0) > 0 && results[0].usage?.forcedTokens == results[1].usage?.forcedTokens)
+    #expect(try Self.follows(results[1].text, whole: results[1].stopReason == .endOfGeneration))
   }
 
   /// Sampled answers keep to the grammar with forced spans between the sampled tokens.
@@ -102,6 +128,7 @@ struct ForcedSpanTests {
     #expect(result.usage?.generatedTokens == tokens)
     #expect(cached.count == tokens - 1)
     #expect(try Self.follows(result.text, whole: false), "\(result.text)")
+    #expect((result.usage?.forcedTokens ?? 0) > 0)
   }
 
   /// Left after a few pieces, the run stops within one step (a pending token and its span), and the cache
@@ -123,6 +150,7 @@ struct ForcedSpanTests {
     #expect(record.tokensAfterCancellation.map { $0 <= 1 + GenerationRun.maxForcedTokens } == true)
     let cached = await session.executor.perform { session.slots[0].cachedTokens }
     #expect(cached.count == prompt.count + record.usage.generatedTokens - 1)
+    #expect((record.usage.forcedTokens ?? 0) > 0, "a span was written before the answer was left")
   }
 
   /// Two constrained answers at once both get their spans and stay valid.

@@ -14,12 +14,14 @@ struct LazyGrammarStartTests {
     #expect(start.append(Array("_ACTION:{".utf8)) == "[CALENDAR_ACTION:{")
   }
 
-  @Test func aMatchMustCoverTheWholeTextAndWholeCharacters() throws {
+  @Test func aPatternIsFoundAnywhereUnlessWrittenWholeAndCharactersAreWhole() throws {
     var plain = try #require(LazyGrammarStart(pattern: "ab"))
-    #expect(plain.append(Array("a".utf8)) == nil)
-    #expect(plain.append(Array("b".utf8)) == "ab", "no group: from the start")
-    var longer = try #require(LazyGrammarStart(pattern: "ab"))
-    #expect(longer.append(Array("abc".utf8)) == nil)
+    #expect(plain.append(Array("xa".utf8)) == nil)
+    #expect(plain.append(Array("bc".utf8)) == "abc", "no group: from the match on, to the end")
+    var whole = try #require(LazyGrammarStart(pattern: "^ab$"))
+    #expect(whole.append(Array("abc".utf8)) == nil)
+    var exact = try #require(LazyGrammarStart(pattern: "^ab$"))
+    #expect(exact.append(Array("ab".utf8)) == "ab")
     var accented = try #require(LazyGrammarStart(pattern: "(é.*)"))
     let bytes = Array("é!".utf8)
     #expect(accented.append(Array(bytes.prefix(1))) == nil)

@@ -145,6 +145,11 @@ struct SamplingRequest: Decodable {
         "speculative.n_max must be from 0 to \(GenerationOptions.maxDraftTokens)", parameter: "speculative.n_max")
     }
     options.draftTokens = speculativeMax ?? DraftPolicy.draftTokens(forUserText: givenText)
+    if let forcedSpans, forcedSpans.mode != .sampled, logprobs != nil {
+      throw APIError.invalidRequest(
+        "forced_spans writes text without sampling it, so it has no log probabilities: leave it out or false with logprobs",
+        parameter: "forced_spans")
+    }
     options.forcedText = forcedSpans?.mode ?? .batched
     do {
       try options.validate()
