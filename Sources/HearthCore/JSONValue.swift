@@ -65,7 +65,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
       for value in values { try container.encode(value) }
     case .object(let values, let keys):
       var container = encoder.container(keyedBy: AnyKey.self)
-      for key in keys { try container.encode(values[key] ?? .null, forKey: AnyKey(key)) }
+      // Under `SnakeCaseJSON` the keys are data and stay as written: marked, the key strategy keeps them.
+      let mark =
+        encoder.userInfo[SnakeCaseJSON.verbatimKeysMarked] as? Bool == true ? String(SnakeCaseJSON.verbatimMark) : ""
+      for key in keys { try container.encode(values[key] ?? .null, forKey: AnyKey(mark + key)) }
     }
   }
 

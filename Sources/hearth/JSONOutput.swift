@@ -6,9 +6,7 @@ import HearthCore
 /// conversion.
 enum JSONOutput {
   static func encode(_ value: some Encodable, pretty: Bool = false) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.dateEncodingStrategy = .secondsSince1970
+    let encoder = SnakeCaseJSON.encoder()
     encoder.outputFormatting =
       pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)

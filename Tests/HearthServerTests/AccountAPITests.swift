@@ -57,12 +57,12 @@ struct AccountAPITests {
       #expect(listed.status == 200)
       #expect(!listed.body.contains(server.password))
       #expect(listed.json?["accounts"]?.arrayValue?.first?["waiting"] == .number(0))
-      #expect(listed.json?["accounts"]?.arrayValue?.first?["account"]?["lastSyncAt"] != nil)
+      #expect(listed.json?["accounts"]?.arrayValue?.first?["account"]?["last_sync_at"] != nil)
 
       let off = try await live.request(
-        .PATCH, "/api/accounts/home/collections/\(collection)", body: #"{"isEnabled":false}"#, headers: [auth])
+        .PATCH, "/api/accounts/home/collections/\(collection)", body: #"{"is_enabled":false}"#, headers: [auth])
       #expect(off.status == 200, "\(off.body)")
-      #expect(off.json?["isEnabled"] == .bool(false))
+      #expect(off.json?["is_enabled"] == .bool(false))
 
       let removed = try await live.request(.DELETE, "/api/accounts/home", headers: [auth])
       #expect(removed.status == 200)

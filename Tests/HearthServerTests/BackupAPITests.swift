@@ -20,14 +20,14 @@ struct BackupAPITests {
       let first = try object(try await live.request(.GET, "/api/backups", headers: [auth]))
       let settings = try #require(first["settings"] as? [String: Any])
       #expect(settings["scheduled"] as? Bool == true)
-      #expect(settings["everyHours"] as? Double == 24)
+      #expect(settings["every_hours"] as? Double == 24)
       #expect((first["backups"] as? [Any])?.isEmpty == true)
       #expect((first["folder"] as? String)?.hasSuffix("/backups") == true)
 
       for (body, field) in [
-        (#"{"colour":"red"}"#, "colour"), (#"{"everyHours":0}"#, "everyHours"), (#"{"folder":"relative"}"#, "folder"),
-        (#"{"includesPasswords":true}"#, "includesPasswords"),
-        (#"{"passphraseFile":"/nowhere/pass"}"#, "passphraseFile"),
+        (#"{"colour":"red"}"#, "colour"), (#"{"every_hours":0}"#, "every_hours"), (#"{"folder":"relative"}"#, "folder"),
+        (#"{"includes_passwords":true}"#, "includes_passwords"),
+        (#"{"passphrase_file":"/nowhere/pass"}"#, "passphrase_file"),
       ] {
         let refused = try await live.request(.PUT, "/api/backups/settings", body: body, headers: [auth])
         #expect(refused.status == 400, "\(body)")
@@ -39,10 +39,10 @@ struct BackupAPITests {
       let saved = try object(
         try await live.request(
           .PUT, "/api/backups/settings",
-          body: #"{"everyHours":12,"folder":"\#(folder.path)","passphraseFile":"\#(phrase.path)"}"#,
+          body: #"{"every_hours":12,"folder":"\#(folder.path)","passphrase_file":"\#(phrase.path)"}"#,
           headers: [auth]))
       #expect(saved["folder"] as? String == folder.path)
-      #expect((saved["settings"] as? [String: Any])?["everyHours"] as? Double == 12)
+      #expect((saved["settings"] as? [String: Any])?["every_hours"] as? Double == 12)
 
       let refusedBody = try await live.request(.POST, "/api/backups", body: #"{"to":"/tmp"}"#, headers: [auth])
       #expect(refusedBody.status == 400)

@@ -17,7 +17,7 @@ struct BriefingAPITests {
       let day = try await server.request(.GET, "/api/briefing?date=2025-11-28")
       #expect(day.status == 200)
       #expect(day.json?["events"]?.arrayValue?.map { $0["title"]?.stringValue } == ["Dentist"])
-      #expect(day.json?["freeTime"]?.arrayValue?.first?["start"]?.stringValue == "2025-11-28T10:00")
+      #expect(day.json?["free_time"]?.arrayValue?.first?["start"]?.stringValue == "2025-11-28T10:00")
       let other = try await server.request(.GET, "/api/briefing?date=2025-11-29")
       #expect(other.json?["events"]?.arrayValue?.isEmpty == true)
       let bad = try await server.request(.GET, "/api/briefing?date=friday")

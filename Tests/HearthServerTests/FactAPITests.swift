@@ -33,9 +33,9 @@ struct FactAPITests {
       #expect(history.json?["facts"]?.arrayValue?.count == 2)
 
       let pinned = try await server.request(
-        .PATCH, "/api/memory/facts/\(second)", body: #"{"isPinned":true,"expires":null}"#)
+        .PATCH, "/api/memory/facts/\(second)", body: #"{"is_pinned":true,"expires":null}"#)
       #expect(pinned.status == 200, "\(pinned.body)")
-      #expect(pinned.json?["isPinned"] == .bool(true))
+      #expect(pinned.json?["is_pinned"] == .bool(true))
       #expect(pinned.json?["expires"] == nil || pinned.json?["expires"] == .null)
       let changed = try await server.request(
         .PATCH, "/api/memory/facts/\(second)", body: #"{"text":"I live in Faro."}"#)
@@ -55,7 +55,7 @@ struct FactAPITests {
       #expect(unknown.status == 400 && unknown.body.contains("pinned"), "\(unknown.body)")
       let day = try await server.request(.POST, "/api/memory/facts", body: #"{"text":"x","expires":"Friday"}"#)
       #expect(day.status == 400 && day.body.contains("expires"), "\(day.body)")
-      let empty = try await server.request(.POST, "/api/memory/facts", body: #"{"isPinned":true}"#)
+      let empty = try await server.request(.POST, "/api/memory/facts", body: #"{"is_pinned":true}"#)
       #expect(empty.status == 400 && empty.body.contains("text"), "\(empty.body)")
       let blank = try await server.request(.POST, "/api/memory/facts", body: #"{"text":"  "}"#)
       #expect(blank.status == 400, "\(blank.body)")

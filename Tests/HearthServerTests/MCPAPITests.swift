@@ -70,14 +70,14 @@ struct MCPAPITests {
 
   @Test func theSettingsPageSwitchesWhetherCreationsWait() async throws {
     try await LiveServer.inProcess { server in
-      #expect(try await server.request(.GET, "/api/mcp").json?["allowsCreations"] == .bool(false))
-      let saved = try await server.request(.PUT, "/api/mcp", body: #"{"allowsCreations":true}"#)
-      #expect(saved.json?["allowsCreations"] == .bool(true))
+      #expect(try await server.request(.GET, "/api/mcp").json?["allows_creations"] == .bool(false))
+      let saved = try await server.request(.PUT, "/api/mcp", body: #"{"allows_creations":true}"#)
+      #expect(saved.json?["allows_creations"] == .bool(true))
       #expect(try server.engine.mcpSettings().allowsCreations)
       let unknown = try await server.request(
-        .PUT, "/api/mcp", body: #"{"allowsCreations":true,"allowsDeletions":true}"#)
+        .PUT, "/api/mcp", body: #"{"allows_creations":true,"allows_deletions":true}"#)
       #expect(unknown.status == 400)
-      #expect(unknown.json?["error"]?["param"]?.stringValue == "allowsDeletions")
+      #expect(unknown.json?["error"]?["param"]?.stringValue == "allows_deletions")
     }
   }
 

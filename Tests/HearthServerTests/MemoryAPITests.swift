@@ -77,7 +77,7 @@ struct MemoryAPITests {
       #expect(added.status == 201, "\(added.body)")
       let location = try #require(added.json?["source"]?["location"]?.stringValue)
       #expect(location.hasSuffix("/documents/car.md"))
-      #expect(added.json?["source"]?["chunkCount"]?.numberValue == 2)
+      #expect(added.json?["source"]?["chunk_count"]?.numberValue == 2)
 
       let found = try await server.request(.GET, "/api/memory/search?q=what%20is%20my%20licence%20plate&k=3")
       let top = found.json?["hits"]?.arrayValue?.first
@@ -116,10 +116,10 @@ struct MemoryAPITests {
     try await LiveServer.inProcess { server in
       let session = try await server.request(.POST, "/api/sessions", body: "{}")
       let id = try #require(session.json?["id"]?.stringValue)
-      #expect(try await server.request(.GET, "/api/sessions/\(id)").json?["usesMemory"] == .bool(true))
+      #expect(try await server.request(.GET, "/api/sessions/\(id)").json?["uses_memory"] == .bool(true))
       let off = try await server.request(.PUT, "/api/sessions/\(id)/memory", body: #"{"enabled":false}"#)
       #expect(off.json?["enabled"] == .bool(false))
-      #expect(try await server.request(.GET, "/api/sessions/\(id)").json?["usesMemory"] == .bool(false))
+      #expect(try await server.request(.GET, "/api/sessions/\(id)").json?["uses_memory"] == .bool(false))
       let wrong = try await server.request(.PUT, "/api/sessions/\(id)/memory", body: #"{"enabled":false,"x":1}"#)
       #expect(wrong.status == 400)
     }

@@ -68,11 +68,11 @@ struct PersonalDataAPITests {
       let badDue = try await server.request(.POST, "/api/reminders", body: #"{"title":"X","due":"soon"}"#)
       #expect(badDue.status == 400 && badDue.json?["error"]?["param"]?.stringValue == "due")
       let badEmail = try await server.request(
-        .POST, "/api/contacts", body: #"{"fullName":"X","emails":[{"value":"nope"}]}"#)
+        .POST, "/api/contacts", body: #"{"full_name":"X","emails":[{"value":"nope"}]}"#)
       #expect(badEmail.status == 400 && badEmail.json?["error"]?["param"]?.stringValue == "emails")
       // A value that does not decode names its field too, so a form can say so beside it.
       let badBirthday = try await server.request(
-        .POST, "/api/contacts", body: #"{"fullName":"X","phones":[],"emails":[],"birthday":"yesterday"}"#)
+        .POST, "/api/contacts", body: #"{"full_name":"X","phones":[],"emails":[],"birthday":"yesterday"}"#)
       #expect(badBirthday.status == 400 && badBirthday.json?["error"]?["param"]?.stringValue == "birthday")
       let missing = try await server.request(.POST, "/api/habits", body: #"{"schedule":"daily"}"#)
       #expect(missing.status == 400 && missing.json?["error"]?["param"]?.stringValue == "name", "\(missing.body)")
@@ -100,7 +100,7 @@ struct PersonalDataAPITests {
       let contacts = try await server.request(.POST, "/api/contacts/import", body: vcf)
       #expect(contacts.json?["added"]?.intValue == 3)
       let found = try await server.request(.GET, "/api/contacts?q=anna")
-      #expect(found.json?["contacts"]?[0]?["fullName"]?.stringValue == "Anna Martin")
+      #expect(found.json?["contacts"]?[0]?["full_name"]?.stringValue == "Anna Martin")
 
       let note = try await server.request(
         .POST, "/api/notes/import?name=Trip.md", body: "---\ntags: [travel]\n---\n# Trip\nLisbon in spring\n")
@@ -117,7 +117,7 @@ struct PersonalDataAPITests {
         .POST, "/api/reminders", body: #"{"title":"Milk","due":"2026-12-01","priority":"high"}"#)
       let id = try #require(reminder.json?["id"]?.stringValue)
       let done = try await server.request(.POST, "/api/reminders/\(id)/complete", body: #"{"done":true}"#)
-      #expect(done.json?["completedAt"] != nil && done.json?["completedAt"] != .null)
+      #expect(done.json?["completed_at"] != nil && done.json?["completed_at"] != .null)
       let open = try await server.request(.GET, "/api/reminders?completed=false")
       #expect(open.json?["reminders"]?.arrayValue?.isEmpty == true)
 
@@ -130,7 +130,7 @@ struct PersonalDataAPITests {
       #expect(plants.json?["due"]?["zone"]?.stringValue == "Europe/Paris")
       let next = try await server.request(.POST, "/api/reminders/\(plantsID)/complete", body: #"{"done":true}"#)
       #expect(next.json?["due"]?["time"]?.stringValue == "2026-12-08T08:00", "\(next.body)")
-      #expect(next.json?["completedAt"] == nil || next.json?["completedAt"] == .null)
+      #expect(next.json?["completed_at"] == nil || next.json?["completed_at"] == .null)
       #expect(next.json?["recurrence"]?["frequency"]?.stringValue == "WEEKLY")
       let export = try await server.request(.GET, "/api/reminders/export")
       #expect(
@@ -149,7 +149,7 @@ struct PersonalDataAPITests {
       let habitID = try #require(habit.json?["id"]?.stringValue)
       #expect(try await server.request(.POST, "/api/habits/\(habitID)/log", body: "{}").status == 201)
       let overview = try await server.request(.GET, "/api/habits")
-      #expect(overview.json?["habits"]?[0]?["stats"]?["doneToday"]?.boolValue == true)
+      #expect(overview.json?["habits"]?[0]?["stats"]?["done_today"]?.boolValue == true)
       let badSchedule = try await server.request(.POST, "/api/habits", body: #"{"name":"X","schedule":"often"}"#)
       #expect(badSchedule.status == 400)
     }

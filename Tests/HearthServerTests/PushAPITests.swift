@@ -14,15 +14,15 @@ struct PushAPITests {
   static func subscription(
     _ endpoint: String, key: String = receiver, auth: String = "BTBZMqHH6r4Tts7J_aSIgg"
   ) -> String {
-    #"{"endpoint": "\#(endpoint)", "expirationTime": null, "keys": {"p256dh": "\#(key)", "auth": "\#(auth)"}}"#
+    #"{"endpoint": "\#(endpoint)", "expiration_time": null, "keys": {"p256dh": "\#(key)", "auth": "\#(auth)"}}"#
   }
 
   @Test func aBrowsersSubscriptionIsKeptAndABadOneRefusedByName() async throws {
     try await LiveServer.inProcess { server in
       let key = try await server.request(.GET, "/api/push/key")
-      #expect(key.json?["publicKey"]?.stringValue?.count == 87 && key.json?["subscriptions"]?.numberValue == 0)
+      #expect(key.json?["public_key"]?.stringValue?.count == 87 && key.json?["subscriptions"]?.numberValue == 0)
       // The key is the profile's own: asked again, it is the same.
-      #expect(try await server.request(.GET, "/api/push/key").json?["publicKey"] == key.json?["publicKey"])
+      #expect(try await server.request(.GET, "/api/push/key").json?["public_key"] == key.json?["public_key"])
       // An address, not a name: nothing is resolved or sent to in this test.
       let endpoint = "https://1.1.1.1/send/abc"
       #expect(
@@ -46,9 +46,9 @@ struct PushAPITests {
       let ended = try await server.request(
         .POST, "/api/push/subscriptions",
         body:
-          #"{"endpoint": "\#(endpoint)", "expirationTime": 1000, "keys": {"p256dh": "\#(Self.receiver)", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}}"#
+          #"{"endpoint": "\#(endpoint)", "expiration_time": 1000, "keys": {"p256dh": "\#(Self.receiver)", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}}"#
       )
-      #expect(ended.status == 400 && ended.json?["error"]?["param"]?.stringValue == "expirationTime")
+      #expect(ended.status == 400 && ended.json?["error"]?["param"]?.stringValue == "expiration_time")
       // Forgetting takes the endpoint alone, and a test push no fields: anything more is refused by name.
       let extra = try await server.request(
         .DELETE, "/api/push/subscriptions", body: #"{"endpoint": "\#(endpoint)", "keys": {}}"#)

@@ -26,7 +26,7 @@ struct StrictInputTests {
     Case(method: .POST, path: "/api/reminders", body: #"{"title":"Call the bank","due":"2026-12-01"}"#),
     Case(method: .POST, path: "/api/notes", body: #"{"title":"Ideas","body":"More light"}"#),
     Case(method: .POST, path: "/api/habits", body: #"{"name":"Walk"}"#),
-    Case(method: .POST, path: "/api/contacts", body: #"{"fullName":"Ada Lovelace"}"#),
+    Case(method: .POST, path: "/api/contacts", body: #"{"full_name":"Ada Lovelace"}"#),
     Case(method: .POST, path: "/api/prompts", body: #"{"name":"Plan","text":"Plan my day"}"#),
     Case(method: .PUT, path: "/api/memory/persona", body: #"{"text":"I like short answers."}"#),
     Case(method: .POST, path: "/api/sessions/bulk", body: #"{"ids":[],"action":"pin"}"#),

@@ -22,7 +22,7 @@ struct ToolServerAPITests {
       #expect(added.status == 201, "\(added.body)")
       let tools = added.json?["tools"]?.arrayValue ?? []
       let query = try #require(tools.first { $0["name"]?.stringValue == "calendar_query" })
-      #expect(query["readOnly"] == .bool(true))
+      #expect(query["read_only"] == .bool(true))
       #expect(query["policy"]?.stringValue == "allow")
       let create = try #require(tools.first { $0["name"]?.stringValue == "calendar_create" })
       #expect(create["policy"]?.stringValue == "ask")

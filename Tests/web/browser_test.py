@@ -1143,7 +1143,7 @@ class WebAppTest(unittest.TestCase):
         hours.send_keys("12")
         form.find_element(By.CSS_SELECTOR, "button[type='submit']").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "backups-status"), "Saved: a backup every 12 hours"))
-        self.assertEqual(api("/api/backups")["settings"]["everyHours"], 12)
+        self.assertEqual(api("/api/backups")["settings"]["every_hours"], 12)
         before = len(api("/api/backups")["backups"])
         self.find("#backup-now").click()
         self.wait.until(EC.text_to_be_present_in_element((By.ID, "backups-status"), "Backed up:"))
@@ -1153,7 +1153,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn(newest, self.find("#backups-list").text)
         checked = self.hearth("backup", "verify", newest)
         self.assertIn("is sound", checked)
-        api("/api/backups/settings", "PUT", {"everyHours": 24})
+        api("/api/backups/settings", "PUT", {"every_hours": 24})
 
     def test_9d27_pinned_prompts_and_a_reply(self):
         self.driver.get(BASE_URL + "/")

@@ -861,7 +861,7 @@ class PolishTest(unittest.TestCase):
             next_week = today + datetime.timedelta(days=7)
             self.wait.until(EC.text_to_be_present_in_element((By.ID, "toast"), f"due again {readable_day(next_week, '08:05')}"))
             self.assertIn(readable_day(next_week, "08:05"), self.find_xpath(row).text)
-            self.assertIsNone(api(f"/api/reminders/{stored['id']}").get("completedAt"))
+            self.assertIsNone(api(f"/api/reminders/{stored['id']}").get("completed_at"))
             self.assertNotIn("Water the plants", "".join(e.get_attribute("textContent") for e in self.driver.find_elements(By.CSS_SELECTOR, ".done-list")))
             # The toast, its Undo among them, meets the same checks as the page, and covers no part of the composer.
             self.assert_accessible("390 px, reminders with a toast")

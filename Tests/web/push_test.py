@@ -150,7 +150,7 @@ class PushTest(unittest.TestCase):
         public = cls.private_key.public_key().public_bytes(
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
         )
-        cls.subscription = {"endpoint": cls.endpoint, "expirationTime": None, "keys": {"p256dh": b64(public), "auth": b64(cls.auth)}}
+        cls.subscription = {"endpoint": cls.endpoint, "expiration_time": None, "keys": {"p256dh": b64(public), "auth": b64(cls.auth)}}
 
     @classmethod
     def tearDownClass(cls):
@@ -189,7 +189,7 @@ class PushTest(unittest.TestCase):
         return json.loads(decrypt(body, self.private_key, self.auth))
 
     def test_1_a_test_notification_and_a_reminder_coming_due_arrive_encrypted_and_signed(self):
-        public_key = api("/api/push/key")["publicKey"]
+        public_key = api("/api/push/key")["public_key"]
         api("/api/push/subscriptions", "POST", self.subscription)
         self.assertEqual(api("/api/push/test", "POST", {}), {"sent": 1, "failed": 0, "removed": 0})
         path, headers, body = self.service.wait_for(1, 10)[0]
@@ -297,7 +297,7 @@ class PushTest(unittest.TestCase):
         return session
 
     def test_5_an_answer_that_finishes_while_its_page_is_hidden_is_pushed_and_opens_its_chat(self):
-        public_key = api("/api/push/key")["publicKey"]
+        public_key = api("/api/push/key")["public_key"]
         api("/api/push/subscriptions", "POST", self.subscription)
         before = len(self.service.received)
         driver = chromium(1000, 800)

@@ -202,9 +202,6 @@ public struct Recurrence: Hashable, Sendable, Codable {
     case frequency, interval, count, until, byWeekday, byMonthDay, weekStart
   }
 
-  /// The fields a rule is read from (its coding keys), for readers that refuse any other.
-  public static var fieldNames: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
-
   /// Reads a rule; fields left out take their defaults, so `{"frequency": "WEEKLY"}` is a rule.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -84,7 +84,7 @@ public final class BackupService: Sendable {
   /// - Throws: ``BackupSettingsError`` naming the field that cannot be used.
   public func save(_ settings: BackupSettings) throws {
     guard (1...168).contains(settings.everyHours) else {
-      throw BackupSettingsError(field: "everyHours", reason: "must be between 1 and 168 hours")
+      throw BackupSettingsError(field: "every_hours", reason: "must be between 1 and 168 hours")
     }
     if let folder = settings.folder, !folder.hasPrefix("/") {
       throw BackupSettingsError(field: "folder", reason: "must be an absolute path")
@@ -93,12 +93,12 @@ public final class BackupService: Sendable {
       do {
         _ = try ProfileBackup.passphrase(fromFile: file)
       } catch {
-        throw BackupSettingsError(field: "passphraseFile", reason: error.description)
+        throw BackupSettingsError(field: "passphrase_file", reason: error.description)
       }
     }
     if settings.includesPasswords, settings.passphraseFile == nil {
       throw BackupSettingsError(
-        field: "includesPasswords", reason: "needs a passphrase file: app passwords are never written unencrypted")
+        field: "includes_passwords", reason: "needs a passphrase file: app passwords are never written unencrypted")
     }
     try database.setSetting(Self.settingsKey, to: settings)
   }

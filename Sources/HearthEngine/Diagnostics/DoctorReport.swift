@@ -170,8 +170,7 @@ public struct DoctorReport: Sendable, Encodable {
 
   /// The report as JSON with snake_case keys.
   public func json(pretty: Bool = true) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
+    let encoder = SnakeCaseJSON.encoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
     return try encoder.encode(self)
   }

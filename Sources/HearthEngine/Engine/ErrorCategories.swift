@@ -182,7 +182,7 @@ extension PushError: CategorizedError {
     switch self {
     case .badEndpoint: ErrorCategory(.invalid, code: "bad_push_endpoint", parameter: "endpoint")
     case .badKeys: ErrorCategory(.invalid, parameter: "keys")
-    case .expired: ErrorCategory(.invalid, parameter: "expirationTime")
+    case .expired: ErrorCategory(.invalid, parameter: "expiration_time")
     case .key: ErrorCategory(.internalFailure)
     case .store(let error): error.category
     }

@@ -15,7 +15,7 @@ struct AccountRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/accounts"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(AccountList(accounts: try views())) }
+    router.get { _, _ in try AppJSON.make(AccountList(accounts: try views())) }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         AccountInput.self, from: request, limit: configuration.maxBodyBytes)
@@ -27,20 +27,21 @@ struct AccountRoutes<Context: RequestContext>: RouteArea {
       let added = try await accounts.add(
         name: input.name ?? URL(string: url)?.host ?? url, service: service, url: url, username: username,
         password: password, allowPlainHTTP: input.allowPlainHTTP ?? false)
-      return try JSONResponse.make(try view(added), status: .created)
+      return try AppJSON.make(try view(added), status: .created)
     }
     router.post("sync") { _, _ in
-      try JSONResponse.make(SyncResults(results: try await accounts.sync()))
+      try AppJSON.make(SyncResults(results: try await accounts.sync()))
     }
     router.post(":name/sync") { _, context in
-      try JSONResponse.make(
+      try AppJSON.make(
         SyncResults(results: try await accounts.sync(named: try context.parameters.require("name"))))
     }
     router.patch(":name/collections/:id") { request, context in
       let input = try await RequestReader.decodeStrict(
         CollectionInput.self, from: request, limit: configuration.maxBodyBytes)
       if input.isDefault == false {
-        throw APIError.invalidRequest("isDefault: make another collection the default instead", parameter: "isDefault")
+        throw APIError.invalidRequest(
+          "is_default: make another collection the default instead", parameter: "is_default")
       }
       let changed = try accounts.setCollection(
         account: try context.parameters.require("name"), collection: try context.parameters.require("id"),
@@ -48,11 +49,11 @@ struct AccountRoutes<Context: RequestContext>: RouteArea {
       guard let one = changed.first, changed.count == 1 else {
         throw APIError.invalidRequest("name one collection by its id", parameter: "id")
       }
-      return try JSONResponse.make(one)
+      return try AppJSON.make(one)
     }
     router.delete(":name") { _, context in
       let removed = try accounts.remove(named: try context.parameters.require("name"))
-      return try JSONResponse.make(removed)
+      return try AppJSON.make(removed)
     }
   }
 
@@ -96,7 +97,9 @@ struct AccountInput: StrictInput {
   var name: String?
   var allowPlainHTTP: Bool?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case service, url, username, password, name, allowPlainHTTP }
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case service, url, username, password, name, allowPlainHTTP = "allow_plain_http"
+  }
 }
 
 /// A collection's sync turned on or off, or made where new items of its kind go.
@@ -104,5 +107,5 @@ struct CollectionInput: StrictInput {
   var isEnabled: Bool?
   var isDefault: Bool?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case isEnabled, isDefault }
+  enum CodingKeys: String, CodingKey, CaseIterable { case isEnabled = "is_enabled", isDefault = "is_default" }
 }

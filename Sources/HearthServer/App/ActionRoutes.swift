@@ -30,17 +30,17 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
         return state
       }
       let limit = try RouteInput.integer(request, "limit", default: 200, in: 1...1000)
-      return try JSONResponse.make(
+      return try AppJSON.make(
         ["actions": try actions.log(session: session, state: state, limit: limit).map(card)])
     }
     router.post(":id/confirm") { _, context in
-      try JSONResponse.make(card(try await engine.confirmAction(try RouteInput.id(context, of: "action"))))
+      try AppJSON.make(card(try await engine.confirmAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/cancel") { _, context in
-      try JSONResponse.make(card(try await engine.cancelAction(try RouteInput.id(context, of: "action"))))
+      try AppJSON.make(card(try await engine.cancelAction(try RouteInput.id(context, of: "action"))))
     }
     router.post(":id/undo") { _, context in
-      try JSONResponse.make(card(try await engine.undoAction(try RouteInput.id(context, of: "action"))))
+      try AppJSON.make(card(try await engine.undoAction(try RouteInput.id(context, of: "action"))))
     }
     // The conflict card's third choice: the event moved to one of the free times it offers.
     router.post(":id/reschedule") { request, context in
@@ -50,7 +50,7 @@ struct ActionRoutes<Context: RequestContext>: RouteArea {
       guard let start = LocalDateTime(parsing: body.start) else {
         throw APIError.invalidRequest("start \(body.start) is not a local date and time", parameter: "start")
       }
-      return try JSONResponse.make(card(try await engine.rescheduleAction(id, to: start)))
+      return try AppJSON.make(card(try await engine.rescheduleAction(id, to: start)))
     }
   }
 

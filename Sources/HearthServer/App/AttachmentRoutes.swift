@@ -20,11 +20,11 @@ struct AttachmentRoutes<Context: RequestContext>: RouteArea {
       }
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let attachment = try await dependencies.engine.attach(data, name: name, to: session)
-      return try JSONResponse.make(AttachmentView(attachment), status: .created)
+      return try AppJSON.make(AttachmentView(attachment), status: .created)
     }
     router.get("attachments/:attachment") { _, context in
       let id = try RouteInput.id(context, "attachment", of: "attachment")
-      return try JSONResponse.make(AttachmentView(try dependencies.engine.attachment(id), withText: true))
+      return try AppJSON.make(AttachmentView(try dependencies.engine.attachment(id), withText: true))
     }
     router.get("attachments/:attachment/content") { _, context in
       let image = try dependencies.engine.attachedImage(try RouteInput.id(context, "attachment", of: "attachment"))

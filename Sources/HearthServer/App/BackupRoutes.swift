@@ -13,12 +13,12 @@ struct BackupRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/backups"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(try view()) }
+    router.get { _, _ in try AppJSON.make(try view()) }
     router.put("settings") { request, _ in
       let input = try await RequestReader.decodeStrict(
         BackupSettingsInput.self, from: request, limit: configuration.maxBodyBytes)
       try backups.save(input.applied(to: try backups.settings()))
-      return try JSONResponse.make(try view())
+      return try AppJSON.make(try view())
     }
     router.post { request, _ in
       // It takes the saved settings: a body asking for anything else is refused, not ignored.
@@ -29,7 +29,7 @@ struct BackupRoutes<Context: RequestContext>: RouteArea {
           "a backup now takes the saved settings and no body; change them with PUT /api/backups/settings",
           parameter: "body")
       }
-      return try JSONResponse.make(try await backups.takeNow(), status: .created)
+      return try AppJSON.make(try await backups.takeNow(), status: .created)
     }
   }
 
@@ -60,7 +60,8 @@ struct BackupSettingsInput: StrictInput {
   var includesPasswords: Bool?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case scheduled, everyHours, folder, passphraseFile, includesPasswords
+    case scheduled, everyHours = "every_hours", folder, passphraseFile = "passphrase_file", includesPasswords =
+      "includes_passwords"
   }
 
   func applied(to current: BackupSettings) -> BackupSettings {

@@ -17,7 +17,7 @@ struct BriefingRoutes<Context: RequestContext>: RouteArea {
         }
         return date
       }
-      return try JSONResponse.make(try dependencies.engine.briefing(for: date))
+      return try AppJSON.make(try dependencies.engine.briefing(for: date))
     }
   }
 }

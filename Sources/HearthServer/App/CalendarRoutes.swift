@@ -60,33 +60,33 @@ struct CalendarRoutes<Context: RequestContext>: RouteArea {
     router.get("occurrences") { request, _ in
       let range = try range(request)
       let zone = calendar.timeZone
-      return try JSONResponse.make(
+      return try AppJSON.make(
         OccurrenceList(
           timeZone: zone.identifier,
           occurrences: try calendar.occurrences(in: range).map { OccurrenceView($0, zone: zone) }))
     }
     router.get("events/:id") { _, context in
-      try JSONResponse.make(try calendar.event(try context.parameters.require("id")))
+      try AppJSON.make(try calendar.event(try context.parameters.require("id")))
     }
     router.post("events") { request, _ in
       let input = try await RequestReader.decodeStrict(
         EventInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(view(try calendar.create(input.event())), status: .created)
+      return try AppJSON.make(view(try calendar.create(input.event())), status: .created)
     }
     router.put("events/:id") { request, context in
       let existing = try calendar.event(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         EventInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(view(try calendar.update(input.event(replacing: existing))))
+      return try AppJSON.make(view(try calendar.update(input.event(replacing: existing))))
     }
     router.delete("events/:id") { _, context in
-      try JSONResponse.make(try calendar.delete(try context.parameters.require("id")))
+      try AppJSON.make(try calendar.delete(try context.parameters.require("id")))
     }
     router.get("free") { request, _ in
       let minutes = try RouteInput.integer(request, "minimum", default: 30, in: 5...1440)
       let slots = try calendar.freeSlots(in: try range(request), minimum: Double(minutes) * 60)
       let zone = calendar.timeZone
-      return try JSONResponse.make(
+      return try AppJSON.make(
         SlotList(
           timeZone: zone.identifier,
           slots: slots.map {
@@ -96,18 +96,18 @@ struct CalendarRoutes<Context: RequestContext>: RouteArea {
             ]
           }))
     }
-    router.get("hours") { _, _ in try JSONResponse.make(["hours": try calendar.workingHours()]) }
+    router.get("hours") { _, _ in try AppJSON.make(["hours": try calendar.workingHours()]) }
     router.put("hours") { request, _ in
       let input = try await RequestReader.decodeStrict(
         WorkingHoursInput.self, from: request, limit: configuration.maxBodyBytes)
       try calendar.setWorkingHours(input.hours)
-      return try JSONResponse.make(["hours": input.hours])
+      return try AppJSON.make(["hours": input.hours])
     }
     router.post("import") { request, _ in
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let events = try calendar.importFile(data)
       let todos = try reminders.importFile(data)
-      return try JSONResponse.make(["events": events, "reminders": todos])
+      return try AppJSON.make(["events": events, "reminders": todos])
     }
     router.get("export") { _, _ in
       FileResponse.make(try calendar.exportFile(), type: "text/calendar", name: "hearth-calendar.ics")

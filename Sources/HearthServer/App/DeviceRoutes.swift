@@ -28,14 +28,14 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { request, _ in
       let current = try asking(request)
-      return try JSONResponse.make(DeviceList(devices: try devices.list().map { DeviceView($0, current: current) }))
+      return try AppJSON.make(DeviceList(devices: try devices.list().map { DeviceView($0, current: current) }))
     }
     router.post("codes") { request, _ in
       let input = try await RequestReader.decodeStrict(
         PairingCodeInput.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       // A code made by a paired device is tied to it: revoking that device revokes what it let in.
       let code = try devices.makePairingCode(minutes: input.minutes ?? 10, by: try asking(request))
-      return try JSONResponse.make(code, status: .created)
+      return try AppJSON.make(code, status: .created)
     }
     router.post("pair") { request, context in
       let input = try await RequestReader.decodeStrict(
@@ -57,9 +57,9 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
       }
       let view = PairedView(device: DeviceView(paired.device, current: paired.device.id), token: nil)
       guard client == "browser" else {
-        return try JSONResponse.make(PairedView(device: view.device, token: paired.secret), status: .created)
+        return try AppJSON.make(PairedView(device: view.device, token: paired.secret), status: .created)
       }
-      var response = try JSONResponse.make(view, status: .created)
+      var response = try AppJSON.make(view, status: .created)
       response.headers[.setCookie] =
         "\(Self.cookieName(secure: secure))=\(paired.secret); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
         + (secure ? "; Secure" : "")
@@ -71,7 +71,7 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
         DeviceInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       try devices.rename(id, to: name)
-      return try JSONResponse.make(DeviceView(try devices.find(id.uuidString), current: try asking(request)))
+      return try AppJSON.make(DeviceView(try devices.find(id.uuidString), current: try asking(request)))
     }
     router.delete(":id") { _, context in
       try devices.revoke(try RouteInput.id(context, of: "device"))

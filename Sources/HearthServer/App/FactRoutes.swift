@@ -22,7 +22,7 @@ struct FactRoutes<Context: RequestContext>: RouteArea {
       default: throw APIError.invalidRequest("history must be true or false", parameter: "history")
       }
       let today = facts.today
-      return try JSONResponse.make(
+      return try AppJSON.make(
         FactList(facts: try facts.list(includingHistory: history).map { FactView($0, today: today) }))
     }
     router.post { request, _ in
@@ -31,7 +31,7 @@ struct FactRoutes<Context: RequestContext>: RouteArea {
       let (fact, replacing) = try facts.remember(
         text, until: try input.expiry() ?? nil, pinned: input.isPinned ?? false)
       let today = facts.today
-      return try JSONResponse.make(
+      return try AppJSON.make(
         RememberedFact(fact: FactView(fact, today: today), replaced: replacing.map { FactView($0, today: today) }),
         status: .created)
     }
@@ -39,11 +39,11 @@ struct FactRoutes<Context: RequestContext>: RouteArea {
       let id = try context.parameters.require("id")
       let input = try await RequestReader.decodeStrict(FactInput.self, from: request, limit: configuration.maxBodyBytes)
       let fact = try facts.edit(id, text: input.text, until: try input.expiry(), pinned: input.isPinned)
-      return try JSONResponse.make(FactView(fact, today: facts.today))
+      return try AppJSON.make(FactView(fact, today: facts.today))
     }
     router.delete(":id") { _, context in
       let fact = try await dependencies.engine.memory.forget(fact: try context.parameters.require("id"))
-      return try JSONResponse.make(FactView(fact, today: facts.today))
+      return try AppJSON.make(FactView(fact, today: facts.today))
     }
   }
 }
@@ -89,7 +89,7 @@ struct FactInput: StrictInput {
   var expires: String??
   var isPinned: Bool?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case text, expires, isPinned }
+  enum CodingKeys: String, CodingKey, CaseIterable { case text, expires, isPinned = "is_pinned" }
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -28,7 +28,7 @@ struct HistoryImportRoutes<Context: RequestContext>: RouteArea {
       }
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let report = try await dependencies.engine.importHistory(data, from: assistant, remember: remember)
-      return try JSONResponse.make(report)
+      return try AppJSON.make(report)
     }
   }
 }

@@ -68,19 +68,19 @@ struct MCPSettingsRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/mcp"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(MCPSettingsInput(try dependencies.engine.mcpSettings())) }
+    router.get { _, _ in try AppJSON.make(MCPSettingsInput(try dependencies.engine.mcpSettings())) }
     router.put { request, _ in
       let input = try await RequestReader.decodeStrict(
         MCPSettingsInput.self, from: request, limit: configuration.maxBodyBytes)
       try dependencies.engine.setMCPSettings(MCPSettings(allowsCreations: input.allowsCreations))
-      return try JSONResponse.make(input)
+      return try AppJSON.make(input)
     }
   }
 }
 
 struct MCPSettingsInput: StrictInput, Encodable {
   var allowsCreations: Bool
-  enum CodingKeys: String, CodingKey, CaseIterable { case allowsCreations }
+  enum CodingKeys: String, CodingKey, CaseIterable { case allowsCreations = "allows_creations" }
 
   init(_ settings: MCPSettings) { allowsCreations = settings.allowsCreations }
 }
@@ -96,7 +96,7 @@ struct ToolServerRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/mcp/servers"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(["servers": try engine.toolServers().map(ToolServerView.init)]) }
+    router.get { _, _ in try AppJSON.make(["servers": try engine.toolServers().map(ToolServerView.init)]) }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         ToolServerInput.self, from: request, limit: configuration.maxBodyBytes)
@@ -110,17 +110,17 @@ struct ToolServerRoutes<Context: RequestContext>: RouteArea {
       }
       let timeout = input.timeoutSeconds ?? 30
       guard (1...3_600).contains(timeout) else {
-        throw APIError.invalidRequest("timeoutSeconds must be 1–3600", parameter: "timeoutSeconds")
+        throw APIError.invalidRequest("timeout_seconds must be 1–3600", parameter: "timeout_seconds")
       }
       let server = try await engine.addToolServer(named: input.name, endpoint: endpoint, timeoutSeconds: timeout)
-      return try JSONResponse.make(ToolServerView(server), status: .created)
+      return try AppJSON.make(ToolServerView(server), status: .created)
     }
     router.delete(":name") { _, context in
       try await engine.removeToolServer(named: try context.parameters.require("name"))
       return Response(status: .noContent)
     }
     router.post(":name/refresh") { _, context in
-      try JSONResponse.make(ToolServerView(try await engine.refreshTools(of: try context.parameters.require("name"))))
+      try AppJSON.make(ToolServerView(try await engine.refreshTools(of: try context.parameters.require("name"))))
     }
     router.put(":name/tools/:tool") { request, context in
       let input = try await RequestReader.decodeStrict(
@@ -130,7 +130,7 @@ struct ToolServerRoutes<Context: RequestContext>: RouteArea {
       }
       let server = try engine.setToolPolicy(
         policy, server: try context.parameters.require("name"), tool: try context.parameters.require("tool"))
-      return try JSONResponse.make(ToolServerView(server))
+      return try AppJSON.make(ToolServerView(server))
     }
   }
 }
@@ -167,7 +167,7 @@ struct ToolServerInput: StrictInput {
   var command: [String]?
   var url: String?
   var timeoutSeconds: Int?
-  enum CodingKeys: String, CodingKey, CaseIterable { case name, command, url, timeoutSeconds }
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, command, url, timeoutSeconds = "timeout_seconds" }
 }
 
 struct ToolPolicyInput: StrictInput {

@@ -23,14 +23,14 @@ struct MemoryRoutes<Context: RequestContext>: RouteArea {
       }
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let outcome = try await memory.addUpload(name: name, data: data)
-      return try JSONResponse.make(
+      return try AppJSON.make(
         IndexedSource(source: outcome.source, added: outcome.added, unchanged: outcome.unchanged), status: .created)
     }
     router.delete("sources") { request, _ in
       guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else {
         throw APIError.invalidRequest("id (the source id) is required", parameter: "id")
       }
-      return try JSONResponse.make(try await memory.remove(id))
+      return try AppJSON.make(try await memory.remove(id))
     }
     router.get("search") { request, _ in
       guard let query = request.uri.queryParameters.get("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty
@@ -41,19 +41,19 @@ struct MemoryRoutes<Context: RequestContext>: RouteArea {
         throw APIError.invalidRequest("mode must be hybrid, vector or keyword", parameter: "mode")
       }
       let hits = try await memory.recall(query, options: RetrievalOptions(k: k, mode: mode))
-      return try JSONResponse.make(["hits": hits])
+      return try AppJSON.make(["hits": hits])
     }
     router.put("persona") { request, _ in
       let input = try await RequestReader.decodeStrict(
         PersonaInput.self, from: request, limit: configuration.maxBodyBytes)
       try await memory.setPersona(input.text)
-      return try JSONResponse.make(PersonaInput(text: try memory.persona()))
+      return try AppJSON.make(PersonaInput(text: try memory.persona()))
     }
   }
 
   private func overview() async throws -> Response {
     let counts = try memory.counts()
-    return try JSONResponse.make(
+    return try AppJSON.make(
       MemoryOverview(
         available: memory.isAvailable, embeddingModel: memory.embedder.name,
         index: try memory.indexIdentity(), persona: try memory.persona(),

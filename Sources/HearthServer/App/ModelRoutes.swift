@@ -13,16 +13,16 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/models"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(engine.modelsOverview()) }
+    router.get { _, _ in try AppJSON.make(engine.modelsOverview()) }
     router.put("active") { request, _ in
       let body = try await RequestReader.decodeStrict(
         ActiveModelInput.self, from: request, limit: configuration.maxBodyBytes)
       // Waits for the requests already in line, so a turn never sees its model change under it.
       try await engine.switchModel(to: body.model)
-      return try JSONResponse.make(engine.modelsOverview())
+      return try AppJSON.make(engine.modelsOverview())
     }
     // The vision projector images are read with (none: OCR).
-    router.get("projector") { _, _ in try JSONResponse.make(engine.visionProjectorView()) }
+    router.get("projector") { _, _ in try AppJSON.make(engine.visionProjectorView()) }
     router.put("projector") { request, _ in
       let body = try await RequestReader.decodeStrict(
         ProjectorInput.self, from: request, limit: configuration.maxBodyBytes)
@@ -30,19 +30,19 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
         throw APIError.invalidRequest("path is required: the projector's file", parameter: "path")
       }
       try refuseProjectorFromTheEnvironment()
-      return try JSONResponse.make(try engine.setVisionProjector(path: path))
+      return try AppJSON.make(try engine.setVisionProjector(path: path))
     }
     router.delete("projector") { request, _ in
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       try refuseProjectorFromTheEnvironment()
-      return try JSONResponse.make(try engine.clearVisionProjector())
+      return try AppJSON.make(try engine.clearVisionProjector())
     }
-    router.get("pulls") { _, _ in try JSONResponse.make(["pulls": engine.pulls.list()]) }
+    router.get("pulls") { _, _ in try AppJSON.make(["pulls": engine.pulls.list()]) }
     router.post("pulls") { request, _ in
       let body = try await RequestReader.decodeStrict(PullInput.self, from: request, limit: configuration.maxBodyBytes)
       let name = body.name?.trimmingCharacters(in: .whitespaces)
-      return try JSONResponse.make(
+      return try AppJSON.make(
         try await engine.startPull(
           url: body.url, sha256: body.sha256, name: name?.isEmpty == true ? nil : name,
           allowsPrivateNetwork: configuration.allowsPrivateNetworkPulls),
@@ -51,7 +51,7 @@ struct ModelRoutes<Context: RequestContext>: RouteArea {
     router.delete("pulls/:id") { _, context in
       let id = context.parameters.get("id") ?? ""
       guard let status = engine.pulls.cancel(id) else { throw APIError.notFound("no download has the id \(id)") }
-      return try JSONResponse.make(status)
+      return try AppJSON.make(status)
     }
   }
 
@@ -71,19 +71,19 @@ struct RemoteRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/remote"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(await engine.remoteView()) }
+    router.get { _, _ in try AppJSON.make(await engine.remoteView()) }
     router.put { request, _ in
       let body = try await RequestReader.decodeStrict(
         RemoteInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try await engine.setRemote(body))
+      return try AppJSON.make(try await engine.setRemote(body))
     }
-    router.delete { _, _ in try JSONResponse.make(try await engine.clearRemote()) }
+    router.delete { _, _ in try AppJSON.make(try await engine.clearRemote()) }
     router.post("check") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       guard let check = await engine.checkRemote() else {
         throw APIError.invalidRequest("no remote server is set up", parameter: "url")
       }
-      return try JSONResponse.make(check)
+      return try AppJSON.make(check)
     }
   }
 }
@@ -100,7 +100,7 @@ struct RuntimeRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { _, _ in
       let settings = try engine.runtimeSettings()
-      return try JSONResponse.make(
+      return try AppJSON.make(
         RuntimeOverview(
           settings: settings,
           presets: Dictionary(
@@ -110,21 +110,21 @@ struct RuntimeRoutes<Context: RequestContext>: RouteArea {
     router.post("preview") { request, _ in
       let settings = try await RequestReader.decodeStrict(
         RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try engine.previewRuntime(settings))
+      return try AppJSON.make(try engine.previewRuntime(settings))
     }
     router.put { request, _ in
       let settings = try await RequestReader.decodeStrict(
         RuntimeSettings.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try engine.applyRuntime(settings))
+      return try AppJSON.make(try engine.applyRuntime(settings))
     }
     router.post("validate") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(["checks": try await engine.validateRuntime()])
+      return try AppJSON.make(["checks": try await engine.validateRuntime()])
     }
     router.post("test") { request, _ in
       _ = try await RequestReader.decodeStrict(NoFields.self, from: request, limit: configuration.maxBodyBytes)
       // Waits its turn like any request, then loads the model as the saved settings say if it has to.
-      return try JSONResponse.make(try await engine.testRuntime())
+      return try AppJSON.make(try await engine.testRuntime())
     }
   }
 }

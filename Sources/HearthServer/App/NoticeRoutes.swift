@@ -15,16 +15,16 @@ struct NoticeRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     // A look records what has come due since the scheduler's last one, so a page sees it at once.
-    router.get { _, _ in try JSONResponse.make(["notices": try notices.check()]) }
-    router.post(":id/done") { _, context in try JSONResponse.make(try notices.done(try noticeID(context))) }
-    router.post(":id/dismiss") { _, context in try JSONResponse.make(try notices.dismiss(try noticeID(context))) }
+    router.get { _, _ in try AppJSON.make(["notices": try notices.check()]) }
+    router.post(":id/done") { _, context in try AppJSON.make(try notices.done(try noticeID(context))) }
+    router.post(":id/dismiss") { _, context in try AppJSON.make(try notices.dismiss(try noticeID(context))) }
     router.post(":id/snooze") { request, context in
       let input = try await RequestReader.decodeStrict(
         SnoozeInput.self, from: request, limit: configuration.maxBodyBytes)
       guard let snooze = Snooze(rawValue: input.for) else {
         throw APIError.invalidRequest("for must be 10m, 1h or tomorrow", parameter: "for")
       }
-      return try JSONResponse.make(try notices.snooze(try noticeID(context), snooze))
+      return try AppJSON.make(try notices.snooze(try noticeID(context), snooze))
     }
   }
 

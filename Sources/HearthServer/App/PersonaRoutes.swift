@@ -15,7 +15,7 @@ struct PersonaRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { _, _ in
-      try JSONResponse.make(PersonaList(personas: try personas.list()))
+      try AppJSON.make(PersonaList(personas: try personas.list()))
     }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
@@ -23,17 +23,17 @@ struct PersonaRoutes<Context: RequestContext>: RouteArea {
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       var persona = Persona(name: name)
       try input.apply(to: &persona)
-      return try JSONResponse.make(try await personas.create(persona), status: .created)
+      return try AppJSON.make(try await personas.create(persona), status: .created)
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try personas.find(try context.parameters.require("id")))
+      try AppJSON.make(try personas.find(try context.parameters.require("id")))
     }
     router.patch(":id") { request, context in
       let reference = try context.parameters.require("id")
       let input = try await RequestReader.decodeStrict(
         PersonaFields.self, from: request, limit: configuration.maxBodyBytes)
       // A field that cannot be taken is refused before anything is written.
-      return try JSONResponse.make(try await personas.update(reference) { try input.apply(to: &$0) })
+      return try AppJSON.make(try await personas.update(reference) { try input.apply(to: &$0) })
     }
     router.delete(":id") { _, context in
       try await personas.delete(try context.parameters.require("id"))

@@ -29,10 +29,14 @@ extension RequestReader {
   {
     var data = try await bytes(of: request, limit: limit)
     if allowingEmpty, data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { data = Data("{}".utf8) }
-    let value = try decode(type, from: data)
+    // A field the input does not know is named before the body is read, so a misspelt field is refused as
+    // what it is rather than as the field it should have been.
     let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     if let key = (object ?? [:]).keys.sorted().first(where: { !Value.fields.contains($0) }) {
-      throw APIError.invalidRequest("unknown field \(key)", parameter: key)
+      // What else is wrong is said too: a misspelt field is usually also a missing one.
+      var message = "unknown field \(key)"
+      do { _ = try decode(type, from: data) } catch let error as APIError { message += "; \(error.message)" }
+      throw APIError.invalidRequest(message, parameter: key)
     }
     for (field, allowed) in Value.nested {
       guard let inner = object?[field] as? [String: Any] else { continue }
@@ -40,7 +44,7 @@ extension RequestReader {
         throw APIError.invalidRequest("unknown field \(field).\(key)", parameter: "\(field).\(key)")
       }
     }
-    return value
+    return try decode(type, from: data)
   }
 }
 
@@ -54,13 +58,14 @@ struct EventInput: StrictInput {
   var notes: String?
   var calendar: String?
   var isBusy: Bool?
-  var recurrence: Recurrence?
+  var recurrence: RecurrenceInput?
   var exceptions: [LocalDateTime]?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence, exceptions
+    case title, start, end, zone, isAllDay = "is_all_day", location, notes, calendar, isBusy = "is_busy", recurrence,
+      exceptions
   }
-  static let nested: [String: Set<String>] = ["recurrence": Recurrence.fieldNames]
+  static let nested: [String: Set<String>] = ["recurrence": RecurrenceInput.fields]
 
   /// The event with these fields; `base` keeps its id and creation time.
   func event(replacing base: CalendarEvent? = nil) -> CalendarEvent {
@@ -68,7 +73,8 @@ struct EventInput: StrictInput {
       id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines), start: start,
       end: end, zone: zone ?? .floating, isAllDay: isAllDay ?? false, location: location.flatMap(Self.nonEmpty),
       notes: notes.flatMap(Self.nonEmpty), calendar: calendar.flatMap(Self.nonEmpty) ?? CalendarEvent.defaultCalendar,
-      isBusy: isBusy ?? true, recurrence: recurrence, exceptions: exceptions ?? [], createdAt: base?.createdAt ?? Date()
+      isBusy: isBusy ?? true, recurrence: recurrence?.rule, exceptions: exceptions ?? [],
+      createdAt: base?.createdAt ?? Date()
     )
   }
 
@@ -87,7 +93,7 @@ struct ReminderInput: StrictInput {
   var priority: ReminderPriority?
   var list: String?
   var completed: Bool?
-  var recurrence: Recurrence?
+  var recurrence: RecurrenceInput?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case title, notes, due, zone, priority, list, completed, recurrence
@@ -117,7 +123,7 @@ struct ReminderInput: StrictInput {
       id: base?.id ?? UUID().uuidString, title: title.trimmingCharacters(in: .whitespacesAndNewlines),
       notes: notes.flatMap(EventInput.nonEmpty), due: parsedDue, priority: priority ?? .none,
       list: list.flatMap(EventInput.nonEmpty) ?? Reminder.defaultList, completedAt: completedAt,
-      recurrence: recurrence, createdAt: base?.createdAt ?? Date())
+      recurrence: recurrence?.rule, createdAt: base?.createdAt ?? Date())
   }
 }
 
@@ -127,7 +133,7 @@ struct NoteInput: StrictInput {
   var tags: [String]?
   var isPinned: Bool?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case title, body, tags, isPinned }
+  enum CodingKeys: String, CodingKey, CaseIterable { case title, body, tags, isPinned = "is_pinned" }
 
   func note(replacing base: Note? = nil) -> Note {
     Note(
@@ -168,7 +174,8 @@ struct ContactInput: StrictInput {
   var notes: String?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case fullName, givenName, familyName, phones, emails, birthday, organization, notes
+    case fullName = "full_name", givenName = "given_name", familyName = "family_name", phones, emails, birthday,
+      organization, notes
   }
 
   func contact(replacing base: Contact? = nil) -> Contact {
@@ -189,4 +196,30 @@ struct WorkingHoursInput: StrictInput {
 struct CompletionInput: StrictInput {
   var done: Bool
   enum CodingKeys: String, CodingKey, CaseIterable { case done }
+}
+
+/// A repeat rule as the API spells it (`by_weekday`, `by_month_day`, `week_start`); the stored ``Recurrence``
+/// keeps its own names.
+struct RecurrenceInput: Decodable {
+  var rule: Recurrence
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case frequency, interval, count, until
+    case byWeekday = "by_weekday", byMonthDay = "by_month_day", weekStart = "week_start"
+  }
+
+  /// The fields a rule may have.
+  static var fields: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    rule = Recurrence(
+      frequency: try container.decode(Recurrence.Frequency.self, forKey: .frequency),
+      interval: try container.decodeIfPresent(Int.self, forKey: .interval) ?? 1,
+      count: try container.decodeIfPresent(Int.self, forKey: .count),
+      until: try container.decodeIfPresent(LocalDateTime.self, forKey: .until),
+      byWeekday: try container.decodeIfPresent([Recurrence.WeekdayRule].self, forKey: .byWeekday) ?? [],
+      byMonthDay: try container.decodeIfPresent([Int].self, forKey: .byMonthDay) ?? [],
+      weekStart: try container.decodeIfPresent(Weekday.self, forKey: .weekStart) ?? .monday)
+  }
 }

@@ -21,33 +21,33 @@ struct NoteRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { request, _ in
       if let query = request.uri.queryParameters.get("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty {
-        return try JSONResponse.make([
+        return try AppJSON.make([
           "hits": try notes.search(query, limit: 50).map { NoteHit(note: $0.note, excerpt: $0.excerpt) }
         ])
       }
-      return try JSONResponse.make(["notes": try notes.list(tag: request.uri.queryParameters.get("tag"))])
+      return try AppJSON.make(["notes": try notes.list(tag: request.uri.queryParameters.get("tag"))])
     }
     // A suggestion for the note being written (saved or not): shown, never written.
     router.post("suggest") { request, _ in
       let input = try await RequestReader.decodeStrict(
         NoteSuggestInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(
+      return try AppJSON.make(
         try dependencies.engine.suggestion(forNoteTitled: input.title, body: input.body, tags: input.tags ?? []))
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try notes.item(try context.parameters.require("id")))
+      try AppJSON.make(try notes.item(try context.parameters.require("id")))
     }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(NoteInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try notes.create(input.note()), status: .created)
+      return try AppJSON.make(try notes.create(input.note()), status: .created)
     }
     router.put(":id") { request, context in
       let existing = try notes.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(NoteInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try notes.update(input.note(replacing: existing)))
+      return try AppJSON.make(try notes.update(input.note(replacing: existing)))
     }
     router.delete(":id") { _, context in
-      try JSONResponse.make(try notes.delete(try context.parameters.require("id")))
+      try AppJSON.make(try notes.delete(try context.parameters.require("id")))
     }
     router.get(":id/export") { _, context in
       let note = try notes.item(try context.parameters.require("id"))
@@ -61,7 +61,7 @@ struct NoteRoutes<Context: RequestContext>: RouteArea {
     router.post("import") { request, _ in
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
       let name = request.uri.queryParameters.get("name") ?? "imported.md"
-      return try JSONResponse.make(try notes.importFile(data, name: name))
+      return try AppJSON.make(try notes.importFile(data, name: name))
     }
   }
 }
@@ -78,21 +78,21 @@ struct HabitRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { request, _ in
       let days = try RouteInput.integer(request, "days", default: 30, in: 1...3660)
-      return try JSONResponse.make(["habits": try habits.overview(windowDays: days)])
+      return try AppJSON.make(["habits": try habits.overview(windowDays: days)])
     }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         HabitInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try habits.create(input.habit()), status: .created)
+      return try AppJSON.make(try habits.create(input.habit()), status: .created)
     }
     router.put(":id") { request, context in
       let existing = try habits.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         HabitInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try habits.update(input.habit(replacing: existing)))
+      return try AppJSON.make(try habits.update(input.habit(replacing: existing)))
     }
     router.delete(":id") { _, context in
-      try JSONResponse.make(try habits.delete(try context.parameters.require("id")))
+      try AppJSON.make(try habits.delete(try context.parameters.require("id")))
     }
     router.post(":id/log") { request, context in
       let id = try context.parameters.require("id")
@@ -100,13 +100,13 @@ struct HabitRoutes<Context: RequestContext>: RouteArea {
         HabitLogInput.self, from: request, limit: configuration.maxBodyBytes)
       let at = input.at.map { $0.instant(in: dependencies.engine.calendar.timeZone) }
       let log = try habits.log(id, at: at, note: input.note)
-      return try JSONResponse.make(["log": log], status: .created)
+      return try AppJSON.make(["log": log], status: .created)
     }
     router.get(":id/logs") { _, context in
-      try JSONResponse.make(["logs": try habits.logs(try context.parameters.require("id"))])
+      try AppJSON.make(["logs": try habits.logs(try context.parameters.require("id"))])
     }
     router.delete("logs/:logID") { _, context in
-      try JSONResponse.make(try habits.removeLog(try context.parameters.require("logID")))
+      try AppJSON.make(try habits.removeLog(try context.parameters.require("logID")))
     }
   }
 }
@@ -123,9 +123,9 @@ struct ContactRoutes<Context: RequestContext>: RouteArea {
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { request, _ in
       if let query = request.uri.queryParameters.get("q"), !query.trimmingCharacters(in: .whitespaces).isEmpty {
-        return try JSONResponse.make(["contacts": try contacts.search(query, limit: 50)])
+        return try AppJSON.make(["contacts": try contacts.search(query, limit: 50)])
       }
-      return try JSONResponse.make(["contacts": try contacts.list()])
+      return try AppJSON.make(["contacts": try contacts.list()])
     }
     router.get("export") { request, _ in
       let versionName = request.uri.queryParameters.get("version") ?? "4.0"
@@ -136,25 +136,25 @@ struct ContactRoutes<Context: RequestContext>: RouteArea {
         try contacts.exportFile(version: version), type: "text/vcard", name: "hearth-contacts.vcf")
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try contacts.item(try context.parameters.require("id")))
+      try AppJSON.make(try contacts.item(try context.parameters.require("id")))
     }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         ContactInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try contacts.create(input.contact()), status: .created)
+      return try AppJSON.make(try contacts.create(input.contact()), status: .created)
     }
     router.put(":id") { request, context in
       let existing = try contacts.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         ContactInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try contacts.update(input.contact(replacing: existing)))
+      return try AppJSON.make(try contacts.update(input.contact(replacing: existing)))
     }
     router.delete(":id") { _, context in
-      try JSONResponse.make(try contacts.delete(try context.parameters.require("id")))
+      try AppJSON.make(try contacts.delete(try context.parameters.require("id")))
     }
     router.post("import") { request, _ in
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
-      return try JSONResponse.make(try contacts.importFile(data))
+      return try AppJSON.make(try contacts.importFile(data))
     }
   }
 }

@@ -16,7 +16,7 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     router.get("key") { _, _ in
-      try JSONResponse.make(PushKey(publicKey: try push.publicKey(), subscriptions: try push.subscriptionCount()))
+      try AppJSON.make(PushKey(publicKey: try push.publicKey(), subscriptions: try push.subscriptionCount()))
     }
     router.post("subscriptions") { request, _ in
       // A paired device's subscription goes with it when it is revoked.
@@ -51,7 +51,7 @@ struct PushRoutes<Context: RequestContext>: RouteArea {
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       let report = await push.send(
         PushNotice(title: "Hearth", body: "Notifications reach this device.", url: "/", tag: "hearth-test"))
-      return try JSONResponse.make(report)
+      return try AppJSON.make(report)
     }
   }
 }
@@ -80,6 +80,6 @@ struct SubscriptionInput: StrictInput {
   /// is sent to after it.
   var expirationTime: Double?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, keys, expirationTime }
+  enum CodingKeys: String, CodingKey, CaseIterable { case endpoint, keys, expirationTime = "expiration_time" }
   static var nested: [String: Set<String>] { ["keys": ["p256dh", "auth"]] }
 }

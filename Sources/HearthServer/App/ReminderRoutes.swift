@@ -16,33 +16,33 @@ struct ReminderRoutes<Context: RequestContext>: RouteArea {
     router.get { request, _ in
       let completed = request.uri.queryParameters.get("completed") != "false"
       let list = request.uri.queryParameters.get("list")
-      return try JSONResponse.make(["reminders": try reminders.list(list: list, includeCompleted: completed)])
+      return try AppJSON.make(["reminders": try reminders.list(list: list, includeCompleted: completed)])
     }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.create(try input.reminder()), status: .created)
+      return try AppJSON.make(try reminders.create(try input.reminder()), status: .created)
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try reminders.item(try context.parameters.require("id")))
+      try AppJSON.make(try reminders.item(try context.parameters.require("id")))
     }
     router.put(":id") { request, context in
       let existing = try reminders.item(try context.parameters.require("id"))
       let input = try await RequestReader.decodeStrict(
         ReminderInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.update(try input.reminder(replacing: existing)))
+      return try AppJSON.make(try reminders.update(try input.reminder(replacing: existing)))
     }
     router.post(":id/complete") { request, context in
       let input = try await RequestReader.decodeStrict(
         CompletionInput.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try reminders.complete(try context.parameters.require("id"), done: input.done))
+      return try AppJSON.make(try reminders.complete(try context.parameters.require("id"), done: input.done))
     }
     router.delete(":id") { _, context in
-      try JSONResponse.make(try reminders.delete(try context.parameters.require("id")))
+      try AppJSON.make(try reminders.delete(try context.parameters.require("id")))
     }
     router.post("import") { request, _ in
       let data = try await RequestReader.bytes(of: request, limit: configuration.maxImportBytes)
-      return try JSONResponse.make(try reminders.importFile(data))
+      return try AppJSON.make(try reminders.importFile(data))
     }
     router.get("export") { _, _ in
       FileResponse.make(try reminders.exportFile(), type: "text/calendar", name: "hearth-reminders.ics")

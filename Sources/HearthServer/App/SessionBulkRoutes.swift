@@ -35,7 +35,7 @@ struct SessionBulkRoutes<Context: RequestContext>: RouteArea {
         ids.append(id)
       }
       let outcome = try await apply(action, to: ids)
-      return try JSONResponse.make(outcome)
+      return try AppJSON.make(outcome)
     }
   }
 

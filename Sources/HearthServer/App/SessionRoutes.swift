@@ -17,7 +17,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     router.get { request, _ in
       let archived = request.uri.queryParameters.get("archived") == "true"
       let sessions = try library.list(includeArchived: archived).filter { archived || !$0.isArchived }
-      return try JSONResponse.make(SessionList(sessions: sessions))
+      return try AppJSON.make(SessionList(sessions: sessions))
     }
     router.get("search") { request, _ in
       let query = request.uri.queryParameters.get("q") ?? ""
@@ -28,7 +28,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       guard let scope = SearchScope(rawValue: scopeName) else {
         throw APIError.invalidRequest("scope must be all, titles, bodies or pinned", parameter: "scope")
       }
-      return try JSONResponse.make(SearchResults(hits: try library.search(query, scope: scope, limit: 50)))
+      return try AppJSON.make(SearchResults(hits: try library.search(query, scope: scope, limit: 50)))
     }
     router.post { request, _ in
       let body = try await RequestReader.decodeStrict(
@@ -36,7 +36,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       let session = try await dependencies.engine.newSession(
         title: body.title.map(Self.cleanTitle) ?? "New chat", persona: body.persona, template: body.template)
       let persona = try dependencies.engine.personas.persona(ofSession: session.id)
-      return try JSONResponse.make(
+      return try AppJSON.make(
         NewSessionView(
           session: session, persona: persona.map { PersonaBrief(id: $0.id, name: $0.name) },
           instructions: try dependencies.engine.templates.instructions(ofSession: session.id)),
@@ -45,10 +45,10 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     router.post("import") { request, _ in
       let export = try await RequestReader.decode(
         SessionExport.self, from: request, limit: configuration.maxBodyBytes, what: "not a Hearth session export")
-      return try JSONResponse.make(try library.importSession(export), status: .created)
+      return try AppJSON.make(try library.importSession(export), status: .created)
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try detail(try RouteInput.sessionID(context)))
+      try AppJSON.make(try detail(try RouteInput.sessionID(context)))
     }
     // Which alternative a fork shows (a regenerated answer, an edited message): the chat as it then reads.
     router.put(":id/forks/:position") { request, context in
@@ -62,7 +62,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       }
       _ = try library.session(id)
       _ = try await dependencies.engine.chat.showAlternative(choice.current, at: position, in: id)
-      return try JSONResponse.make(try detail(id))
+      return try AppJSON.make(try detail(id))
     }
     router.patch(":id") { request, context in
       let id = try RouteInput.sessionID(context)
@@ -76,7 +76,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
         if let pinned = change.pinned { session.isPinned = pinned }
         if let archived = change.archived { session.isArchived = archived }
       }
-      return try JSONResponse.make(session)
+      return try AppJSON.make(session)
     }
     router.delete(":id") { _, context in
       let id = try RouteInput.sessionID(context)
@@ -92,13 +92,13 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       let input = try await RequestReader.decodeStrict(
         MemorySwitch.self, from: request, limit: configuration.maxBodyBytes)
       try dependencies.engine.memory.setUsesMemory(input.enabled, in: id)
-      return try JSONResponse.make(MemorySwitch(enabled: try dependencies.engine.memory.usesMemory(in: id)))
+      return try AppJSON.make(MemorySwitch(enabled: try dependencies.engine.memory.usesMemory(in: id)))
     }
     // Every chat at once: JSON the import reads one by one, or Markdown that reads as the chats did.
     router.get("export") { request, _ in
       switch request.uri.queryParameters.get("format") ?? "json" {
       case "json":
-        var response = try JSONResponse.make(["sessions": try library.exportAll(narrated: false)])
+        var response = try AppJSON.make(["sessions": try library.exportAll(narrated: false)])
         response.headers[.contentDisposition] = "attachment; filename=\"hearth-chats.json\""
         return response
       case "md":
@@ -120,7 +120,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       let fileName = Self.fileName(for: export.session)
       switch format {
       case "json":
-        var response = try JSONResponse.make(export)
+        var response = try AppJSON.make(export)
         response.headers[.contentDisposition] = "attachment; filename=\"\(fileName).json\""
         return response
       case "md":

@@ -14,7 +14,7 @@ struct SystemRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     router.get("health") { _, _ in
-      try JSONResponse.make(Health(status: engine.model == nil ? "no_model" : "ok", model: engine.model?.name))
+      try AppJSON.make(Health(status: engine.model == nil ? "no_model" : "ok", model: engine.model?.name))
     }
     router.get("metrics") { _, _ in
       metrics.recordQueueDepth(await engine.queueDepth)
@@ -35,12 +35,12 @@ struct SettingsRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/settings"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(try engine.chatSettings()) }
+    router.get { _, _ in try AppJSON.make(try engine.chatSettings()) }
     router.put { request, _ in
       let settings = try await RequestReader.decodeStrict(
         ChatSettings.self, from: request, limit: configuration.maxBodyBytes)
       try engine.setChatSettings(settings)
-      return try JSONResponse.make(settings)
+      return try AppJSON.make(settings)
     }
   }
 }
@@ -56,19 +56,13 @@ struct DiagnosticsRoutes<Context: RequestContext>: RouteArea {
 
   func addRoutes(to router: RouteCollection<Context>) {
     router.get { _, _ in
-      let encoder = JSONEncoder()
-      // The doctor report names its fields in camel case; the API speaks snake case throughout.
-      encoder.keyEncodingStrategy = .convertToSnakeCase
-      encoder.outputFormatting = [.withoutEscapingSlashes]
-      return Response(
-        status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(try await diagnostics()))))
+      try AppJSON.make(try await diagnostics())
     }
     // The latest log lines, as the server writes them to its standard error: requests, loads, syncs,
     // failures, never what anyone wrote.
     router.get("log") { request, _ in
       let count = try RouteInput.integer(request, "limit", default: 200, in: 1...dependencies.recentLog.capacity)
-      return try JSONResponse.make(RecentLines(lines: dependencies.recentLog.latest(count)))
+      return try AppJSON.make(RecentLines(lines: dependencies.recentLog.latest(count)))
     }
   }
 

@@ -14,23 +14,23 @@ struct TemplateRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/templates"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(TemplateList(templates: try templates.list())) }
+    router.get { _, _ in try AppJSON.make(TemplateList(templates: try templates.list())) }
     router.post { request, _ in
       let input = try await RequestReader.decodeStrict(
         TemplateFields.self, from: request, limit: configuration.maxBodyBytes)
       guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
       var template = ChatTemplate(name: name)
       input.apply(to: &template)
-      return try JSONResponse.make(try templates.create(template), status: .created)
+      return try AppJSON.make(try templates.create(template), status: .created)
     }
     router.get(":id") { _, context in
-      try JSONResponse.make(try templates.find(try context.parameters.require("id")))
+      try AppJSON.make(try templates.find(try context.parameters.require("id")))
     }
     router.patch(":id") { request, context in
       let reference = try context.parameters.require("id")
       let input = try await RequestReader.decodeStrict(
         TemplateFields.self, from: request, limit: configuration.maxBodyBytes)
-      return try JSONResponse.make(try templates.update(reference) { input.apply(to: &$0) })
+      return try AppJSON.make(try templates.update(reference) { input.apply(to: &$0) })
     }
     router.delete(":id") { _, context in
       try templates.delete(try context.parameters.require("id"))

@@ -94,7 +94,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       let id = try RouteInput.sessionID(context)
       let wasGenerating = await dependencies.engine.chat.isGenerating(id)
       await dependencies.engine.chat.stop(id)
-      return try JSONResponse.make(StopResult(stopped: wasGenerating))
+      return try AppJSON.make(StopResult(stopped: wasGenerating))
     }
   }
 
@@ -158,16 +158,16 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
       try await dependencies.engine.runTurn(request) { event in
         switch event {
         case .loading(let model):
-          try await send(JSONResponse.encodedLine(["model": model]), "loading")
+          try await send(AppJSON.encodedLine(["model": model]), "loading")
         case .queued(let position):
-          try await send(JSONResponse.encodedLine(["position": position]), "queued")
+          try await send(AppJSON.encodedLine(["position": position]), "queued")
         case .ready:
           guard !pageGone else { break }
           do { try await writer.sendComment("your turn") } catch { try await keepsGoing(after: error) }
         case .chat(.answer(let text)):
           let shown = blocks.feed(text)
           try await send(
-            JSONResponse.encodedLine(AnswerEvent(text: text, shown: shown, writingBlock: blocks.isInBlock)), "answer")
+            AppJSON.encodedLine(AnswerEvent(text: text, shown: shown, writingBlock: blocks.isInBlock)), "answer")
         case .chat(let chatEvent):
           // What stands in for a replaced answer is sent whole: nothing held back from the old one follows it.
           if case .replaced = chatEvent { blocks = ActionBlockFilter() }
@@ -176,7 +176,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
             let held = blocks.finish()
             if !held.isEmpty {
               try await send(
-                JSONResponse.encodedLine(AnswerEvent(text: "", shown: held, writingBlock: false)), "answer")
+                AppJSON.encodedLine(AnswerEvent(text: "", shown: held, writingBlock: false)), "answer")
             }
             try await send(finished(message), "done")
             ending = message
@@ -186,7 +186,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
             try await send(payload, name)
           }
         case .failed(let error):
-          try await send(JSONResponse.encodedLine(["message": ErrorMapping.apiError(error).message]), "error")
+          try await send(AppJSON.encodedLine(["message": ErrorMapping.apiError(error).message]), "error")
         }
       }
     } catch {
@@ -225,7 +225,7 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
     let library = dependencies.engine.sessions
     let session = try? library.session(message.sessionID)
     let forks = session == nil ? nil : try? library.forks(in: message.sessionID)
-    return JSONResponse.encodedLine(FinishedEvent(message: MessageView(message), session: session, forks: forks))
+    return AppJSON.encodedLine(FinishedEvent(message: MessageView(message), session: session, forks: forks))
   }
 
   private func record(_ message: StoredMessage) {
@@ -241,20 +241,20 @@ struct TurnRoutes<Context: RequestContext>: RouteArea {
   ) -> (String, String) {
     switch event {
     case .started(let user, let assistant):
-      ("started", JSONResponse.encodedLine(StartedEvent(user: MessageView(user), assistant: MessageView(assistant))))
-    case .trimmed(let dropped): ("trimmed", JSONResponse.encodedLine(["dropped_messages": dropped]))
-    case .preparing(let words): ("preparing", JSONResponse.encodedLine(["text": words]))
-    case .sources(let citations): ("sources", JSONResponse.encodedLine(["sources": citations]))
-    case .thinking(let text): ("thinking", JSONResponse.encodedLine(["text": text]))
-    case .answer(let text): ("answer", JSONResponse.encodedLine(["text": text]))
+      ("started", AppJSON.encodedLine(StartedEvent(user: MessageView(user), assistant: MessageView(assistant))))
+    case .trimmed(let dropped): ("trimmed", AppJSON.encodedLine(["dropped_messages": dropped]))
+    case .preparing(let words): ("preparing", AppJSON.encodedLine(["text": words]))
+    case .sources(let citations): ("sources", AppJSON.encodedLine(["sources": citations]))
+    case .thinking(let text): ("thinking", AppJSON.encodedLine(["text": text]))
+    case .answer(let text): ("answer", AppJSON.encodedLine(["text": text]))
     case .replaced(let text, let reason):
       (
         "replaced",
-        JSONResponse.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text), "reason": reason.rawValue])
+        AppJSON.encodedLine(["text": text, "shown": ActionBlockFilter.shown(text), "reason": reason.rawValue])
       )
     case .actions(let records):
-      ("actions", JSONResponse.encodedLine(["actions": records.map { ActionCard($0, choices: choices($0)) }]))
-    case .finished(let message): ("done", JSONResponse.encodedLine(["message": MessageView(message)]))
+      ("actions", AppJSON.encodedLine(["actions": records.map { ActionCard($0, choices: choices($0)) }]))
+    case .finished(let message): ("done", AppJSON.encodedLine(["message": MessageView(message)]))
     }
   }
 }

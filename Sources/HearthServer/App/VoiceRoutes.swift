@@ -53,7 +53,7 @@ struct VoiceRoutes<Context: RequestContext>: RouteArea {
     } catch {
       throw TranscriptionReply.apiError(error)
     }
-    return try JSONResponse.make(
+    return try AppJSON.make(
       ActivityReply(
         windowSeconds: Double(VoiceActivityDetector.window) / Double(AudioClip.recognitionRate),
         probabilities: activity.probabilities.map { ($0 * 1000).rounded() / 1000 },

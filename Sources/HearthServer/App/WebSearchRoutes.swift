@@ -12,20 +12,20 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
   var paths: [RouterPath] { ["/api/web-search"] }
 
   func addRoutes(to router: RouteCollection<Context>) {
-    router.get { _, _ in try JSONResponse.make(engine.webSearchView()) }
+    router.get { _, _ in try AppJSON.make(engine.webSearchView()) }
     router.put { request, _ in
       let input = try await RequestReader.decodeStrict(
         WebSearchInput.self, from: request, limit: configuration.maxBodyBytes)
       try refuseWhenFromTheEnvironment()
       guard let url = input.url else { throw APIError.invalidRequest("url is required", parameter: "url") }
-      return try JSONResponse.make(try await named { try engine.setWebSearch(url: url) })
+      return try AppJSON.make(try await named { try engine.setWebSearch(url: url) })
     }
     router.delete { request, _ in
       // Read like any body, so that one beyond the limit or with fields is refused, not dropped.
       _ = try await RequestReader.decodeStrict(
         NoFields.self, from: request, limit: configuration.maxBodyBytes, allowingEmpty: true)
       try refuseWhenFromTheEnvironment()
-      return try JSONResponse.make(try engine.clearWebSearch())
+      return try AppJSON.make(try engine.clearWebSearch())
     }
     router.post("check") { request, _ in
       let input = try await RequestReader.decodeStrict(
@@ -34,7 +34,7 @@ struct WebSearchRoutes<Context: RequestContext>: RouteArea {
       guard let check else {
         throw APIError.invalidRequest("web search is off: give a server's address to check", parameter: "url")
       }
-      return try JSONResponse.make(check)
+      return try AppJSON.make(check)
     }
   }
 

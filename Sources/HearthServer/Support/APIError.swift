@@ -107,7 +107,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
   }
 }
 
-/// JSON bodies in and out.
+/// JSON bodies out, for the OpenAI and Anthropic APIs: their types spell each key as those APIs do.
 enum JSONResponse {
   static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
@@ -116,7 +116,9 @@ enum JSONResponse {
     return encoder
   }()
 
-  static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+  static func make(
+    _ value: some Encodable, status: HTTPResponse.Status = .ok, encoder: JSONEncoder = encoder
+  ) throws -> Response {
     let data = try encoder.encode(value)
     return Response(
       status: status,
@@ -124,8 +126,27 @@ enum JSONResponse {
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
   }
 
-  static func encodedLine(_ value: some Encodable) -> String {
+  static func encodedLine(_ value: some Encodable, encoder: JSONEncoder = encoder) -> String {
     (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+}
+
+/// JSON bodies out for the web app's own API (`/api/…`): every key in snake_case, as the CLI's `--json`
+/// writes them, whatever the Swift names of the types carried; data inside them (a payload, a tool's schema)
+/// keeps its keys as written.
+enum AppJSON {
+  static let encoder: JSONEncoder = {
+    let encoder = SnakeCaseJSON.encoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return encoder
+  }()
+
+  static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    try JSONResponse.make(value, status: status, encoder: encoder)
+  }
+
+  static func encodedLine(_ value: some Encodable) -> String {
+    JSONResponse.encodedLine(value, encoder: encoder)
   }
 }
 

@@ -13,6 +13,12 @@ enum ErrorMapping {
     case is CancellationError:
       // The client left; nobody reads the answer, and nothing failed.
       return APIError(.init(code: 499), "the request was cancelled", code: "cancelled")
+    case PersonalDataError.invalid(let field, let message):
+      // The field as the API spells it (`recurrence.by_month_day`), and named as the parameter.
+      let name = SnakeCaseJSON.snakeCase(field)
+      var failure = APIError(PersonalDataError.invalid(field: field, message).category, "\(name): \(message)")
+      failure.parameter = name
+      return failure
     case let error as any CategorizedError:
       return APIError(error.category, error.description)
     case let error as HTTPError:

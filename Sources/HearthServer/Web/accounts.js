@@ -49,29 +49,29 @@ function nextSync({ nextSyncAt, syncing }) {
   return at <= new Date() ? "Next sync in a moment" : `Next sync ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
 }
 
-function card({ account, collections, waiting, nextSyncAt, syncing }) {
-  const last = account.lastSyncAt ? dateOf(account.lastSyncAt).toLocaleString() : null;
-  const state = account.lastError ? `Last sync failed: ${account.lastError}` : last ? `Last sync ${last}` : "Not synced yet";
+function card({ account, collections, waiting, next_sync_at: nextSyncAt, syncing }) {
+  const last = account.last_sync_at ? dateOf(account.last_sync_at).toLocaleString() : null;
+  const state = account.last_error ? `Last sync failed: ${account.last_error}` : last ? `Last sync ${last}` : "Not synced yet";
   const rows = collections.map((collection) => {
-    const synced = el("input", { type: "checkbox", checked: collection.isEnabled, "aria-label": `Sync ${collection.displayName} (${KINDS[collection.content]})` });
+    const synced = el("input", { type: "checkbox", checked: collection.is_enabled, "aria-label": `Sync ${collection.display_name} (${KINDS[collection.content]})` });
     synced.addEventListener("change", attempt(async () => {
-      await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { isEnabled: synced.checked });
+      await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { is_enabled: synced.checked });
       toast(synced.checked ? "Syncs" : "No longer synced; its items stay");
     }));
-    const place = collection.content === "contacts" ? "contacts" : `“${collection.localName}”`;
-    const standard = collection.isDefault
+    const place = collection.content === "contacts" ? "contacts" : `“${collection.local_name}”`;
+    const standard = collection.is_default
       ? el("span", { class: "muted" }, " · new items go here")
-      : el("button", { class: "button small", type: "button", "aria-label": `New ${KINDS[collection.content]} items go to ${collection.displayName}`, onclick: attempt(async () => {
-        await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { isDefault: true });
+      : el("button", { class: "button small", type: "button", "aria-label": `New ${KINDS[collection.content]} items go to ${collection.display_name}`, onclick: attempt(async () => {
+        await sendJSON(`/api/accounts/${encodeURIComponent(account.name)}/collections/${collection.id}`, "PATCH", { is_default: true });
         await showAccounts();
       }) }, "Make default");
-    return el("li", { class: "collection" }, el("label", {}, synced, ` ${collection.displayName} `),
+    return el("li", { class: "collection" }, el("label", {}, synced, ` ${collection.display_name} `),
       el("span", { class: "muted" }, `(${KINDS[collection.content]}) → ${place}`), standard);
   });
   const name = encodeURIComponent(account.name);
   return el("section", { class: "account", "data-name": account.name },
     el("h3", {}, `${account.name} `, el("span", { class: "muted" }, `${account.service} · ${account.username}`)),
-    el("p", { class: account.lastError ? "problem" : "muted" }, state,
+    el("p", { class: account.last_error ? "problem" : "muted" }, state,
       waiting ? ` · ${waiting} local change${waiting === 1 ? "" : "s"} waiting` : ""),
     el("p", { class: "muted next-sync" }, nextSync({ nextSyncAt, syncing })),
     el("ul", { class: "collections" }, ...rows),

@@ -107,8 +107,8 @@ export async function loadCards(sessionID, container) {
   const { actions } = await getJSON(`/api/actions?session=${sessionID}`);
   const byMessage = new Map();
   for (const record of actions.slice().reverse()) {
-    if (!record.messageID) continue;
-    byMessage.set(record.messageID.toLowerCase(), [...(byMessage.get(record.messageID.toLowerCase()) ?? []), record]);
+    if (!record.message_id) continue;
+    byMessage.set(record.message_id.toLowerCase(), [...(byMessage.get(record.message_id.toLowerCase()) ?? []), record]);
   }
   for (const element of container.querySelectorAll(".message.assistant")) {
     const records = byMessage.get((element.dataset.id ?? "").toLowerCase());

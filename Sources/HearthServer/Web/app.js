@@ -163,7 +163,7 @@ async function openSession(id, hit) {
 }
 
 /// Shows a chat as the server sent it: messages, versions, sources and action cards, and its live answer.
-async function showDetail({ session, messages, forks, usesMemory, citations, persona, instructions }) {
+async function showDetail({ session, messages, forks, uses_memory: usesMemory, citations, persona, instructions }) {
   state.current = session;
   state.usesMemory = usesMemory;
   state.persona = persona ?? null;

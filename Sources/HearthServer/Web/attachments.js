@@ -45,7 +45,7 @@ function showFullSize(file) {
 
 /// A thumbnail of an attached image that opens it at full size; none for a document.
 function thumbnail(file) {
-  const type = file.media_type ?? file.mediaType ?? "";
+  const type = file.media_type ?? "";
   if (!file.id || !type.startsWith("image/")) return null;
   const image = el("img", { class: "attachment-thumb", alt: file.name, width: "48", height: "48" });
   // An image the browser cannot draw (TIFF) keeps its pill without a picture.

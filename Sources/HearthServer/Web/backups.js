@@ -15,11 +15,11 @@ function when(seconds) {
 function render(view) {
   const form = $("backups-form");
   form.scheduled.checked = view.settings.scheduled;
-  form.everyHours.value = view.settings.everyHours;
+  form.everyHours.value = view.settings.every_hours;
   form.folder.value = view.settings.folder ?? "";
   form.folder.placeholder = view.folder;
-  form.passphraseFile.value = view.settings.passphraseFile ?? "";
-  form.includesPasswords.checked = view.settings.includesPasswords;
+  form.passphraseFile.value = view.settings.passphrase_file ?? "";
+  form.includesPasswords.checked = view.settings.includes_passwords;
   const items = view.backups.map((backup) => el("li", { "data-file": backup.file },
     el("strong", {}, when(backup.created)), ` · ${size(backup.bytes)}`,
     backup.encrypted ? " · encrypted" : " · not encrypted", " ",
@@ -42,13 +42,13 @@ export async function wireBackups() {
   form.addEventListener("submit", attempt(async (event) => {
     event.preventDefault();
     const view = await sendJSON("/api/backups/settings", "PUT", {
-      scheduled: form.scheduled.checked, everyHours: Number(form.everyHours.value),
-      folder: form.folder.value.trim(), passphraseFile: form.passphraseFile.value.trim(),
-      includesPasswords: form.includesPasswords.checked,
+      scheduled: form.scheduled.checked, every_hours: Number(form.everyHours.value),
+      folder: form.folder.value.trim(), passphrase_file: form.passphraseFile.value.trim(),
+      includes_passwords: form.includesPasswords.checked,
     });
     render(view);
     $("backups-status").textContent = view.settings.scheduled
-      ? `Saved: a backup every ${view.settings.everyHours} hours while Hearth runs.`
+      ? `Saved: a backup every ${view.settings.every_hours} hours while Hearth runs.`
       : "Saved: no scheduled backups.";
   }));
   $("backup-now").addEventListener("click", attempt(async () => {

@@ -19,15 +19,15 @@ export async function fillBriefing(card) {
       el("ul", {}, items.map((item) => el("li", {}, item)))));
   };
   section("Events", briefing.events.map((event) =>
-    `${event.isAllDay ? "All day" : `${clock(event.start)}–${clock(event.end)}`}  ${event.title}`
+    `${event.is_all_day ? "All day" : `${clock(event.start)}–${clock(event.end)}`}  ${event.title}`
     + (event.location ? ` · ${event.location}` : "")));
-  section("Free", briefing.freeTime.slice(0, 3).map((slot) =>
+  section("Free", briefing.free_time.slice(0, 3).map((slot) =>
     `${clock(slot.start)}–${clock(slot.end)} (${hours(slot.minutes)})`));
   section("Due", briefing.due.map((task) => task.title));
   section("Overdue", briefing.overdue.map((task) => `${task.title} (since ${dates.readable(task.due.time.slice(0, 10))})`));
   section("Habits", briefing.habits.map((habit) => `${habit.done ? "✓" : "○"} ${habit.name}`));
   section("Birthdays", briefing.birthdays.map((birthday) =>
-    `${birthday.name}, ${birthday.inDays === 0 ? "today" : birthday.inDays === 1 ? "tomorrow" : dates.readable(birthday.date)}`
+    `${birthday.name}, ${birthday.in_days === 0 ? "today" : birthday.in_days === 1 ? "tomorrow" : dates.readable(birthday.date)}`
     + (birthday.turns ? ` (turns ${birthday.turns})` : "")));
   const day = new Date(`${briefing.date}T12:00:00`).toLocaleDateString(undefined,
     { weekday: "long", day: "numeric", month: "long" });

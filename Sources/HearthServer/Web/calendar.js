@@ -78,7 +78,7 @@ export async function show() {
       el("button", { class: "button primary", id: "add-event", type: "button", onclick: () => openEditor(newEvent(clock.format(clock.today(), false) + "T09:00")) }, "New event"),
       el("button", { class: "button", type: "button", onclick: importCalendar }, "Import"),
       el("button", { class: "button", type: "button", onclick: exportCalendar }, "Export")),
-    el("p", { class: "muted small" }, `Times are ${zoneName(data.timeZone)}.`),
+    el("p", { class: "muted small" }, `Times are ${zoneName(data.time_zone)}.`),
     legend() ?? "",
     body(start));
   const grid = view.querySelector(".week-scroll");
@@ -115,16 +115,16 @@ function setMode(mode) {
 /// Busy occurrences that overlap another busy one get `conflict`: the rule the assistant's cards and
 /// `hearth calendar add` use, so a busy all-day event (a move, a trip) clashes with what falls on its days.
 function markConflicts(occurrences) {
-  const busy = occurrences.filter((item) => item.event.isBusy && item.startsAt < item.endsAt);
+  const busy = occurrences.filter((item) => item.event.is_busy && item.starts_at < item.ends_at);
   for (const item of busy) {
-    item.conflict = busy.some((other) => other !== item && other.startsAt < item.endsAt && item.startsAt < other.endsAt);
+    item.conflict = busy.some((other) => other !== item && other.starts_at < item.ends_at && item.starts_at < other.ends_at);
   }
 }
 
 function occurrencesOn(day) {
   const date = clock.format(day, false);
   return state.occurrences.filter((item) => {
-    if (item.event.isAllDay) return item.start.slice(0, 10) <= date && date < item.end.slice(0, 10);
+    if (item.event.is_all_day) return item.start.slice(0, 10) <= date && date < item.end.slice(0, 10);
     return item.start.slice(0, 10) === date;
   });
 }
@@ -136,7 +136,7 @@ function weekView(start, count) {
     days.map((day) => el("div", { class: clock.format(day, false) === today ? "today" : "" },
       `${clock.weekday(day)} ${day.getUTCDate()}`)));
   const allDay = el("div", { class: "week-allday" }, el("div", { class: "muted small" }, "all day"),
-    days.map((day) => el("div", {}, occurrencesOn(day).filter((item) => item.event.isAllDay).map(chip))));
+    days.map((day) => el("div", {}, occurrencesOn(day).filter((item) => item.event.is_all_day).map(chip))));
   const hours = el("div", { class: "week-hours", style: `height:${24 * HOUR}px` }, [...Array(24).keys()].map((hour) =>
     el("div", { class: "hour-label", style: `top:${hour * HOUR}px` }, `${String(hour).padStart(2, "0")}:00`)));
   const columns = days.map((day) => {
@@ -146,7 +146,7 @@ function weekView(start, count) {
       const hour = Math.floor(event.offsetY / HOUR);
       openEditor(newEvent(`${clock.format(day, false)}T${String(hour).padStart(2, "0")}:00`));
     });
-    const timed = occurrencesOn(day).filter((entry) => !entry.event.isAllDay);
+    const timed = occurrencesOn(day).filter((entry) => !entry.event.is_all_day);
     const placement = lanes(timed);
     for (const item of timed) column.append(block(item, placement.get(item)));
     return column;
@@ -161,7 +161,7 @@ function weekView(start, count) {
 function agendaView(start) {
   const today = clock.format(clock.today(), false);
   const days = [...Array(agendaDays).keys()].map((offset) => clock.addDays(start, offset)).map((day) => {
-    const items = occurrencesOn(day).sort((a, b) => (b.event.isAllDay - a.event.isAllDay) || (a.startsAt - b.startsAt));
+    const items = occurrencesOn(day).sort((a, b) => (b.event.is_all_day - a.event.is_all_day) || (a.starts_at - b.starts_at));
     if (!items.length) return null;
     const date = clock.format(day, false);
     const name = day.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
@@ -169,7 +169,7 @@ function agendaView(start) {
       el("h3", { class: date === today ? "today" : "" }, date === today ? `Today · ${name}` : name),
       el("ul", {}, items.map((item) => el("li", {},
         el("button", { type: "button", class: `agenda-event${item.conflict ? " conflict" : ""}`, style: `--event-color:${colorOf(item.event.calendar)}`, onclick: () => openEditor(item.event, item) },
-          el("span", { class: "agenda-time" }, item.event.isAllDay ? "All day" : `${clock.time(item.start)}–${clock.time(item.end)}`),
+          el("span", { class: "agenda-time" }, item.event.is_all_day ? "All day" : `${clock.time(item.start)}–${clock.time(item.end)}`),
           el("span", { class: "agenda-title" }, item.event.title),
           item.event.location ? el("span", { class: "agenda-place muted" }, item.event.location) : null,
           item.conflict ? el("span", { class: "conflict-mark" }, "⚠ overlaps") : null)))));
@@ -180,7 +180,7 @@ function agendaView(start) {
 
 /// Side-by-side lanes for overlapping events: each cluster of overlaps shares its width.
 function lanes(items) {
-  const sorted = [...items].sort((a, b) => a.startsAt - b.startsAt || b.endsAt - a.endsAt);
+  const sorted = [...items].sort((a, b) => a.starts_at - b.starts_at || b.ends_at - a.ends_at);
   const placement = new Map();
   let cluster = [];
   let clusterEnd = -Infinity;
@@ -190,16 +190,16 @@ function lanes(items) {
     cluster = [];
   };
   for (const item of sorted) {
-    if (cluster.length && item.startsAt >= clusterEnd) {
+    if (cluster.length && item.starts_at >= clusterEnd) {
       close();
       clusterEnd = -Infinity;
     }
-    const used = new Set(cluster.filter((other) => other.endsAt > item.startsAt).map((other) => placement.get(other).lane));
+    const used = new Set(cluster.filter((other) => other.ends_at > item.starts_at).map((other) => placement.get(other).lane));
     let lane = 0;
     while (used.has(lane)) lane += 1;
     placement.set(item, { lane, count: 1 });
     cluster.push(item);
-    clusterEnd = Math.max(clusterEnd, item.endsAt);
+    clusterEnd = Math.max(clusterEnd, item.ends_at);
   }
   if (cluster.length) close();
   return placement;
@@ -220,7 +220,7 @@ function block(item, { lane, count } = { lane: 0, count: 1 }) {
     ? [el("span", { class: "event-title" }, item.event.title), " ", el("span", { class: "event-time" }, short ? clock.time(item.start) : range)]
     : [el("span", { class: "event-time" }, range), " ", el("span", { class: "event-title" }, item.event.title)];
   const button = el("button", {
-    type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.isBusy ? "" : " free"}${short ? " short" : ""}`,
+    type: "button", class: `event-block${item.conflict ? " conflict" : ""}${item.event.is_busy ? "" : " free"}${short ? " short" : ""}`,
     style: `top:${top}px;height:${height}px;left:calc(${(lane / count) * 100}% + 2px);width:calc(${100 / count}% - 4px);--event-color:${colorOf(item.event.calendar)}`,
     title: item.conflict ? `${item.event.title}, ${range}: overlaps another event` : `${item.event.title}, ${range}`,
     onclick: () => { if (!button.dataset.dragged) openEditor(item.event, item); },
@@ -321,12 +321,12 @@ async function reschedule(item, startShift, endShift) {
   const exceptions = event.exceptions ?? [];
   let undo;
   if (event.recurrence) {
-    const end = shifted(item.seriesStart, durationOf(event));
-    const single = { ...seriesBody(event, []), start: shifted(item.seriesStart, startShift), end: shifted(end, endShift) };
+    const end = shifted(item.series_start, durationOf(event));
+    const single = { ...seriesBody(event, []), start: shifted(item.series_start, startShift), end: shifted(end, endShift) };
     delete single.recurrence;
     const created = await sendJSON("/api/calendar/events", "POST", single);
     try {
-      await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, [...exceptions, item.seriesStart]));
+      await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT", seriesBody(event, [...exceptions, item.series_start]));
     } catch (error) {
       await api(`/api/calendar/events/${encodeURIComponent(created.event.id)}`, { method: "DELETE" }).catch(() => {});
       await show();
@@ -356,7 +356,7 @@ function durationOf(event) {
 }
 
 function chip(item) {
-  const time = item.event.isAllDay ? null : clock.time(item.start);
+  const time = item.event.is_all_day ? null : clock.time(item.start);
   return el("button", {
     type: "button", class: `event-chip${item.conflict ? " conflict" : ""}`, style: `--event-color:${colorOf(item.event.calendar)}`,
     title: time ? `${time} ${item.event.title}` : item.event.title,
@@ -382,7 +382,7 @@ function monthView(start) {
 
 function newEvent(start) {
   const end = clock.format(new Date(clock.parse(start).getTime() + 3600000));
-  return { title: "", start, end, isAllDay: false, isBusy: true, calendar: "Personal", location: "", notes: "" };
+  return { title: "", start, end, is_all_day: false, is_busy: true, calendar: "Personal", location: "", notes: "" };
 }
 
 // The event being edited, and the occurrence it was opened from (a repeating event's one day).
@@ -406,8 +406,8 @@ function syncScope() {
   const form = $("event-form");
   const one = changesOneOccurrence();
   const { event, occurrence } = editing;
-  if (one) fillTimes(occurrence.start, occurrence.end, event.isAllDay);
-  else fillTimes(event.start, event.end, event.isAllDay);
+  if (one) fillTimes(occurrence.start, occurrence.end, event.is_all_day);
+  else fillTimes(event.start, event.end, event.is_all_day);
   form.elements.repeat.value = one ? "" : event.recurrence?.frequency ?? "";
   form.elements.repeat.disabled = one;
   form.dataset.span = String(minutesBetween(form));
@@ -421,12 +421,12 @@ function openEditor(event, occurrence = null) {
   editing.occurrence = occurrence;
   form.dataset.id = event.id ?? "";
   form.elements.title.value = event.title;
-  fillTimes(event.start, event.end, event.isAllDay);
-  form.elements.allDay.checked = event.isAllDay;
+  fillTimes(event.start, event.end, event.is_all_day);
+  form.elements.allDay.checked = event.is_all_day;
   form.elements.location.value = event.location ?? "";
   form.elements.notes.value = event.notes ?? "";
   form.elements.calendar.value = event.calendar ?? "Personal";
-  form.elements.busy.checked = event.isBusy !== false;
+  form.elements.busy.checked = event.is_busy !== false;
   form.elements.repeat.value = event.recurrence?.frequency ?? "";
   form.dataset.recurrence = event.recurrence ? JSON.stringify(event.recurrence) : "";
   form.dataset.zone = event.zone ?? "floating";
@@ -457,8 +457,8 @@ function eventFromForm() {
     ? `${clock.format(clock.addDays(clock.parse(form.elements.endDate.value || form.elements.date.value), 1), false)}T00:00`
     : `${form.elements.endDate.value || form.elements.date.value}T${form.elements.endTime.value}`;
   const body = {
-    title: form.elements.title.value, start, end, isAllDay: allDay, location: form.elements.location.value, notes: form.elements.notes.value,
-    calendar: form.elements.calendar.value, isBusy: form.elements.busy.checked, zone: allDay ? "floating" : form.dataset.zone || "floating",
+    title: form.elements.title.value, start, end, is_all_day: allDay, location: form.elements.location.value, notes: form.elements.notes.value,
+    calendar: form.elements.calendar.value, is_busy: form.elements.busy.checked, zone: allDay ? "floating" : form.dataset.zone || "floating",
   };
   if (form.elements.repeat.value) {
     const previous = form.dataset.recurrence ? JSON.parse(form.dataset.recurrence) : null;
@@ -494,7 +494,7 @@ function followStart() {
 // The form's fields for each field the API names in an error.
 const fieldsOfParameter = {
   title: ["title"], start: ["date", "startTime"], end: ["endDate", "endTime"], location: ["location"],
-  calendar: ["calendar"], notes: ["notes"], recurrence: ["repeat"], isAllDay: ["allDay"], isBusy: ["busy"],
+  calendar: ["calendar"], notes: ["notes"], recurrence: ["repeat"], is_all_day: ["allDay"], is_busy: ["busy"],
 };
 
 /// Says what is wrong in the form itself, by the fields and the Save button, marking the fields it concerns
@@ -564,8 +564,8 @@ async function saveEvent(submitEvent) {
 
 /// The series as the API takes it, with `exceptions` for the occurrences it leaves out.
 function seriesBody(event, exceptions) {
-  const { title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence } = event;
-  return { title, start, end, zone, isAllDay, location, notes, calendar, isBusy, recurrence, exceptions };
+  const { title, start, end, zone, is_all_day, location, notes, calendar, is_busy, recurrence } = event;
+  return { title, start, end, zone, is_all_day, location, notes, calendar, is_busy, recurrence, exceptions };
 }
 
 /// One occurrence changed: it becomes an event of its own, and the series leaves that day out. Made in that
@@ -577,7 +577,7 @@ async function saveOneOccurrence() {
   const saved = await sendJSON("/api/calendar/events", "POST", single);
   try {
     await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT",
-      seriesBody(event, [...(event.exceptions ?? []), occurrence.seriesStart]));
+      seriesBody(event, [...(event.exceptions ?? []), occurrence.series_start]));
   } catch (error) {
     await api(`/api/calendar/events/${encodeURIComponent(saved.event.id)}`, { method: "DELETE" }).catch(() => {});
     throw error;
@@ -591,7 +591,7 @@ async function deleteEvent() {
     const { event, occurrence } = editing;
     const before = event.exceptions ?? [];
     await sendJSON(`/api/calendar/events/${encodeURIComponent(event.id)}`, "PUT",
-      seriesBody(event, [...before, occurrence.seriesStart]));
+      seriesBody(event, [...before, occurrence.series_start]));
     $("event-dialog").close();
     await show();
     toast(`Deleted “${event.title}” on ${occurrence.start.slice(0, 10)}; the rest of the series stays.`, {

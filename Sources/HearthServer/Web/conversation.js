@@ -229,14 +229,14 @@ export function showSources(element, citations) {
     const place = citation.heading && citation.heading !== citation.title ? ` › ${citation.heading}` : "";
     const href = citation.collection === "conversations" ? `#/s/${citation.location}`
       : citation.collection === "notes" ? `#/notes/${encodeURIComponent(citation.location)}`
-        : `#/memory/${encodeURIComponent(citation.sourceID)}`;
+        : `#/memory/${encodeURIComponent(citation.source_id)}`;
     const kind = { conversations: "the chat", notes: "the note", documents: "the document in the memory" }[citation.collection]
       ?? "it in the memory";
     if (index > 0) line.append(" · ");
     // The tooltip is the cited words themselves; a document's link opens the memory page on them.
     line.append(el("a", {
       href, title: citation.passage ? `“${citation.passage}” (open ${kind})` : `Open ${kind}`,
-      onclick: () => { state.citedPassage = { sourceID: citation.sourceID, passage: citation.passage }; },
+      onclick: () => { state.citedPassage = { sourceID: citation.source_id, passage: citation.passage }; },
     }, `[${citation.number}] ${citation.title}${place}`));
   });
   const actions = element.querySelector(".message-actions");

@@ -8,7 +8,7 @@ function when(seconds) {
 }
 
 function row(device) {
-  const used = device.lastUsedAt ? `last used ${when(device.lastUsedAt)}` : "not used yet";
+  const used = device.last_used_at ? `last used ${when(device.last_used_at)}` : "not used yet";
   const rename = attempt(async () => {
     const field = el("input", { value: device.name, maxlength: "80", "aria-label": `New name for ${device.name}` });
     const save = attempt(async (event) => {
@@ -29,7 +29,7 @@ function row(device) {
   });
   const item = el("li", { class: "device", "data-device": device.id },
     el("strong", {}, device.name), device.current ? el("span", { class: "muted" }, " · this device") : "",
-    el("span", { class: "muted" }, ` · paired ${when(device.createdAt)} · ${used} `),
+    el("span", { class: "muted" }, ` · paired ${when(device.created_at)} · ${used} `),
     el("button", { class: "button small", type: "button", onclick: rename, "aria-label": `Rename ${device.name}` }, "Rename"),
     el("button", { class: "button small danger", type: "button", onclick: revoke, "aria-label": `Revoke ${device.name}` }, "Revoke"));
   return item;
@@ -52,7 +52,7 @@ export async function wireDevices() {
   $("pair-device").addEventListener("click", attempt(async () => {
     const made = await sendJSON("/api/devices/codes", "POST", {});
     $("pairing-code").replaceChildren(el("code", { id: "pairing-code-text" }, made.code),
-      ` — type it on the new device where Hearth asks for its key, before ${when(made.expiresAt)}. It works once.`);
+      ` — type it on the new device where Hearth asks for its key, before ${when(made.expires_at)}. It works once.`);
   }));
   await load();
 }

@@ -36,20 +36,20 @@ async function fill(list, refresh) {
 
 function item(fact, refresh) {
   const day = (stamp) => new Date(stamp * 1000 || stamp).toLocaleDateString();
-  const source = fact.sessionID
-    ? el("a", { href: `#/s/${fact.sessionID}` }, "said in a chat")
+  const source = fact.session_id
+    ? el("a", { href: `#/s/${fact.session_id}` }, "said in a chat")
     : "typed";
   const ends = fact.expires ? (fact.holds ? ` · until ${fact.expires}` : ` · ended ${fact.expires}`) : "";
   const words = el("span", { class: "fact-text" }, fact.text);
   const row = el("li", { class: `fact${fact.holds ? "" : " ended"}`, "data-id": fact.id },
-    fact.isPinned ? el("span", { class: "pin", title: "Pinned", "aria-label": "Pinned" }, "📌 ") : "",
-    words, el("span", { class: "meta" }, " · ", source, ` · ${day(fact.createdAt)}${ends} `));
+    fact.is_pinned ? el("span", { class: "pin", title: "Pinned", "aria-label": "Pinned" }, "📌 ") : "",
+    words, el("span", { class: "meta" }, " · ", source, ` · ${day(fact.created_at)}${ends} `));
   const change = (body) => attempt(async () => {
     await sendJSON(`/api/memory/facts/${fact.id}`, "PATCH", body);
     await refresh();
   });
   row.append(
-    el("button", { class: "button small", type: "button", "aria-label": `${fact.isPinned ? "Unpin" : "Pin"} ${fact.text}`, onclick: change({ isPinned: !fact.isPinned }) }, fact.isPinned ? "Unpin" : "Pin"),
+    el("button", { class: "button small", type: "button", "aria-label": `${fact.is_pinned ? "Unpin" : "Pin"} ${fact.text}`, onclick: change({ is_pinned: !fact.is_pinned }) }, fact.is_pinned ? "Unpin" : "Pin"),
     el("button", { class: "button small", type: "button", "aria-label": `Edit ${fact.text}`, onclick: () => edit(row, words, fact, refresh) }, "Edit"),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${fact.text}`, onclick: attempt(async () => {
       if (!(await askFirst(`Forget “${fact.text}”?`, "Forget"))) return;

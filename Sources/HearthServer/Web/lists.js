@@ -110,23 +110,23 @@ function backdate(habit) {
 }
 
 function habitCard({ habit, stats }) {
-  const done = new Set(stats.doneDays);
+  const done = new Set(stats.done_days);
   const today = clock.today();
-  const days = [...Array(stats.windowDays).keys()].reverse().map((back) => clock.format(clock.addDays(today, -back), false));
+  const days = [...Array(stats.window_days).keys()].reverse().map((back) => clock.format(clock.addDays(today, -back), false));
   return el("article", { class: "habit-card", "data-id": habit.id },
     el("header", {}, el("h3", {}, habit.name), el("span", { class: "tag" }, scheduleWords(habit.schedule))),
     el("p", { class: "habit-figures" },
-      el("strong", {}, String(stats.currentStreak)),
-      ` ${stats.currentStreak === 1 ? stats.streakUnit.replace(/s$/, "") : stats.streakUnit} streak · best ${stats.longestStreak} · `,
-      el("strong", {}, `${Math.round(stats.completionRate * 100)}%`), ratedOver(stats)),
-    el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.windowDays} days done` },
+      el("strong", {}, String(stats.current_streak)),
+      ` ${stats.current_streak === 1 ? stats.streak_unit.replace(/s$/, "") : stats.streak_unit} streak · best ${stats.longest_streak} · `,
+      el("strong", {}, `${Math.round(stats.completion_rate * 100)}%`), ratedOver(stats)),
+    el("div", { class: "habit-chart", role: "img", "aria-label": `${done.size} of the last ${stats.window_days} days done` },
       days.map((day) => el("span", { class: done.has(day) ? "on" : "", title: day }))),
     el("div", { class: "row" },
       el("button", {
-        class: `button${stats.doneToday ? "" : " primary"}`, type: "button", "aria-pressed": String(stats.doneToday),
-        title: stats.doneToday ? "Take back today's check-in" : `Check in ${habit.name} today`,
-        onclick: attempt(() => stats.doneToday ? takeBackToday(habit) : checkIn(habit, {})),
-      }, stats.doneToday ? "Done today ✓" : "Check in"),
+        class: `button${stats.done_today ? "" : " primary"}`, type: "button", "aria-pressed": String(stats.done_today),
+        title: stats.done_today ? "Take back today's check-in" : `Check in ${habit.name} today`,
+        onclick: attempt(() => stats.done_today ? takeBackToday(habit) : checkIn(habit, {})),
+      }, stats.done_today ? "Done today ✓" : "Check in"),
       backdate(habit),
       // Renamed or given other days in place; its check-ins stay.
       el("button", { class: "icon-button edit-habit", type: "button", title: `Edit “${habit.name}”`,
@@ -145,8 +145,8 @@ function habitCard({ habit, stats }) {
 /// What a habit's rate is of: its planned days within the window ("of the 1 planned day in the last 3 days"), or
 /// the window itself for a weekly count.
 function ratedOver(stats) {
-  if (stats.windowDays === 1) return " of today";
-  const window = `the last ${stats.windowDays} days`;
-  if (stats.plannedDays == null) return ` of ${window}`;
-  return ` of the ${stats.plannedDays === 1 ? "1 planned day" : `${stats.plannedDays} planned days`} in ${window}`;
+  if (stats.window_days === 1) return " of today";
+  const window = `the last ${stats.window_days} days`;
+  if (stats.planned_days == null) return ` of ${window}`;
+  return ` of the ${stats.planned_days === 1 ? "1 planned day" : `${stats.planned_days} planned days`} in ${window}`;
 }

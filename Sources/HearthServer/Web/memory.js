@@ -25,9 +25,9 @@ export async function showMemory() {
     el("button", { class: "button", type: "submit" }, "Search"),
     el("button", { class: "button primary", type: "button", id: "memory-upload", onclick: upload }, "Add documents"));
   const status = overview.available
-    ? `Searching by meaning with ${overview.embeddingModel.replace(/\.gguf$/i, "")} · `
+    ? `Searching by meaning with ${overview.embedding_model.replace(/\.gguf$/i, "")} · `
       + overview.collections.map((c) => `${c.name}: ${c.sources} (${c.chunks} chunks)`).join(" · ")
-    : `The embedding model ${overview.embeddingModel} is not installed; the memory is off.`;
+    : `The embedding model ${overview.embedding_model} is not installed; the memory is off.`;
   const persona = el("textarea", { id: "persona", rows: 4, "aria-label": "About me", placeholder: "What should the assistant know about you? (name, family, work, preferences…)" });
   persona.value = overview.persona;
   const personaForm = el("form", { class: "persona", id: "persona-form" },
@@ -73,7 +73,7 @@ async function refreshResults() {
         el("strong", {}, label(hit.source, hit.chunk.heading)),
         ` · ${hit.source.collection}`,
         hit.similarity !== undefined && hit.similarity !== null ? ` · ${closeness(hit.similarity)}` : "",
-        hit.vectorRank ? ` · meaning #${hit.vectorRank}` : "", hit.keywordRank ? ` · words #${hit.keywordRank}` : ""),
+        hit.vector_rank ? ` · meaning #${hit.vector_rank}` : "", hit.keyword_rank ? ` · words #${hit.keyword_rank}` : ""),
       el("p", {}, hit.chunk.text))))
     : el("p", { class: "muted" }, "Nothing found."));
 }
@@ -92,7 +92,7 @@ function sourceList(sources) {
   if (!sources.length) return el("p", { class: "muted" }, "Nothing indexed yet. Add documents, write notes, or chat.");
   return el("ul", { class: "memory-sources", id: "memory-sources" }, sources.map((source) => el("li", { "data-id": source.id },
     el("span", { class: "title" }, sourceName(source)),
-    el("span", { class: "meta" }, ` ${source.collection} · ${source.chunkCount} chunks `),
+    el("span", { class: "meta" }, ` ${source.collection} · ${source.chunk_count} chunks `),
     el("button", { class: "button small danger", type: "button", "aria-label": `Forget ${source.title}`, onclick: attempt(async () => {
       if (!(await askFirst(`Forget “${source.title}”? ${source.collection === "notes" ? "(The note stays; it is indexed again when it changes.)" : ""}`, "Forget"))) return;
       await api(`/api/memory/sources?id=${encodeURIComponent(source.id)}`, { method: "DELETE" });

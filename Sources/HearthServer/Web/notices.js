@@ -12,7 +12,7 @@ function card(notice) {
   });
   if (notice.kind === "automation" || notice.kind === "sync") {
     // An automation's answer opens its chat; a sync's kept copy, the calendar it is in.
-    const target = notice.kind === "sync" ? "#/calendar" : `#/s/${notice.itemID}`;
+    const target = notice.kind === "sync" ? "#/calendar" : `#/s/${notice.item_id}`;
     return el("div", { class: `notice-card kind-${notice.kind}`, role: "status", "data-id": notice.id },
       el("a", { class: "notice-title", href: target, onclick: settle("dismiss") }, notice.title),
       el("div", { class: "notice-detail" }, notice.detail),

@@ -52,9 +52,11 @@ async function toggle() {
     $("push-status").textContent = "The browser was not allowed to show notifications; its site settings can allow them.";
     return;
   }
-  const { publicKey } = await getJSON("/api/push/key");
+  const { public_key: publicKey } = await getJSON("/api/push/key");
   const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(publicKey) });
-  await api("/api/push/subscriptions", { method: "POST", json: subscription.toJSON() });
+  // The browser's own subscription object, in the API's spelling.
+  const { endpoint, expirationTime, keys } = subscription.toJSON();
+  await api("/api/push/subscriptions", { method: "POST", json: { endpoint, keys, expiration_time: expirationTime ?? null } });
   toast("This device gets notifications now.");
   return show();
 }

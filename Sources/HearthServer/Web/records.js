@@ -37,7 +37,7 @@ export async function showNotes() {
   });
   $("view-notes").replaceChildren(
     el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Notes"), search,
-      el("button", { class: "button primary", type: "button", id: "new-note", onclick: () => { noteState.selected = { title: "", body: "", tags: [], isPinned: false }; drawPage(refreshNotes); } }, "New note"),
+      el("button", { class: "button primary", type: "button", id: "new-note", onclick: () => { noteState.selected = { title: "", body: "", tags: [], is_pinned: false }; drawPage(refreshNotes); } }, "New note"),
       el("button", { class: "button", type: "button", onclick: importNotes }, "Import")),
     el("div", { class: "split", id: "notes-body" }));
   await refreshNotes();
@@ -66,7 +66,7 @@ function noteItem(note) {
       noteState.selected = note;
       drawPage(refreshNotes);
     },
-  }, el("span", { class: "title" }, `${note.isPinned ? "📌 " : ""}${note.title}`),
+  }, el("span", { class: "title" }, `${note.is_pinned ? "📌 " : ""}${note.title}`),
   note.excerpt ? el("span", { class: "meta" }, snippetNode(note.excerpt)) : el("span", { class: "meta" }, note.tags.map((tag) => `#${tag}`).join(" ")));
 }
 
@@ -117,7 +117,7 @@ function editor(note) {
   const form = el("form", { class: "note-editor", id: "note-form" },
     el("input", { name: "title", value: note.title, placeholder: "Title", "aria-label": "Title", required: true }),
     el("input", { name: "tags", value: note.tags.join(", "), placeholder: "Tags, separated by commas", "aria-label": "Tags" }),
-    el("label", { class: "inline" }, el("input", { name: "pinned", type: "checkbox", checked: note.isPinned }), " Pinned"),
+    el("label", { class: "inline" }, el("input", { name: "pinned", type: "checkbox", checked: note.is_pinned }), " Pinned"),
     el("div", { class: "editor-panes" }, body, preview),
     suggestions,
     el("div", { class: "row" },
@@ -136,7 +136,7 @@ function editor(note) {
   const input = () => {
     const fields = form.elements;
     return {
-      title: fields.title.value, body: fields.body.value, isPinned: fields.pinned.checked,
+      title: fields.title.value, body: fields.body.value, is_pinned: fields.pinned.checked,
       tags: fields.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean),
     };
   };
@@ -163,7 +163,7 @@ function editor(note) {
       noteState.dirty = false;
       const item = document.querySelector(`.note-item[data-id="${CSS.escape(saved.id)}"] .title`);
       if (item) {
-        item.textContent = `${saved.isPinned ? "📌 " : ""}${saved.title}`;
+        item.textContent = `${saved.is_pinned ? "📌 " : ""}${saved.title}`;
       } else {
         // A new note joins the list as soon as it is saved, without the editor being drawn again.
         document.querySelector(".note-list")?.prepend(noteItem(saved));
@@ -239,7 +239,7 @@ export async function showContacts() {
   });
   $("view-contacts").replaceChildren(
     el("div", { class: "page-bar" }, el("strong", { class: "page-title" }, "Contacts"), search,
-      el("button", { class: "button primary", type: "button", onclick: () => { contactState.selected = { fullName: "", phones: [], emails: [] }; contactState.editing = true; drawPage(refreshContacts); } }, "New contact"),
+      el("button", { class: "button primary", type: "button", onclick: () => { contactState.selected = { full_name: "", phones: [], emails: [] }; contactState.editing = true; drawPage(refreshContacts); } }, "New contact"),
       el("button", { class: "button", type: "button", id: "import-contacts", onclick: importContacts }, "Import"),
       el("button", { class: "button", type: "button", onclick: attempt(async () => download(await (await api("/api/contacts/export")).blob(), "hearth-contacts.vcf")) }, "Export")),
     el("div", { class: "split", id: "contacts-body" }));
@@ -258,7 +258,7 @@ async function refreshContacts() {
     el("button", {
       type: "button", class: `note-item${contactState.selected?.id === contact.id ? " active" : ""}`, "data-id": contact.id,
       onclick: () => { contactState.selected = contact; contactState.editing = false; drawPage(refreshContacts); },
-    }, el("span", { class: "title" }, contact.fullName), el("span", { class: "meta" }, contact.organization ?? contact.emails[0]?.value ?? ""))));
+    }, el("span", { class: "title" }, contact.full_name), el("span", { class: "meta" }, contact.organization ?? contact.emails[0]?.value ?? ""))));
   // The contact open stays open while the list is searched.
   const detail = contactState.selected
     ? (contactState.editing ? contactEditor(contactState.selected) : card(contactState.selected))
@@ -269,7 +269,7 @@ async function refreshContacts() {
 function card(contact) {
   const line = (label, value) => value ? el("div", { class: "card-line" }, el("dt", {}, label), el("dd", {}, value)) : null;
   return el("article", { class: "contact-card", id: "contact-card" },
-    el("h3", {}, contact.fullName),
+    el("h3", {}, contact.full_name),
     contact.organization ? el("p", { class: "muted" }, contact.organization) : null,
     el("dl", {},
       contact.phones.map((phone) => line(phone.label ?? "phone", el("a", { href: `tel:${phone.value}` }, phone.value))),
@@ -278,7 +278,7 @@ function card(contact) {
     el("div", { class: "row" },
       el("button", { class: "button", type: "button", onclick: () => { contactState.editing = true; drawPage(refreshContacts); } }, "Edit"),
       el("button", { class: "button danger", type: "button", onclick: attempt(async () => {
-        if (!(await askFirst(`Delete ${contact.fullName}?`))) return;
+        if (!(await askFirst(`Delete ${contact.full_name}?`))) return;
         await api(`/api/contacts/${encodeURIComponent(contact.id)}`, { method: "DELETE" });
         contactState.selected = null;
         await refreshContacts();
@@ -296,7 +296,7 @@ const labeled = {
 
 function contactEditor(contact) {
   const form = el("form", { class: "note-editor", id: "contact-form" },
-    el("label", {}, "Full name", el("input", { name: "fullName", value: contact.fullName, required: true })),
+    el("label", {}, "Full name", el("input", { name: "full_name", value: contact.full_name, required: true })),
     el("label", {}, "Organisation", el("input", { name: "organization", value: contact.organization ?? "" })),
     el("label", {}, "Phones (one per line, “cell: +33 …”)", el("textarea", { name: "phones", rows: 3 })),
     el("label", {}, "E-mails (one per line, “work: anna@…”)", el("textarea", { name: "emails", rows: 3 })),
@@ -311,9 +311,9 @@ function contactEditor(contact) {
     event.preventDefault();
     const fields = form.elements;
     const input = {
-      fullName: fields.fullName.value, organization: fields.organization.value, notes: fields.notes.value,
+      full_name: fields.full_name.value, organization: fields.organization.value, notes: fields.notes.value,
       phones: labeled.parse(fields.phones.value), emails: labeled.parse(fields.emails.value),
-      givenName: contact.givenName ?? undefined, familyName: contact.familyName ?? undefined,
+      given_name: contact.given_name ?? undefined, family_name: contact.family_name ?? undefined,
     };
     if (fields.birthday.value.trim()) input.birthday = fields.birthday.value.trim();
     clearFieldProblems(form, problem);

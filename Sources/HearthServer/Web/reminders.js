@@ -11,7 +11,7 @@ const reminderState = { list: "" };
 const REPEATS = [
   ["", "Doesn’t repeat", null],
   ["daily", "Every day", { frequency: "DAILY" }],
-  ["weekdays", "Every weekday", { frequency: "WEEKLY", byWeekday: ["MO", "TU", "WE", "TH", "FR"] }],
+  ["weekdays", "Every weekday", { frequency: "WEEKLY", by_weekday: ["MO", "TU", "WE", "TH", "FR"] }],
   ["weekly", "Every week", { frequency: "WEEKLY" }],
   ["fortnightly", "Every 2 weeks", { frequency: "WEEKLY", interval: 2 }],
   ["monthly", "Every month", { frequency: "MONTHLY" }],
@@ -22,7 +22,7 @@ const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 function sameRule(left, right) {
   const normal = (rule) => JSON.stringify([rule.frequency, rule.interval ?? 1, rule.count ?? null, rule.until ?? null,
-    rule.byWeekday ?? [], rule.byMonthDay ?? []]);
+    rule.by_weekday ?? [], rule.by_month_day ?? []]);
   return normal(left) === normal(right);
 }
 
@@ -38,8 +38,8 @@ export function repeatWords(rule) {
   if (key !== "custom") return REPEATS.find(([value]) => value === key)[1];
   const unit = { DAILY: "day", WEEKLY: "week", MONTHLY: "month", YEARLY: "year" }[rule.frequency];
   let words = (rule.interval ?? 1) === 1 ? `Every ${unit}` : `Every ${rule.interval} ${unit}s`;
-  if (rule.byWeekday?.length) words += ` on ${rule.byWeekday.join(", ")}`;
-  if (rule.byMonthDay?.length) words += ` on day ${rule.byMonthDay.join(", ")}`;
+  if (rule.by_weekday?.length) words += ` on ${rule.by_weekday.join(", ")}`;
+  if (rule.by_month_day?.length) words += ` on day ${rule.by_month_day.join(", ")}`;
   if (rule.count) words += `, ${rule.count} more`;
   if (rule.until) words += `, until ${rule.until.slice(0, 10)}`;
   return words;
@@ -69,22 +69,22 @@ function readWhen(fields) {
 
 function dueText(reminder) {
   if (!reminder.due) return "";
-  return clock.readable(reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16));
+  return clock.readable(reminder.due.is_date_only ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16));
 }
 
 /// Past its day (a date) or its minute (a time) on the user's clock.
 function isOverdue(reminder) {
-  if (!reminder.due || reminder.completedAt) return false;
-  return reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) < clock.format(clock.today(), false)
+  if (!reminder.due || reminder.completed_at) return false;
+  return reminder.due.is_date_only ? reminder.due.time.slice(0, 10) < clock.format(clock.today(), false)
     : reminder.due.time.slice(0, 16) < clock.format(clock.now());
 }
 
 /// Every field of a reminder as the API takes it: what Undo sends to put it back as it was.
 function fieldsOf(reminder) {
-  const due = reminder.due ? (reminder.due.isDateOnly ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16)) : undefined;
-  const zone = reminder.due && !reminder.due.isDateOnly && reminder.due.zone !== "floating" ? reminder.due.zone : undefined;
+  const due = reminder.due ? (reminder.due.is_date_only ? reminder.due.time.slice(0, 10) : reminder.due.time.slice(0, 16)) : undefined;
+  const zone = reminder.due && !reminder.due.is_date_only && reminder.due.zone !== "floating" ? reminder.due.zone : undefined;
   return { title: reminder.title, notes: reminder.notes ?? undefined, due, zone, priority: reminder.priority ?? "none",
-    list: reminder.list, completed: Boolean(reminder.completedAt), recurrence: reminder.recurrence ?? undefined };
+    list: reminder.list, completed: Boolean(reminder.completed_at), recurrence: reminder.recurrence ?? undefined };
 }
 
 export async function showReminders() {
@@ -92,11 +92,11 @@ export async function showReminders() {
   const { reminders } = await getJSON("/api/reminders");
   const lists = [...new Set(["Reminders", ...reminders.map((item) => item.list)])].sort();
   const today = clock.format(clock.today(), false);
-  const open = reminders.filter((item) => !item.completedAt && (!reminderState.list || item.list === reminderState.list));
+  const open = reminders.filter((item) => !item.completed_at && (!reminderState.list || item.list === reminderState.list));
   const overdue = open.filter(isOverdue);
   const dueToday = open.filter((item) => !overdue.includes(item) && item.due && item.due.time.slice(0, 10) === today);
   const later = open.filter((item) => !dueToday.includes(item) && !overdue.includes(item));
-  const done = reminders.filter((item) => item.completedAt && (!reminderState.list || item.list === reminderState.list));
+  const done = reminders.filter((item) => item.completed_at && (!reminderState.list || item.list === reminderState.list));
   const listFilter = el("select", { id: "reminder-list-filter", "aria-label": "List" },
     el("option", { value: "" }, "All lists"), lists.map((name) => el("option", { value: name, selected: name === reminderState.list }, name)));
   listFilter.addEventListener("change", () => { reminderState.list = listFilter.value; drawPage(showReminders); });
@@ -145,12 +145,12 @@ function section(title, reminders, empty) {
 
 function reminderRow(reminder) {
   const path = `/api/reminders/${encodeURIComponent(reminder.id)}`;
-  const box = el("input", { type: "checkbox", checked: Boolean(reminder.completedAt), "aria-label": `Done: ${reminder.title}` });
+  const box = el("input", { type: "checkbox", checked: Boolean(reminder.completed_at), "aria-label": `Done: ${reminder.title}` });
   box.addEventListener("change", attempt(async () => {
     const after = await sendJSON(`${path}/complete`, "POST", { done: box.checked });
     await showReminders();
     // A repeating reminder stays open, due at its next time: say so, and let the step be taken back.
-    if (box.checked && !after.completedAt && reminder.recurrence) {
+    if (box.checked && !after.completed_at && reminder.recurrence) {
       toast(`Done. “${reminder.title}” is due again ${dueText(after)}.`, { undo: async () => {
         await sendJSON(path, "PUT", fieldsOf(reminder));
         await showReminders();
@@ -158,7 +158,7 @@ function reminderRow(reminder) {
     }
   }));
   const due = dueText(reminder);
-  return el("li", { class: `item-row${reminder.completedAt ? " completed" : ""}`, "data-id": reminder.id },
+  return el("li", { class: `item-row${reminder.completed_at ? " completed" : ""}`, "data-id": reminder.id },
     el("label", { class: "check" }, box, el("span", {}, reminder.title)),
     due ? el("span", { class: `tag${isOverdue(reminder) ? " overdue" : ""}` }, due) : null,
     reminder.recurrence ? el("span", { class: "tag repeats", title: "Repeats" }, `↻ ${repeatWords(reminder.recurrence)}`) : null,
@@ -182,7 +182,7 @@ function reminderRow(reminder) {
 /// the row back. What is wrong, found here or by the server, is said beside the field it concerns.
 function editReminder(row, reminder) {
   const date = reminder.due ? reminder.due.time.slice(0, 10) : "";
-  const time = reminder.due && !reminder.due.isDateOnly ? reminder.due.time.slice(11, 16) : "";
+  const time = reminder.due && !reminder.due.is_date_only ? reminder.due.time.slice(11, 16) : "";
   const problem = el("p", { class: "field-error", role: "alert", hidden: true });
   const form = el("form", { class: "inline-form reminder-edit", "aria-label": `Edit “${reminder.title}”` },
     el("input", { name: "title", value: reminder.title, "aria-label": "Title", required: true }),
@@ -203,7 +203,7 @@ function editReminder(row, reminder) {
   onSubmit(form, problem, (fields, when) => sendJSON(`/api/reminders/${encodeURIComponent(reminder.id)}`, "PUT", {
     title: fields.title.value, due: when.due, recurrence: when.recurrence, priority: fields.priority.value,
     zone: fieldsOf(reminder).zone && when.due?.includes("T") ? reminder.due.zone : undefined,
-    list: fields.list.value, notes: fields.notes.value, completed: Boolean(reminder.completedAt),
+    list: fields.list.value, notes: fields.notes.value, completed: Boolean(reminder.completed_at),
   }), async (saved) => {
     await showReminders();
     toast(`Saved “${saved.title}”.`);

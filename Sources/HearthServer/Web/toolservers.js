@@ -21,7 +21,7 @@ function serverCard(server) {
       $("tool-servers-status").textContent = `Saved: ${tool.name} ${select.value === "allow" ? "runs at once" : "asks first"}.`;
       render(saved);
     }));
-    return el("li", { class: "tool" }, el("strong", {}, tool.name), tool.readOnly ? " (only reads) " : " ",
+    return el("li", { class: "tool" }, el("strong", {}, tool.name), tool.read_only ? " (only reads) " : " ",
       el("span", { class: "muted" }, tool.description), " ", select);
   });
   const remove = el("button", { class: "button", type: "button", onclick: attempt(async () => {

@@ -33,10 +33,10 @@ export function watchWaiting() {
 /// The Settings page's switch for what MCP clients may add without asking, saved as soon as it changes.
 export async function wireMCPSettings() {
   const box = $("mcp-form").allowsCreations;
-  box.checked = (await getJSON("/api/mcp")).allowsCreations;
+  box.checked = (await getJSON("/api/mcp")).allows_creations;
   box.addEventListener("change", attempt(async () => {
-    const saved = await sendJSON("/api/mcp", "PUT", { allowsCreations: box.checked });
-    box.checked = saved.allowsCreations;
-    $("mcp-status").textContent = saved.allowsCreations ? "Saved: additions run at once." : "Saved: everything waits for you.";
+    const saved = await sendJSON("/api/mcp", "PUT", { allows_creations: box.checked });
+    box.checked = saved.allows_creations;
+    $("mcp-status").textContent = saved.allows_creations ? "Saved: additions run at once." : "Saved: everything waits for you.";
   }));
 }
