@@ -43,12 +43,20 @@ public struct DataQuestion: Sendable, Hashable {
     let contact = Self.namedContact(in: request, names: names)
     // Asked about the user's own things: "my", a person they know, or words only their data answers.
     let list = RequestHints.namedList(in: request)
+    let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
+    // "How's next week looking calendar wise": the calendar, with a time, is the user's own.
+    let calendarWithATime = hasWord(["calendar", "schedule", "diary", "agenda"]) && time.namesDay
     let theirs =
-      Self.speaksOfThemselves(words) || contact != nil || list != nil
+      Self.speaksOfThemselves(words) || contact != nil || list != nil || calendarWithATime
       || has([" the calendar", " the schedule", " the agenda", "overdue", "to-do list", "todo list", "to do list"])
     guard Self.asks(text, words: words), theirs else { return nil }
     let wroteDown = wordSet.contains("write") && wordSet.contains("down") || has([" did i write", "i wrote"])
-    if has([" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]) || list != nil {
+    // "Remind me what I've got on the 1st" asks to be told now: no reminder is meant.
+    let reminderWords =
+      ItemQuestion.asksToBeTold(request)
+      ? ["to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]
+      : [" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]
+    if has(reminderWords) || list != nil {
       let filter = RequestHints.reminderFilter(in: request)
       view = .reminders(list: list, due: filter.due, priority: filter.priority)
     } else if has([" habit", "streak", "check-in", "check in"]) {
@@ -64,7 +72,6 @@ public struct DataQuestion: Sendable, Hashable {
     {
       view = .contact(query: contact)
     } else {
-      let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
       let calendarWords = hasWord([
         "calendar", "schedule", "diary", "agenda", "busy", "free", "plans", "planned", "appointment", "appointments",
         "meeting", "meetings", "event", "events", "happening", "booked",
@@ -74,9 +81,12 @@ public struct DataQuestion: Sendable, Hashable {
       let asksWhatIsOn = has([
         "what's on", "what is on", "whats on", "anything on", "do i have", "have i got", "what have i", "look like",
         "looks like", " look?", " look ", "how does", "up to", "going on", "my day", "my week", "my weekend",
-        "my month", "am i doing", "what am i",
+        "my month", "am i doing", "what am i", "rundown", "run-down", "overview", "recap", "summary", "summarise",
+        "summarize", "run me through", "walk me through", "i've got", "ive got", "i have on",
       ])
-      guard calendarWords || (time.namesDay && asksWhatIsOn) || has(["my week", "my weekend"]) else {
+      // "What's my first thing on Monday", "how's my Tuesday": the user's own day, named.
+      let theirDay = time.namesDay && wordSet.contains("my")
+      guard calendarWords || (time.namesDay && asksWhatIsOn) || theirDay || has(["my week", "my weekend"]) else {
         // "Tell me about Priya": the person, as the contacts have them.
         guard let contact else { return nil }
         view = .contact(query: contact)
@@ -140,7 +150,7 @@ public struct DataQuestion: Sendable, Hashable {
     let openers: Set<String> = [
       "what", "what's", "whats", "when", "when's", "whens", "where", "where's", "who", "who's", "which", "do", "does",
       "did", "am", "is", "are", "have", "has", "any", "anything", "show", "list", "tell", "give", "check", "find",
-      "look", "read", "how", "got", "remind", "can", "could", "whos", "wheres",
+      "look", "read", "how", "how's", "hows", "got", "remind", "can", "could", "whos", "wheres",
     ]
     let first = words.first ?? ""
     return text.trimmingCharacters(in: .whitespaces).hasSuffix("?") || openers.contains(first)

@@ -63,6 +63,13 @@ public enum ItemQuestion {
     return questionWords.contains(words[2]) || ["if", "whether"].contains(words[2])
   }
 
+  /// A request that ``asksToBeTold(_:)`` with "remind me" said as "tell me": "remind me what I've got on the 1st"
+  /// → "tell me what I've got on the 1st".
+  public static func toldNow(_ request: String) -> String {
+    guard let range = request.range(of: "remind me", options: [.caseInsensitive]) else { return request }
+    return request.replacingCharacters(in: range, with: "tell me")
+  }
+
   /// The look-up that shows the one item `request` names, or `nil` when it names none, or two of different
   /// kinds equally well. `items` gives the user's items of a kind, with what they hold as their details (an
   /// event's place and notes, a note's text, a contact's organisation and notes).

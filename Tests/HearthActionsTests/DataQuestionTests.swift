@@ -36,6 +36,18 @@ struct DataQuestionTests {
       Self.view("What am I up to on my calendar?") == .calendar(from: Self.thursday, to: Self.thursday.adding(days: 6)))
   }
 
+  @Test("the user's own day named with “my”, the calendar with a time and a rundown of days show those days")
+  func daysAskedOtherwise() {
+    let monday = Self.thursday.adding(days: 4)
+    #expect(Self.view("whats my first thing on monday morning") == .calendar(from: monday, to: monday))
+    #expect(Self.view("how's monday looking calendar wise") == .calendar(from: monday, to: monday))
+    #expect(Self.view("give me a quick rundown of monday") == .calendar(from: monday, to: monday))
+    #expect(Self.view("tell me what ive got on monday") == .calendar(from: monday, to: monday))
+    // A calendar without a time, or a day without "my", is no look at the user's days.
+    #expect(Self.view("what is a calendar year?") == nil)
+    #expect(Self.view("what should I cook on monday?") == nil)
+  }
+
   @Test("notes and habits are looked up by what they are about")
   func notesAndHabits() {
     #expect(Self.view("did I write anything down about the boiler?") == .notes(query: "boiler"))

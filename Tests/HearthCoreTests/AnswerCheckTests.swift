@@ -67,6 +67,15 @@ struct AnswerCheckTests {
     #expect(check.findings(in: "Friday 2026-11-27: Lunch with Priya at 12:30").isEmpty)
   }
 
+  @Test("a weekday beside a date of another weekday is caught in an answer about anything")
+  func aWrongWeekdayIsCaughtWhateverTheSubject() {
+    let check = Self.check(request: "whats first thing monday", records: [], aboutData: false)
+    #expect(check.findings(in: "Today is Monday 2026-11-26.").map(\.kind) == [.weekday])
+    #expect(check.findings(in: "Today is Thursday 2026-11-26.").isEmpty)
+    // Without a weekday beside a date, a sentence about nothing of the user's states nothing of theirs.
+    #expect(check.findings(in: "Paris is the capital of France, founded in 250 BC.").isEmpty)
+  }
+
   @Test("a date or time beside an event's name must be that event's")
   func aWrongTimeBesideAnEventIsCaught() {
     let records = [

@@ -127,6 +127,18 @@ struct EverydayRequestTests {
     AssistantCase(
       "lunch with priya should end at 2.15pm", .changes,
       .action(.calendar, "update", fields: ["title": "~priya", "newEnd": "2026-11-27T14:15"])),
+    // Widened against the fifth development set: a habit said done by a form of its name, the user's own day
+    // named with "my", the calendar with a time, "remind me what …" told at once.
+    AssistantCase("jogged round the park after work", .checkIns, .action(.habit, "log", fields: ["name": "~run"])),
+    AssistantCase("finished two chapters before bed", .checkIns, .action(.habit, "log", fields: ["name": "~read"])),
+    AssistantCase(
+      "what's my last thing on saturday", .schedule,
+      .answer(.calendar, "query", facts: ["Dinner with Marco"], absent: ["Team meeting"])),
+    AssistantCase(
+      "hows tuesday looking diary wise", .schedule, .answer(.calendar, "query", facts: ["Dentist"], absent: ["Yoga"])),
+    AssistantCase(
+      "remind me what's happening on monday", .schedule,
+      .answer(.calendar, "query", facts: ["Team meeting"], absent: ["Buy milk"])),
   ]
 
   @Test(arguments: widened.map(\.request))

@@ -90,6 +90,9 @@ public struct AnswerCheck: Sendable {
       // A sentence that cites the memory ("[2]") states what that passage says.
       let cited = Self.citedNumbers(in: sentence)
       guard grounds.requestIsAboutData || !cited.isEmpty || !named.isEmpty || Self.speaksOfTheUsersData(folded) else {
+        // A weekday beside a date that falls on another day is wrong whatever the sentence speaks of: the
+        // calendar's days are known ("Today is Monday 2026-11-26" on a Thursday).
+        findings += wrongWeekdays(in: sentence)
         continue
       }
       // "Shall I add it?" offers; "I've added it" tells.

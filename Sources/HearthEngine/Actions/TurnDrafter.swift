@@ -43,6 +43,8 @@ struct TurnDrafter: Sendable {
       }
       // "17 times 23": code counts, the model cannot.
       if let sum = Calculation(typed) { return sum.answer }
+      // "Ran 8km along the river": a habit said done, by a form of its name, is its check-in.
+      if let checkIn = HabitCheckIn.block(request, habits: known.items(.habit).map(\.name)) { return checkIn }
       // "What is my brother's name?" when the user told it: the facts answer, not the model.
       if let block = factQuestion(request, today: today) { return block }
       // "My brother's name is Tomas": a statement about the user that asks for no change of their data.
@@ -63,8 +65,11 @@ struct TurnDrafter: Sendable {
       // of what sort of request it is: "which area of Lisbon is my hotel in" is the Lisbon note's, whatever the
       // words' kind.
       if asked, let named = named() { return named }
+      // "Remind me what I've got on the 1st" asks to be told now, as "tell me what …" does: read so, it is no
+      // request for a reminder.
+      let told = ItemQuestion.asksToBeTold(request) ? ItemQuestion.toldNow(request) : request
       // The request's meaning decides only where its words and the names of the user's items find nothing.
-      if let drafted = try await drafter.draft(request, today: today, reading: await intents.read(request)) {
+      if let drafted = try await drafter.draft(told, today: today, reading: await intents.read(told)) {
         if !asked || Self.isLookUp(drafted) { return drafted }
         if let named = named() { return named }
         // A change drafted from a question that names nothing of the user's is no answer to it: the views below
@@ -74,7 +79,7 @@ struct TurnDrafter: Sendable {
       if let named = named() { return named }
       // A question about the user's data that no reader took for an action gets the view that answers it
       // (the days it names, the list, the contact), never the model's own idea of the user's week.
-      if let view = DataQuestion(request, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block {
+      if let view = DataQuestion(told, today: today, names: known.questionNames(), dayFirst: dayFirst)?.block {
         return view
       }
       // A question about the user's own life that no fact answers is told so, never answered from nothing.
