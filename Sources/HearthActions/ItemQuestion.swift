@@ -123,10 +123,36 @@ public enum ItemQuestion {
     return "[\(best.kind.rawValue):" + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText + "]"
   }
 
+  /// The person a question asks about spending time with: "do I have anything with Anna coming up?", "any plans
+  /// with Marco soon" ask about the calendar, not for Anna's contact card. The part of a contact's name the
+  /// request uses, as the contact writes it; `nil` when it names no one after "with" or asks nothing of plans.
+  public static func companion(in request: String, contacts: [String]) -> String? {
+    let spoken = words(request).map { $0.hasSuffix("'s") ? String($0.dropLast(2)) : $0 }
+    let plans: Set<String> = [
+      "anything", "something", "plans", "plan", "planned", "seeing", "see", "meet", "meeting", "meetings", "coming",
+      "soon", "next", "booked", "catching", "catch",
+    ]
+    // Asked: a question, or "any plans with …"; "book lunch with Anna next week" asks for an event.
+    let opensAsking = isQuestion(request) || ["any", "anything", "got", "plans"].contains(spoken.first ?? "")
+    guard opensAsking, spoken.contains(where: plans.contains) else { return nil }
+    for (index, word) in spoken.enumerated() where word == "with" && index + 1 < spoken.count {
+      let after = spoken[index + 1]
+      for contact in contacts {
+        if let part = contact.split(separator: " ").map(String.init).first(where: {
+          $0.count >= 3 && $0.lowercased() == after
+        }) {
+          return part
+        }
+      }
+    }
+    return nil
+  }
+
   /// Words that say which kind of thing a question is about.
   static let hints: [ActionKind: [String]] = [
     .calendar: [
-      "calendar", "appointment", "meeting", "event", "diary", "schedule", "flight", "booked", "see", "seeing", "land",
+      "calendar", "appointment", "meeting", "event", "diary", "schedule", "flight", "fly", "flying", "depart",
+      "booked", "see", "seeing", "land",
       "lands", "start", "starts", "finish", "finishes", "end", "ends",
     ],
     .reminder: ["reminder", "reminders", "list", "due", "overdue", "urgent", "priority", "to-do", "todo", "renew"],

@@ -177,11 +177,16 @@ public struct RequestHints: Sendable, Hashable {
   /// The new place a request states for an event without a time: "lunch with Priya is at Pret now, not Cafe
   /// Nero" → "Pret", "the dentist appointment has moved to the Riverside clinic" → "Riverside clinic".
   public static func restatedPlace(in request: String) -> String? {
+    // ", can you update it", ", please change it": the request after the news says nothing of the place.
+    let asked =
+      #"(?:,? (?:(?:can|could|would|will) (?:you|u) |please |pls )?(?:update|change|fix|amend) (?:it|that|the \w+)\b.*)?"#
     let patterns = [
-      #"(?i)\b(?:has )?moved to (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
-      #"(?i)\bis (?:now )?at (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
-      #"(?i)(?:\bis|'s) going to be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
-      #"(?i)\bwill be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?[.!]*$"#,
+      #"(?i)\b(?:has )?moved to (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
+      #"(?i)\bis (?:now )?at (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
+      #"(?i)(?:\bis|'s) going to be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
+      #"(?i)\bwill be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
+      // "We're meeting at Pret instead of Cafe Nero for the Priya lunch".
+      #"(?i)\b(?:we're|we are|i'm|i am) (?:now )?meeting (?:at|in) (.+?) (?:instead of|not at|not in|not) "#,
     ]
     for pattern in patterns {
       guard let regex = try? NSRegularExpression(pattern: pattern),

@@ -26,7 +26,7 @@ public enum RequestShorthand {
     // Verbs and little words.
     "reminde": "remind", "remnd": "remind", "remid": "remind", "rmind": "remind", "remaind": "remind",
     "remine": "remind", "reminer": "reminder", "remider": "reminder", "pls": "please", "plz": "please",
-    "plse": "please", "thx": "thanks", "u": "you",
+    "plse": "please", "thx": "thanks", "u": "you", "w": "with",
     "ur": "your", "r": "are", "abt": "about", "w/": "with", "w/o": "without", "ppl": "people", "cuz": "because",
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "wont": "won't", "didnt": "didn't",
     "doesnt": "doesn't", "isnt": "isn't", "whats": "what's", "wheres": "where's", "whens": "when's",
@@ -73,7 +73,21 @@ public enum RequestShorthand {
       }
     }
     flush()
-    return result
+    return idiomsWrittenOut(result)
+  }
+
+  /// Ways of asking for a reminder that say it without the word: "don't let me forget to buy stamps" is
+  /// "remind me to buy stamps".
+  static let reminderIdioms: [(pattern: String, meaning: String)] = [
+    (#"(?i)\b(?:don't|do not) let me forget to\b"#, "remind me to"),
+    (#"(?i)\b(?:don't|do not) let me forget (?:about )?"#, "remind me about "),
+    (#"(?i)\bmake sure i remember to\b"#, "remind me to"),
+  ]
+
+  private static func idiomsWrittenOut(_ text: String) -> String {
+    reminderIdioms.reduce(text) { text, idiom in
+      text.replacingOccurrences(of: idiom.pattern, with: idiom.meaning, options: .regularExpression)
+    }
   }
 
   private static func key(_ word: String) -> String {

@@ -139,6 +139,12 @@ struct EverydayRequestTests {
     AssistantCase(
       "remind me what's happening on monday", .schedule,
       .answer(.calendar, "query", facts: ["Team meeting"], absent: ["Buy milk"])),
+    AssistantCase(
+      "got anything planned with priya?", .schedule,
+      .answer(.calendar, "query", facts: ["Lunch with Priya"], absent: ["Team meeting"])),
+    AssistantCase(
+      "don't let me forget to water the plants on sunday", .creations,
+      .action(.reminder, "create", fields: ["title": "~water the plants", "due": "2026-11-29"])),
   ]
 
   @Test(arguments: widened.map(\.request))

@@ -9,6 +9,8 @@ extension ActionPlanner {
     case .queryEvents(let from, let to, let text):
       let range = self.range(from: from, to: to, defaultDays: 7)
       var found = try calendar.occurrences(in: range)
+      // Nothing found says what was looked for: "nothing with Anna", not a bare "nothing".
+      let nothing = text.map { "Nothing with “\($0)” is planned then." } ?? "Nothing is planned then."
       if let text = text?.lowercased() {
         found = found.filter {
           $0.event.title.lowercased().contains(text) || ($0.event.location ?? "").lowercased().contains(text)
@@ -34,7 +36,7 @@ extension ActionPlanner {
       }
       return (
         "Looked up the calendar (\(found.count) found)",
-        lines.isEmpty ? "Nothing is planned then." : lines.joined(separator: "\n")
+        lines.isEmpty ? nothing : lines.joined(separator: "\n")
       )
     case .findFreeTime(let from, let to, let minutes):
       let minutes = minutes ?? 60

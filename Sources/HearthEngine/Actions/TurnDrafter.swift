@@ -64,6 +64,14 @@ struct TurnDrafter: Sendable {
       // A question that names one of the user's things is answered with that thing's record, before any reading
       // of what sort of request it is: "which area of Lisbon is my hotel in" is the Lisbon note's, whatever the
       // words' kind.
+      // "Anything with Anna coming up?": the calendar's next month, with her in it, not her contact card.
+      if let person = ItemQuestion.companion(in: request, contacts: known.questionNames().contacts) {
+        let fields: [(String, String)] = [
+          ("action", "query"), ("from", "\(today)"), ("to", "\(today.adding(days: 30))"), ("text", person),
+        ]
+        return "[\(ActionKind.calendar.rawValue):" + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText
+          + "]"
+      }
       if asked, let named = named() { return named }
       // "Remind me what I've got on the 1st" asks to be told now, as "tell me what …" does: read so, it is no
       // request for a reminder.
