@@ -45,7 +45,8 @@ public struct DataQuestion: Sendable, Hashable {
     let list = RequestHints.namedList(in: request)
     let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
     // "How's next week looking calendar wise": the calendar, with a time, is the user's own.
-    let calendarWithATime = hasWord(["calendar", "schedule", "diary", "agenda"]) && time.namesDay
+    // ("What's the train schedule on Friday?" is no one's calendar: "schedule" alone is not the user's.)
+    let calendarWithATime = hasWord(["calendar", "diary", "agenda"]) && time.namesDay
     let theirs =
       Self.speaksOfThemselves(words) || contact != nil || list != nil || calendarWithATime
       || has([" the calendar", " the schedule", " the agenda", "overdue", "to-do list", "todo list", "to do list"])
@@ -81,12 +82,23 @@ public struct DataQuestion: Sendable, Hashable {
       let asksWhatIsOn = has([
         "what's on", "what is on", "whats on", "anything on", "do i have", "have i got", "what have i", "look like",
         "looks like", " look?", " look ", "how does", "up to", "going on", "my day", "my week", "my weekend",
-        "my month", "am i doing", "what am i", "rundown", "run-down", "overview", "recap", "summary", "summarise",
-        "summarize", "run me through", "walk me through", "i've got", "ive got", "i have on",
+        "my month", "am i doing", "what am i", "what i've got", "what ive got", "what i have on",
       ])
-      // "What's my first thing on Monday", "how's my Tuesday": the user's own day, named.
-      let theirDay = time.namesDay && wordSet.contains("my")
-      guard calendarWords || (time.namesDay && asksWhatIsOn) || theirDay || has(["my week", "my weekend"]) else {
+      // "A quick rundown of Friday and Saturday": a summary of days, said with the days right after it ("a
+      // summary of the news today" is about the news).
+      let summaryOfDays =
+        text.range(
+          of:
+            #"\b(rundown|run-down|overview|recap|summary) (of|for) (my |the )?(today|tomorrow|tonight|this|next|coming|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b"#,
+          options: .regularExpression) != nil
+      // "What's my first thing on Monday", "how's my Tuesday": the user's own day, named, and asked of.
+      let theirDay =
+        time.namesDay
+        && has(["my first", "my last", "my next", "first thing", "last thing", "next thing", "how's my", "how is my"])
+      guard
+        calendarWords || (time.namesDay && (asksWhatIsOn || summaryOfDays)) || theirDay
+          || has(["my week", "my weekend"])
+      else {
         // "Tell me about Priya": the person, as the contacts have them.
         guard let contact else { return nil }
         view = .contact(query: contact)

@@ -164,7 +164,8 @@ public enum ItemQuestion {
     .habit: ["habit", "streak"],
   ]
 
-  static func words(_ text: String) -> [String] {
+  /// The lower-case words of `text`, apostrophes and hyphens kept.
+  public static func words(_ text: String) -> [String] {
     text.lowercased().replacingOccurrences(of: "’", with: "'")
       .split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" })
       .map(String.init)

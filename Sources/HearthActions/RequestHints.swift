@@ -186,7 +186,7 @@ public struct RequestHints: Sendable, Hashable {
       #"(?i)(?:\bis|'s) going to be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
       #"(?i)\bwill be (?:in|at) (.+?)(?:,? now)?(?:,? (?:not|instead of) .*)?"# + asked + #"[.!?]*$"#,
       // "We're meeting at Pret instead of Cafe Nero for the Priya lunch".
-      #"(?i)\b(?:we're|we are|i'm|i am) (?:now )?meeting (?:at|in) (.+?) (?:instead of|not at|not in|not) "#,
+      #"(?i)^(?:we're|we are|we['’]re|i'm|i am) (?:now )?meeting (?:at|in) (.+?),? (?:instead of|not at|not in) "#,
     ]
     for pattern in patterns {
       guard let regex = try? NSRegularExpression(pattern: pattern),

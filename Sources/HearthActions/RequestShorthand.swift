@@ -55,8 +55,12 @@ public enum RequestShorthand {
         word = ""
         return
       }
+      // "123 w 42nd st": after a house number, "w" is the street's west.
+      let afterNumber = result.split(separator: " ").last.map { $0.allSatisfy(\.isNumber) } ?? false
       // A capital "U" or "R" may be a name's initial; only the lower-case letters are words.
-      if let long = expansions[key(core)], !(core.count == 1 && core.first?.isUppercase == true) {
+      if let long = expansions[key(core)], !(core.count == 1 && core.first?.isUppercase == true),
+        !(key(core) == "w" && afterNumber)
+      {
         // "Tmrw" at the start of a sentence stays capitalised.
         result += (core.first?.isUppercase == true && long.first?.isLowercase == true ? long.capitalized : long) + tail
       } else {
@@ -79,8 +83,8 @@ public enum RequestShorthand {
   /// Ways of asking for a reminder that say it without the word: "don't let me forget to buy stamps" is
   /// "remind me to buy stamps".
   static let reminderIdioms: [(pattern: String, meaning: String)] = [
-    (#"(?i)\b(?:don't|do not) let me forget to\b"#, "remind me to"),
-    (#"(?i)\b(?:don't|do not) let me forget (?:about )?"#, "remind me about "),
+    (#"(?i)\b(?:don['’]t|do not) let me forget to\b"#, "remind me to"),
+    (#"(?i)\b(?:don['’]t|do not) let me forget (?:about )?"#, "remind me about "),
     (#"(?i)\bmake sure i remember to\b"#, "remind me to"),
   ]
 

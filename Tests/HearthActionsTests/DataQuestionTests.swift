@@ -43,9 +43,13 @@ struct DataQuestionTests {
     #expect(Self.view("how's monday looking calendar wise") == .calendar(from: monday, to: monday))
     #expect(Self.view("give me a quick rundown of monday") == .calendar(from: monday, to: monday))
     #expect(Self.view("tell me what ive got on monday") == .calendar(from: monday, to: monday))
-    // A calendar without a time, or a day without "my", is no look at the user's days.
+    // A calendar without a time, a day asked of for something else, a summary of something else: no look.
     #expect(Self.view("what is a calendar year?") == nil)
     #expect(Self.view("what should I cook on monday?") == nil)
+    #expect(Self.view("What should I cook for my dinner party on Saturday?") == nil)
+    #expect(Self.view("Give me a summary of the news today") == nil)
+    #expect(Self.view("I've got a headache today, what should I take?") == nil)
+    #expect(Self.view("What's the train schedule on Friday?") == nil)
   }
 
   @Test("notes and habits are looked up by what they are about")

@@ -12,6 +12,8 @@ struct FifthSetReadingTests {
     // "w" is "with"; a capital W may be an initial.
     #expect(RequestShorthand.expanded("drinks w sam") == "drinks with sam")
     #expect(RequestShorthand.expanded("call W Smith") == "call W Smith")
+    #expect(RequestShorthand.expanded("dinner at 123 w 42nd st") == "dinner at 123 w 42nd st")
+    #expect(RequestShorthand.expanded("Don’t let me forget to pay Sam") == "remind me to pay Sam")
   }
 
   @Test func timeWithSomeoneIsAskedOfTheCalendar() {
@@ -28,5 +30,6 @@ struct FifthSetReadingTests {
       RequestHints.restatedPlace(in: "the review is at the Old Mill now, could you update it?") == "The Old Mill")
     #expect(RequestHints.restatedPlace(in: "we're meeting at the library instead of the cafe") == "The library")
     #expect(RequestHints.restatedPlace(in: "we're meeting tomorrow") == nil)
+    #expect(RequestHints.restatedPlace(in: "I'm meeting in person, not on Zoom") == nil)
   }
 }

@@ -74,6 +74,8 @@ struct AnswerCheckTests {
     #expect(check.findings(in: "Today is Thursday 2026-11-26.").isEmpty)
     // Without a weekday beside a date, a sentence about nothing of the user's states nothing of theirs.
     #expect(check.findings(in: "Paris is the capital of France, founded in 250 BC.").isEmpty)
+    // A date without its year, in a sentence about something else, is no claim about this year.
+    #expect(check.findings(in: "Apollo 11 landed on Sunday, July 20, 1969.").isEmpty)
   }
 
   @Test("a date or time beside an event's name must be that event's")

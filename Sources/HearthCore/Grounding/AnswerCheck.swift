@@ -91,8 +91,9 @@ public struct AnswerCheck: Sendable {
       let cited = Self.citedNumbers(in: sentence)
       guard grounds.requestIsAboutData || !cited.isEmpty || !named.isEmpty || Self.speaksOfTheUsersData(folded) else {
         // A weekday beside a date that falls on another day is wrong whatever the sentence speaks of: the
-        // calendar's days are known ("Today is Monday 2026-11-26" on a Thursday).
-        findings += wrongWeekdays(in: sentence)
+        // calendar's days are known ("Today is Monday 2026-11-26" on a Thursday). Only a date written with its
+        // year counts here: "Sunday, July 20" in a sentence about 1969 is no claim about this year.
+        findings += wrongWeekdays(in: sentence, writtenWithYear: true)
         continue
       }
       // "Shall I add it?" offers; "I've added it" tells.
@@ -159,7 +160,7 @@ public struct AnswerCheck: Sendable {
   }
 
   /// "Monday 2026-12-02": a weekday beside a date that falls on another day.
-  private func wrongWeekdays(in sentence: String) -> [AnswerClaim] {
+  private func wrongWeekdays(in sentence: String, writtenWithYear: Bool = false) -> [AnswerClaim] {
     var findings: [AnswerClaim] = []
     let days = (Weekday.allCases.map(\.name) + Weekday.allCases.map(\.abbreviation)).joined(separator: "|")
     _ = ClaimReader.replacing("(?i)\\b(\(days))\\b\\.?,? (?:the )?([^,;\\n]{4,24})", in: sentence) { groups in
@@ -167,6 +168,7 @@ public struct AnswerCheck: Sendable {
       let following = groups[2].trimmingCharacters(in: .whitespaces)
       guard let weekday = Weekday(name: groups[1]),
         let date = reader.facts(in: following).first(where: { $0.kind == .date && following.hasPrefix($0.written) }),
+        !writtenWithYear || date.written.range(of: #"\d{4}"#, options: .regularExpression) != nil,
         let day = LocalDate(parsing: date.value), day.weekday != weekday
       else { return }
       findings.append(AnswerClaim(.weekday, "\(weekday.name) \(date.value)", written: groups[0]))

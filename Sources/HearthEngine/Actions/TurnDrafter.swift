@@ -61,17 +61,24 @@ struct TurnDrafter: Sendable {
         looked = .some(found)
         return found
       }
+      // "Anything with Anna coming up?": the calendar, with her in it, not her contact card; the days the request
+      // names, else the coming month. One asked of the past with no day named is left to the readers below.
+      if let person = ItemQuestion.companion(in: request, contacts: known.questionNames().contacts) {
+        let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
+        let span = time.span.map { ($0.start.date, $0.isWholeDays ? $0.end.date.adding(days: -1) : $0.end.date) }
+        let days = time.days.min().flatMap { first in time.days.max().map { (first, $0) } }
+        let past = ItemQuestion.words(request).contains { ["did", "was", "were", "had", "last"].contains($0) }
+        if let (from, to) = span ?? days ?? (past ? nil : (today, today.adding(days: 30))) {
+          let fields: [(String, String)] = [
+            ("action", "query"), ("from", "\(from)"), ("to", "\(max(from, to))"), ("text", person),
+          ]
+          return "[\(ActionKind.calendar.rawValue):"
+            + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText + "]"
+        }
+      }
       // A question that names one of the user's things is answered with that thing's record, before any reading
       // of what sort of request it is: "which area of Lisbon is my hotel in" is the Lisbon note's, whatever the
       // words' kind.
-      // "Anything with Anna coming up?": the calendar's next month, with her in it, not her contact card.
-      if let person = ItemQuestion.companion(in: request, contacts: known.questionNames().contacts) {
-        let fields: [(String, String)] = [
-          ("action", "query"), ("from", "\(today)"), ("to", "\(today.adding(days: 30))"), ("text", person),
-        ]
-        return "[\(ActionKind.calendar.rawValue):" + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText
-          + "]"
-      }
       if asked, let named = named() { return named }
       // "Remind me what I've got on the 1st" asks to be told now, as "tell me what …" does: read so, it is no
       // request for a reminder.

@@ -51,7 +51,10 @@ struct AnswerGuard: Sendable {
       // them; "What is a calendar year?" does not.
       // So does one that names a person the user knows ("we're meeting at Pret for the Priya lunch"): what the
       // answer says of them must be theirs.
-      requestIsAboutData: question != nil || Self.namesAContact(turn.request, contacts: names.contacts), today: today)
+      // A person is named as the views name one: capitalised or with a possessive, so "what will the weather be"
+      // does not name Will Turner.
+      requestIsAboutData: question != nil || DataQuestion.namedContact(in: turn.request, names: names) != nil,
+      today: today)
     grounds.passages = turn.passages
     let check = AnswerCheck(grounds)
     let findings = check.findings(in: shown)
@@ -136,17 +139,6 @@ struct AnswerGuard: Sendable {
     // What was said before in the chat was checked when it was said (or is the user's own words).
     sources.append(turn.earlier)
     return sources.filter { !$0.isEmpty }
-  }
-
-  /// Whether `request` names one of `contacts` by a part of their name of three letters or more, in any case.
-  static func namesAContact(_ request: String, contacts: [String]) -> Bool {
-    let words = Set(
-      request.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init).map {
-        $0.hasSuffix("s") && $0.count > 3 ? [$0, String($0.dropLast())] : [$0]
-      }.joined())
-    return contacts.contains { contact in
-      contact.lowercased().split(separator: " ").contains { $0.count >= 3 && words.contains(String($0)) }
-    }
   }
 
   /// The names of the user's things, whose mention makes a sentence one about their data: events, reminders,

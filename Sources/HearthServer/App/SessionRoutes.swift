@@ -98,7 +98,8 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
     router.get("export") { request, _ in
       switch request.uri.queryParameters.get("format") ?? "json" {
       case "json":
-        var response = try AppJSON.make(["sessions": try library.exportAll(narrated: false)])
+        // An export is a file the import reads back, in the stored types' own spelling, not an API answer.
+        var response = try JSONResponse.make(["sessions": try library.exportAll(narrated: false)])
         response.headers[.contentDisposition] = "attachment; filename=\"hearth-chats.json\""
         return response
       case "md":
@@ -120,7 +121,7 @@ struct SessionRoutes<Context: RequestContext>: RouteArea {
       let fileName = Self.fileName(for: export.session)
       switch format {
       case "json":
-        var response = try AppJSON.make(export)
+        var response = try JSONResponse.make(export)
         response.headers[.contentDisposition] = "attachment; filename=\"\(fileName).json\""
         return response
       case "md":
