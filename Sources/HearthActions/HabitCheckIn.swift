@@ -17,16 +17,20 @@ public enum HabitCheckIn {
     let explicit = words.contains(where: loggedWords.contains)
     let named = habits.filter { habit in
       let words = words.enumerated().filter { index, word in
-        // "Ran into Anna", "the meeting ran long": the word in another sense.
+        // "Ran into Anna", "the meeting ran long": the word in another sense; "to read": a purpose, not done.
         !["into", "out", "over", "late", "long", "away", "through", "low", "short"].contains(
-          words.dropFirst(index + 1).first ?? "")
+          words.dropFirst(index + 1).first ?? "") && (index == 0 || words[index - 1] != "to")
       }.map(\.element)
       let parts = names(of: habit)
       guard !parts.isEmpty, parts.allSatisfy({ !forms(of: $0).isDisjoint(with: words) }) else { return false }
       // Said done: a past of the habit's own word, "went running", "back from a run", or a word that logs it.
       let pasts = parts.flatMap { pastForms(of: $0) }
-      // "Went running", "went for a run": the habit's word is there already.
-      let went = words.contains("went")
+      // "Went running", "went for a run": the habit's word right after "went" ("went to the library to read"
+      // went somewhere else).
+      let doing = parts.flatMap { forms(of: $0) }
+      let went = words.indices.contains { index in
+        words[index] == "went" && words.dropFirst(index + 1).prefix(3).contains(where: doing.contains)
+      }
       let back = words.contains("back") && words.contains("from")
       return explicit || went || back || words.contains(where: pasts.contains)
     }

@@ -26,7 +26,7 @@ struct HabitCheckInTests {
     "how is my running streak?", "did I run yesterday?", "going to run tomorrow", "ran and read today",
     "cancel my run", "I read the contract? no", "what's on today",
     "The meeting ran long today, can you draft an apology?", "Drove 300 miles today", "Just paid 5k for the roof",
-    "My sister ran the London marathon this year",
+    "My sister ran the London marathon this year", "went to the library to read",
   ])
   func anythingElseIsNoCheckIn(request: String) {
     #expect(HabitCheckIn.block(request, habits: habits) == nil)
