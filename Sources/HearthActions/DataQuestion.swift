@@ -54,9 +54,8 @@ public struct DataQuestion: Sendable, Hashable {
     let wroteDown = wordSet.contains("write") && wordSet.contains("down") || has([" did i write", "i wrote"])
     // "Remind me what I've got on the 1st" asks to be told now: no reminder is meant.
     let reminderWords =
-      ItemQuestion.asksToBeTold(request)
-      ? ["to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]
-      : [" remind", "to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]
+      ["to-do", " todo", " to do ", " task", "overdue", " due ", " chores", "errands"]
+      + (ItemQuestion.asksToBeTold(request) ? [] : [" remind"])
     if has(reminderWords) || list != nil {
       let filter = RequestHints.reminderFilter(in: request)
       view = .reminders(list: list, due: filter.due, priority: filter.priority)
@@ -104,10 +103,7 @@ public struct DataQuestion: Sendable, Hashable {
         view = .contact(query: contact)
         return
       }
-      let span = time.span.map { ($0.start.date, $0.isWholeDays ? $0.end.date.adding(days: -1) : $0.end.date) }
-      let days = time.days.isEmpty ? nil : (time.days.min()!, time.days.max()!)
-      var (from, to) = span ?? days ?? (today, today.adding(days: 6))
-      if to < from { to = from }
+      let (from, to) = time.namedDates ?? (today, today.adding(days: 6))
       view = .calendar(from: from, to: to)
     }
   }

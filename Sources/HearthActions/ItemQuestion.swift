@@ -64,9 +64,11 @@ public enum ItemQuestion {
   }
 
   /// A request that ``asksToBeTold(_:)`` with "remind me" said as "tell me": "remind me what I've got on the 1st"
-  /// → "tell me what I've got on the 1st".
+  /// → "tell me what I've got on the 1st". Any other request is returned as it is.
   public static func toldNow(_ request: String) -> String {
-    guard let range = request.range(of: "remind me", options: [.caseInsensitive]) else { return request }
+    guard asksToBeTold(request), let range = request.range(of: "remind me", options: [.caseInsensitive]) else {
+      return request
+    }
     return request.replacingCharacters(in: range, with: "tell me")
   }
 

@@ -71,6 +71,15 @@ public struct SpokenTime: Sendable, Hashable {
   /// Whether a day (or a week, a month) was named, not only a time.
   public var namesDay: Bool { !days.isEmpty || span != nil }
 
+  /// The first and last dates the words name: the stretch named (its last whole day), else the days named;
+  /// `nil` when none is. The last is never before the first.
+  public var namedDates: (from: LocalDate, to: LocalDate)? {
+    let named =
+      span.map { ($0.start.date, $0.isWholeDays ? $0.end.date.adding(days: -1) : $0.end.date) }
+      ?? days.min().flatMap { first in days.max().map { (first, $0) } }
+    return named.map { ($0.0, max($0.0, $0.1)) }
+  }
+
   /// The date-times named: each time on the first day named (today when none); a part of a day named
   /// without a time stands for its usual start ("tomorrow morning": 09:00).
   public func dateTimes(today: LocalDate) -> [LocalDateTime] {

@@ -65,12 +65,10 @@ struct TurnDrafter: Sendable {
       // names, else the coming month. One asked of the past with no day named is left to the readers below.
       if let person = ItemQuestion.companion(in: request, contacts: known.questionNames().contacts) {
         let time = SpokenTime(words: SpokenTime.words(of: request), today: today, dayFirst: dayFirst)
-        let span = time.span.map { ($0.start.date, $0.isWholeDays ? $0.end.date.adding(days: -1) : $0.end.date) }
-        let days = time.days.min().flatMap { first in time.days.max().map { (first, $0) } }
         let past = ItemQuestion.words(request).contains { ["did", "was", "were", "had", "last"].contains($0) }
-        if let (from, to) = span ?? days ?? (past ? nil : (today, today.adding(days: 30))) {
+        if let (from, to) = time.namedDates ?? (past ? nil : (today, today.adding(days: 30))) {
           let fields: [(String, String)] = [
-            ("action", "query"), ("from", "\(from)"), ("to", "\(max(from, to))"), ("text", person),
+            ("action", "query"), ("from", "\(from)"), ("to", "\(to)"), ("text", person),
           ]
           return "[\(ActionKind.calendar.rawValue):"
             + JSONValue.object(fields.map { ($0.0, .string($0.1)) }).jsonText + "]"
@@ -82,7 +80,7 @@ struct TurnDrafter: Sendable {
       if asked, let named = named() { return named }
       // "Remind me what I've got on the 1st" asks to be told now, as "tell me what …" does: read so, it is no
       // request for a reminder.
-      let told = ItemQuestion.asksToBeTold(request) ? ItemQuestion.toldNow(request) : request
+      let told = ItemQuestion.toldNow(request)
       // The request's meaning decides only where its words and the names of the user's items find nothing.
       if let drafted = try await drafter.draft(told, today: today, reading: await intents.read(told)) {
         if !asked || Self.isLookUp(drafted) { return drafted }

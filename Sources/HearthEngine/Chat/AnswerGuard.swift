@@ -47,12 +47,9 @@ struct AnswerGuard: Sendable {
     var grounds = AnswerCheck.Grounds(
       request: turn.request, records: sources(turn, today: today), itemNames: itemNames(names),
       actionRan: turn.records.contains { ranStates.contains($0.state) },
-      // A request that asks about the user's own things has every sentence of its answer read as being about
-      // them; "What is a calendar year?" does not.
-      // So does one that names a person the user knows ("we're meeting at Pret for the Priya lunch"): what the
-      // answer says of them must be theirs.
-      // A person is named as the views name one: capitalised or with a possessive, so "what will the weather be"
-      // does not name Will Turner.
+      // A request that asks about the user's own things, or names a person they know (as the views name one:
+      // capitalised or with a possessive, so "what will the weather be" names no Will), has every sentence of its
+      // answer read as being about them; "What is a calendar year?" does not.
       requestIsAboutData: question != nil || DataQuestion.namedContact(in: turn.request, names: names) != nil,
       today: today)
     grounds.passages = turn.passages
