@@ -257,6 +257,7 @@ let package = Package(
       name: "HearthServer",
       dependencies: [
         "HearthCore",
+        "HearthDAV",
         "HearthTLS",
         "HearthQR",
         "HearthMCP",

@@ -72,7 +72,46 @@ def main():
             response = session.delete(url)
         response.raise_for_status()
         return
+    if command == "card-home":
+        # Where the principal keeps its address books (CardDAV discovery, RFC 6352 section 7.1.1).
+        session = requests.Session()
+        session.auth = (options.user, options.password)
+        body = ('<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:a="urn:ietf:params:xml:ns:carddav">'
+                "<d:prop><a:addressbook-home-set/></d:prop></d:propfind>")
+        principal_url = str(client.principal().url)
+        listing = session.request("PROPFIND", principal_url, data=body, headers={"Depth": "0"})
+        listing.raise_for_status()
+        import re
+        print(re.findall(r"<(?:\w+:)?addressbook-home-set><(?:\w+:)?href>([^<]+)<", listing.text)[0])
+        return
     principal = client.principal()
+    if command == "calendars":
+        # What the phone's calendar app shows: each calendar's name, the last part of its address, and what it holds.
+        for cal in principal.calendars():
+            components = ",".join(cal.get_supported_components())
+            print(cal.get_display_name(), "|", str(cal.url).rstrip("/").rsplit("/", 1)[-1], "|", components)
+        return
+    if command == "sync":
+        # A sync with the token kept in a file: the UIDs changed and the addresses removed since the last one.
+        import os
+        cal = calendar(principal, args[0])
+        token = open(args[1]).read().strip() if os.path.exists(args[1]) else None
+        found = cal.get_objects_by_sync_token(sync_token=token, load_objects=True, disable_fallback=True)
+        for item in found:
+            if item.data:
+                print("changed", item.icalendar_component.get("uid"))
+            else:
+                print("removed", str(item.url).rsplit("/", 1)[-1])
+        open(args[1], "w").write(str(found.sync_token))
+        return
+    if command == "stale-edit":
+        # An edit sent with an entity tag the server never gave: it must be refused, and nothing changed.
+        item = by_uid(calendar(principal, args[0]), args[1])
+        data = item.data.replace("SUMMARY:", "SUMMARY:Stale ")
+        response = requests.put(str(item.url), data=data.encode("utf-8"), auth=(options.user, options.password),
+                                headers={"Content-Type": "text/calendar", "If-Match": '"not-a-tag"'})
+        print(response.status_code)
+        return
     if command == "make-calendar":
         components = args[2].split(",") if len(args) > 2 else ["VEVENT", "VTODO"]
         principal.make_calendar(name=args[1], cal_id=args[0], supported_calendar_component_set=components)

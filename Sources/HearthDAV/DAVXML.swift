@@ -30,15 +30,24 @@ public struct DAVElement: Sendable, Hashable {
   /// Every child with this name.
   public func all(_ name: DAVName) -> [DAVElement] { children.filter { $0.name == name } }
 
-  /// Parses an XML document into its root element.
-  /// - Throws: `DAVError.malformedXML` with the parser's own reason.
-  public static func parse(_ data: Data) throws(DAVError) -> DAVElement {
-    let reader = TreeReader()
+  /// Parses an XML document into its root element. A document type declaration is refused before parsing
+  /// (WebDAV bodies have none; it is where external and exponentially expanding entities are declared), and so
+  /// is nesting deeper than `maxDepth`.
+  /// - Throws: `DAVError.malformedXML` with the parser's own reason, or naming what was refused.
+  public static func parse(_ data: Data, maxDepth: Int = 64) throws(DAVError) -> DAVElement {
+    if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!doctype".utf8)) != nil
+      || data.range(of: Data("<!ENTITY".utf8)) != nil
+    {
+      throw .malformedXML(reason: "a document type declaration is not accepted")
+    }
+    let reader = TreeReader(maxDepth: maxDepth)
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = true
     parser.shouldResolveExternalEntities = false
     parser.delegate = reader
-    guard parser.parse(), let root = reader.root else {
+    let parsed = parser.parse()
+    if reader.tooDeep { throw .malformedXML(reason: "elements are nested deeper than \(maxDepth)") }
+    guard parsed, let root = reader.root else {
       let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no root element"
       throw .malformedXML(reason: reason)
     }
@@ -60,6 +69,7 @@ public struct DAVName: Sendable, Hashable, CustomStringConvertible {
   public static func caldav(_ local: String) -> DAVName { DAVName(DAVNamespace.caldav, local) }
   public static func carddav(_ local: String) -> DAVName { DAVName(DAVNamespace.carddav, local) }
   public static func calendarServer(_ local: String) -> DAVName { DAVName(DAVNamespace.calendarServer, local) }
+  public static func apple(_ local: String) -> DAVName { DAVName(DAVNamespace.apple, local) }
 
   public var description: String { "{\(namespace)}\(local)" }
 }
@@ -77,7 +87,12 @@ public enum DAVNamespace {
 
 /// Builds the element tree from the parser's events; the parser runs synchronously on the caller's thread.
 private final class TreeReader: NSObject, XMLParserDelegate {
+  let maxDepth: Int
   var root: DAVElement?
+  /// Set when the document nests deeper than `maxDepth`; parsing stops there.
+  var tooDeep = false
+
+  init(maxDepth: Int) { self.maxDepth = maxDepth }
   private var stack: [DAVElement] = []
   private var texts: [String] = []
 
@@ -88,6 +103,11 @@ private final class TreeReader: NSObject, XMLParserDelegate {
     let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
     let named = attributes.map { (key, value) in (key.split(separator: ":").last.map(String.init) ?? key, value) }
     let attributes = Dictionary(named, uniquingKeysWith: { first, _ in first })
+    guard stack.count < maxDepth else {
+      tooDeep = true
+      parser.abortParsing()
+      return
+    }
     stack.append(DAVElement(name: DAVName(namespaceURI ?? "", local), attributes: attributes))
     texts.append("")
   }

@@ -75,6 +75,7 @@ public func buildApplication(
   router.mount(TrustRoutes(configuration: configuration))
   router.mount(DeviceRoutes(dependencies: dependencies, configuration: configuration))
   router.mount(PushRoutes(dependencies: dependencies, configuration: configuration))
+  router.mount(DAVRoutes(dependencies: dependencies, configuration: configuration))
   try WebAssets.load().register(on: router)
   return Application(
     router: router,

@@ -158,11 +158,11 @@ extension HearthDatabase {
     }
   }
 
-  private static func fetch<Row: ItemRow>(_ type: Row.Type, id: String, in db: Database) throws -> StoredItem? {
+  static func fetch<Row: ItemRow>(_ type: Row.Type, id: String, in db: Database) throws -> StoredItem? {
     try Row.fetchOne(db, key: id).map { try StoredItem($0) }
   }
 
-  private static func apply(_ change: ItemWrite, in db: Database) throws {
+  static func apply(_ change: ItemWrite, in db: Database) throws {
     switch change {
     case .insert(let item): try insert(item.row, in: db)
     case .update(let item): try update(item.row, in: db)

@@ -147,6 +147,11 @@ enum Schema {
     migrator.registerMigration("v22-chat-templates") { db in
       try ChatTemplateRow.create(db)
     }
+    migrator.registerMigration("v23-served-collections") { db in
+      // Hearth as a CalDAV/CardDAV server: the journal its sync tokens count, the bodies clients stored, and
+      // the calendars they made empty.
+      try ServedMemberRow.create(db)
+    }
     return migrator
   }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthCore
+import HearthEngine
 import HearthServer
 import HearthTestSupport
 import NIOCore
@@ -204,6 +205,62 @@ struct SecurityTests {
         // Let in, the route finds no such chat.
         try await Self.expectGuarded(server, method, path, body: body, accepted: 404...404)
       }
+    }
+  }
+
+  /// Every kind of CalDAV/CardDAV route (discovery, listing, reports, reads, writes, making a calendar), with a
+  /// body it would accept and the status it answers when let in.
+  static let davRoutes: [(HTTPMethod, String, String?, ClosedRange<Int>)] = {
+    let event =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nBEGIN:VEVENT\r\nUID:guarded-1\r\n"
+      + "DTSTAMP:20261201T090000Z\r\nDTSTART:20261208T090000Z\r\nDTEND:20261208T100000Z\r\nSUMMARY:T\r\n"
+      + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    let propfind = #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:displayname/></d:prop></d:propfind>"#
+    let sync =
+      #"<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:prop><d:getetag/></d:prop></d:sync-collection>"#
+    let color =
+      #"<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:i="http://apple.com/ns/ical/"><d:set><d:prop><i:calendar-color>#FF0000</i:calendar-color></d:prop></d:set></d:propertyupdate>"#
+    return [
+      (.OPTIONS, "/dav/", nil, 200...200), (.RAW(value: "PROPFIND"), "/", propfind, 207...207),
+      (.RAW(value: "PROPFIND"), "/dav/principal/", propfind, 207...207),
+      (.RAW(value: "PROPFIND"), "/dav/calendars/", propfind, 207...207),
+      (.RAW(value: "PROPFIND"), "/dav/contacts/addressbook/", propfind, 207...207),
+      (.RAW(value: "REPORT"), "/dav/calendars/Personal/", sync, 207...207),
+      (.RAW(value: "PROPPATCH"), "/dav/calendars/Personal/", color, 207...207),
+      (.RAW(value: "MKCALENDAR"), "/dav/calendars/guarded/", nil, 201...201),
+      (.PUT, "/dav/calendars/Personal/guarded.ics", event, 201...201),
+      (.GET, "/dav/calendars/Personal/guarded.ics", nil, 200...200),
+      (.DELETE, "/dav/calendars/Personal/guarded.ics", nil, 204...204),
+      (.GET, "/dav/contacts/addressbook/nobody.vcf", nil, 404...404),
+      // The client follows the discovery addresses' redirect to /dav/ (its 301 is checked in DAVServingTests).
+      (.GET, "/.well-known/caldav", nil, 200...200), (.RAW(value: "PROPFIND"), "/.well-known/carddav", nil, 207...207),
+    ]
+  }()
+
+  @Test func everyDAVRouteNeedsTheKeyOrADevicesPasswordAListedOriginAndThisHost() async throws {
+    let configuration = ServerConfiguration(port: 0, apiKey: Self.key, maxBodyBytes: 4096)
+    try await LiveServer.with(configuration: configuration, withModel: false) { server in
+      for (method, path, body, accepted) in Self.davRoutes {
+        try await Self.expectGuarded(
+          server, method, path, bytes: body.map { Data($0.utf8) }, contentType: "application/xml",
+          headers: [("Depth", "0")], accepted: accepted)
+      }
+      // A calendar app is challenged for a password, and a paired device's secret is one; a revoked one is not.
+      let challenged = try await server.request(.RAW(value: "PROPFIND"), "/dav/", headers: [("Depth", "0")])
+      #expect(challenged.header("WWW-Authenticate")?.hasPrefix("Basic realm=") == true)
+      let code = try server.engine.devices.makePairingCode(minutes: 5, by: nil)
+      let paired = try server.engine.devices.pair(code: code.code, name: "Phone")
+      func basic(_ password: String) -> (String, String) {
+        ("Authorization", "Basic " + Data("me:\(password)".utf8).base64EncodedString())
+      }
+      let asDevice = try await server.request(
+        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(paired.secret), ("Depth", "1")])
+      #expect(asDevice.status == 207)
+      #expect(try await server.request(.GET, "/dav/", headers: [basic("hd_wrong")]).status == 401)
+      try server.engine.devices.revoke(paired.device.id)
+      let revoked = try await server.request(
+        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(paired.secret), ("Depth", "1")])
+      #expect(revoked.status == 401)
     }
   }
 

@@ -117,8 +117,14 @@ public final class DAVServer: @unchecked Sendable {
   /// Runs the phone (Python's caldav client, scripts/dav-phone.py) against the server; what it printed.
   @discardableResult
   public func phone(_ arguments: String...) throws -> String {
+    try Self.phone(base: base, user: user, password: password, arguments)
+  }
+
+  /// Runs the phone against any CalDAV/CardDAV server (Hearth's own, in its tests); what it printed.
+  /// - Throws: naming the command and what the phone wrote to its error output, when it fails.
+  public static func phone(base: String, user: String, password: String, _ arguments: [String]) throws -> String {
     let process = Process()
-    process.executableURL = Self.environment.appendingPathComponent("bin/python")
+    process.executableURL = environment.appendingPathComponent("bin/python")
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("scripts/dav-phone.py")
     process.arguments = [script.path, "--url", base, "--user", user, "--password", password] + arguments

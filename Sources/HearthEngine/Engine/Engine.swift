@@ -56,6 +56,8 @@ public final class Engine: Sendable {
   public let facts: FactService
   /// The user's CalDAV and CardDAV accounts, kept in step with the store.
   public let accounts: AccountService
+  /// The calendars, reminder lists and contacts as CalDAV/CardDAV collections, for the phone's own apps.
+  public let collectionServer: CollectionServer
   /// The phones and other computers paired with this profile, each with a secret of its own.
   public let devices: DeviceService
   /// Notifications pushed to the browsers that asked for them, open or not.
@@ -134,6 +136,7 @@ public final class Engine: Sendable {
     let habits = HabitService(context: items)
     let contacts = ContactService(context: items)
     let facts = FactService(context: items)
+    self.collectionServer = CollectionServer(context: items)
     let webSearch = LiveSetting(webSearch)
     self.webSearch = webSearch
     self.projector = LiveSetting(Self.initialProjector(configuration, database: database))

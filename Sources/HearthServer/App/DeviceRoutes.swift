@@ -95,6 +95,12 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
     if let bearer = SecurityMiddleware<Context>.bearerToken(request.headers[.authorization]), bearer.hasPrefix("hd_") {
       return bearer
     }
+    // A calendar or contacts app sends the device's secret as its password.
+    if let password = SecurityMiddleware<Context>.basicPassword(request.headers[.authorization]),
+      password.hasPrefix("hd_")
+    {
+      return password
+    }
     return cookie(cookieName(secure: secure), in: request.headers[values: .cookie])
   }
 

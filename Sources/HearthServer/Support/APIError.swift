@@ -66,7 +66,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
       error: .init(message: message, type: type, param: parameter, code: code, figures: figures))
     var response = try JSONResponse.make(body, status: status)
     if status == .unauthorized {
-      response.headers[.wwwAuthenticate] = "Bearer"
+      // A calendar app asks for a user name and password only when challenged for them.
+      response.headers[.wwwAuthenticate] =
+        DAVPath.applies(to: request.uri.path) || (request.uri.path == "/" && request.method.rawValue == "PROPFIND")
+        ? "Basic realm=\"Hearth\", charset=\"UTF-8\"" : "Bearer"
     }
     if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
     return response

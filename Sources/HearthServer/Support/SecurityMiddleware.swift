@@ -33,8 +33,11 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     // A browser's preflight never carries credentials; it is answered by the CORS middleware.
     let isPreflight = request.method == .options && request.headers[.origin] != nil
     if !isPreflight, requiresKey(request.uri.path, method: request.method), let key = configuration.apiKey {
-      // Anthropic's clients send the key as `x-api-key`; every other client as a bearer token.
-      let given = Self.bearerToken(request.headers[.authorization]) ?? request.headers[.apiKey]
+      // Anthropic's clients send the key as `x-api-key`; a calendar or contacts app as the password of HTTP
+      // Basic authentication; every other client as a bearer token.
+      let given =
+        Self.bearerToken(request.headers[.authorization]) ?? request.headers[.apiKey]
+        ?? Self.basicPassword(request.headers[.authorization])
       let keyMatches = given.map { constantTimeEquals($0, key) } == true
       // A device's secret is looked up by its hash, so its check takes the same time whatever it holds.
       let device =
@@ -51,7 +54,9 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
   /// (`/ca`, with the authority's public certificate) carry no data; everything else, whatever name it answers to
   /// (`/v1/…`, the llama.cpp server's root aliases, `/api/…`, `/metrics`), needs the key.
   private func requiresKey(_ path: String, method: HTTPRequest.Method) -> Bool {
-    !(path == "/" || path == "/health" || path.hasPrefix("/assets/") || Self.topLevelAssets.contains(path)
+    // `/` answers a calendar app's PROPFIND with the user's principal, which needs the key like any DAV route.
+    !((path == "/" && (method == .get || method == .head)) || path == "/health" || path.hasPrefix("/assets/")
+      || Self.topLevelAssets.contains(path)
       || TrustRoutes<Context>.publicPaths.contains(path)
       || (path == DeviceRoutes<Context>.pairingPath && method == .post))
   }
@@ -83,6 +88,16 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
       return String(lowered.dropFirst().prefix { $0 != "]" })
     }
     return String(lowered.split(separator: ":", maxSplits: 1).first ?? "")
+  }
+
+  /// The password of HTTP Basic authentication (`Basic base64(user:password)`); the user name is not checked.
+  static func basicPassword(_ header: String?) -> String? {
+    guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
+    let encoded = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+    guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
+      let colon = text.firstIndex(of: ":")
+    else { return nil }
+    return String(text[text.index(after: colon)...])
   }
 
   static func bearerToken(_ header: String?) -> String? {

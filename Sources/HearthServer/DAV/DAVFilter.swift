@@ -1,0 +1,123 @@
+import Foundation
+import HearthCore
+import HearthDAV
+import HearthEngine
+import HearthStore
+
+/// The filter of a calendar-query (RFC 4791 §9.7) or addressbook-query (RFC 6352 §10.5), applied to a member:
+/// component filters (is-not-defined, a time range against every occurrence of a repeating event), property
+/// filters (is-not-defined, text-match with its collation and negation) and, for cards, `anyof`/`allof`.
+struct DAVFilter {
+  let root: DAVElement?
+  let timeZone: TimeZone
+
+  init(_ root: DAVElement?, timeZone: TimeZone) {
+    self.root = root
+    self.timeZone = timeZone
+  }
+
+  func matches(_ member: ServedResource) -> Bool {
+    guard let root else { return true }
+    let lines = Self.properties(of: member.body)
+    if root.name == .carddav("filter") {
+      let filters = root.all(.carddav("prop-filter"))
+      guard !filters.isEmpty else { return true }
+      let results = filters.map { propertyMatches($0, lines: lines, test: $0.attributes["test"]) }
+      return root.attributes["test"] == "allof" ? results.allSatisfy { $0 } : results.contains(true)
+    }
+    // CalDAV: VCALENDAR, then the member's component.
+    guard let calendar = root.child(.caldav("comp-filter")) else { return true }
+    guard calendar.attributeName?.uppercased() == "VCALENDAR" else { return false }
+    if calendar.child(.caldav("is-not-defined")) != nil { return false }
+    let component = member.item.kind == .event ? "VEVENT" : "VTODO"
+    for filter in calendar.all(.caldav("comp-filter")) {
+      let named = filter.attributeName?.uppercased() ?? ""
+      let defined = named == component
+      if filter.child(.caldav("is-not-defined")) != nil {
+        if defined { return false }
+        continue
+      }
+      guard defined else { return false }
+      if let range = filter.child(.caldav("time-range")), !overlaps(member.item, range) { return false }
+      for property in filter.all(.caldav("prop-filter")) where !propertyMatches(property, lines: lines, test: nil) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Whether the item falls in the time range: any occurrence of an event overlapping it; a to-do due in it
+  /// (one with no due time is in every range, as RFC 4791's table for VTODO says).
+  private func overlaps(_ item: StoredItem, _ range: DAVElement) -> Bool {
+    let start = range.attributes["start"].flatMap(Self.utc) ?? .distantPast
+    let end = range.attributes["end"].flatMap(Self.utc) ?? .distantFuture
+    guard start < end else { return false }
+    switch item {
+    case .event(let event):
+      return !event.occurrences(overlapping: DateInterval(start: start, end: end), local: timeZone).isEmpty
+    case .reminder(let reminder):
+      guard let due = reminder.due?.instant(local: timeZone) else { return true }
+      return due >= start && due < end
+    default:
+      return true
+    }
+  }
+
+  private func propertyMatches(_ filter: DAVElement, lines: [(name: String, value: String)], test: String?) -> Bool {
+    let name = filter.attributeName?.uppercased() ?? ""
+    let values = lines.filter { $0.name == name }.map(\.value)
+    if filter.children.contains(where: { $0.name.local == "is-not-defined" }) { return values.isEmpty }
+    let matches = filter.children.filter { $0.name.local == "text-match" }
+    guard !values.isEmpty else { return false }
+    guard !matches.isEmpty else { return true }
+    let results = matches.map { match in
+      let wanted = match.text
+      let octets = match.attributes["collation"] == "i;octet"
+      let kind = match.attributes["match-type"] ?? "contains"
+      let found = values.contains { value in
+        let (a, b) = octets ? (value, wanted) : (value.lowercased(), wanted.lowercased())
+        switch kind {
+        case "equals": return a == b
+        case "starts-with": return a.hasPrefix(b)
+        case "ends-with": return a.hasSuffix(b)
+        default: return a.contains(b)
+        }
+      }
+      return match.attributes["negate-condition"] == "yes" ? !found : found
+    }
+    return test == "allof" ? results.allSatisfy { $0 } : results.contains(true)
+  }
+
+  /// The body's properties, unfolded, as (name, value) with parameters dropped and escapes left.
+  static func properties(of body: String) -> [(name: String, value: String)] {
+    let unfolded = body.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
+      .replacingOccurrences(of: "\n ", with: "")
+    return unfolded.split(whereSeparator: \.isNewline).compactMap { line in
+      guard let colon = Self.valueColon(in: line) else { return nil }
+      let head = line[..<colon]
+      let name = head.split(separator: ";", maxSplits: 1).first.map { String($0).uppercased() } ?? ""
+      // A card's grouped property (`item1.EMAIL`) is matched by its name.
+      let bare = name.split(separator: ".").last.map(String.init) ?? name
+      return (bare, String(line[line.index(after: colon)...]))
+    }
+  }
+
+  /// The colon that ends a property's name and parameters (not one inside a quoted parameter value).
+  private static func valueColon(in line: Substring) -> Substring.Index? {
+    var quoted = false
+    for index in line.indices {
+      if line[index] == "\"" { quoted.toggle() }
+      if line[index] == ":" && !quoted { return index }
+    }
+    return nil
+  }
+
+  /// A UTC date-time as a time range writes it (`20261207T000000Z`).
+  static func utc(_ text: String) -> Date? {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    return formatter.date(from: text)
+  }
+}
