@@ -17,5 +17,5 @@ rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --only-binary :all: --require-hashes \
   -r "$requirements"
-"$venv/bin/python" -c "import caldav, radicale, vdirsyncer, xandikos.web"
+"$venv/bin/python" -c "import caldav, caldav_server_tester, radicale, vdirsyncer, xandikos.web"
 echo "$want" >"$venv/.requirements"

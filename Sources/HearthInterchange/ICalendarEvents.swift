@@ -84,12 +84,14 @@ enum ICalendarEvents {
     var reminder = Reminder(id: "", title: "", createdAt: InterchangeLimits.wholeSecondNow())
     var completed = false
     var due: TimeValue?
+    var start: ContentLine?
     var rule: ContentLine?
     for property in body {
       switch property.name {
       case "UID": reminder.id = property.text
       case "SUMMARY": reminder.title = property.text
       case "DESCRIPTION": reminder.notes = property.text
+      case "DTSTART": start = property
       case "DUE":
         let value = try TimeValue.parse(property)
         due = value
@@ -124,8 +126,18 @@ enum ICalendarEvents {
     if reminder.title.isEmpty { reminder.title = "Untitled reminder" }
     if completed, reminder.completedAt == nil { reminder.completedAt = reminder.updatedAt }
     // A to-do repeats from its due time, the one Hearth keeps; the rule is read once that is known.
+    // A repeating to-do with a start and no due time (as some phones write one) repeats from its start, which
+    // Hearth keeps as its due time; without a rule, the start has no place in a reminder.
+    if rule != nil, due == nil, let start {
+      let value = try TimeValue.parse(start)
+      due = value
+      reminder.due =
+        value.isDate ? ReminderDue(date: value.local.date) : ReminderDue(time: value.local, zone: value.zone)
+    } else if start != nil {
+      dropped["DTSTART", default: 0] += 1
+    }
     if let rule {
-      guard let due else { throw ItemProblem(rule.line, "a repeating to-do needs DUE to repeat from") }
+      guard let due else { throw ItemProblem(rule.line, "a repeating to-do needs DUE or DTSTART to repeat from") }
       reminder.recurrence = try RecurrenceRule.parse(rule, start: due, local: local)
     }
     return reminder

@@ -78,6 +78,9 @@ struct ServedMemberRow: Codable, FetchableRecord, PersistableRecord {
       t.column("itemID", .text).notNull()
       t.column("collection", .text).notNull()
       t.column("href", .text)
+      // Random per entry, and part of every sync token: a token from a journal that was rewound (a backup
+      // restored) names a sequence whose entry is another, so it is refused rather than skipping changes.
+      t.column("nonce", .blob).notNull().defaults(sql: "(randomblob(8))")
     }
     try db.create(
       index: "servedChangeByCollection", on: "servedChange", columns: ["itemKind", "collection", "sequence"])
@@ -130,9 +133,19 @@ struct ServedMemberRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension HearthDatabase {
-  /// The newest change to any served item, 0 before the first: the server-wide sync token.
-  public func latestServedChange() throws(StoreError) -> Int64 {
-    try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM servedChange") ?? 0 }
+  /// The newest change to any served item with its nonce, (0, empty) before the first: the server-wide sync token.
+  public func latestServedChange() throws(StoreError) -> (sequence: Int64, nonce: Data) {
+    try read { db in
+      let row = try Row.fetchOne(db, sql: "SELECT sequence, nonce FROM servedChange ORDER BY sequence DESC LIMIT 1")
+      return (row?["sequence"] ?? 0, row?["nonce"] ?? Data())
+    }
+  }
+
+  /// The nonce of the journal's entry `sequence`, `nil` when there is none.
+  public func servedChangeNonce(_ sequence: Int64) throws(StoreError) -> Data? {
+    try read { db in
+      try Data.fetchOne(db, sql: "SELECT nonce FROM servedChange WHERE sequence = ?", arguments: [sequence])
+    }
   }
 
   /// The newest change to an item of `kind` in `collection`, 0 before the first: the collection's tag.
@@ -161,11 +174,6 @@ extension HearthDatabase {
         arguments: [kind.rawValue, collection, sequence]
       ).map { ServedChange(sequence: $0["sequence"], itemID: $0["itemID"], href: $0["href"]) }
     }
-  }
-
-  /// Whether the journal still reaches back to `sequence` (it starts at the first change ever made).
-  public func oldestServedChange() throws(StoreError) -> Int64 {
-    try read { db in try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM servedChange") ?? 0 }
   }
 
   /// The names of the collections of `kind` that hold items, with those created empty, sorted.

@@ -12,7 +12,7 @@ struct DevicesCommand: AsyncParsableCommand {
       that device (a browser keeps a cookie its pages cannot read, an API client gets a token). A device that is \
       lost is revoked on its own, and refused from its next request; the server's --api-key keeps working.
       """,
-    subcommands: [List.self, Pair.self, Rename.self, Revoke.self], defaultSubcommand: List.self)
+    subcommands: [List.self, Pair.self, AppPassword.self, Rename.self, Revoke.self], defaultSubcommand: List.self)
 
   static func line(_ device: PairedDevice) -> String {
     let used =
@@ -48,6 +48,31 @@ struct DevicesCommand: AsyncParsableCommand {
         Terminal.write("\(code.code)\n")
         Terminal.writeError(
           "valid until \(code.expiresAt.formatted(date: .abbreviated, time: .shortened)), for one device\n")
+      }
+    }
+  }
+
+  struct AppPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "app-password",
+      abstract: "Add a device for a calendar or contacts app and print its password (shown once).",
+      discussion: """
+        The phone's Calendar, Reminders and Contacts apps (an iOS CalDAV or CardDAV account, DAVx5, Thunderbird) \
+        sign in to `hearth serve` with any user name and this password; revoke the device to cut the app off.
+        """)
+    @Argument(help: "What the device is called (\"Ana's iPhone calendar\").") var name: String
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func run() async throws {
+      try await reportingFailures {
+        let added = try await Engine.openProfile().devices.addAppPassword(name: name)
+        if json {
+          return Terminal.write(try JSONOutput.encode(["name": added.device.name, "password": added.secret]) + "\n")
+        }
+        Terminal.write("\(added.secret)\n")
+        Terminal.writeError(
+          "the password of \(added.device.name): give it with any user name and the server's address "
+            + "(https://HOST:PORT/, or …/dav/); it is not shown again\n")
       }
     }
   }

@@ -35,6 +35,23 @@ struct RestorePairingTests {
     return device
   }
 
+  @Test func anAppPasswordIsADeviceOfItsOwnShownOnceAndRevokedByName() async throws {
+    let home = try TestModels.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let hearth = runner(home: home)
+    let made = try await hearth.run(["devices", "app-password", "Ana's iPhone"])
+    #expect(made.status == 0, "\(made.standardError)")
+    let password = made.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(password.hasPrefix("hd_") && password.count > 40, "\(password)")
+    #expect(made.standardError.contains("not shown again"))
+    #expect(try await ok(hearth, ["devices", "list"]).contains("Ana's iPhone"))
+    // Kept only as its hash: the password is nowhere in the profile's database.
+    let database = try Data(contentsOf: home.appendingPathComponent("hearth.sqlite"))
+    #expect(database.range(of: Data(password.utf8)) == nil)
+    try await ok(hearth, ["devices", "revoke", "Ana's iPhone"])
+    #expect(!(try await ok(hearth, ["devices", "list"]).contains("Ana's iPhone")))
+  }
+
   @Test func aDeviceRevokedAfterTheBackupStaysRevokedAndOnePairedSinceKeepsWorking() async throws {
     let home = try TestModels.temporaryDirectory()
     let folder = try TestModels.temporaryDirectory()

@@ -111,6 +111,13 @@ import Testing
       SUMMARY:No due date
       RRULE:FREQ=DAILY
       END:VTODO
+      BEGIN:VTODO
+      UID:started
+      SUMMARY:Water the plants
+      DTSTART:20261207T080000
+      DURATION:PT10M
+      RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3
+      END:VTODO
       END:VCALENDAR
       """
     let contents = try ICalendar.read(Data(text.utf8), local: paris)
@@ -120,7 +127,11 @@ import Testing
       bins.recurrence?.until == LocalDateTime(startOf: LocalDate(year: 2027, month: 6, day: 1)!).adding(seconds: 86_399)
     )
     #expect(bins.completing(at: Date()).due == ReminderDue(date: LocalDate(year: 2026, month: 12, day: 8)!))
-    #expect(contents.reminders.skipped.map(\.reason) == ["a repeating to-do needs DUE to repeat from"])
+    #expect(contents.reminders.skipped.map(\.reason) == ["a repeating to-do needs DUE or DTSTART to repeat from"])
+    // One with a start and no due time repeats from its start.
+    let plants = try #require(contents.reminders.items.first { $0.item.id == "started" }?.item)
+    #expect(plants.due == ReminderDue(time: LocalDateTime(date: LocalDate(year: 2026, month: 12, day: 7)!, hour: 8)!))
+    #expect(plants.recurrence?.count == 3)
     let written = ICalendar.write(events: [], reminders: [bins])
     #expect(written.contains("RRULE:FREQ=WEEKLY;UNTIL=20270601;BYDAY=TU"))
     let again = try ICalendar.read(Data(written.utf8), local: paris)

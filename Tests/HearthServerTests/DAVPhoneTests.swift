@@ -124,10 +124,22 @@ struct DAVPhoneTests {
 
       // Contacts: the address book is found from the principal, and a card comes back as the phone stored it.
       #expect(try phone("card-home").trimmingCharacters(in: .whitespacesAndNewlines) == "/dav/contacts/")
+      let cards = folder.appendingPathComponent("card-token").path
+      let bruno = try server.engine.contacts.create(Contact(fullName: "Bruno Costa"))
+      #expect(try phone("card-sync", "dav/contacts/addressbook", cards).contains("changed \(bruno.id).vcf"))
       try phone("put-card", "dav/contacts/addressbook", "ana.vcf", try write(Self.card, in: folder))
       let ana = try #require(try server.database.item(Contact.self, id: "ana-1"))
       #expect(ana.fullName == "Ana Lima")
       #expect(try phone("get-card", "dav/contacts/addressbook", "ana.vcf") == Self.card)
+      let renamedCard = Self.card.replacingOccurrences(of: "FN:Ana Lima", with: "FN:Ana Lima Souza")
+      let stale = try phone("stale-card", "dav/contacts/addressbook", "ana.vcf", try write(renamedCard, in: folder))
+      #expect(stale.trimmingCharacters(in: .whitespacesAndNewlines) == "412")
+      #expect(try server.database.item(Contact.self, id: "ana-1")?.fullName == "Ana Lima")
+      // Hearth removes one card; the phone's next sync names the card it stored and the one removed.
+      _ = try server.engine.contacts.delete(bruno.id)
+      let cardChanges = try phone("card-sync", "dav/contacts/addressbook", cards)
+      #expect(cardChanges.contains("changed ana.vcf"), "\(cardChanges)")
+      #expect(cardChanges.contains("removed \(bruno.id).vcf"), "\(cardChanges)")
       try phone("delete-card", "dav/contacts/addressbook", "ana.vcf")
       #expect(try server.database.item(Contact.self, id: "ana-1") == nil)
     }

@@ -55,6 +55,7 @@ struct SecurityTests {
   /// `Host` and origin checks and the size limit like every route.
   static let deviceWrites: [(HTTPMethod, String, String)] = [
     (.POST, "/api/devices/codes", "{}"), (.POST, "/api/devices/pair", #"{"code": "ABCD-EFGH", "name": "x"}"#),
+    (.POST, "/api/devices/app-passwords", #"{"name": "x"}"#),
     (.PATCH, "/api/devices/\(UUID())", #"{"name": "x"}"#), (.DELETE, "/api/devices/\(UUID())", ""),
     (.POST, "/api/push/subscriptions", #"{"endpoint": "https://push.example.com/x"}"#), (.POST, "/api/push/test", "{}"),
     (.DELETE, "/api/push/subscriptions", #"{"endpoint": "https://push.example.com/x"}"#),
@@ -248,18 +249,26 @@ struct SecurityTests {
       // A calendar app is challenged for a password, and a paired device's secret is one; a revoked one is not.
       let challenged = try await server.request(.RAW(value: "PROPFIND"), "/dav/", headers: [("Depth", "0")])
       #expect(challenged.header("WWW-Authenticate")?.hasPrefix("Basic realm=") == true)
-      let code = try server.engine.devices.makePairingCode(minutes: 5, by: nil)
-      let paired = try server.engine.devices.pair(code: code.code, name: "Phone")
+      // An app password is made only with the key (or by a paired device) and is a device of its own.
+      let unasked = try await server.request(.POST, "/api/devices/app-passwords", body: #"{"name":"Phone"}"#)
+      #expect(unasked.status == 401)
+      let made = try await server.request(
+        .POST, "/api/devices/app-passwords", body: #"{"name":"Phone"}"#,
+        headers: [("Authorization", "Bearer \(Self.key)")])
+      #expect(made.status == 201, "\(made.body)")
+      let secret = try #require(made.json?["password"]?.stringValue)
+      #expect(made.json?["address"]?.stringValue == "/dav/")
+      let paired = try #require(try server.engine.devices.list().first { $0.name == "Phone" })
       func basic(_ password: String) -> (String, String) {
         ("Authorization", "Basic " + Data("me:\(password)".utf8).base64EncodedString())
       }
       let asDevice = try await server.request(
-        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(paired.secret), ("Depth", "1")])
+        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(secret), ("Depth", "1")])
       #expect(asDevice.status == 207)
       #expect(try await server.request(.GET, "/dav/", headers: [basic("hd_wrong")]).status == 401)
-      try server.engine.devices.revoke(paired.device.id)
+      try server.engine.devices.revoke(paired.id)
       let revoked = try await server.request(
-        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(paired.secret), ("Depth", "1")])
+        .RAW(value: "PROPFIND"), "/dav/calendars/", headers: [basic(secret), ("Depth", "1")])
       #expect(revoked.status == 401)
     }
   }

@@ -14,6 +14,7 @@ Usage: tls_test.py HTTPS_URL [--screenshots DIR]
   HEARTH_PLAIN_URL      a plain-HTTP server answering to the same name
 """
 
+import base64
 import hashlib
 import json
 import os
@@ -255,6 +256,32 @@ class TLSTest(unittest.TestCase):
         with self.assertRaises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(refused, context=context, timeout=30)
         self.assertEqual(caught.exception.code, 401)
+        self.driver.execute_script("localStorage.removeItem('hearth.apiKey')")
+
+    def test_5b_settings_adds_an_app_password_a_calendar_app_signs_in_with(self):
+        self.wait = WebDriverWait(self.driver, 30)
+        self.driver.get(BASE_URL + "/")
+        self.driver.execute_script("localStorage.setItem('hearth.apiKey', arguments[0])", KEY)
+        self.driver.get(BASE_URL + "/#/settings")
+        self.driver.refresh()
+        name = self.wait.until(EC.element_to_be_clickable((By.ID, "app-password-name")))
+        name.send_keys("Ana's iPhone calendar")
+        self.driver.find_element(By.ID, "add-app-password").click()
+        password = self.wait.until(EC.visibility_of_element_located((By.ID, "app-password-text"))).text
+        self.assertTrue(password.startswith("hd_"), password)
+        self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[aria-label=\"Revoke Ana's iPhone calendar\"]")))
+        shoot(self.driver, "settings-app-password")
+        # A calendar app signs in over HTTPS with any user name and that password, and finds the calendars.
+        credentials = base64.b64encode(f"ana:{password}".encode()).decode()
+        request = urllib.request.Request(
+            f"https://127.0.0.1:{PORT}/dav/calendars/", method="PROPFIND",
+            data=b'<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:displayname/></d:prop></d:propfind>',
+            headers={"Authorization": f"Basic {credentials}", "Depth": "1", "Content-Type": "application/xml"},
+        )
+        context = ssl.create_default_context(cafile=AUTHORITY)
+        with urllib.request.urlopen(request, context=context, timeout=30) as reply:
+            self.assertEqual(reply.status, 207)
+            self.assertIn("<d:displayname>Personal</d:displayname>", reply.read().decode())
         self.driver.execute_script("localStorage.removeItem('hearth.apiKey')")
 
     def test_6_hands_free_works_from_a_paired_phone_over_https(self):

@@ -83,6 +83,18 @@ public final class DeviceService: Sendable {
     return (device, secret)
   }
 
+  /// A device added by someone already trusted (the key's holder, or the paired device `creator`) for an app that
+  /// cannot type a code: a calendar or contacts app, which sends the secret as its password (an app password).
+  /// Revoking `creator` revokes it too.
+  public func addAppPassword(
+    name: String, by creator: UUID? = nil
+  ) throws(DeviceError)
+    -> (device: PairedDevice, secret: String)
+  {
+    let code = try makePairingCode(minutes: 1, by: creator)
+    return try pair(code: code.code, name: name, from: "app-password")
+  }
+
   private func reserveAttempt(now: Date, source: String?) throws(DeviceError) {
     let oldest: Date? = failures.withLock { failures in
       failures.removeAll { now.timeIntervalSince($0.at) >= 60 }

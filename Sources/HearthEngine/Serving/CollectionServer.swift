@@ -19,6 +19,35 @@ public struct ServedCollection: Sendable, Hashable {
   public var kind: ItemKind { content == .events ? .event : content == .todos ? .reminder : .contact }
 }
 
+/// A point in the journal of changes: its entry's sequence and random nonce, written into a sync token as
+/// `SEQUENCE-NONCE` (hex).
+public struct SyncToken: Sendable, Hashable {
+  public var sequence: Int64
+  public var nonce: Data
+
+  public init(sequence: Int64, nonce: Data) {
+    (self.sequence, self.nonce) = (sequence, nonce)
+  }
+
+  /// The token as text (`42-9f3c…`).
+  public var text: String { "\(sequence)-" + nonce.map { String(format: "%02x", $0) }.joined() }
+
+  /// A token read back from `text`, `nil` when it is not one.
+  public init?(text: String) {
+    let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, let sequence = Int64(parts[0]), sequence >= 0, parts[1].count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    var index = parts[1].startIndex
+    while index < parts[1].endIndex {
+      let next = parts[1].index(index, offsetBy: 2)
+      guard let byte = UInt8(parts[1][index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    (self.sequence, self.nonce) = (sequence, Data(bytes))
+  }
+}
+
 /// One member of a served collection: its name, its body and that body's strong entity tag.
 public struct ServedResource: Sendable, Hashable {
   /// Its name in its collection (`abc.ics`).
@@ -100,8 +129,17 @@ public final class CollectionServer: Sendable {
       tag: try database.latestServedChange(kind, collection: name), color: made?.color)
   }
 
-  /// The server's sync token: the newest change to any served item.
-  public func latestChange() throws -> Int64 { try database.latestServedChange() }
+  /// The server's sync token: the newest change to any served item, with that entry's nonce.
+  public func latestChange() throws -> SyncToken {
+    let latest = try database.latestServedChange()
+    return SyncToken(sequence: latest.sequence, nonce: latest.nonce)
+  }
+
+  /// Whether `token` names an entry of this journal as it is (not one a restored backup rewound past).
+  public func isCurrent(_ token: SyncToken) throws -> Bool {
+    guard token.sequence > 0 else { return token.nonce.isEmpty }
+    return try database.servedChangeNonce(token.sequence) == token.nonce
+  }
 
   /// Every member of `collection`.
   public func members(of collection: ServedCollection) throws -> [ServedResource] {
@@ -129,13 +167,14 @@ public final class CollectionServer: Sendable {
   /// The members changed in `collection` after `token` (all of them without one), the names of those removed
   /// from it since, and the token to ask with next time.
   public func changes(
-    in collection: ServedCollection, after token: Int64?
-  ) throws -> (changed: [ServedResource], removed: [String], token: Int64) {
+    in collection: ServedCollection, after token: SyncToken?
+  ) throws -> (changed: [ServedResource], removed: [String], token: SyncToken) {
     let latest = try latestChange()
-    guard let token, token > 0 else { return (try members(of: collection), [], latest) }
+    guard let token, token.sequence > 0 else { return (try members(of: collection), [], latest) }
     var changed: [ServedResource] = []
     var removed: [String] = []
-    for change in try database.servedChanges(collection.kind, collection: collection.name, after: token) {
+    let entries = try database.servedChanges(collection.kind, collection: collection.name, after: token.sequence)
+    for change in entries {
       if let item = try database.item(collection.kind, id: change.itemID),
         Self.collectionName(of: item) == collection.name
       {

@@ -37,6 +37,17 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
       let code = try devices.makePairingCode(minutes: input.minutes ?? 10, by: try asking(request))
       return try AppJSON.make(code, status: .created)
     }
+    // An app password: a device added at once by a trusted one, for a calendar or contacts app (CalDAV and
+    // CardDAV at /dav/) that takes a user name and a password and cannot redeem a code.
+    router.post("app-passwords") { request, _ in
+      let input = try await RequestReader.decodeStrict(
+        AppPasswordInput.self, from: request, limit: configuration.maxBodyBytes)
+      guard let name = input.name else { throw APIError.invalidRequest("name is required", parameter: "name") }
+      let added = try devices.addAppPassword(name: name, by: try asking(request))
+      return try AppJSON.make(
+        AppPasswordView(device: DeviceView(added.device, current: nil), password: added.secret, address: "/dav/"),
+        status: .created)
+    }
     router.post("pair") { request, context in
       let input = try await RequestReader.decodeStrict(
         PairingInput.self, from: request, limit: configuration.maxBodyBytes)
@@ -115,6 +126,20 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
     }
     return nil
   }
+}
+
+/// `POST /api/devices/app-passwords`: the new device's name.
+struct AppPasswordInput: StrictInput {
+  var name: String?
+  enum CodingKeys: String, CodingKey, CaseIterable { case name }
+}
+
+/// The device an app password was made for, the password (shown once, kept only as a hash) and where the app
+/// finds the calendars and contacts.
+struct AppPasswordView: Encodable {
+  var device: DeviceView
+  var password: String
+  var address: String
 }
 
 struct DeviceView: Encodable {

@@ -38,7 +38,9 @@ struct DAVFilter {
         continue
       }
       guard defined else { return false }
-      if let range = filter.child(.caldav("time-range")), !overlaps(member.item, range) { return false }
+      if let range = filter.child(.caldav("time-range")), !overlaps(member.item, body: member.body, range) {
+        return false
+      }
       for property in filter.all(.caldav("prop-filter")) where !propertyMatches(property, lines: lines, test: nil) {
         return false
       }
@@ -46,18 +48,18 @@ struct DAVFilter {
     return true
   }
 
-  /// Whether the item falls in the time range: any occurrence of an event overlapping it; a to-do due in it
-  /// (one with no due time is in every range, as RFC 4791's table for VTODO says).
-  private func overlaps(_ item: StoredItem, _ range: DAVElement) -> Bool {
+  /// Whether the item falls in the time range: any occurrence of an event overlapping it; a to-do by the table
+  /// of RFC 4791 §9.9, from the times its body holds (a client's start and duration too, which Hearth keeps only
+  /// in the body).
+  private func overlaps(_ item: StoredItem, body: String, _ range: DAVElement) -> Bool {
     let start = range.attributes["start"].flatMap(Self.utc) ?? .distantPast
     let end = range.attributes["end"].flatMap(Self.utc) ?? .distantFuture
     guard start < end else { return false }
     switch item {
     case .event(let event):
       return !event.occurrences(overlapping: DateInterval(start: start, end: end), local: timeZone).isEmpty
-    case .reminder(let reminder):
-      guard let due = reminder.due?.instant(local: timeZone) else { return true }
-      return due >= start && due < end
+    case .reminder:
+      return TodoSpan(body: body, timeZone: timeZone).overlaps(start: start, end: end)
     default:
       return true
     }
@@ -110,6 +112,15 @@ struct DAVFilter {
       if line[index] == ":" && !quoted { return index }
     }
     return nil
+  }
+
+  /// `date` as a UTC date-time (`20261207T000000Z`).
+  static func utcText(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    return formatter.string(from: date)
   }
 
   /// A UTC date-time as a time range writes it (`20261207T000000Z`).

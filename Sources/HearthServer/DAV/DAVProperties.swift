@@ -13,12 +13,12 @@ enum DAVProperties {
   ]
 
   /// The token a sync report starts from and returns: a URI, as RFC 6578 asks.
-  static func syncToken(_ sequence: Int64) -> String { "https://hearth.invalid/sync/\(sequence)" }
+  static func syncToken(_ token: SyncToken) -> String { "https://hearth.invalid/sync/\(token.text)" }
 
-  /// The sequence in a token this server gave, `nil` for any other.
-  static func sequence(ofToken token: String) -> Int64? {
-    guard token.hasPrefix("https://hearth.invalid/sync/") else { return nil }
-    return Int64(token.dropFirst("https://hearth.invalid/sync/".count))
+  /// The point in the journal a token this server gave names, `nil` for any other.
+  static func token(_ text: String) -> SyncToken? {
+    guard text.hasPrefix("https://hearth.invalid/sync/") else { return nil }
+    return SyncToken(text: String(text.dropFirst("https://hearth.invalid/sync/".count)))
   }
 
   private static func href(_ path: DAVPath) -> String { DAVWriter.text(.dav("href"), path.href) }
@@ -56,7 +56,7 @@ enum DAVProperties {
   }
 
   /// A collection's values.
-  static func value(of name: DAVName, of collection: ServedCollection, syncToken token: Int64) -> String? {
+  static func value(of name: DAVName, of collection: ServedCollection, syncToken token: SyncToken) -> String? {
     if let shared = common(name) { return shared }
     let isContacts = collection.content == .contacts
     switch name {
@@ -81,7 +81,10 @@ enum DAVProperties {
       let reports =
         isContacts
         ? [DAVName.carddav("addressbook-query"), .carddav("addressbook-multiget"), .dav("sync-collection")]
-        : [DAVName.caldav("calendar-query"), .caldav("calendar-multiget"), .dav("sync-collection")]
+        : [
+          DAVName.caldav("calendar-query"), .caldav("calendar-multiget"), .caldav("free-busy-query"),
+          .dav("sync-collection"),
+        ]
       return reports.map {
         DAVWriter.element(.dav("supported-report"), DAVWriter.element(.dav("report"), DAVWriter.element($0)))
       }.joined()

@@ -3,7 +3,9 @@ import HTTPTypes
 import HearthCore
 import HearthDAV
 import HearthEngine
+import HearthStore
 import Hummingbird
+import NIOCore
 
 extension DAVRoutes {
   /// `REPORT`: calendar-query, calendar-multiget, addressbook-query, addressbook-multiget and sync-collection
@@ -42,14 +44,17 @@ extension DAVRoutes {
         limit = number
       }
       return DAVReply.multistatus(DAVWriter.multistatus(members.prefix(limit).map(response)))
+    case (.caldav("free-busy-query"), false):
+      return try freeBusy(body, in: collection)
     case (.dav("sync-collection"), _):
       let given = body.child(.dav("sync-token"))?.text ?? ""
-      var after: Int64?
+      var after: SyncToken?
       if !given.isEmpty {
-        guard let sequence = DAVProperties.sequence(ofToken: given), sequence <= (try server.latestChange()) else {
+        // A token this journal never gave, or one from before a restore rewound it, makes the client start over.
+        guard let token = DAVProperties.token(given), try server.isCurrent(token) else {
           return DAVReply.xml(DAVWriter.error(.dav("valid-sync-token")), status: .forbidden)
         }
-        after = sequence
+        after = token
       }
       let changes = try server.changes(in: collection, after: after)
       let removed = changes.removed.map {
@@ -62,6 +67,33 @@ extension DAVRoutes {
     default:
       return DAVReply.xml(DAVWriter.error(.dav("supported-report")), status: .forbidden)
     }
+  }
+
+  /// A free-busy-query (RFC 4791 §7.10): the busy times of the calendar's events in the range, as a VFREEBUSY.
+  private func freeBusy(_ body: DAVElement, in collection: ServedCollection) throws -> Response {
+    guard collection.content == .events, let range = body.child(.caldav("time-range")),
+      let start = range.attributes["start"].flatMap(DAVFilter.utc),
+      let end = range.attributes["end"].flatMap(DAVFilter.utc), start < end
+    else { return DAVReply.badRequest("a free-busy-query needs a time range with a start and an end") }
+    let window = DateInterval(start: start, end: end)
+    var busy: [DateInterval] = []
+    for member in try server.members(of: collection) {
+      guard case .event(let event) = member.item, event.isBusy else { continue }
+      for occurrence in event.occurrences(overlapping: window, local: server.timeZone) {
+        busy.append(
+          DateInterval(start: max(occurrence.startsAt, start), end: min(occurrence.endsAt, end)))
+      }
+    }
+    let stamp = { (date: Date) in DAVFilter.utcText(date) }
+    var lines = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Hearth//Hearth//EN", "BEGIN:VFREEBUSY",
+      "DTSTAMP:\(stamp(Date()))", "DTSTART:\(stamp(start))", "DTEND:\(stamp(end))",
+    ]
+    lines += busy.sorted { $0.start < $1.start }.map { "FREEBUSY:\(stamp($0.start))/\(stamp($0.end))" }
+    lines += ["END:VFREEBUSY", "END:VCALENDAR"]
+    return Response(
+      status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
   }
 
   /// `PROPPATCH` of a calendar: its color is kept; its name is Hearth's own and is not renamed over DAV.

@@ -54,5 +54,16 @@ export async function wireDevices() {
     $("pairing-code").replaceChildren(el("code", { id: "pairing-code-text" }, made.code),
       ` — type it on the new device where Hearth asks for its key, before ${when(made.expires_at)}. It works once.`);
   }));
+  $("add-app-password").addEventListener("click", attempt(async () => {
+    const name = $("app-password-name").value.trim() || "Calendar app";
+    const made = await sendJSON("/api/devices/app-passwords", "POST", { name });
+    const server = `${location.origin}/`;
+    $("app-password").replaceChildren(
+      el("span", {}, `${made.device.name}: server `), el("code", {}, server),
+      el("span", {}, ", any user name, password "), el("code", { id: "app-password-text" }, made.password),
+      el("span", {}, ". Copy it now: it is not shown again."));
+    $("app-password-name").value = "";
+    await load();
+  }));
   await load();
 }
