@@ -10,12 +10,30 @@ public struct PairedDevice: Sendable, Hashable, Codable, Identifiable {
   public var createdAt: Date
   /// When it last reached Hearth, to the minute.
   public var lastUsedAt: Date?
+  /// An app password: a calendar or contacts app's, which reaches the CalDAV and CardDAV routes (`/dav/`) and
+  /// nothing else (not the chats, the models, nor the devices).
+  public var isAppPassword: Bool
 
-  public init(id: UUID = UUID(), name: String, createdAt: Date, lastUsedAt: Date? = nil) {
+  public init(
+    id: UUID = UUID(), name: String, createdAt: Date, lastUsedAt: Date? = nil, isAppPassword: Bool = false
+  ) {
     self.id = id
     self.name = name
     self.createdAt = createdAt
     self.lastUsedAt = lastUsedAt
+    self.isAppPassword = isAppPassword
+  }
+
+  private enum CodingKeys: String, CodingKey { case id, name, createdAt, lastUsedAt, isAppPassword }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(UUID.self, forKey: .id)
+    name = try container.decode(String.self, forKey: .name)
+    createdAt = try container.decode(Date.self, forKey: .createdAt)
+    lastUsedAt = try container.decodeIfPresent(Date.self, forKey: .lastUsedAt)
+    // Devices written before app passwords existed are full devices.
+    isAppPassword = try container.decodeIfPresent(Bool.self, forKey: .isAppPassword) ?? false
   }
 }
 

@@ -18,6 +18,8 @@ public enum DAVWriter {
     if let prefix = prefixes.first(where: { $0.namespace == name.namespace })?.prefix {
       return ("\(prefix):\(name.local)", "\(prefix):\(name.local)")
     }
+    // A name in no namespace has no prefix (`xmlns:x=""` is not allowed); it undeclares the default.
+    guard !name.namespace.isEmpty else { return ("\(name.local) xmlns=\"\"", name.local) }
     return ("x:\(name.local) xmlns:x=\"\(escape(name.namespace))\"", "x:\(name.local)")
   }
 

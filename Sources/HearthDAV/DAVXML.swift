@@ -35,10 +35,26 @@ public struct DAVElement: Sendable, Hashable {
   /// is nesting deeper than `maxDepth`.
   /// - Throws: `DAVError.malformedXML` with the parser's own reason, or naming what was refused.
   public static func parse(_ data: Data, maxDepth: Int = 64) throws(DAVError) -> DAVElement {
-    if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!doctype".utf8)) != nil
-      || data.range(of: Data("<!ENTITY".utf8)) != nil
+    // Only UTF-8 (or ASCII) is read, so the check below sees the document as the parser will: a body in UTF-16
+    // or UTF-32 (a byte-order mark, or NUL bytes) could hide a declaration from it.
+    if data.contains(0) || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+      throw .malformedXML(reason: "only UTF-8 bodies are accepted")
+    }
+    if let head = String(data: data.prefix(200), encoding: .utf8)?.lowercased(),
+      let declared = head.firstMatch(of: /encoding\s*=\s*["']([^"']+)["']/)?.1,
+      !["utf-8", "utf8", "us-ascii", "ascii"].contains(String(declared))
     {
-      throw .malformedXML(reason: "a document type declaration is not accepted")
+      throw .malformedXML(reason: "only UTF-8 bodies are accepted, not \(declared)")
+    }
+    // `<!` opens a comment, a CDATA section or a declaration; declarations (DOCTYPE, ENTITY, ELEMENT…) are
+    // refused in any case of letters.
+    var index = data.startIndex
+    while let found = data[index...].firstRange(of: Data("<!".utf8)) {
+      let rest = data[found.upperBound...]
+      if !rest.starts(with: Data("--".utf8)) && !rest.starts(with: Data("[CDATA[".utf8)) {
+        throw .malformedXML(reason: "a document type declaration is not accepted")
+      }
+      index = found.upperBound
     }
     let reader = TreeReader(maxDepth: maxDepth)
     let parser = XMLParser(data: data)
@@ -47,6 +63,7 @@ public struct DAVElement: Sendable, Hashable {
     parser.delegate = reader
     let parsed = parser.parse()
     if reader.tooDeep { throw .malformedXML(reason: "elements are nested deeper than \(maxDepth)") }
+    if reader.declares { throw .malformedXML(reason: "a document type declaration is not accepted") }
     guard parsed, let root = reader.root else {
       let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no root element"
       throw .malformedXML(reason: reason)
@@ -91,6 +108,8 @@ private final class TreeReader: NSObject, XMLParserDelegate {
   var root: DAVElement?
   /// Set when the document nests deeper than `maxDepth`; parsing stops there.
   var tooDeep = false
+  /// Set when the parser meets a declaration the check before parsing missed; parsing stops there.
+  var declares = false
 
   init(maxDepth: Int) { self.maxDepth = maxDepth }
   private var stack: [DAVElement] = []
@@ -110,6 +129,33 @@ private final class TreeReader: NSObject, XMLParserDelegate {
     }
     stack.append(DAVElement(name: DAVName(namespaceURI ?? "", local), attributes: attributes))
     texts.append("")
+  }
+
+  // Declarations of entities and elements stop the parse, whatever let them through.
+  func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+    refuse(parser)
+  }
+
+  func parser(
+    _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
+  ) {
+    refuse(parser)
+  }
+
+  func parser(
+    _ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?,
+    notationName: String?
+  ) {
+    refuse(parser)
+  }
+
+  func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+    refuse(parser)
+  }
+
+  private func refuse(_ parser: XMLParser) {
+    declares = true
+    parser.abortParsing()
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {

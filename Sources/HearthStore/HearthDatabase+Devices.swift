@@ -13,6 +13,8 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
   /// The device whose code let this one in (`nil`: a code made with the key); revoking it revokes this one too,
   /// so a stolen device cannot keep a way in through a device it paired.
   var pairedBy: String?
+  /// `calendars` for an app password (it reaches `/dav/` only); `nil` for a full device.
+  var scope: String? = nil
 
   static func create(_ db: Database) throws {
     try db.create(table: "device") { t in
@@ -34,7 +36,7 @@ struct DeviceRow: Codable, FetchableRecord, PersistableRecord {
     UUID(uuidString: id).map {
       PairedDevice(
         id: $0, name: name, createdAt: Date(timeIntervalSince1970: createdAt),
-        lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)))
+        lastUsedAt: lastUsedAt.map(Date.init(timeIntervalSince1970:)), isAppPassword: scope == "calendars")
     }
   }
 }
@@ -77,7 +79,7 @@ extension HearthDatabase {
       try DeviceRow(
         id: device.id.uuidString, name: device.name, secretHash: secretHash,
         createdAt: device.createdAt.timeIntervalSince1970, lastUsedAt: device.lastUsedAt?.timeIntervalSince1970,
-        pairedBy: creator ?? nil
+        pairedBy: creator ?? nil, scope: device.isAppPassword ? "calendars" : nil
       ).insert(db)
       return true
     }

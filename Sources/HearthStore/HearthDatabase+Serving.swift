@@ -30,9 +30,11 @@ public struct MadeCollection: Sendable, Hashable {
   public var name: String
   public var segment: String
   public var color: String?
+  /// Where the client shows it among the others (Apple's `calendar-order`), as it wrote it.
+  public var order: String?
 
-  public init(name: String, segment: String, color: String?) {
-    (self.name, self.segment, self.color) = (name, segment, color)
+  public init(name: String, segment: String, color: String?, order: String? = nil) {
+    (self.name, self.segment, self.color, self.order) = (name, segment, color, order)
   }
 }
 
@@ -72,6 +74,8 @@ struct ServedMemberRow: Codable, FetchableRecord, PersistableRecord {
   ]
 
   static func create(_ db: Database) throws {
+    // App passwords: devices that reach the CalDAV and CardDAV routes only.
+    try db.alter(table: "device") { t in t.add(column: "scope", .text) }
     try db.create(table: "servedChange") { t in
       t.autoIncrementedPrimaryKey("sequence")
       t.column("itemKind", .text).notNull()
@@ -99,6 +103,7 @@ struct ServedMemberRow: Codable, FetchableRecord, PersistableRecord {
       t.column("name", .text).notNull()
       t.column("segment", .text).notNull()
       t.column("color", .text)
+      t.column("sortOrder", .text)
       t.column("createdAt", .double).notNull()
       t.primaryKey(["itemKind", "name"])
     }
@@ -119,7 +124,10 @@ struct ServedMemberRow: Codable, FetchableRecord, PersistableRecord {
               SELECT '\(kind.rawValue)', OLD.id, \(old),
                 (SELECT href FROM servedMember WHERE itemKind = '\(kind.rawValue)' AND itemID = OLD.id)
               WHERE \(old) <> \(new);
-            UPDATE servedMember SET collection = \(new) WHERE itemKind = '\(kind.rawValue)' AND itemID = NEW.id;
+            UPDATE OR IGNORE servedMember SET collection = \(new)
+              WHERE itemKind = '\(kind.rawValue)' AND itemID = NEW.id;
+            -- A name the target collection already holds for another member: the moved one takes its own.
+            DELETE FROM servedMember WHERE itemKind = '\(kind.rawValue)' AND itemID = NEW.id AND collection <> \(new);
           END;
           CREATE TRIGGER served\(name)Deleted AFTER DELETE ON \(table) BEGIN
             INSERT INTO servedChange(itemKind, itemID, collection, href)
@@ -167,11 +175,11 @@ extension HearthDatabase {
         sql: """
           SELECT MAX(sequence) AS sequence, itemID, (SELECT href FROM servedChange AS named
             WHERE named.itemKind = c.itemKind AND named.itemID = c.itemID AND named.collection = c.collection
-              AND named.href IS NOT NULL ORDER BY sequence DESC LIMIT 1) AS href
+              AND named.href IS NOT NULL AND named.sequence > ? ORDER BY sequence DESC LIMIT 1) AS href
           FROM servedChange AS c WHERE itemKind = ? AND collection = ? AND sequence > ?
           GROUP BY itemID ORDER BY sequence
           """,
-        arguments: [kind.rawValue, collection, sequence]
+        arguments: [sequence, kind.rawValue, collection, sequence]
       ).map { ServedChange(sequence: $0["sequence"], itemID: $0["itemID"], href: $0["href"]) }
     }
   }
@@ -193,9 +201,9 @@ extension HearthDatabase {
   public func servedCollection(_ kind: ItemKind, name: String) throws(StoreError) -> MadeCollection? {
     try read { db in
       try Row.fetchOne(
-        db, sql: "SELECT name, segment, color FROM servedCollection WHERE itemKind = ? AND name = ?",
+        db, sql: "SELECT name, segment, color, sortOrder FROM servedCollection WHERE itemKind = ? AND name = ?",
         arguments: [kind.rawValue, name]
-      ).map { MadeCollection(name: $0["name"], segment: $0["segment"], color: $0["color"]) }
+      ).map { MadeCollection(name: $0["name"], segment: $0["segment"], color: $0["color"], order: $0["sortOrder"]) }
     }
   }
 
@@ -203,9 +211,11 @@ extension HearthDatabase {
   public func addServedCollection(_ kind: ItemKind, _ made: MadeCollection, now: Date) throws(StoreError) {
     try write { db in
       try db.execute(
-        sql:
-          "INSERT OR REPLACE INTO servedCollection(itemKind, name, segment, color, createdAt) VALUES (?, ?, ?, ?, ?)",
-        arguments: [kind.rawValue, made.name, made.segment, made.color, now.timeIntervalSince1970])
+        sql: """
+          INSERT OR REPLACE INTO servedCollection(itemKind, name, segment, color, sortOrder, createdAt)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [kind.rawValue, made.name, made.segment, made.color, made.order, now.timeIntervalSince1970])
     }
   }
 

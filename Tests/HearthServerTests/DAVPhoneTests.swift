@@ -135,6 +135,10 @@ struct DAVPhoneTests {
       let stale = try phone("stale-card", "dav/contacts/addressbook", "ana.vcf", try write(renamedCard, in: folder))
       #expect(stale.trimmingCharacters(in: .whitespacesAndNewlines) == "412")
       #expect(try server.database.item(Contact.self, id: "ana-1")?.fullName == "Ana Lima")
+      // Stored again over the same name, the card is changed in Hearth, the phone's own lines kept.
+      try phone("put-card", "dav/contacts/addressbook", "ana.vcf", try write(renamedCard, in: folder))
+      #expect(try server.database.item(Contact.self, id: "ana-1")?.fullName == "Ana Lima Souza")
+      #expect(try phone("get-card", "dav/contacts/addressbook", "ana.vcf") == renamedCard)
       // Hearth removes one card; the phone's next sync names the card it stored and the one removed.
       _ = try server.engine.contacts.delete(bruno.id)
       let cardChanges = try phone("card-sync", "dav/contacts/addressbook", cards)

@@ -289,18 +289,130 @@ struct DAVServingTests {
       let huge =
         "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop>"
         + String(repeating: "<d:displayname/>", count: 8000) + "</d:prop></d:propfind>"
-      let cases: [(String, String, Int)] = [
-        ("MKCALENDAR", laughs, 400), ("PROPFIND", external, 400), ("PROPFIND", deep, 400), ("PROPFIND", huge, 413),
+      let lower = laughs.replacingOccurrences(of: "<!DOCTYPE", with: "<!DocType")
+      let cases: [(String, Data, Int)] = [
+        ("MKCALENDAR", Data(laughs.utf8), 400), ("MKCALENDAR", Data(lower.utf8), 400),
+        // The same document in UTF-16, whose declaration a byte search for `<!DOCTYPE` would not see.
+        (
+          "MKCALENDAR",
+          laughs.replacingOccurrences(of: "1.0\"?>", with: "1.0\" encoding=\"UTF-16\"?>")
+            .data(using: .utf16)!, 400
+        ),
+        ("PROPFIND", Data(external.utf8), 400), ("PROPFIND", Data(deep.utf8), 400), ("PROPFIND", Data(huge.utf8), 413),
       ]
       for (method, body, status) in cases {
         let reply = try await live.request(
-          .RAW(value: method), "/dav/calendars/Laughs/", body: body,
+          .RAW(value: method), "/dav/calendars/Laughs/", bytes: body,
           headers: [basic, ("Content-Type", "application/xml"), ("Depth", "0")])
-        #expect(reply.status == status, "\(method) \(body.prefix(60)) → \(reply.status) \(reply.body)")
+        #expect(reply.status == status, "\(method) \(body.count) bytes → \(reply.status) \(reply.body)")
         #expect(!reply.body.contains("root:"))
       }
       let home = try await propfind(live, "/dav/calendars/", depth: "1", props: "<d:displayname/>")
       #expect(!home.body.contains("Laughs") && !home.body.contains("lol"))
+    }
+  }
+
+  @Test func queriesAreBoundedAndAPropertyChangeIsAllOrNothing() async throws {
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { live in
+      let created = try await put(live, "/dav/calendars/Personal/swim.ics", Self.event)
+      #expect(created.status == 201)
+      func cards(_ limit: String) -> String {
+        """
+        <?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" \
+        xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/></d:prop>\
+        <card:limit><card:nresults>\(limit)</card:nresults></card:limit></c:calendar-query>
+        """
+      }
+      let negative = try await live.request(
+        .RAW(value: "REPORT"), "/dav/calendars/Personal/", body: cards("-1"),
+        headers: [basic, ("Content-Type", "application/xml")])
+      #expect(negative.status == 400, "a negative limit is refused, not a crash")
+      let none = try await live.request(
+        .RAW(value: "REPORT"), "/dav/calendars/Personal/", body: cards("0"),
+        headers: [basic, ("Content-Type", "application/xml")])
+      #expect(none.body.contains("507 Insufficient Storage"), "\(none.body)")
+      // An open-ended range over a weekly series without end answers at once.
+      let open = try await query(live, "20261201T000000Z", "")
+      #expect(open.contains("swim.ics"))
+
+      let patch = """
+        <?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:i="http://apple.com/ns/ical/"><d:set><d:prop>\
+        <i:calendar-color>#00FF00</i:calendar-color><d:displayname>Renamed</d:displayname></d:prop></d:set>\
+        </d:propertyupdate>
+        """
+      let refused = try await live.request(
+        .RAW(value: "PROPPATCH"), "/dav/calendars/Personal/", body: patch,
+        headers: [basic, ("Content-Type", "application/xml")])
+      #expect(refused.body.contains("403 Forbidden") && refused.body.contains("424 Failed Dependency"))
+      let kept = patch.replacingOccurrences(of: "<d:displayname>Renamed</d:displayname>", with: "")
+        .replacingOccurrences(
+          of: "</i:calendar-color>", with: "</i:calendar-color><i:calendar-order>3</i:calendar-order>")
+      let taken = try await live.request(
+        .RAW(value: "PROPPATCH"), "/dav/calendars/Personal/", body: kept,
+        headers: [basic, ("Content-Type", "application/xml")])
+      #expect(taken.body.contains("200 OK") && !taken.body.contains("424"))
+      let shown = try await propfind(
+        live, "/dav/calendars/Personal/", depth: "0",
+        props:
+          "<i:calendar-color xmlns:i=\"http://apple.com/ns/ical/\"/><i:calendar-order xmlns:i=\"http://apple.com/ns/ical/\"/>"
+      )
+      #expect(shown.body.contains("#00FF00") && shown.body.contains(">3<"), "\(shown.body)")
+    }
+  }
+
+  @Test func aMoveAnUndoAndAnEmptyJournalAreReportedToSyncingClients() async throws {
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { live in
+      // A token taken before the first change counts every change after it.
+      let empty = try await sync(live, "")
+      let first = try #require(empty.body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1).description
+      #expect(first.hasSuffix("/0-"), "\(first)")
+      #expect(try await put(live, "/dav/calendars/Personal/swim.ics", Self.event).status == 201)
+      let token = try #require(try await sync(live, first).body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1)
+        .description
+
+      // Deleted in Hearth and put back (an undo): the phone is told its name went and the item's is new.
+      let event = try #require(try live.database.item(CalendarEvent.self, id: "swim-1@phone.example"))
+      _ = try live.engine.calendar.delete(event.id)
+      try live.engine.calendar.restore(event)
+      let undone = try await sync(live, token)
+      #expect(undone.body.contains("swim.ics</d:href><d:status>HTTP/1.1 404"), "\(undone.body)")
+      #expect(undone.body.contains("swim-1@phone.example.ics</d:href><d:propstat>"), "\(undone.body)")
+
+      // Written into another calendar, the item moves there; its old calendar reports it gone.
+      let make = try await live.request(.RAW(value: "MKCALENDAR"), "/dav/calendars/work/", headers: [basic])
+      #expect(make.status == 201)
+      let moved = try await put(live, "/dav/calendars/work/swim.ics", Self.event)
+      #expect(moved.status == 201, "\(moved.body)")
+      #expect(try live.database.item(CalendarEvent.self, id: "swim-1@phone.example")?.calendar == "work")
+      let after = try #require(undone.body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1).description
+      #expect(try await sync(live, after).body.contains("swim-1@phone.example.ics</d:href><d:status>HTTP/1.1 404"))
+      // A second member with the same UID in one calendar is still a conflict.
+      #expect(try await put(live, "/dav/calendars/work/again.ics", Self.event).status == 409)
+
+      // An id with `@` is found under either spelling.
+      let spelled = try await live.request(.GET, "/dav/calendars/work/swim.ics", headers: [basic])
+      #expect(spelled.status == 200)
+      let noon = LocalDateTime(date: LocalDate(year: 2026, month: 12, day: 9)!, hour: 12)!
+      _ = try live.engine.calendar.create(
+        CalendarEvent(id: "abc@example.com", title: "Lunch", start: noon, end: noon.adding(seconds: 3600)))
+      let encoded = try await live.request(.GET, "/dav/calendars/Personal/abc%40example.com.ics", headers: [basic])
+      #expect(encoded.status == 200 && encoded.body.contains("SUMMARY:Lunch"))
+    }
+  }
+
+  @Test func anAppPasswordReachesTheCalendarsAndNothingElse() async throws {
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { live in
+      let added = try live.engine.devices.addAppPassword(name: "Phone calendar")
+      let password = ("Authorization", "Basic " + Data("x:\(added.secret)".utf8).base64EncodedString())
+      let calendars = try await live.request(.RAW(value: "PROPFIND"), "/dav/calendars/", headers: [password])
+      #expect(calendars.status == 207)
+      for path in ["/api/sessions", "/api/devices", "/v1/models", "/api/calendar/events"] {
+        let refused = try await live.request(.GET, path, headers: [password])
+        #expect(refused.status == 403, "\(path) → \(refused.status)")
+      }
+      let more = try await live.request(
+        .POST, "/api/devices/app-passwords", body: #"{"name":"another"}"#, headers: [password])
+      #expect(more.status == 403)
     }
   }
 }

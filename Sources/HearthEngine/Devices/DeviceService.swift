@@ -55,7 +55,7 @@ public final class DeviceService: Sendable {
   /// nowhere). A wrong, used or expired code counts against the limits on guessing, kept per `source` (the
   /// client's address) and for all together.
   public func pair(
-    code: String, name: String, from source: String? = nil
+    code: String, name: String, from source: String? = nil, appPassword: Bool = false
   ) throws(DeviceError)
     -> (device: PairedDevice, secret: String)
   {
@@ -68,7 +68,7 @@ public final class DeviceService: Sendable {
     var generator = SystemRandomNumberGenerator()
     for index in bytes.indices { bytes[index] = generator.next() }
     let secret = "hd_" + Base64URL.encode(bytes)
-    let device = PairedDevice(name: trimmed, createdAt: now, lastUsedAt: now)
+    let device = PairedDevice(name: trimmed, createdAt: now, lastUsedAt: now, isAppPassword: appPassword)
     let redeemed: Bool
     do {
       redeemed = try database.redeemPairingCode(
@@ -92,7 +92,7 @@ public final class DeviceService: Sendable {
     -> (device: PairedDevice, secret: String)
   {
     let code = try makePairingCode(minutes: 1, by: creator)
-    return try pair(code: code.code, name: name, from: "app-password")
+    return try pair(code: code.code, name: name, from: "app-password", appPassword: true)
   }
 
   private func reserveAttempt(now: Date, source: String?) throws(DeviceError) {

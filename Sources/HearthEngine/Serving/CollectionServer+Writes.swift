@@ -50,28 +50,33 @@ extension CollectionServer {
     case .failure(.unreadable(let reason)): throw .unreadable(reason)
     }
     let now = context.now()
+    // The item this write replaces: the member at this name, or (a client moving an item by writing it into
+    // another calendar or list) the item with this UID elsewhere.
+    var replaced = existing?.item
     if let existing {
       guard existing.item.id == item.id else {
         throw .uidConflict("member \(name) holds UID \(existing.item.id); a changed UID is a new member")
       }
-      item = Self.stamped(item, created: existing.item.synced?.createdAt ?? now, updated: now)
     } else {
       do {
-        if try context.database.item(collection.kind, id: item.id) != nil {
-          throw ServedWriteError.uidConflict("another member already holds UID \(item.id)")
-        }
-      } catch let error as ServedWriteError {
-        throw error
+        replaced = try context.database.item(collection.kind, id: item.id)
       } catch {
         throw .storeFailed("\(error)")
       }
-      item = Self.stamped(item, created: now, updated: now)
+      if let replaced, Self.collectionName(of: replaced) == collection.name {
+        throw .uidConflict("another member of \(collection.name) already holds UID \(item.id)")
+      }
+    }
+    do {
+      item = try Self.stamped(item, created: replaced?.synced?.createdAt ?? now).prepared(in: context)
+    } catch {
+      throw .unreadable("\(error)")
     }
     let member = ServedMember(
       itemKind: collection.kind, itemID: item.id, collection: collection.name, href: name, original: body,
       snapshot: "")
     do {
-      let written = try context.database.storeServed(item, member: member, expecting: existing?.item) {
+      let written = try context.database.storeServed(item, member: member, expecting: replaced) {
         try Self.snapshot($0)
       }
       guard written else { throw ServedWriteError.preconditionFailed("another writer changed the member first") }
@@ -110,13 +115,16 @@ extension CollectionServer {
     let name =
       (displayName?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }
       ?? (segment.removingPercentEncoding ?? segment)
+    guard !segment.hasPrefix("tasks~"), !segment.hasSuffix("~") else {
+      throw .nameTaken("\(segment) is a name Hearth gives its own lists")
+    }
     do {
       guard try collections().allSatisfy({ $0.segment != segment || $0.content == .contacts }) else {
-        throw ServedWriteError.uidConflict("a collection is already at \(segment)")
+        throw ServedWriteError.nameTaken("a collection is already at \(segment)")
       }
       let kind: ItemKind = content == .todos ? .reminder : .event
       if try collections().contains(where: { $0.kind == kind && $0.name == name }) {
-        throw ServedWriteError.uidConflict("a \(content == .todos ? "list" : "calendar") named \(name) exists")
+        throw ServedWriteError.nameTaken("a \(content == .todos ? "list" : "calendar") named \(name) exists")
       }
       try context.database.addServedCollection(
         kind, MadeCollection(name: name, segment: segment, color: color), now: context.now())
@@ -140,19 +148,19 @@ extension CollectionServer {
     return try context.database.removeServedCollection(collection.kind, name: collection.name)
   }
 
-  /// Sets a collection's color (`PROPPATCH` of `calendar-color`).
-  public func setColor(_ color: String?, of collection: ServedCollection) throws {
+  /// Sets a collection's color and place among the others (`PROPPATCH` of `calendar-color`, `calendar-order`).
+  public func setAppearance(color: String?, order: String?, of collection: ServedCollection) throws {
     let made = try context.database.servedCollection(collection.kind, name: collection.name)
     try context.database.addServedCollection(
       collection.kind,
-      MadeCollection(name: collection.name, segment: made?.segment ?? collection.segment, color: color),
+      MadeCollection(
+        name: collection.name, segment: made?.segment ?? collection.segment, color: color, order: order),
       now: context.now())
   }
 
-  private static func stamped(_ item: StoredItem, created: Date, updated: Date) -> StoredItem {
+  private static func stamped(_ item: StoredItem, created: Date) -> StoredItem {
     guard var synced = item.synced else { return item }
     synced.createdAt = created
-    synced.updatedAt = updated
     return synced.stored
   }
 }

@@ -15,6 +15,10 @@ public struct ServedCollection: Sendable, Hashable {
   public var tag: Int64
   /// Its color as a client set it.
   public var color: String?
+  /// Where a client shows it among the others (`calendar-order`), as it set it.
+  public var order: String?
+  /// Whether a client made it (`MKCALENDAR`), at a segment of its own choosing.
+  public var isMadeByClient = false
 
   public var kind: ItemKind { content == .events ? .event : content == .todos ? .reminder : .contact }
 }
@@ -71,6 +75,8 @@ public enum ServedWriteError: Error, Sendable, Hashable, CustomStringConvertible
   case wrongKind(String)
   /// Another member holds the same UID, or the member's UID would change.
   case uidConflict(String)
+  /// A new calendar's name or address is one a collection has.
+  case nameTaken(String)
   case storeFailed(String)
 
   public var description: String {
@@ -81,6 +87,7 @@ public enum ServedWriteError: Error, Sendable, Hashable, CustomStringConvertible
     case .unreadable(let reason): "the body could not be read: \(reason)"
     case .wrongKind(let reason): "the body does not fit this collection: \(reason)"
     case .uidConflict(let reason): "the UID conflicts: \(reason)"
+    case .nameTaken(let reason): "the name is taken: \(reason)"
     case .storeFailed(let reason): "the change could not be saved: \(reason)"
     }
   }
@@ -110,12 +117,22 @@ public final class CollectionServer: Sendable {
       for name in names { all.append(try collection(content, name: name)) }
     }
     all.append(try collection(.contacts, name: ""))
+    // A segment a client chose is kept; a calendar of Hearth's whose own segment it took gets a `~` after it
+    // (never part of an encoded name).
+    let chosen = Set(all.filter(\.isMadeByClient).map(\.segment))
+    for index in all.indices where !all[index].isMadeByClient && chosen.contains(all[index].segment) {
+      all[index].segment += "~"
+    }
     return all
   }
 
   /// The collection with this path segment under its home, `nil` when none has it.
   public func collection(segment: String, contacts: Bool) throws -> ServedCollection? {
-    try collections().first { $0.segment == segment && ($0.content == .contacts) == contacts }
+    let all = try collections().filter { ($0.content == .contacts) == contacts }
+    // The spelling this server wrote first; then the same name spelled with other escapes (`%40` for `@`).
+    if let exact = all.first(where: { $0.segment == segment }) { return exact }
+    let decoded = segment.removingPercentEncoding ?? segment
+    return all.first { ($0.segment.removingPercentEncoding ?? $0.segment) == decoded }
   }
 
   private func collection(_ content: SyncCollection.Content, name: String) throws -> ServedCollection {
@@ -126,7 +143,8 @@ public final class CollectionServer: Sendable {
       ?? (content == .contacts ? "addressbook" : (content == .todos ? "tasks~" : "") + Self.encoded(name))
     return ServedCollection(
       content: content, name: name, segment: segment,
-      tag: try database.latestServedChange(kind, collection: name), color: made?.color)
+      tag: try database.latestServedChange(kind, collection: name), color: made?.color, order: made?.order,
+      isMadeByClient: made != nil)
   }
 
   /// The server's sync token: the newest change to any served item, with that entry's nonce.
@@ -160,8 +178,12 @@ public final class CollectionServer: Sendable {
       return try resource(item)
     }
     // A name made from the hash of an id that cannot be a file name.
-    guard name.hasPrefix("h-") else { return nil }
-    return try members(of: collection).first { $0.name == name }
+    if name.hasPrefix("h-"), let hashed = try members(of: collection).first(where: { $0.name == name }) {
+      return hashed
+    }
+    // The same name with its escapes decoded (`a%40b.ics` for `a@b.ics`).
+    if let decoded = name.removingPercentEncoding, decoded != name { return try member(decoded, in: collection) }
+    return nil
   }
 
   /// The members changed in `collection` after `token` (all of them without one), the names of those removed
@@ -170,7 +192,9 @@ public final class CollectionServer: Sendable {
     in collection: ServedCollection, after token: SyncToken?
   ) throws -> (changed: [ServedResource], removed: [String], token: SyncToken) {
     let latest = try latestChange()
-    guard let token, token.sequence > 0 else { return (try members(of: collection), [], latest) }
+    // No token: the whole collection. A token of an empty journal (`0-`) is a listing taken before the first
+    // change, so every change since counts.
+    guard let token else { return (try members(of: collection), [], latest) }
     var changed: [ServedResource] = []
     var removed: [String] = []
     let entries = try database.servedChanges(collection.kind, collection: collection.name, after: token.sequence)
@@ -178,7 +202,11 @@ public final class CollectionServer: Sendable {
       if let item = try database.item(collection.kind, id: change.itemID),
         Self.collectionName(of: item) == collection.name
       {
-        changed.append(try resource(item))
+        let now = try resource(item)
+        changed.append(now)
+        // Deleted and put back (an undo), an item a client had named is served under its own name again: the
+        // client's name is gone.
+        if let named = change.href, named != now.name { removed.append(named) }
       } else {
         removed.append(change.href ?? Self.name(forID: change.itemID, content: collection.content))
       }
@@ -197,7 +225,9 @@ public final class CollectionServer: Sendable {
     if let stored, let before = try? Self.item(fromSnapshot: stored.snapshot, kind: item.kind) {
       body = SyncItems.patchedBody(stored.original, from: before, to: item, now: stamp)
     }
-    let text = body ?? SyncItems.newBody(item, now: stamp) ?? ""
+    guard let text = body ?? SyncItems.newBody(item, now: stamp) else {
+      throw ServedWriteError.wrongKind("a \(item.kind.noun) is not served over CalDAV or CardDAV")
+    }
     return ServedResource(
       name: stored?.href ?? Self.name(forID: item.id, content: content), body: text, etag: Self.etag(text), item: item,
       updatedAt: stamp)

@@ -98,7 +98,12 @@ struct DeviceRoutes<Context: RequestContext>: RouteArea {
   /// The paired device making `request` (its cookie or bearer token), if one is; `secure` says whether the server
   /// speaks HTTPS (the cookie's name differs).
   static func asking(_ request: Request, secure: Bool, devices: DeviceService) throws -> UUID? {
-    try secret(in: request, secure: secure).flatMap { try devices.device(holding: $0) }?.id
+    try askingDevice(request, secure: secure, devices: devices)?.id
+  }
+
+  /// The paired device whose secret the request carries, `nil` when it carries none that is paired.
+  static func askingDevice(_ request: Request, secure: Bool, devices: DeviceService) throws -> PairedDevice? {
+    try secret(in: request, secure: secure).flatMap { try devices.device(holding: $0) }
   }
 
   /// A device's secret as the request carries it: the paired browser's cookie, or a bearer token.
@@ -149,10 +154,13 @@ struct DeviceView: Encodable {
   var lastUsedAt: Date?
   /// Whether this is the device that asked.
   var current: Bool
+  /// An app password, which reaches only the calendars and contacts.
+  var isAppPassword: Bool
 
   init(_ device: PairedDevice, current: UUID?) {
     (id, name, createdAt, lastUsedAt) = (device.id, device.name, device.createdAt, device.lastUsedAt)
     self.current = device.id == current
+    isAppPassword = device.isAppPassword
   }
 }
 

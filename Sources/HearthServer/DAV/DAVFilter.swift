@@ -57,7 +57,24 @@ struct DAVFilter {
     guard start < end else { return false }
     switch item {
     case .event(let event):
-      return !event.occurrences(overlapping: DateInterval(start: start, end: end), local: timeZone).isEmpty
+      let whole = DateInterval(start: start, end: end)
+      guard event.recurrence != nil else { return !event.occurrences(overlapping: whole, local: timeZone).isEmpty }
+      // An open or very long range is searched five years at a time (two hundred at most), so a series without
+      // end is not expanded to its limit to learn that one occurrence is there.
+      // Nothing comes before the series' first start (a day's margin for its zone).
+      let first = event.start.instant(in: timeZone).addingTimeInterval(-86_400)
+      let origin = max(start, first)
+      var from = origin
+      while from < end, from.timeIntervalSince(origin) < 200 * 366 * 86_400 {
+        let to = min(end, from.addingTimeInterval(5 * 366 * 86_400))
+        if !event.occurrences(overlapping: DateInterval(start: from, end: to), local: timeZone).isEmpty { return true }
+        // Past the last occurrence there is nothing more to find.
+        if let last = event.recurrence?.until, to > last.instant(in: timeZone).addingTimeInterval(86_400) {
+          return false
+        }
+        from = to
+      }
+      return false
     case .reminder:
       return TodoSpan(body: body, timeZone: timeZone).overlaps(start: start, end: end)
     default:
@@ -125,6 +142,10 @@ struct DAVFilter {
 
   /// A UTC date-time as a time range writes it (`20261207T000000Z`).
   static func utc(_ text: String) -> Date? {
+    // Foundation's formatter reads some malformed text (an empty string) as a date: the shape is checked first.
+    guard text.count == 16, text.hasSuffix("Z"), text.dropLast().allSatisfy({ $0.isNumber || $0 == "T" }) else {
+      return nil
+    }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")

@@ -31,6 +31,14 @@ enum DAVPath: Hashable {
     }
   }
 
+  /// Whether the path is in the address-book home.
+  var isUnderContacts: Bool {
+    switch self {
+    case .home(let contacts), .collection(_, let contacts), .member(_, let contacts, _): contacts
+    default: false
+    }
+  }
+
   /// Whether `path` belongs to the DAV server (its tree or the discovery addresses).
   static func applies(to path: String) -> Bool {
     path == "/dav" || path.hasPrefix(base) || path.hasPrefix("/.well-known/caldav")

@@ -75,8 +75,8 @@ enum DAVProperties {
     case .carddav("supported-address-data") where isContacts:
       return "<card:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>"
         + "<card:address-data-type content-type=\"text/vcard\" version=\"4.0\"/>"
-    case .caldav("max-resource-size"), .carddav("max-resource-size"): return "\(1 << 20)"
     case .apple("calendar-color") where !isContacts: return collection.color.map(DAVWriter.escape)
+    case .apple("calendar-order") where !isContacts: return collection.order.map(DAVWriter.escape)
     case .dav("supported-report-set"):
       let reports =
         isContacts

@@ -45,13 +45,18 @@ enum DAVReply {
   }
 
   /// The answer to a refused write: the status RFC 4791/6352 give it, with the precondition as an error body.
-  static func refusal(_ error: ServedWriteError) -> Response {
+  static func refusal(_ error: ServedWriteError, contacts: Bool) -> Response {
+    let namespace = { (caldav: String, carddav: String) in contacts ? DAVName.carddav(carddav) : .caldav(caldav) }
     switch error {
     case .collectionNotFound, .memberNotFound: return plain(error.description, status: .notFound)
     case .preconditionFailed: return plain(error.description, status: .preconditionFailed)
-    case .unreadable: return xml(DAVWriter.error(.caldav("valid-calendar-data")), status: .forbidden)
-    case .wrongKind: return xml(DAVWriter.error(.caldav("supported-calendar-component")), status: .forbidden)
-    case .uidConflict: return xml(DAVWriter.error(.caldav("no-uid-conflict")), status: .conflict)
+    case .unreadable:
+      return xml(DAVWriter.error(namespace("valid-calendar-data", "valid-address-data")), status: .forbidden)
+    case .wrongKind:
+      return xml(
+        DAVWriter.error(namespace("supported-calendar-component", "supported-address-data")), status: .forbidden)
+    case .uidConflict: return xml(DAVWriter.error(namespace("no-uid-conflict", "no-uid-conflict")), status: .conflict)
+    case .nameTaken: return plain(error.description, status: .conflict)
     case .storeFailed: return plain(error.description, status: .internalServerError)
     }
   }

@@ -40,10 +40,18 @@ extension DAVRoutes {
       let filter = DAVFilter(body.child(contacts ? .carddav("filter") : .caldav("filter")), timeZone: server.timeZone)
       let members = try server.members(of: collection).filter { filter.matches($0) }
       var limit = Int.max
-      if let text = body.child(.carddav("limit"))?.child(.carddav("nresults"))?.text, let number = Int(text) {
+      if let text = body.child(.carddav("limit"))?.child(.carddav("nresults"))?.text {
+        guard let number = Int(text), number >= 0 else {
+          return DAVReply.badRequest("nresults must be a whole number, 0 or more")
+        }
         limit = number
       }
-      return DAVReply.multistatus(DAVWriter.multistatus(members.prefix(limit).map(response)))
+      var responses = members.prefix(limit).map(response)
+      // Cut short, the answer says so for the collection itself (RFC 6352 §8.6.1).
+      if members.count > limit {
+        responses.append(DAVWriter.response(href: path.href, status: "507 Insufficient Storage"))
+      }
+      return DAVReply.multistatus(DAVWriter.multistatus(responses))
     case (.caldav("free-busy-query"), false):
       return try freeBusy(body, in: collection)
     case (.dav("sync-collection"), _):
@@ -75,19 +83,20 @@ extension DAVRoutes {
       let start = range.attributes["start"].flatMap(DAVFilter.utc),
       let end = range.attributes["end"].flatMap(DAVFilter.utc), start < end
     else { return DAVReply.badRequest("a free-busy-query needs a time range with a start and an end") }
-    let window = DateInterval(start: start, end: end)
+    // A year at most: what a client asks free time for, and a bound on the work one request can ask for.
+    let window = DateInterval(start: start, end: min(end, start.addingTimeInterval(366 * 86_400)))
     var busy: [DateInterval] = []
     for member in try server.members(of: collection) {
       guard case .event(let event) = member.item, event.isBusy else { continue }
       for occurrence in event.occurrences(overlapping: window, local: server.timeZone) {
         busy.append(
-          DateInterval(start: max(occurrence.startsAt, start), end: min(occurrence.endsAt, end)))
+          DateInterval(start: max(occurrence.startsAt, start), end: min(occurrence.endsAt, window.end)))
       }
     }
     let stamp = { (date: Date) in DAVFilter.utcText(date) }
     var lines = [
       "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Hearth//Hearth//EN", "BEGIN:VFREEBUSY",
-      "DTSTAMP:\(stamp(Date()))", "DTSTART:\(stamp(start))", "DTEND:\(stamp(end))",
+      "DTSTAMP:\(stamp(Date()))", "DTSTART:\(stamp(start))", "DTEND:\(stamp(window.end))",
     ]
     lines += busy.sorted { $0.start < $1.start }.map { "FREEBUSY:\(stamp($0.start))/\(stamp($0.end))" }
     lines += ["END:VFREEBUSY", "END:VCALENDAR"]
@@ -102,23 +111,35 @@ extension DAVRoutes {
       let collection = try collection(segment, contacts: contacts)
     else { return DAVReply.status(path == .root || path == .principal ? .forbidden : .notFound) }
     guard let body = try await xml(request) else { return DAVReply.badRequest("a PROPPATCH needs a body") }
-    var found: [(DAVName, String)] = []
-    var refused: [(DAVName, status: String)] = []
+    // All or nothing (RFC 4918 §9.2): every change is checked first, and one refused fails the rest (424).
+    var color = collection.color
+    var order = collection.order
+    var taken: [DAVName] = []
+    var refused: [DAVName] = []
     for change in body.children where change.name == .dav("set") || change.name == .dav("remove") {
+      let setting = change.name == .dav("set")
       for property in change.child(.dav("prop"))?.children ?? [] {
         switch property.name {
         case .apple("calendar-color") where !contacts:
-          try server.setColor(change.name == .dav("set") ? property.text : nil, of: collection)
-          found.append((property.name, ""))
-        case .dav("displayname") where property.text == collection.name || contacts:
-          found.append((property.name, ""))
+          color = setting ? property.text : nil
+          taken.append(property.name)
+        case .apple("calendar-order") where !contacts:
+          order = setting ? property.text : nil
+          taken.append(property.name)
+        case .dav("displayname") where setting && property.text == (contacts ? "Contacts" : collection.name):
+          taken.append(property.name)
         default:
-          refused.append((property.name, status: "403 Forbidden"))
+          refused.append(property.name)
         }
       }
     }
+    if refused.isEmpty, !taken.isEmpty { try server.setAppearance(color: color, order: order, of: collection) }
+    let found = refused.isEmpty ? taken.map { ($0, "") } : []
+    let failed =
+      refused.map { ($0, status: "403 Forbidden") }
+      + (refused.isEmpty ? [] : taken.map { ($0, status: "424 Failed Dependency") })
     return DAVReply.multistatus(
-      DAVWriter.multistatus([DAVWriter.response(href: path.href, found: found, refused: refused)]))
+      DAVWriter.multistatus([DAVWriter.response(href: path.href, found: found, refused: failed)]))
   }
 
   /// `MKCALENDAR` (or an extended `MKCOL` asking for a calendar): an empty calendar of events, or a list of

@@ -58,7 +58,7 @@ struct DAVRoutes<Context: RequestContext>: RouteArea {
       default: return DAVReply.status(.methodNotAllowed)
       }
     } catch let error as ServedWriteError {
-      return DAVReply.refusal(error)
+      return DAVReply.refusal(error, contacts: path.isUnderContacts)
     } catch let error as DAVError {
       return DAVReply.badRequest("the XML body is refused: \(Self.reason(error))")
     }
@@ -92,7 +92,7 @@ struct DAVRoutes<Context: RequestContext>: RouteArea {
       let (found, missing) = DAVProperties.split(names, value: value)
       responses.append(
         onlyNames
-          ? DAVWriter.response(href: href, found: (found.map(\.0) + missing).map { ($0, "") })
+          ? DAVWriter.response(href: href, found: found.map { ($0.0, "") })
           : DAVWriter.response(href: href, found: found, missing: missing))
     }
     switch path {
@@ -109,7 +109,12 @@ struct DAVRoutes<Context: RequestContext>: RouteArea {
       }
     case .collection(let segment, let contacts):
       guard let collection = try collection(segment, contacts: contacts) else { return DAVReply.status(.notFound) }
-      add(path.href) { DAVProperties.value(of: $0, of: collection, syncToken: token) }
+      add(path.href) { name in
+        if name == .caldav("max-resource-size") || name == .carddav("max-resource-size") {
+          return "\(configuration.maxBodyBytes)"
+        }
+        return DAVProperties.value(of: name, of: collection, syncToken: token)
+      }
       if depth > 0 {
         for member in try server.members(of: collection) {
           add(DAVPath.member(segment: segment, contacts: contacts, name: member.name).href) {
@@ -141,7 +146,7 @@ struct DAVRoutes<Context: RequestContext>: RouteArea {
       .contentType: contacts ? "text/vcard; charset=utf-8" : "text/calendar; charset=utf-8", .eTag: member.etag,
     ]
     headers[.lastModified] = DAVReply.httpDate(member.updatedAt)
-    if request.headers[.ifNoneMatch].map({ Self.tags($0).contains(member.etag) }) == true {
+    if let tags = request.headers[.ifNoneMatch].map(Self.tags), tags.contains("*") || tags.contains(member.etag) {
       return Response(status: .notModified, headers: headers)
     }
     let body = Data(member.body.utf8)

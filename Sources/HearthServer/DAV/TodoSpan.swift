@@ -76,6 +76,10 @@ struct TodoSpan {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = parameters["TZID"].flatMap(TimeZone.init(identifier:)) ?? zone
     let text = value.trimmingCharacters(in: .whitespaces)
+    // Only the three shapes iCalendar writes (Foundation's formatter would read other text as some date).
+    guard [8, 15, 16].contains(text.count), text.allSatisfy({ $0.isNumber || $0 == "T" || $0 == "Z" }) else {
+      return nil
+    }
     if text.hasSuffix("Z") {
       formatter.timeZone = TimeZone(identifier: "UTC")
       formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HearthCore
 import HearthEngine
 import Hummingbird
 
@@ -41,13 +42,24 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
       let keyMatches = given.map { constantTimeEquals($0, key) } == true
       // A device's secret is looked up by its hash, so its check takes the same time whatever it holds.
       let device =
-        keyMatches ? nil : try DeviceRoutes<Context>.asking(request, secure: configuration.tls != nil, devices: devices)
+        keyMatches
+        ? nil : try DeviceRoutes<Context>.askingDevice(request, secure: configuration.tls != nil, devices: devices)
       guard keyMatches || device != nil else {
         throw APIError(
           .unauthorized, "a valid API key is required (Authorization: Bearer …, or x-api-key)", code: "invalid_api_key")
       }
+      // An app password lives in a calendar app's settings: it reaches the calendars and contacts, nothing else.
+      if device?.isAppPassword == true, !Self.isCalendarRoute(request) {
+        throw APIError(
+          .forbidden, "an app password reaches only the calendars and contacts (/dav/)", code: "app_password_scope")
+      }
     }
     return try await next(request, context)
+  }
+
+  /// The CalDAV and CardDAV routes, with the root's `PROPFIND` that leads a calendar app to them.
+  static func isCalendarRoute(_ request: Request) -> Bool {
+    DAVPath.applies(to: request.uri.path) || (request.uri.path == "/" && request.method.rawValue == "PROPFIND")
   }
 
   /// The web app's page and assets, the health check and the page that helps a phone trust this server

@@ -29,6 +29,7 @@ function row(device) {
   });
   const item = el("li", { class: "device", "data-device": device.id },
     el("strong", {}, device.name), device.current ? el("span", { class: "muted" }, " · this device") : "",
+    device.is_app_password ? el("span", { class: "muted" }, " · app password (calendars and contacts only)") : "",
     el("span", { class: "muted" }, ` · paired ${when(device.created_at)} · ${used} `),
     el("button", { class: "button small", type: "button", onclick: rename, "aria-label": `Rename ${device.name}` }, "Rename"),
     el("button", { class: "button small danger", type: "button", onclick: revoke, "aria-label": `Revoke ${device.name}` }, "Revoke"));
