@@ -149,6 +149,23 @@ extension HearthDatabase {
     }
   }
 
+  /// Drops the journal's entries older than its newest `keeping`: a sync token that names a dropped entry is no
+  /// longer current, so its client starts over rather than missing changes. How many were dropped.
+  @discardableResult
+  public func pruneServedChanges(keeping: Int) throws(StoreError) -> Int {
+    try write { db in
+      try db.execute(
+        sql: "DELETE FROM servedChange WHERE sequence <= (SELECT MAX(sequence) FROM servedChange) - ?",
+        arguments: [keeping])
+      return db.changesCount
+    }
+  }
+
+  /// Whether the journal holds every change ever made (nothing pruned): what a token of an empty journal needs.
+  public func servedJournalIsWhole() throws(StoreError) -> Bool {
+    try read { db in (try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM servedChange") ?? 1) == 1 }
+  }
+
   /// The nonce of the journal's entry `sequence`, `nil` when there is none.
   public func servedChangeNonce(_ sequence: Int64) throws(StoreError) -> Data? {
     try read { db in

@@ -415,4 +415,27 @@ struct DAVServingTests {
       #expect(more.status == 403)
     }
   }
+
+  @Test func aTokenOlderThanTheKeptJournalMakesItsClientStartOver() async throws {
+    try await LiveServer.inProcess(configuration: ServerConfiguration(port: 0, apiKey: Self.key)) { live in
+      let empty = try #require(try await sync(live, "").body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1).description
+      #expect(try await put(live, "/dav/calendars/Personal/swim.ics", Self.event).status == 201)
+      let older = try #require(try await sync(live, "").body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1).description
+      let noon = LocalDateTime(date: LocalDate(year: 2026, month: 12, day: 9)!, hour: 12)!
+      for title in ["One", "Two", "Three"] {
+        _ = try live.engine.calendar.create(CalendarEvent(title: title, start: noon, end: noon.adding(seconds: 600)))
+      }
+      let newest = try #require(try await sync(live, "").body.firstMatch(of: /<d:sync-token>([^<]+)</)?.1)
+        .description
+      #expect(try live.database.pruneServedChanges(keeping: 2) == 2)
+      // The entries a token names are gone: its client is told to start over rather than miss the changes.
+      for stale in [empty, older] {
+        let refused = try await sync(live, stale)
+        #expect(refused.status == 403 && refused.body.contains("valid-sync-token"), "\(stale): \(refused.body)")
+      }
+      let current = try await sync(live, newest)
+      #expect(current.status == 207)
+      #expect(!current.body.contains("<d:response>"))
+    }
+  }
 }

@@ -367,6 +367,8 @@ public final class Engine: Sendable {
       try ProfileBackup(paths: configuration.paths).checkAtStart(logger: configuration.logger)
       let database = try HearthDatabase(path: configuration.paths.database.path)
       try database.repairAfterCrash()
+      // The journal CalDAV sync tokens count keeps its newest entries; an older token makes its client start over.
+      try database.pruneServedChanges(keeping: CollectionServer.journalLength)
       opened = database
     }
     let database = try opened ?? HearthDatabase(path: configuration.paths.database.path)

@@ -101,6 +101,10 @@ public final class CollectionServer: Sendable {
 
   init(context: ItemContext) { self.context = context }
 
+  /// How many entries of the change journal are kept (pruned when the profile opens): at one or two per change,
+  /// a year of a busy life; a client whose token is older starts over.
+  public static let journalLength = 100_000
+
   var database: HearthDatabase { context.database }
 
   /// The zone floating times are read in (time ranges of queries).
@@ -155,7 +159,7 @@ public final class CollectionServer: Sendable {
 
   /// Whether `token` names an entry of this journal as it is (not one a restored backup rewound past).
   public func isCurrent(_ token: SyncToken) throws -> Bool {
-    guard token.sequence > 0 else { return token.nonce.isEmpty }
+    guard token.sequence > 0 else { return try token.nonce.isEmpty && database.servedJournalIsWhole() }
     return try database.servedChangeNonce(token.sequence) == token.nonce
   }
 
