@@ -397,6 +397,13 @@ struct DAVServingTests {
         CalendarEvent(id: "abc@example.com", title: "Lunch", start: noon, end: noon.adding(seconds: 3600)))
       let encoded = try await live.request(.GET, "/dav/calendars/Personal/abc%40example.com.ics", headers: [basic])
       #expect(encoded.status == 200 && encoded.body.contains("SUMMARY:Lunch"))
+      // Written under that spelling, it keeps the name it is served under: other clients do not see it twice.
+      let changed = encoded.body.replacingOccurrences(of: "SUMMARY:Lunch", with: "SUMMARY:Lunch with Ana")
+      let written = try await put(live, "/dav/calendars/Personal/abc%40example.com.ics", changed)
+      #expect(written.status == 204)
+      let listing = try await propfind(live, "/dav/calendars/Personal/", depth: "1", props: "<d:getetag/>")
+      #expect(listing.body.contains("/dav/calendars/Personal/abc@example.com.ics<"), "\(listing.body)")
+      #expect(!listing.body.contains("abc%40example.com.ics"), "\(listing.body)")
     }
   }
 

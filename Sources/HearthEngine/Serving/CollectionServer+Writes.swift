@@ -72,9 +72,11 @@ extension CollectionServer {
     } catch {
       throw .unreadable("\(error)")
     }
+    // A member found under another spelling of its name (`%40` for `@`) keeps the name it is served under, so
+    // other clients do not see it twice.
     let member = ServedMember(
-      itemKind: collection.kind, itemID: item.id, collection: collection.name, href: name, original: body,
-      snapshot: "")
+      itemKind: collection.kind, itemID: item.id, collection: collection.name, href: existing?.name ?? name,
+      original: body, snapshot: "")
     do {
       let written = try context.database.storeServed(item, member: member, expecting: replaced) {
         try Self.snapshot($0)
