@@ -239,7 +239,12 @@ public final class CollectionServer: Sendable {
 
   /// A strong entity tag for `body`: the start of its SHA-256, quoted.
   static func etag(_ body: String) -> String {
-    "\"" + SHA256.hash(data: Data(body.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    "\"" + hashPrefix(body, bytes: 12) + "\""
+  }
+
+  /// The first `bytes` of `text`'s SHA-256, in hex.
+  private static func hashPrefix(_ text: String, bytes: Int) -> String {
+    SHA256.hash(data: Data(text.utf8)).prefix(bytes).map { String(format: "%02x", $0) }.joined()
   }
 
   /// The item as JSON, to tell later what changed since a client stored it.
@@ -285,7 +290,7 @@ public final class CollectionServer: Sendable {
       !id.isEmpty && id.count <= 120 && !id.hasPrefix("h-")
       && id.unicodeScalars.allSatisfy { allowed.contains($0) }
     guard !safe else { return id + suffix }
-    return "h-" + SHA256.hash(data: Data(id.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + suffix
+    return "h-" + hashPrefix(id, bytes: 16) + suffix
   }
 
   static func id(fromName name: String) -> String {

@@ -2,6 +2,7 @@ import Foundation
 import HearthCore
 import HearthDAV
 import HearthEngine
+import HearthInterchange
 import HearthStore
 
 /// The filter of a calendar-query (RFC 4791 §9.7) or addressbook-query (RFC 6352 §10.5), applied to a member:
@@ -18,11 +19,11 @@ struct DAVFilter {
 
   func matches(_ member: ServedResource) -> Bool {
     guard let root else { return true }
-    let lines = Self.properties(of: member.body)
+    let body = StoredBody(member.body)
     if root.name == .carddav("filter") {
       let filters = root.all(.carddav("prop-filter"))
       guard !filters.isEmpty else { return true }
-      let results = filters.map { propertyMatches($0, lines: lines, test: $0.attributes["test"]) }
+      let results = filters.map { propertyMatches($0, in: body, test: $0.attributes["test"]) }
       return root.attributes["test"] == "allof" ? results.allSatisfy { $0 } : results.contains(true)
     }
     // CalDAV: VCALENDAR, then the member's component.
@@ -38,10 +39,10 @@ struct DAVFilter {
         continue
       }
       guard defined else { return false }
-      if let range = filter.child(.caldav("time-range")), !overlaps(member.item, body: member.body, range) {
+      if let range = filter.child(.caldav("time-range")), !overlaps(member.item, body: body, range) {
         return false
       }
-      for property in filter.all(.caldav("prop-filter")) where !propertyMatches(property, lines: lines, test: nil) {
+      for property in filter.all(.caldav("prop-filter")) where !propertyMatches(property, in: body, test: nil) {
         return false
       }
     }
@@ -51,9 +52,9 @@ struct DAVFilter {
   /// Whether the item falls in the time range: any occurrence of an event overlapping it; a to-do by the table
   /// of RFC 4791 §9.9, from the times its body holds (a client's start and duration too, which Hearth keeps only
   /// in the body).
-  private func overlaps(_ item: StoredItem, body: String, _ range: DAVElement) -> Bool {
-    let start = range.attributes["start"].flatMap(Self.utc) ?? .distantPast
-    let end = range.attributes["end"].flatMap(Self.utc) ?? .distantFuture
+  private func overlaps(_ item: StoredItem, body: StoredBody, _ range: DAVElement) -> Bool {
+    let start = range.attributes["start"].flatMap(StoredBody.instant(utc:)) ?? .distantPast
+    let end = range.attributes["end"].flatMap(StoredBody.instant(utc:)) ?? .distantFuture
     guard start < end else { return false }
     switch item {
     case .event(let event):
@@ -76,15 +77,14 @@ struct DAVFilter {
       }
       return false
     case .reminder:
-      return TodoSpan(body: body, timeZone: timeZone).overlaps(start: start, end: end)
+      return body.todoTimes(local: timeZone).overlaps(start: start, end: end)
     default:
       return true
     }
   }
 
-  private func propertyMatches(_ filter: DAVElement, lines: [(name: String, value: String)], test: String?) -> Bool {
-    let name = filter.attributeName?.uppercased() ?? ""
-    let values = lines.filter { $0.name == name }.map(\.value)
+  private func propertyMatches(_ filter: DAVElement, in body: StoredBody, test: String?) -> Bool {
+    let values = body.values(of: filter.attributeName?.uppercased() ?? "")
     if filter.children.contains(where: { $0.name.local == "is-not-defined" }) { return values.isEmpty }
     let matches = filter.children.filter { $0.name.local == "text-match" }
     guard !values.isEmpty else { return false }
@@ -105,51 +105,5 @@ struct DAVFilter {
       return match.attributes["negate-condition"] == "yes" ? !found : found
     }
     return test == "allof" ? results.allSatisfy { $0 } : results.contains(true)
-  }
-
-  /// The body's properties, unfolded, as (name, value) with parameters dropped and escapes left.
-  static func properties(of body: String) -> [(name: String, value: String)] {
-    let unfolded = body.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-      .replacingOccurrences(of: "\n ", with: "")
-    return unfolded.split(whereSeparator: \.isNewline).compactMap { line in
-      guard let colon = Self.valueColon(in: line) else { return nil }
-      let head = line[..<colon]
-      let name = head.split(separator: ";", maxSplits: 1).first.map { String($0).uppercased() } ?? ""
-      // A card's grouped property (`item1.EMAIL`) is matched by its name.
-      let bare = name.split(separator: ".").last.map(String.init) ?? name
-      return (bare, String(line[line.index(after: colon)...]))
-    }
-  }
-
-  /// The colon that ends a property's name and parameters (not one inside a quoted parameter value).
-  private static func valueColon(in line: Substring) -> Substring.Index? {
-    var quoted = false
-    for index in line.indices {
-      if line[index] == "\"" { quoted.toggle() }
-      if line[index] == ":" && !quoted { return index }
-    }
-    return nil
-  }
-
-  /// `date` as a UTC date-time (`20261207T000000Z`).
-  static func utcText(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    return formatter.string(from: date)
-  }
-
-  /// A UTC date-time as a time range writes it (`20261207T000000Z`).
-  static func utc(_ text: String) -> Date? {
-    // Foundation's formatter reads some malformed text (an empty string) as a date: the shape is checked first.
-    guard text.count == 16, text.hasSuffix("Z"), text.dropLast().allSatisfy({ $0.isNumber || $0 == "T" }) else {
-      return nil
-    }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    return formatter.date(from: text)
   }
 }

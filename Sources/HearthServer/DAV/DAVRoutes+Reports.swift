@@ -3,6 +3,7 @@ import HTTPTypes
 import HearthCore
 import HearthDAV
 import HearthEngine
+import HearthInterchange
 import HearthStore
 import Hummingbird
 import NIOCore
@@ -80,8 +81,8 @@ extension DAVRoutes {
   /// A free-busy-query (RFC 4791 §7.10): the busy times of the calendar's events in the range, as a VFREEBUSY.
   private func freeBusy(_ body: DAVElement, in collection: ServedCollection) throws -> Response {
     guard collection.content == .events, let range = body.child(.caldav("time-range")),
-      let start = range.attributes["start"].flatMap(DAVFilter.utc),
-      let end = range.attributes["end"].flatMap(DAVFilter.utc), start < end
+      let start = range.attributes["start"].flatMap(StoredBody.instant(utc:)),
+      let end = range.attributes["end"].flatMap(StoredBody.instant(utc:)), start < end
     else { return DAVReply.badRequest("a free-busy-query needs a time range with a start and an end") }
     // A year at most: what a client asks free time for, and a bound on the work one request can ask for.
     let window = DateInterval(start: start, end: min(end, start.addingTimeInterval(366 * 86_400)))
@@ -93,7 +94,7 @@ extension DAVRoutes {
           DateInterval(start: max(occurrence.startsAt, start), end: min(occurrence.endsAt, window.end)))
       }
     }
-    let stamp = { (date: Date) in DAVFilter.utcText(date) }
+    let stamp = StoredBody.utc
     var lines = [
       "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Hearth//Hearth//EN", "BEGIN:VFREEBUSY",
       "DTSTAMP:\(stamp(Date()))", "DTSTART:\(stamp(start))", "DTEND:\(stamp(window.end))",
